@@ -1,0 +1,205 @@
+// Parameter validation and parsing. Messages always name the key, the offending value and the
+// allowed range so a user can fix a scene file or a --set without reading code.
+#include "engine/sim/param.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "engine/sim/errors.h"
+
+namespace varsim {
+
+std::string formatNumber(double v) {
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+ParamSpec ParamSpec::real(std::string key, double def, double lo, double hi, std::string unit,
+                          std::string help, bool loExclusive) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.type = ParamType::Real;
+  s.defaultNumbers = {def};
+  s.minValue = lo;
+  s.maxValue = hi;
+  s.unit = std::move(unit);
+  s.help = std::move(help);
+  s.minExclusive = loExclusive;
+  return s;
+}
+
+ParamSpec ParamSpec::integer(std::string key, long def, long lo, long hi, std::string help) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.type = ParamType::Integer;
+  s.defaultNumbers = {double(def)};
+  s.minValue = double(lo);
+  s.maxValue = double(hi);
+  s.help = std::move(help);
+  return s;
+}
+
+ParamSpec ParamSpec::boolean(std::string key, bool def, std::string help) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.type = ParamType::Bool;
+  s.defaultNumbers = {def ? 1.0 : 0.0};
+  s.minValue = 0;
+  s.maxValue = 1;
+  s.help = std::move(help);
+  return s;
+}
+
+ParamSpec ParamSpec::choice(std::string key, std::string def, std::vector<std::string> choices,
+                            std::string help) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.type = ParamType::Choice;
+  s.defaultChoice = std::move(def);
+  s.choices = std::move(choices);
+  s.help = std::move(help);
+  return s;
+}
+
+ParamSpec ParamSpec::vector(std::string key, std::vector<double> def, double lo, double hi,
+                            std::string unit, std::string help, bool loExclusive) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.type = ParamType::Vector;
+  s.size = int(def.size());
+  s.defaultNumbers = std::move(def);
+  s.minValue = lo;
+  s.maxValue = hi;
+  s.unit = std::move(unit);
+  s.help = std::move(help);
+  s.minExclusive = loExclusive;
+  return s;
+}
+
+std::string ParamSpec::rangeText() const {
+  switch (type) {
+    case ParamType::Bool: return "true|false";
+    case ParamType::Choice: {
+      std::string t = "one of:";
+      for (size_t i = 0; i < choices.size(); ++i) t += (i ? ", " : " ") + choices[i];
+      return t;
+    }
+    default: {
+      std::string t = (minExclusive ? "(" : "[") + formatNumber(minValue) + ", " + formatNumber(maxValue) + "]";
+      if (type == ParamType::Integer) t = "integer in " + t;
+      if (type == ParamType::Vector) t = std::to_string(size) + " numbers, each in " + t;
+      return t;
+    }
+  }
+}
+
+std::optional<std::string> validateParam(const ParamSpec& spec, const ParamValue& value) {
+  if (spec.type == ParamType::Choice) {
+    for (const auto& c : spec.choices)
+      if (c == value.choice) return std::nullopt;
+    return "'" + value.choice + "' is not allowed; " + spec.rangeText();
+  }
+  const size_t expected = spec.type == ParamType::Vector ? size_t(spec.size) : 1;
+  if (value.numbers.size() != expected)
+    return "expected " + std::to_string(expected) + " number(s), got " + std::to_string(value.numbers.size());
+  for (double v : value.numbers) {
+    if (!std::isfinite(v)) return "value is not finite; allowed " + spec.rangeText();
+    const bool belowMin = spec.minExclusive ? v <= spec.minValue : v < spec.minValue;
+    if (belowMin || v > spec.maxValue)
+      return formatNumber(v) + " is out of range; allowed " + spec.rangeText();
+    if (spec.type == ParamType::Integer && v != std::floor(v))
+      return formatNumber(v) + " is not an integer; allowed " + spec.rangeText();
+    if (spec.type == ParamType::Bool && v != 0.0 && v != 1.0) return "expected true or false";
+  }
+  return std::nullopt;
+}
+
+ParamSet::ParamSet(std::vector<ParamSpec> specs) : specs_(std::move(specs)) {
+  for (const auto& s : specs_) values_[s.key] = ParamValue{s.defaultNumbers, s.defaultChoice};
+}
+
+const ParamSpec* ParamSet::spec(const std::string& key) const {
+  for (const auto& s : specs_)
+    if (s.key == key) return &s;
+  return nullptr;
+}
+
+const ParamValue& ParamSet::value(const std::string& key) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) throw BadInput("unknown parameter '" + key + "'");
+  return it->second;
+}
+
+double ParamSet::real(const std::string& key) const { return value(key).numbers.at(0); }
+long ParamSet::integer(const std::string& key) const { return long(value(key).numbers.at(0)); }
+bool ParamSet::flag(const std::string& key) const { return value(key).numbers.at(0) != 0.0; }
+const std::string& ParamSet::choice(const std::string& key) const { return value(key).choice; }
+const std::vector<double>& ParamSet::vector(const std::string& key) const { return value(key).numbers; }
+
+Eigen::Vector3d ParamSet::vec3(const std::string& key) const {
+  const auto& v = vector(key);
+  if (v.size() != 3) throw BadInput("parameter '" + key + "' is not a 3-vector");
+  return {v[0], v[1], v[2]};
+}
+
+void ParamSet::set(const std::string& key, const ParamValue& v, const std::string& source) {
+  const ParamSpec* s = spec(key);
+  if (!s) {
+    std::string known;
+    for (const auto& sp : specs_) known += (known.empty() ? "" : ", ") + sp.key;
+    throw BadInput(source + ": unknown key '" + key + "'; known keys: " + known);
+  }
+  if (auto err = validateParam(*s, v)) throw BadInput(source + ": key '" + key + "': " + *err);
+  values_[key] = v;
+}
+
+static bool parseDouble(const std::string& text, double& out) {
+  if (text.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  while (end && (*end == ' ' || *end == '\t')) ++end;
+  return end && *end == '\0' && errno != ERANGE;
+}
+
+void ParamSet::setFromString(const std::string& key, const std::string& text, const std::string& source) {
+  const ParamSpec* s = spec(key);
+  if (!s) return set(key, {}, source);  // produces the unknown-key message
+  ParamValue v;
+  if (s->type == ParamType::Choice) {
+    v.choice = text;
+  } else if (s->type == ParamType::Bool) {
+    if (text == "true" || text == "1" || text == "on") v.numbers = {1.0};
+    else if (text == "false" || text == "0" || text == "off") v.numbers = {0.0};
+    else throw BadInput(source + ": key '" + key + "': '" + text + "' is not a boolean; allowed true|false");
+  } else {
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      double d;
+      if (!parseDouble(item, d))
+        throw BadInput(source + ": key '" + key + "': '" + text + "' is not a number list; allowed " + s->rangeText());
+      v.numbers.push_back(d);
+    }
+  }
+  set(key, v, source);
+}
+
+std::string ParamSet::valueText(const std::string& key) const {
+  const ParamSpec* s = spec(key);
+  const ParamValue& v = value(key);
+  if (s && s->type == ParamType::Choice) return v.choice;
+  if (s && s->type == ParamType::Bool) return v.numbers.at(0) != 0.0 ? "true" : "false";
+  std::string t;
+  for (size_t i = 0; i < v.numbers.size(); ++i) t += (i ? "," : "") + formatNumber(v.numbers[i]);
+  return t;
+}
+
+}  // namespace varsim

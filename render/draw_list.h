@@ -1,0 +1,77 @@
+// Plain-data description of one frame, filled by scenes and consumed by the renderer. No GL, no
+// Eigen: scenes and the headless runner link this header without any graphics dependency.
+// Conventions: world frame z up, metres; transforms are column-major 4x4 (OpenGL layout).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+namespace varsim {
+
+struct Rgba {
+  float r = 0.8f, g = 0.8f, b = 0.8f, a = 1.0f;
+};
+
+enum class ShapeKind {
+  Box,       // size = full extents (x, y, z)
+  Sphere,    // size.x = radius
+  Cylinder,  // along local z; size = (radius, radius, length), centred
+  Capsule,   // along local z; size = (radius, radius, length between cap centres), centred
+  Disc,      // in local xy plane; size.x = radius
+  Arrow,     // from local origin along local z; size = (shaft radius, head radius, total length)
+};
+
+using Mat4 = std::array<float, 16>;  // column-major
+using Vec3f = std::array<float, 3>;
+
+struct ShapeItem {
+  ShapeKind kind = ShapeKind::Box;
+  Mat4 transform{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  Vec3f size{1, 1, 1};
+  Rgba color;
+  bool ghost = false;  // drawn translucent (baseline comparisons)
+};
+
+struct LineStrip {
+  std::vector<Vec3f> points;
+  Rgba color;
+  float width = 2.0f;  // pixels
+  bool loop = false;
+};
+
+// Arbitrary triangle surface (e.g. the boat's water); normals per vertex.
+struct TriangleMesh {
+  std::vector<Vec3f> positions;
+  std::vector<Vec3f> normals;
+  std::vector<unsigned> indices;
+  Rgba color;
+};
+
+struct TextLabel {
+  Vec3f position;  // world
+  std::string text;
+  Rgba color{1, 1, 1, 1};
+};
+
+// What the camera should follow and how far away it sits by default.
+struct CameraHint {
+  bool follow = false;
+  Vec3f target{0, 0, 0};
+  float heading = 0.0f;   // rad, for follow cameras behind vehicles
+  float distance = 8.0f;  // m, suggested orbit distance
+  bool showGround = true;
+  float groundHeight = 0.0f;
+};
+
+struct DrawList {
+  std::vector<ShapeItem> shapes;
+  std::vector<LineStrip> lines;
+  std::vector<TriangleMesh> meshes;
+  std::vector<TextLabel> labels;
+  std::vector<std::string> hud;  // overlay lines (altitude, speed, ...)
+  CameraHint camera;
+
+  void clear() { *this = DrawList{}; }
+};
+
+}  // namespace varsim

@@ -1,0 +1,59 @@
+// A scene joins a model, its integrator, its parameters, controls and plain-data drawing. The same
+// registered scenes are listed by the app, the headless runner and the tests (Box2D-style
+// self-registration: one VARSIM_REGISTER_SCENE line per scene file).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/sim/param.h"
+#include "engine/sim/system.h"
+#include "render/draw_list.h"
+
+namespace varsim {
+
+class Scene : public System {
+ public:
+  explicit Scene(ParamSet params) : params_(std::move(params)) {}
+  const ParamSet& params() const { return params_; }
+
+  // The step size the scene was configured with (parameter `dt`).
+  double dt() const { return params_.real("dt"); }
+  virtual void draw(DrawList& out) const = 0;
+  virtual std::vector<ControlSpec> controls() const { return {}; }
+  virtual std::vector<PlotSpec> plots() const { return {}; }
+  // Applies changed parameters. Parameters whose spec is `live` must take effect immediately and
+  // keep the state; the caller rebuilds the scene (reset) for the others. Default: store values.
+  virtual void applyLive(const ParamSet& params) { params_ = params; }
+
+ protected:
+  ParamSet params_;
+};
+
+struct SceneInfo {
+  std::string name;         // command-line name, e.g. "rigid_body"
+  std::string title;        // UI name, e.g. "Tumbling rigid body"
+  std::string description;  // one paragraph for `describe` and the UI
+  std::function<std::vector<ParamSpec>()> params;
+  // Cross-parameter checks (e.g. triangle inequality); throws BadInput naming key, value and range.
+  std::function<void(const ParamSet&)> validate;
+  std::function<std::unique_ptr<Scene>(const ParamSet&)> create;
+};
+
+class SceneRegistry {
+ public:
+  static bool add(SceneInfo info);
+  static const std::vector<SceneInfo>& all();  // sorted by name
+  static const SceneInfo* find(const std::string& name);
+  // Builds with validation; throws BadInput with the scene's allowed names on an unknown scene.
+  static std::unique_ptr<Scene> create(const std::string& name, const ParamSet& params);
+  static ParamSet defaults(const std::string& name);
+};
+
+#define VARSIM_CONCAT_INNER(a, b) a##b
+#define VARSIM_CONCAT(a, b) VARSIM_CONCAT_INNER(a, b)
+#define VARSIM_REGISTER_SCENE(...) \
+  static const bool VARSIM_CONCAT(varsimSceneRegistered_, __LINE__) = ::varsim::SceneRegistry::add(__VA_ARGS__)
+
+}  // namespace varsim

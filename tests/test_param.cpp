@@ -1,0 +1,72 @@
+// Parameter validation: every rejection names the key, the value and the allowed range.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <initializer_list>
+#include <limits>
+
+#include "engine/sim/errors.h"
+#include "engine/sim/param.h"
+
+using namespace varsim;
+
+static ParamSet sample() {
+  return ParamSet({ParamSpec::real("mass", 2.0, 0.0, 1e6, "kg", "body mass", true),
+                   ParamSpec::integer("links", 20, 1, 1000, "number of links"),
+                   ParamSpec::boolean("assist", true, "flight assist"),
+                   ParamSpec::choice("tangent", "cay", {"cay", "exp", "tln"}, "tangent map"),
+                   ParamSpec::vector("inertia", {1, 2, 3}, 0.0, 1e6, "kg m^2", "moments", true)});
+}
+
+static std::string messageOf(const std::function<void()>& f) {
+  try { f(); } catch (const BadInput& e) { return e.what(); }
+  return "";
+}
+
+TEST_CASE("param: defaults and typed accessors") {
+  ParamSet p = sample();
+  CHECK(p.real("mass") == 2.0);
+  CHECK(p.integer("links") == 20);
+  CHECK(p.flag("assist"));
+  CHECK(p.choice("tangent") == "cay");
+  CHECK(p.vec3("inertia").isApprox(Eigen::Vector3d(1, 2, 3)));
+}
+
+TEST_CASE("param: strings parse into every type") {
+  ParamSet p = sample();
+  p.setFromString("mass", "3.5", "--set");
+  p.setFromString("links", "7", "--set");
+  p.setFromString("assist", "false", "--set");
+  p.setFromString("tangent", "exp", "--set");
+  p.setFromString("inertia", "1,2,3.5", "--set");
+  CHECK(p.real("mass") == 3.5);
+  CHECK(p.integer("links") == 7);
+  CHECK_FALSE(p.flag("assist"));
+  CHECK(p.choice("tangent") == "exp");
+  CHECK(p.vector("inertia")[2] == 3.5);
+  CHECK(p.valueText("inertia") == "1,2,3.5");
+}
+
+TEST_CASE("param: bad values are rejected with key, value and range") {
+  ParamSet p = sample();
+  std::string m = messageOf([&] { p.setFromString("mass", "0", "f.json"); });
+  CHECK(m.find("f.json") != std::string::npos);
+  CHECK(m.find("'mass'") != std::string::npos);
+  CHECK(m.find("(0, 1e+06]") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("mass", "nan", "x"); }).find("not finite") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("mass", "abc", "x"); }).find("not a number") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("links", "2.5", "x"); }).find("not an integer") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("links", "1001", "x"); }).find("out of range") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("tangent", "foo", "x"); }).find("one of: cay, exp, tln") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("inertia", "1,2", "x"); }).find("expected 3") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("nokey", "1", "x"); }).find("unknown key 'nokey'") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("assist", "maybe", "x"); }).find("true|false") != std::string::npos);
+  // A rejected value leaves the previous one in place.
+  CHECK(p.real("mass") == 2.0);
+}
+
+TEST_CASE("param: formatNumber round-trips") {
+  for (double v : {0.1, 1.0 / 3.0, 1e-300, 6.02214076e23, -2.5}) CHECK(std::strtod(formatNumber(v).c_str(), nullptr) == v);
+  CHECK(formatNumber(0.1) == "0.1");
+}
