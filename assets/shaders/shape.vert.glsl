@@ -1,0 +1,42 @@
+// Instanced shaded primitives (render/shape_instances.h lays out the per-instance attributes).
+// Unit mesh -> part: p * scale + (0, 0, cap * halfLength), exactly render/primitive_mesh.h placeVertex.
+// uMode 2 flattens the part onto the ground along the light for the planar drop shadow.
+#version 330 core
+layout(location = 0) in vec3 aPosition;
+layout(location = 1) in vec3 aNormal;
+layout(location = 2) in float aCap;
+layout(location = 3) in vec4 iModel0;
+layout(location = 4) in vec4 iModel1;
+layout(location = 5) in vec4 iModel2;
+layout(location = 6) in vec4 iModel3;
+layout(location = 7) in vec3 iNormal0;
+layout(location = 8) in vec3 iNormal1;
+layout(location = 9) in vec3 iNormal2;
+layout(location = 10) in vec4 iScaleHalfLength;
+layout(location = 11) in vec4 iColor;
+
+uniform mat4 uViewProj;
+uniform int uMode;            // 0 lit, 1 ghost, 2 shadow
+uniform vec3 uLightDir;       // towards the light, unit
+uniform float uGroundHeight;
+
+out vec3 vWorld;
+out vec3 vNormal;
+out vec4 vColor;
+
+void main() {
+  vec3 local = aPosition * iScaleHalfLength.xyz + vec3(0.0, 0.0, aCap * iScaleHalfLength.w);
+  vec3 localNormal = normalize(aNormal / iScaleHalfLength.xyz);
+  mat4 model = mat4(iModel0, iModel1, iModel2, iModel3);
+  vec4 world = model * vec4(local, 1.0);
+  vNormal = mat3(iNormal0, iNormal1, iNormal2) * localNormal;
+  vColor = iColor;
+  if (uMode == 2) {
+    // Slide the point down the light ray onto the ground; points below ground stay where they are
+    // and are hidden by the ground's depth.
+    float height = world.z - uGroundHeight;
+    if (height > 0.0) world.xyz -= (height / max(uLightDir.z, 0.05)) * uLightDir;
+  }
+  vWorld = world.xyz;
+  gl_Position = uViewProj * world;
+}

@@ -1,0 +1,373 @@
+// Renderer: per frame, expands the draw list into instance buckets (primitive x level of detail),
+// uploads them into one stream buffer and draws sky, opaque shapes, meshes, ground grid, drop
+// shadows, lines and finally the translucent items back to front. See renderer.h for the contract.
+#include "render/renderer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include <glad/gl.h>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "render/gl_geometry.h"
+#include "render/shader_program.h"
+#include "render/line_segments.h"
+#include "render/shape_instances.h"
+
+using varsim::render::kLodCount;
+using varsim::render::kPrimitiveCount;
+
+namespace {
+
+// The look, in one place. Colours are sRGB except where a name says linear.
+constexpr glm::vec3 kZenith{0.40f, 0.56f, 0.78f};
+constexpr glm::vec3 kHorizon{0.86f, 0.89f, 0.93f};
+constexpr glm::vec3 kGroundFar{0.80f, 0.82f, 0.84f};
+constexpr glm::vec3 kGround{0.74f, 0.76f, 0.78f};
+constexpr glm::vec3 kMinorLine{0.60f, 0.62f, 0.65f};
+constexpr glm::vec3 kMajorLine{0.46f, 0.48f, 0.52f};
+constexpr glm::vec3 kAxisX{0.85f, 0.25f, 0.22f};
+constexpr glm::vec3 kAxisY{0.25f, 0.65f, 0.28f};
+constexpr glm::vec3 kLightColorLinear{0.80f, 0.77f, 0.72f};
+constexpr glm::vec3 kSkyAmbientLinear{0.30f, 0.34f, 0.40f};
+constexpr glm::vec3 kGroundAmbientLinear{0.12f, 0.11f, 0.10f};
+constexpr float kShadowAlpha = 0.22f;
+
+enum ShapeMode { kLit = 0, kGhost = 1, kShadow = 2 };
+
+struct Bucket {  // a run of instances drawn with one instanced call
+  int primitive, lod;
+  int first, count;
+};
+
+struct GhostKey {
+  float depth;
+  int partIndex;
+  int lod;
+};
+
+void setUniform(const varsim::render::ShaderProgram& p, const char* name, const glm::vec3& v) {
+  glUniform3fv(p.uniform(name), 1, glm::value_ptr(v));
+}
+void setUniform(const varsim::render::ShaderProgram& p, const char* name, const glm::mat4& m) {
+  glUniformMatrix4fv(p.uniform(name), 1, GL_FALSE, glm::value_ptr(m));
+}
+void setUniform(const varsim::render::ShaderProgram& p, const char* name, float v) {
+  glUniform1f(p.uniform(name), v);
+}
+void setUniform(const varsim::render::ShaderProgram& p, const char* name, int v) {
+  glUniform1i(p.uniform(name), v);
+}
+
+}  // namespace
+
+struct Renderer::Impl {
+  bool ready = false;
+  varsim::render::ShaderProgram shapeProgram, lineProgram, skyProgram, gridProgram;
+  varsim::render::PrimitiveBuffers primitives;
+  varsim::render::DynamicMeshBuffers meshes;
+  varsim::render::LineBuffers lines;
+  GLuint emptyVao = 0;
+  Stats stats;
+
+  // Per-frame scratch, kept to avoid reallocation.
+  std::vector<varsim::render::ShapePart> parts;
+  std::vector<varsim::render::ShapeInstance> instances;
+  std::vector<Bucket> opaqueBuckets, ghostBuckets;
+  std::vector<GhostKey> ghosts;
+  std::vector<int> lodOfPart;
+  std::vector<char> ghostOfPart;
+  std::vector<varsim::render::LineSegment> opaqueSegments, translucentSegments;
+
+  void drawBuckets(const std::vector<Bucket>& buckets) {
+    for (const Bucket& b : buckets) {
+      stats.triangles += primitives.draw(b.primitive, b.lod, b.first, b.count);
+      ++stats.drawCalls;
+    }
+  }
+};
+
+Renderer::Renderer() : impl_(std::make_unique<Impl>()) {}
+Renderer::~Renderer() = default;
+
+bool Renderer::init(std::string& error) {
+  shutdown();
+  Impl& r = *impl_;
+  if (glCreateShader == nullptr) {
+    error = "OpenGL functions are not loaded (call gladLoadGL with a current GL 3.3 core context first)";
+    return false;
+  }
+  if (!r.shapeProgram.load("shape.vert.glsl", "shape.frag.glsl", error) ||
+      !r.lineProgram.load("line.vert.glsl", "line.frag.glsl", error) ||
+      !r.skyProgram.load("sky.vert.glsl", "sky.frag.glsl", error) ||
+      !r.gridProgram.load("grid.vert.glsl", "grid.frag.glsl", error)) {
+    shutdown();
+    return false;
+  }
+  r.primitives.create();
+  r.meshes.create();
+  r.lines.create();
+  glGenVertexArrays(1, &r.emptyVao);
+  if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+    error = "OpenGL error " + std::to_string(e) + " while creating renderer buffers";
+    shutdown();
+    return false;
+  }
+  r.ready = true;
+  return true;
+}
+
+void Renderer::shutdown() {
+  Impl& r = *impl_;
+  if (glDeleteVertexArrays == nullptr) return;  // GL never loaded: nothing was created
+  r.shapeProgram.destroy();
+  r.lineProgram.destroy();
+  r.skyProgram.destroy();
+  r.gridProgram.destroy();
+  r.primitives.destroy();
+  r.meshes.destroy();
+  r.lines.destroy();
+  if (r.emptyVao != 0) glDeleteVertexArrays(1, &r.emptyVao);
+  r.emptyVao = 0;
+  r.ready = false;
+}
+
+Renderer::Stats Renderer::stats() const { return impl_->stats; }
+
+bool Renderer::worldToScreen(const glm::vec3& p, const OrbitCamera& cam, int w, int h, glm::vec2& out) const {
+  return cam.project(p, w, h, out);
+}
+
+void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, int width, int height) {
+  using namespace varsim::render;
+  const auto start = std::chrono::steady_clock::now();
+  Impl& r = *impl_;
+  r.stats = Stats{};
+  if (!r.ready || width <= 0 || height <= 0) return;
+
+  const glm::mat4 view = camera.view();
+  const glm::mat4 projection = camera.projection(float(width) / float(height));
+  const glm::mat4 viewProj = projection * view;
+  const glm::vec3 eye = camera.eye();
+  glm::vec3 lightDir = glm::length(style.lightDirection) > 0 ? glm::normalize(style.lightDirection)
+                                                             : glm::vec3(0, 0, 1);
+  if (lightDir.z < 0.05f) lightDir = glm::normalize(glm::vec3(lightDir.x, lightDir.y, 0.05f));
+  const float groundHeight = std::isfinite(list.camera.groundHeight) ? list.camera.groundHeight : 0.0f;
+  const bool ground = list.camera.showGround;
+  // Fade distance scales with how far we look from, so a close-up and an overview both get a
+  // ground that reaches the horizon haze; never beyond the far plane.
+  const float eyeHeight = std::abs(eye.z - groundHeight);
+  const float fadeEnd = std::min(std::max({60.0f, 14.0f * camera.distance, 4.0f * eyeHeight}),
+                                 0.9f * camera.farPlane);
+
+  glViewport(0, 0, width, height);
+  glEnable(GL_MULTISAMPLE);
+  glDepthMask(GL_TRUE);
+  glStencilMask(0xFF);
+  glClearColor(kHorizon.r, kHorizon.g, kHorizon.b, 1.0f);
+  glClearDepth(1.0);
+  glClearStencil(0);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_STENCIL_TEST);
+  glDisable(GL_POLYGON_OFFSET_FILL);
+
+  // Sky.
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_BLEND);
+  glDisable(GL_CULL_FACE);
+  r.skyProgram.use();
+  setUniform(r.skyProgram, "uInvViewProj", glm::inverse(viewProj));
+  setUniform(r.skyProgram, "uZenith", kZenith);
+  setUniform(r.skyProgram, "uHorizon", kHorizon);
+  setUniform(r.skyProgram, "uGroundFar", ground ? kGroundFar : kHorizon);
+  glBindVertexArray(r.emptyVao);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  ++r.stats.drawCalls;
+  r.stats.triangles += 1;
+
+  // Expand shapes into parts, choose levels of detail, and sort them into opaque buckets and
+  // back-to-front ghosts. Instances are laid out bucket by bucket in one upload.
+  r.parts.clear();
+  r.ghostOfPart.clear();
+  for (const varsim::ShapeItem& item : list.shapes) {
+    if (!expandShape(item, r.parts)) continue;
+    r.ghostOfPart.resize(r.parts.size(), item.ghost ? 1 : 0);
+  }
+  const float pixelsPerRadian = lodPixelsPerRadian(height, camera.fovY);
+  std::vector<int> bucketCount(std::size_t(kPrimitiveCount * kLodCount), 0);
+  r.lodOfPart.resize(r.parts.size());
+  r.ghosts.clear();
+  for (std::size_t i = 0; i < r.parts.size(); ++i) {
+    ShapePart& part = r.parts[i];
+    const float distance = glm::length(part.centre - eye);
+    const int lod = part.primitive == Primitive::Box
+                        ? 0
+                        : chooseLod(part.curvatureRadius, std::max(distance - part.boundingRadius, 1e-3f), pixelsPerRadian);
+    r.lodOfPart[i] = lod;
+    glm::vec4& c = part.instance.color;
+    if (r.ghostOfPart[i] && c.a >= 1.0f) c.a = style.ghostAlpha;  // ghosts are always see-through
+    if (c.a < 1.0f)
+      r.ghosts.push_back({glm::dot(part.centre - eye, camera.forward()), int(i), lod});
+    else
+      ++bucketCount[std::size_t(int(part.primitive) * kLodCount + lod)];
+  }
+  // Back to front along the view direction; ties keep draw-list order (stable, deterministic).
+  std::stable_sort(r.ghosts.begin(), r.ghosts.end(),
+                   [](const GhostKey& a, const GhostKey& b) { return a.depth > b.depth; });
+
+  r.opaqueBuckets.clear();
+  std::vector<int> bucketFill(bucketCount.size(), 0);
+  int next = 0;
+  for (int k = 0; k < kPrimitiveCount * kLodCount; ++k) {
+    bucketFill[std::size_t(k)] = next;
+    if (bucketCount[std::size_t(k)] > 0)
+      r.opaqueBuckets.push_back({k / kLodCount, k % kLodCount, next, bucketCount[std::size_t(k)]});
+    next += bucketCount[std::size_t(k)];
+  }
+  const int opaqueTotal = next;
+  r.instances.resize(std::size_t(opaqueTotal) + r.ghosts.size());
+  for (std::size_t i = 0; i < r.parts.size(); ++i) {
+    const ShapePart& part = r.parts[i];
+    if (part.instance.color.a < 1.0f) continue;
+    const std::size_t k = std::size_t(int(part.primitive) * kLodCount + r.lodOfPart[i]);
+    r.instances[std::size_t(bucketFill[k]++)] = part.instance;
+  }
+  r.ghostBuckets.clear();
+  for (std::size_t g = 0; g < r.ghosts.size(); ++g) {
+    const ShapePart& part = r.parts[std::size_t(r.ghosts[g].partIndex)];
+    const int slot = opaqueTotal + int(g);
+    r.instances[std::size_t(slot)] = part.instance;
+    const int primitive = int(part.primitive), lod = r.ghosts[g].lod;
+    if (!r.ghostBuckets.empty() && r.ghostBuckets.back().primitive == primitive && r.ghostBuckets.back().lod == lod)
+      ++r.ghostBuckets.back().count;
+    else
+      r.ghostBuckets.push_back({primitive, lod, slot, 1});
+  }
+  r.primitives.uploadInstances(r.instances);
+
+  // Opaque shapes.
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LEQUAL);
+  glEnable(GL_CULL_FACE);
+  glCullFace(GL_BACK);
+  r.shapeProgram.use();
+  setUniform(r.shapeProgram, "uViewProj", viewProj);
+  setUniform(r.shapeProgram, "uEye", eye);
+  setUniform(r.shapeProgram, "uLightDir", lightDir);
+  setUniform(r.shapeProgram, "uLightColor", kLightColorLinear);
+  setUniform(r.shapeProgram, "uSkyAmbient", kSkyAmbientLinear);
+  setUniform(r.shapeProgram, "uGroundAmbient", kGroundAmbientLinear);
+  setUniform(r.shapeProgram, "uGroundHeight", groundHeight);
+  setUniform(r.shapeProgram, "uShadowAlpha", kShadowAlpha);
+  setUniform(r.shapeProgram, "uFadeEnd", fadeEnd);
+  setUniform(r.shapeProgram, "uMode", int(kLit));
+  setUniform(r.shapeProgram, "uTwoSided", 0);
+  r.drawBuckets(r.opaqueBuckets);
+
+  // Opaque triangle meshes (open surfaces: both sides lit).
+  glDisable(GL_CULL_FACE);
+  setUniform(r.shapeProgram, "uTwoSided", 1);
+  for (const varsim::TriangleMesh& mesh : list.meshes)
+    if (mesh.color.a >= 1.0f) {
+      r.stats.triangles += r.meshes.draw(mesh);
+      ++r.stats.drawCalls;
+    }
+
+  // Ground grid, then drop shadows on it (stencil: each pixel darkened once however many parts
+  // overlap there). The grid is pushed back in depth so shapes resting on it never z-fight.
+  if (ground) {
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.0f, 1.0f);
+    r.gridProgram.use();
+    setUniform(r.gridProgram, "uViewProj", viewProj);
+    glUniform2f(r.gridProgram.uniform("uCentre"), eye.x, eye.y);
+    setUniform(r.gridProgram, "uHalfSize", fadeEnd);
+    setUniform(r.gridProgram, "uHeight", groundHeight);
+    setUniform(r.gridProgram, "uEye", eye);
+    setUniform(r.gridProgram, "uFadeEnd", fadeEnd);
+    setUniform(r.gridProgram, "uMinorSpacing", 1.0f);
+    setUniform(r.gridProgram, "uMajorSpacing", 10.0f);
+    setUniform(r.gridProgram, "uGround", kGround);
+    setUniform(r.gridProgram, "uGroundFar", kGroundFar);
+    setUniform(r.gridProgram, "uMinorColor", kMinorLine);
+    setUniform(r.gridProgram, "uMajorColor", kMajorLine);
+    setUniform(r.gridProgram, "uAxisX", kAxisX);
+    setUniform(r.gridProgram, "uAxisY", kAxisY);
+    glBindVertexArray(r.emptyVao);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    ++r.stats.drawCalls;
+    r.stats.triangles += 2;
+    glDisable(GL_POLYGON_OFFSET_FILL);
+
+    if (style.shadows && !r.opaqueBuckets.empty()) {
+      glDepthMask(GL_FALSE);
+      glEnable(GL_STENCIL_TEST);
+      glStencilFunc(GL_EQUAL, 0, 0xFF);
+      glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+      glEnable(GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset(-1.0f, -1.0f);
+      r.shapeProgram.use();
+      setUniform(r.shapeProgram, "uMode", int(kShadow));
+      // Silhouettes only: the coarsest level of detail is enough for a shadow.
+      for (const Bucket& b : r.opaqueBuckets) {
+        r.stats.triangles += r.primitives.draw(b.primitive, kLodCount - 1, b.first, b.count);
+        ++r.stats.drawCalls;
+      }
+      glDisable(GL_POLYGON_OFFSET_FILL);
+      glDisable(GL_STENCIL_TEST);
+      glDepthMask(GL_TRUE);
+    }
+  }
+
+  // Lines: opaque ones write depth; translucent ones are drawn with the ghosts' state below.
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  r.opaqueSegments.clear();
+  r.translucentSegments.clear();
+  for (const varsim::LineStrip& strip : list.lines)
+    appendSegments(strip, strip.color.a >= 1.0f ? r.opaqueSegments : r.translucentSegments);
+  r.lineProgram.use();
+  setUniform(r.lineProgram, "uViewProj", viewProj);
+  glUniform2f(r.lineProgram.uniform("uViewport"), float(width), float(height));
+  r.lines.upload(r.opaqueSegments, r.translucentSegments);
+  if (!r.opaqueSegments.empty()) {
+    r.stats.triangles += r.lines.draw(0, int(r.opaqueSegments.size()));
+    ++r.stats.drawCalls;
+  }
+
+  // Translucent: ghosts back to front, then translucent meshes and lines; no depth writes so
+  // overlapping translucent items do not cut holes into each other.
+  glDepthMask(GL_FALSE);
+  if (!r.ghostBuckets.empty()) {
+    glEnable(GL_CULL_FACE);
+    r.shapeProgram.use();
+    setUniform(r.shapeProgram, "uMode", int(kGhost));
+    setUniform(r.shapeProgram, "uTwoSided", 0);
+    r.drawBuckets(r.ghostBuckets);
+    glDisable(GL_CULL_FACE);
+  }
+  r.shapeProgram.use();
+  setUniform(r.shapeProgram, "uMode", int(kLit));
+  setUniform(r.shapeProgram, "uTwoSided", 1);
+  for (const varsim::TriangleMesh& mesh : list.meshes)
+    if (mesh.color.a < 1.0f) {
+      r.stats.triangles += r.meshes.draw(mesh);
+      ++r.stats.drawCalls;
+    }
+  if (!r.translucentSegments.empty()) {
+    r.lineProgram.use();
+    r.stats.triangles += r.lines.draw(int(r.opaqueSegments.size()), int(r.translucentSegments.size()));
+    ++r.stats.drawCalls;
+  }
+
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+  glBindVertexArray(0);
+  glUseProgram(0);
+  r.stats.cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}

@@ -1,0 +1,63 @@
+// Framebuffer read-back and PNG writing (see screenshot.h). stb_image_write is compiled here with
+// static linkage, so another translation unit that also implements it cannot clash with ours.
+#include "render/screenshot.h"
+
+#include <cstring>
+
+#include <glad/gl.h>
+
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+#include <stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+namespace varsim::render {
+
+bool readFramebufferRgb(int width, int height, std::vector<unsigned char>& rgb, std::string& error) {
+  // 16k x 16k is far beyond any window; the bound keeps width*height*3 from overflowing an int.
+  if (width <= 0 || height <= 0 || width > 16384 || height > 16384) {
+    error = "framebuffer size " + std::to_string(width) + "x" + std::to_string(height) +
+            " is out of range (1..16384 per side)";
+    return false;
+  }
+  if (glReadPixels == nullptr) {
+    error = "OpenGL functions are not loaded";
+    return false;
+  }
+  while (glGetError() != GL_NO_ERROR) {
+  }
+  const std::size_t rowBytes = std::size_t(width) * 3;
+  std::vector<unsigned char> bottomUp(rowBytes * std::size_t(height));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, bottomUp.data());
+  if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+    error = "glReadPixels failed with GL error " + std::to_string(e);
+    return false;
+  }
+  // GL rows start at the bottom; images start at the top.
+  rgb.resize(bottomUp.size());
+  for (int y = 0; y < height; ++y)
+    std::memcpy(&rgb[std::size_t(y) * rowBytes], &bottomUp[std::size_t(height - 1 - y) * rowBytes], rowBytes);
+  return true;
+}
+
+}  // namespace varsim::render
+
+bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error) {
+  std::vector<unsigned char> rgb;
+  if (!varsim::render::readFramebufferRgb(width, height, rgb, error)) return false;
+  if (stbi_write_png(path.c_str(), width, height, 3, rgb.data(), width * 3) == 0) {
+    error = "cannot write PNG '" + path + "' (directory missing or not writable?)";
+    return false;
+  }
+  return true;
+}

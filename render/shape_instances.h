@@ -1,0 +1,49 @@
+// Expands DrawList shapes into instanced primitive parts (an arrow is a cylinder shaft plus a cone
+// head) and picks a level of detail from the projected size; pure CPU, no GL, unit-tested.
+// The instance layout is what shape.vert.glsl reads as per-instance attributes.
+#pragma once
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "render/draw_list.h"
+#include "render/primitive_mesh.h"
+
+namespace varsim::render {
+
+// Per-instance data, tightly packed floats (33 floats = 132 bytes), uploaded as-is.
+struct ShapeInstance {
+  glm::mat4 model;         // part frame -> world (the item's transform times the part offset)
+  glm::mat3 normalMatrix;  // inverse transpose of model's 3x3 (exact also for scaled transforms)
+  glm::vec3 scale;         // unit mesh -> part size (see placeVertex)
+  float halfLength;        // cap shift for cylinders and capsules, m
+  glm::vec4 color;         // straight (non-premultiplied) RGBA
+};
+static_assert(sizeof(ShapeInstance) == 33 * sizeof(float), "instance layout must be tight");
+
+struct ShapePart {
+  Primitive primitive;
+  ShapeInstance instance;
+  glm::vec3 centre;        // world centre of the part's bounds
+  float boundingRadius;    // m, sphere around centre enclosing the part
+  float curvatureRadius;   // m, radius of the round cross-section (drives the level of detail)
+};
+
+// Arrow head proportions: the head is headLengthPerRadius times its radius long, but never more
+// than maxHeadFraction of the whole arrow (short arrows stay arrows, not cones).
+constexpr float kArrowHeadLengthPerRadius = 2.6f;
+constexpr float kArrowMaxHeadFraction = 0.5f;
+
+// Appends the parts of one shape; returns false (appending nothing) when the item cannot be drawn:
+// non-finite numbers, a non-positive size or a singular transform. Such items are skipped silently
+// by the renderer (a scene's bad frame never crashes the app).
+bool expandShape(const ShapeItem& item, std::vector<ShapePart>& out);
+
+// Level of detail (0 = finest) for a round cross-section of this radius seen at this distance;
+// pixelsPerRadian = viewportHeight / fovY roughly (use lodPixelsPerRadian).
+int chooseLod(float curvatureRadius, float distanceToEye, float pixelsPerRadian);
+inline float lodPixelsPerRadian(int viewportHeight, float fovY) {
+  return 0.5f * float(viewportHeight) / std::tan(0.5f * fovY);
+}
+
+}  // namespace varsim::render
