@@ -1,0 +1,68 @@
+// The generic constrained multibody model the SPOOK stepper and its baselines (RK4 + Baumgarte,
+// RATTLE) step: constant diagonal mass matrix, a list of constraints each with a dense Jacobian block
+// over a few coordinates (body indices → columns), applied forces f(q, v, t) − ∇V(q), and the state
+// (q, v, t) shared by all three integrators. Rod ladders, chains and the sleigh implement it.
+#pragma once
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+namespace varsim {
+
+enum class ConstraintKind {
+  Holonomic,     // g(q) = 0, Jacobian G = ∂g/∂q
+  Nonholonomic,  // A(q) q̇ = w(t) (Pfaffian, seed 001 Sec. 4)
+};
+
+struct ConstraintDesc {
+  std::string name;          // for the UI's constraint list, e.g. "joint 4: rod 2 head - rod 5 tail"
+  ConstraintKind kind = ConstraintKind::Holonomic;
+  int group = 0;             // model-defined group (joints, unit length, pins, ...), see groupNames()
+  int rows = 1;              // 1..3 scalar rows
+  std::vector<int> columns;  // coordinates spanned by the dense Jacobian block (rows × columns.size())
+};
+
+class ConstrainedModel {
+ public:
+  virtual ~ConstrainedModel() = default;
+  virtual int coordinateCount() const = 0;
+  virtual const Eigen::VectorXd& massDiagonal() const = 0;  // constant, > 0
+  virtual const std::vector<ConstraintDesc>& constraints() const = 0;
+  virtual std::vector<std::string> groupNames() const = 0;
+  // Holonomic: value = g_i(q) and jac = ∂g_i/∂q on the block's columns. Nonholonomic: value = w_i(t)
+  // and jac = A_i(q). jac is row-major rows × columns.size().
+  virtual void evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const = 0;
+  // d/dt(J_i(q)) q̇ for holonomic rows (Ġ v) and Ȧ v − ẇ for nonholonomic rows: what the
+  // acceleration-level (index-1) form of the baselines needs.
+  virtual void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,
+                                   double* out) const = 0;
+  // Generalised applied force f(q, v, t) − ∇V(q) (gravity and any non-potential forces).
+  virtual void appliedForce(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& f) const = 0;
+  virtual double potentialEnergy(const Eigen::VectorXd& q) const = 0;
+
+  int totalRows() const;
+  int rowsOfKind(ConstraintKind kind) const;
+  bool hasNonholonomic() const { return rowsOfKind(ConstraintKind::Nonholonomic) > 0; }
+  double kineticEnergy(const Eigen::VectorXd& v) const;
+};
+
+// State shared by every integrator on a ConstrainedModel. v is the velocity that produced q for
+// SPOOK (q_k = q_{k-1} + h v_k) and the node velocity for RK4/RATTLE.
+struct MechanicalState {
+  Eigen::VectorXd q, v;
+  double t = 0.0;
+  long step = 0;  // steps taken, for divergence messages
+};
+
+// Divergence limits shared by all steppers: a step whose result breaks them is refused.
+struct DivergenceLimits {
+  double maxSpeed = 1e5;      // m/s: any |v_i| above this means the integration blew up
+  double maxViolation = 1.0;  // max |g_i| (m for joints: a gap of a whole rod means it came apart)
+};
+
+// Throws SimulationDiverged naming `who`, the step and the quantity if the candidate state is not
+// finite or breaks the limits; the caller then keeps its previous state.
+void checkDivergence(const ConstrainedModel& model, const MechanicalState& candidate, const DivergenceLimits& limits,
+                     const std::string& who);
+
+}  // namespace varsim

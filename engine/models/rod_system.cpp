@@ -1,0 +1,281 @@
+// Rods and particles with joints, pins, unit-length rows, plane points and no-side-slip blades
+// (see rod_system.h). Every Jacobian here is exact (joints, pins and planes are linear in q; the
+// unit row's is uᵀ; the blade's A(q) is (n × u)ᵀ[I, s(l/2)I]); test_rod_system checks them against
+// finite differences.
+#include "engine/models/rod_system.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+
+#include "engine/sim/errors.h"
+
+namespace varsim {
+
+int RodSystem::addBody(const Body& body, const double* q, const double* v) {
+  const int dofs = body.isRod ? 6 : 3;
+  if (!(body.mass > 0) || !std::isfinite(body.mass)) throw BadInput("RodSystem: body mass must be > 0");
+  if (body.isRod && !(body.length > 0)) throw BadInput("RodSystem: rod length must be > 0");
+  Body b = body;
+  b.offset = int(massDiag_.size());
+  const long n = massDiag_.size() + dofs;
+  massDiag_.conservativeResize(n);
+  q0_.conservativeResize(n);
+  v0_.conservativeResize(n);
+  for (int k = 0; k < dofs; ++k) {
+    massDiag_[b.offset + k] = k < 3 ? b.mass : b.mass * b.length * b.length / 12.0;  // ERRATA: m l²/12
+    q0_[b.offset + k] = q[k];
+    v0_[b.offset + k] = v[k];
+  }
+  bodies_.push_back(b);
+  return int(bodies_.size()) - 1;
+}
+
+int RodSystem::addRod(double mass, double length, const Eigen::Vector3d& centre, const Eigen::Vector3d& direction,
+                      const Eigen::Vector3d& velocity, const Eigen::Vector3d& directionRate) {
+  const double q[6] = {centre.x(), centre.y(), centre.z(), direction.x(), direction.y(), direction.z()};
+  const double v[6] = {velocity.x(), velocity.y(), velocity.z(), directionRate.x(), directionRate.y(), directionRate.z()};
+  const int body = addBody(Body{true, mass, length, 0}, q, v);
+  const int off = bodies_.back().offset;
+  ConstraintDesc d{"unit length: rod " + std::to_string(body + 1), ConstraintKind::Holonomic, kGroupUnit, 1,
+                   {off + 3, off + 4, off + 5}};
+  add(Record{Kind::Unit, {body, 0}, {body, 0}}, std::move(d));
+  return body;
+}
+
+int RodSystem::addParticle(double mass, const Eigen::Vector3d& position, const Eigen::Vector3d& velocity) {
+  return addBody(Body{false, mass, 0.0, 0}, position.data(), velocity.data());
+}
+
+std::vector<int> RodSystem::pointColumns(BodyPoint p) const {
+  if (p.body < 0 || p.body >= int(bodies_.size())) throw BadInput("RodSystem: body index " + std::to_string(p.body) + " does not exist");
+  const Body& b = bodies_[size_t(p.body)];
+  std::vector<int> cols{b.offset, b.offset + 1, b.offset + 2};
+  if (b.isRod && p.s != 0)
+    for (int k = 3; k < 6; ++k) cols.push_back(b.offset + k);
+  return cols;
+}
+
+std::string RodSystem::pointName(BodyPoint p) const {
+  const bool rod = bodies_[size_t(p.body)].isRod;
+  std::string name = (rod ? "rod " : "particle ") + std::to_string(p.body + 1);
+  if (rod) name += p.s > 0 ? " head" : p.s < 0 ? " tail" : " centre";
+  return name;
+}
+
+int RodSystem::add(Record r, ConstraintDesc d) {
+  records_.push_back(std::move(r));
+  descs_.push_back(std::move(d));
+  return int(descs_.size()) - 1;
+}
+
+int RodSystem::addJoint(BodyPoint a, BodyPoint b, const std::string& name) {
+  if (a.body == b.body) throw BadInput("RodSystem: a joint needs two different bodies");
+  std::vector<int> cols = pointColumns(a);
+  for (int c : pointColumns(b)) cols.push_back(c);
+  const int index = int(descs_.size());
+  ConstraintDesc d{name.empty() ? "joint " + std::to_string(index + 1) + ": " + pointName(a) + " - " + pointName(b) : name,
+                   ConstraintKind::Holonomic, kGroupJoints, 3, std::move(cols)};
+  return add(Record{Kind::Joint, a, b}, std::move(d));
+}
+
+int RodSystem::addPin(BodyPoint a, const Eigen::Vector3d& worldPoint, const std::string& name) {
+  const int index = int(descs_.size());
+  ConstraintDesc d{name.empty() ? "pin " + std::to_string(index + 1) + ": " + pointName(a) : name, ConstraintKind::Holonomic,
+                   kGroupPins, 3, pointColumns(a)};
+  Record r{Kind::Pin, a, a};
+  r.vec = worldPoint;
+  return add(r, std::move(d));
+}
+
+int RodSystem::addPlanePoint(BodyPoint a, const Eigen::Vector3d& normal, double offset, const std::string& name) {
+  if (!(normal.norm() > 0)) throw BadInput("RodSystem: plane normal must be nonzero");
+  const int index = int(descs_.size());
+  ConstraintDesc d{name.empty() ? "plane " + std::to_string(index + 1) + ": " + pointName(a) : name, ConstraintKind::Holonomic,
+                   kGroupPlane, 1, pointColumns(a)};
+  Record r{Kind::Plane, a, a};
+  r.vec = normal.normalized();
+  r.scalar = offset;
+  return add(r, std::move(d));
+}
+
+int RodSystem::addNoSideSlip(BodyPoint a, const Eigen::Vector3d& normal, double sideSlip, const std::string& name) {
+  if (!bodies_.at(size_t(a.body)).isRod) throw BadInput("RodSystem: a blade needs a rod (its direction is the blade)");
+  if (!(normal.norm() > 0)) throw BadInput("RodSystem: blade plane normal must be nonzero");
+  std::vector<int> cols = pointColumns(a);
+  const int off = bodies_[size_t(a.body)].offset;
+  if (cols.size() == 3)
+    for (int k = 3; k < 6; ++k) cols.push_back(off + k);  // A depends on u even at the centre
+  const int index = int(descs_.size());
+  ConstraintDesc d{name.empty() ? "no side slip " + std::to_string(index + 1) + ": " + pointName(a) : name,
+                   ConstraintKind::Nonholonomic, kGroupNoSlip, 1, std::move(cols)};
+  Record r{Kind::NoSlip, a, a};
+  r.vec = normal.normalized();
+  r.scalar = sideSlip;
+  return add(r, std::move(d));
+}
+
+void RodSystem::setSideSlip(int constraint, double sideSlip) {
+  Record& r = records_.at(size_t(constraint));
+  if (r.kind != Kind::NoSlip) throw BadInput("RodSystem: constraint " + std::to_string(constraint) + " is not a blade");
+  r.scalar = sideSlip;
+}
+
+Eigen::Vector3d RodSystem::point(BodyPoint p, const Eigen::VectorXd& q) const {
+  const Body& b = bodies_[size_t(p.body)];
+  Eigen::Vector3d x = q.segment<3>(b.offset);
+  if (b.isRod && p.s != 0) x += halfLength(p) * q.segment<3>(b.offset + 3);
+  return x;
+}
+
+Eigen::Vector3d RodSystem::pointVelocity(BodyPoint p, const Eigen::VectorXd& v) const { return point(p, v); }
+
+Eigen::Vector3d RodSystem::direction(int body, const Eigen::VectorXd& q) const {
+  return q.segment<3>(bodies_.at(size_t(body)).offset + 3);
+}
+
+void RodSystem::pointJacobianRow(BodyPoint p, const Eigen::Vector3d& n, double* jacRow, int col0) const {
+  for (int k = 0; k < 3; ++k) jacRow[col0 + k] = n[k];
+  const Body& b = bodies_[size_t(p.body)];
+  if (b.isRod && p.s != 0)
+    for (int k = 0; k < 3; ++k) jacRow[col0 + 3 + k] = halfLength(p) * n[k];
+}
+
+void RodSystem::evaluateConstraint(int i, const Eigen::VectorXd& q, double, double* value, double* jac) const {
+  const Record& r = records_[size_t(i)];
+  const int width = int(descs_[size_t(i)].columns.size());
+  switch (r.kind) {
+    case Kind::Joint: {
+      const Eigen::Vector3d gap = point(r.a, q) - point(r.b, q);
+      const int colB = bodies_[size_t(r.a.body)].isRod && r.a.s != 0 ? 6 : 3;  // pointColumns(a).size()
+      for (int row = 0; row < 3; ++row) {
+        value[row] = gap[row];
+        std::fill(jac + row * width, jac + (row + 1) * width, 0.0);
+        pointJacobianRow(r.a, Eigen::Vector3d::Unit(row), jac + row * width, 0);
+        pointJacobianRow(r.b, -Eigen::Vector3d::Unit(row), jac + row * width, colB);
+      }
+      return;
+    }
+    case Kind::Pin: {
+      const Eigen::Vector3d gap = point(r.a, q) - r.vec;
+      for (int row = 0; row < 3; ++row) {
+        value[row] = gap[row];
+        std::fill(jac + row * width, jac + (row + 1) * width, 0.0);
+        pointJacobianRow(r.a, Eigen::Vector3d::Unit(row), jac + row * width, 0);
+      }
+      return;
+    }
+    case Kind::Unit: {
+      const Eigen::Vector3d u = direction(r.a.body, q);
+      value[0] = 0.5 * (u.squaredNorm() - 1.0);
+      for (int k = 0; k < 3; ++k) jac[k] = u[k];
+      return;
+    }
+    case Kind::Plane: {
+      value[0] = r.vec.dot(point(r.a, q)) - r.scalar;
+      pointJacobianRow(r.a, r.vec, jac, 0);
+      return;
+    }
+    case Kind::NoSlip: {
+      // a(q, q̇) = (n × u)·(ẋ + s(l/2)u̇) = w: A = (n × u)ᵀ[I, s(l/2) I].
+      const Eigen::Vector3d side = r.vec.cross(direction(r.a.body, q));
+      value[0] = r.scalar;
+      std::fill(jac, jac + width, 0.0);
+      pointJacobianRow(r.a, side, jac, 0);
+      return;
+    }
+  }
+}
+
+void RodSystem::constraintCurvature(int i, const Eigen::VectorXd&, const Eigen::VectorXd& v, double, double* out) const {
+  const Record& r = records_[size_t(i)];
+  switch (r.kind) {
+    case Kind::Joint:
+    case Kind::Pin: out[0] = out[1] = out[2] = 0.0; return;  // linear in q
+    case Kind::Plane: out[0] = 0.0; return;
+    case Kind::Unit: out[0] = direction(r.a.body, v).squaredNorm(); return;  // d/dt(uᵀ) u̇
+    case Kind::NoSlip:  // d/dt(n × u)·ṗ, w constant in time
+      out[0] = r.vec.cross(direction(r.a.body, v)).dot(pointVelocity(r.a, v));
+      return;
+  }
+}
+
+void RodSystem::appliedForce(const Eigen::VectorXd&, const Eigen::VectorXd&, double, Eigen::VectorXd& f) const {
+  f.setZero(massDiag_.size());
+  for (const Body& b : bodies_) f.segment<3>(b.offset) = b.mass * gravity_;
+}
+
+double RodSystem::potentialEnergy(const Eigen::VectorXd& q) const {
+  double V = 0.0;
+  for (const Body& b : bodies_) V -= b.mass * gravity_.dot(q.segment<3>(b.offset));
+  return V;
+}
+
+std::vector<int> RodSystem::jointConstraintIndices() const {
+  std::vector<int> out;
+  for (size_t i = 0; i < records_.size(); ++i)
+    if (records_[i].kind == Kind::Joint || records_[i].kind == Kind::Pin) out.push_back(int(i));
+  return out;
+}
+
+std::vector<double> RodSystem::jointGaps(const Eigen::VectorXd& q) const {
+  std::vector<double> gaps;
+  for (const Record& r : records_) {
+    if (r.kind == Kind::Joint) gaps.push_back((point(r.a, q) - point(r.b, q)).norm());
+    else if (r.kind == Kind::Pin) gaps.push_back((point(r.a, q) - r.vec).norm());
+  }
+  return gaps;
+}
+
+std::vector<double> RodSystem::unitResiduals(const Eigen::VectorXd& q) const {
+  std::vector<double> out;
+  for (const Record& r : records_)
+    if (r.kind == Kind::Unit) out.push_back(0.5 * std::abs(direction(r.a.body, q).squaredNorm() - 1.0));
+  return out;
+}
+
+double RodSystem::endSpeed(int body, const Eigen::VectorXd& v) const {
+  const Body& b = bodies_.at(size_t(body));
+  if (!b.isRod) return pointVelocity({body, 0}, v).norm();
+  return std::max(pointVelocity({body, 1}, v).norm(), pointVelocity({body, -1}, v).norm());
+}
+
+double RodSystem::maxEndSpeed(const Eigen::VectorXd& v) const {
+  double s = 0.0;
+  for (size_t b = 0; b < bodies_.size(); ++b) s = std::max(s, endSpeed(int(b), v));
+  return s;
+}
+
+double RodSystem::constraintViolation(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t) const {
+  const ConstraintDesc& d = descs_.at(size_t(i));
+  double value[3], jac[3 * 12];
+  evaluateConstraint(i, q, t, value, jac);
+  if (d.kind == ConstraintKind::Holonomic) return Eigen::Map<Eigen::VectorXd>(value, d.rows).norm();
+  // Nonholonomic: |A v − w|.
+  double a = 0.0;
+  for (size_t c = 0; c < d.columns.size(); ++c) a += jac[c] * v[d.columns[c]];
+  return std::abs(a - value[0]);
+}
+
+static void rmsAndMax(const std::vector<double>& values, double& rms, double& max) {
+  double sum = 0.0;
+  max = 0.0;
+  for (double x : values) {
+    sum += x * x;
+    max = std::max(max, x);
+  }
+  rms = values.empty() ? 0.0 : std::sqrt(sum / double(values.size()));
+}
+
+RodDiagnostics rodDiagnostics(const RodSystem& system, const MechanicalState& state) {
+  RodDiagnostics d;
+  d.kinetic = system.kineticEnergy(state.v);
+  d.potential = system.potentialEnergy(state.q);
+  d.energy = d.kinetic + d.potential;
+  rmsAndMax(system.jointGaps(state.q), d.constraintRms, d.constraintMax);
+  rmsAndMax(system.unitResiduals(state.q), d.unitRms, d.unitMax);
+  d.maxSpeed = system.maxEndSpeed(state.v);
+  return d;
+}
+
+}  // namespace varsim
