@@ -1,0 +1,304 @@
+// The app's fixed-step core (ui/core/sim_driver) driven headlessly: replayed inputs give bit-identical
+// trajectories, the render frame rate never changes the trajectory, recording then replaying a live
+// session reproduces it, history rewind + resume is deterministic, divergence restores the state.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+
+#include "engine/sim/errors.h"
+#include "ui/core/sim_driver.h"
+#include "ui/input/live_input.h"
+
+using namespace varsim;
+
+namespace {
+
+// A chaotic test system (driven double pendulum, unit masses and lengths, semi-implicit Euler) so
+// that any difference in inputs or step sequence shows up in the last bits within a few hundred steps.
+class DoublePendulumScene : public Scene {
+ public:
+  explicit DoublePendulumScene(ParamSet p) : Scene(std::move(p)) {}
+  void step(double h, const InputVector& u) override {
+    if (t_ >= params_.real("blowup_time")) throw SimulationDiverged("test blow-up: 'omega' exceeded the limit");
+    const double damping = params_.real("damping"), g = 9.81;
+    const double d = th1_ - th2_;
+    const double den = 3.0 - std::cos(2.0 * d);
+    const double a1 = (-3 * g * std::sin(th1_) - g * std::sin(th1_ - 2 * th2_) -
+                       2 * std::sin(d) * (w2_ * w2_ + w1_ * w1_ * std::cos(d))) / den;
+    const double a2 = (2 * std::sin(d) * (2 * w1_ * w1_ + 2 * g * std::cos(th1_) + w2_ * w2_ * std::cos(d))) / den;
+    w1_ += h * (a1 + 5.0 * u[0] - damping * w1_);
+    w2_ += h * (a2 + 5.0 * u[1] - damping * w2_);
+    th1_ += h * w1_;
+    th2_ += h * w2_;
+    t_ += h;
+    ++steps_;
+  }
+  double time() const override { return t_; }
+  std::vector<std::string> columns() const override { return {"t", "energy", "x", "y", "step_count"}; }
+  void diagnostics(std::vector<double>& row) const override {
+    const double y1 = -std::cos(th1_), y2 = y1 - std::cos(th2_);
+    const double v1sq = w1_ * w1_, v2sq = w1_ * w1_ + w2_ * w2_ + 2 * w1_ * w2_ * std::cos(th1_ - th2_);
+    row = {t_, 0.5 * (v1sq + v2sq) + 9.81 * (y1 + y2), std::sin(th1_) + std::sin(th2_), y2, double(steps_)};
+  }
+  std::vector<double> saveState() const override { return {t_, th1_, th2_, w1_, w2_, double(steps_)}; }
+  void loadState(const std::vector<double>& s) override {
+    t_ = s[0]; th1_ = s[1]; th2_ = s[2]; w1_ = s[3]; w2_ = s[4]; steps_ = long(s[5]);
+  }
+  void draw(DrawList&) const override {}
+  std::vector<ControlSpec> controls() const override {
+    return {{"torque1", -1, 1, 0, "shoulder torque"}, {"torque2", -1, 1, 0, "elbow torque"}};
+  }
+
+ private:
+  double t_ = 0, th1_ = 2.0, th2_ = 2.5, w1_ = 0, w2_ = 0;
+  long steps_ = 0;
+};
+
+VARSIM_REGISTER_SCENE(SceneInfo{
+    "test_double_pendulum", "Test double pendulum", "chaotic test system for the app driver",
+    [] {
+      return std::vector<ParamSpec>{
+          ParamSpec::real("dt", 1.0 / 120, 1e-5, 0.1, "s", "step", true),
+          ParamSpec::real("damping", 0.0, 0.0, 10.0, "1/s", "joint damping").setLive(),
+          ParamSpec::real("blowup_time", 1e9, 0.0, 1e9, "s", "throws SimulationDiverged from this time on")};
+    },
+    nullptr, [](const ParamSet& p) { return std::make_unique<DoublePendulumScene>(p); }});
+
+// Bit pattern of a state vector, so "identical" means identical to the last bit.
+std::vector<uint64_t> bits(const std::vector<double>& v) {
+  std::vector<uint64_t> out(v.size());
+  std::memcpy(out.data(), v.data(), v.size() * sizeof(double));
+  return out;
+}
+
+InputTrack randomTrack(unsigned seed, long steps) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  InputTrack t;
+  t.neutral = {0, 0};
+  for (long k = 0; k < steps; k += 1 + long(rng() % 40)) t.append(k, {u(rng), u(rng)});
+  return t;
+}
+
+// Runs the driver frame by frame (frame durations from `frameSeconds`) until `steps` physics steps
+// are done; returns the bit pattern of the state after every step.
+std::vector<std::vector<uint64_t>> trajectory(SimDriver& d, long steps, const std::function<double(int)>& frameSeconds) {
+  std::vector<std::vector<uint64_t>> states;
+  d.afterStep = [&](long k, const Scene& s) {
+    if (k <= steps) states.push_back(bits(s.saveState()));
+  };
+  for (int f = 0; d.step() < steps && f < 1000000; ++f) d.frame(frameSeconds(f));
+  d.afterStep = nullptr;
+  states.resize(size_t(steps));
+  return states;
+}
+
+const long kSteps = getenv("VARSIM_SANITIZED") ? 400 : 1500;
+
+}  // namespace
+
+TEST_CASE("AppReplayBitIdentical: a replayed input file gives the same trajectory twice") {
+  const auto path = std::string(VARSIM_TEST_OUT) + "/app_replay.csv";
+  const std::vector<ControlSpec> controls = DoublePendulumScene(ParamSet()).controls();
+  randomTrack(7, kSteps).save(path, controls);
+  std::vector<std::vector<uint64_t>> runs[2];
+  for (auto& run : runs) {
+    SimDriver d;
+    d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+    d.startReplay(InputTrack::load(path, controls, d.h()));
+    run = trajectory(d, kSteps, [](int) { return 1.0 / 60; });
+  }
+  REQUIRE(runs[0].size() == size_t(kSteps));
+  CHECK(runs[0] == runs[1]);
+  // And the inputs mattered: a neutral run differs.
+  SimDriver neutral;
+  neutral.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+  CHECK(trajectory(neutral, kSteps, [](int) { return 1.0 / 60; }) != runs[0]);
+}
+
+TEST_CASE("AppFrameRateIndependent: the same inputs at different render frame rates give the same trajectory") {
+  const InputTrack track = randomTrack(11, kSteps);
+  std::mt19937 rng(3);
+  std::vector<double> jitter(200000);
+  for (double& j : jitter) j = (rng() % 100 == 0) ? 0.5 : 0.002 + 0.03 * double(rng() % 1000) / 1000.0;
+  const std::vector<std::function<double(int)>> frameRates = {
+      [](int) { return 1.0 / 30; }, [](int) { return 1.0 / 60; }, [](int) { return 1.0 / 144; },
+      [&](int f) { return jitter[size_t(f) % jitter.size()]; }};  // incl. 0.5 s stalls
+  std::vector<std::vector<uint64_t>> reference;
+  for (size_t r = 0; r < frameRates.size(); ++r) {
+    SimDriver d;
+    d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+    d.startReplay(track);
+    if (r == 3) d.setSpeed(4.0);  // ×4 with stalls: many steps per frame
+    auto run = trajectory(d, kSteps, frameRates[r]);
+    if (r == 0) reference = run;
+    else CHECK_MESSAGE(run == reference, "frame schedule " << r);
+  }
+}
+
+TEST_CASE("AppRecordThenReplay: a recorded live session replays bit-identically") {
+  // Live keyboard input: keys held for frame-dependent durations (jittered frames).
+  LiveInput live;
+  SimDriver d;
+  d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+  live.configure(d.controls(), {});
+  d.setLiveInput(&live);
+  d.startRecording();
+  std::vector<std::vector<uint64_t>> original;
+  d.afterStep = [&](long, const Scene& s) { original.push_back(bits(s.saveState())); };
+  std::mt19937 rng(5);
+  const int frames = int(kSteps / 3);
+  for (int f = 0; f < frames; ++f) {
+    KeyboardSnapshot keys;
+    if ((f / 37) % 3 == 0) keys.down.push_back(live.bindings()[0].keyPos);
+    if ((f / 23) % 2 == 1) keys.down.push_back(live.bindings()[1].keyNeg);
+    live.setDevices(GamepadSnapshot{}, keys);
+    d.frame(0.005 + 0.02 * double(rng() % 100) / 100.0);
+  }
+  d.afterStep = nullptr;
+  REQUIRE(original.size() > 100);
+  const auto path = std::string(VARSIM_TEST_OUT) + "/app_recorded.csv";
+  d.recordedTrack().save(path, d.controls());
+
+  SimDriver r;
+  r.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+  r.startReplay(InputTrack::load(path, r.controls(), r.h()));
+  CHECK(trajectory(r, long(original.size()), [](int) { return 1.0 / 60; }) == original);
+}
+
+TEST_CASE("AppHistoryResume: stepping back and resuming continues exactly as before") {
+  SimDriver d;
+  d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+  d.startReplay(randomTrack(13, 600));
+  for (int i = 0; i < 400; ++i) REQUIRE(d.stepOnce());
+  const auto at400 = bits(d.scene().saveState());
+  const auto plotsAt400 = d.plotData().size();
+  for (int i = 0; i < 150; ++i) REQUIRE(d.stepBack());
+  CHECK(d.step() == 250);
+  CHECK(d.paused());
+  CHECK_FALSE(d.atPresent());
+  d.scrubTo(d.historyCursor() - 50);  // the slider: further back
+  CHECK(d.step() == 200);
+  for (int i = 0; i < 200; ++i) REQUIRE(d.stepOnce());
+  CHECK(d.step() == 400);
+  CHECK(bits(d.scene().saveState()) == at400);
+  CHECK(d.plotData().size() == plotsAt400);  // the rewritten future replaced the old one
+  CHECK(d.history().size() == 401);
+  // Running through frames while paused does nothing; reset restores the initial state exactly.
+  CHECK(d.frame(1.0) == 0);
+  const auto initial = bits(d.history().at(0).state);
+  d.reset();
+  CHECK(d.step() == 0);
+  CHECK(bits(d.scene().saveState()) == initial);
+}
+
+TEST_CASE("AppHistoryCapacity: the ring keeps the newest 2000 states") {
+  SimDriver d;
+  d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+  for (int i = 0; i < 2100; ++i) d.stepOnce();
+  CHECK(d.history().size() == 2000);
+  CHECK(d.history().at(0).step == 101);
+  CHECK(d.history().newest().step == 2100);
+  int back = 0;
+  while (d.stepBack()) ++back;
+  CHECK(back == 1999);
+  CHECK(d.step() == 101);
+}
+
+TEST_CASE("AppDivergence: a diverging step names the step, keeps the last good state and stops") {
+  ParamSet p = SceneRegistry::defaults("test_double_pendulum");
+  p.setReal("blowup_time", 0.5);  // 60 steps of 1/120 s succeed, the 61st throws
+  SimDriver d;
+  d.load("test_double_pendulum", p);
+  const int done = d.frame(1.0);
+  CHECK(done == 60);
+  CHECK(d.diverged());
+  CHECK(d.paused());
+  CHECK(d.divergedMessage().find("diverged at step 61") != std::string::npos);
+  CHECK(d.divergedMessage().find("omega") != std::string::npos);
+  CHECK(d.step() == 60);
+  CHECK(bits(d.scene().saveState()) == bits(d.history().newest().state));
+  CHECK(d.frame(1.0) == 0);  // stopped
+  d.reset();
+  CHECK_FALSE(d.diverged());
+  CHECK(d.step() == 0);
+}
+
+TEST_CASE("AppParams: live parameters apply at once, others on reset, bad values are rejected") {
+  SimDriver d;
+  d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+  for (int i = 0; i < 10; ++i) d.stepOnce();
+  const auto before = bits(d.scene().saveState());
+  CHECK(d.setParam("damping", ParamValue{{0.5}, {}}) == SimDriver::Apply::Live);
+  CHECK(d.scene().params().real("damping") == 0.5);
+  CHECK(bits(d.scene().saveState()) == before);  // state kept
+  CHECK(d.setParam("blowup_time", ParamValue{{100.0}, {}}) == SimDriver::Apply::OnReset);
+  CHECK(d.scene().params().real("blowup_time") == 1e9);
+  CHECK(d.pendingKeys() == std::vector<std::string>{"blowup_time"});
+  CHECK_THROWS_AS(d.setParam("dt", ParamValue{{-1.0}, {}}), BadInput);
+  CHECK_THROWS_AS(d.setParam("nope", ParamValue{{1.0}, {}}), BadInput);
+  CHECK(d.params().real("dt") == doctest::Approx(1.0 / 120));
+  d.reset();
+  CHECK(d.scene().params().real("blowup_time") == 100.0);
+  CHECK(d.scene().params().real("damping") == 0.5);
+  CHECK(d.pendingKeys().empty());
+  CHECK_THROWS_AS(d.load("no_such_scene", ParamSet()), BadInput);
+  CHECK(d.sceneName() == "test_double_pendulum");
+}
+
+TEST_CASE("AppInputSanitized: NaN and out-of-range inputs never reach the physics") {
+  struct BadSource : InputSource {
+    InputVector inputsForStep(long k, double) override {
+      return k % 2 ? InputVector{std::nan(""), 5.0} : InputVector{-7.0, std::numeric_limits<double>::infinity()};
+    }
+  } bad;
+  SimDriver d;
+  d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+  d.setLiveInput(&bad);
+  d.stepOnce();
+  CHECK(d.lastInputs() == InputVector{-1.0, 0.0});
+  d.stepOnce();
+  CHECK(d.lastInputs() == InputVector{0.0, 1.0});
+  const auto notices = d.takeNotices();
+  REQUIRE(notices.size() == 1);  // one notice per episode, not one per step
+  CHECK(notices[0].find("not finite") != std::string::npos);
+}
+
+TEST_CASE("AppSpeedAndPause: speed scales steps per wall second; pause and single step are exact") {
+  SimDriver d;
+  d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
+  long steps = 0;
+  for (int f = 0; f < 120; ++f) steps += d.frame(1.0 / 60);  // 2 s wall at ×1 with h = 1/120
+  CHECK(steps >= 239);
+  CHECK(steps <= 240);
+  d.setSpeed(0.25);
+  steps = 0;
+  for (int f = 0; f < 120; ++f) steps += d.frame(1.0 / 60);
+  CHECK(steps >= 59);
+  CHECK(steps <= 60);
+  d.setSpeed(100.0);
+  CHECK(d.speed() == 4.0);
+  d.setPaused(true);
+  CHECK(d.frame(10.0) == 0);
+  const long k = d.step();
+  CHECK(d.stepOnce());
+  CHECK(d.step() == k + 1);
+}
+
+TEST_CASE("AppRegisteredScenes: every registered scene runs frame-rate independently in the driver") {
+  for (const auto& info : SceneRegistry::all()) {
+    if (info.name == "test_double_pendulum") continue;
+    CAPTURE(info.name);
+    std::vector<std::vector<uint64_t>> runs[2];
+    for (int r = 0; r < 2; ++r) {
+      SimDriver d;
+      d.load(info.name, SceneRegistry::defaults(info.name));
+      const double h = d.h();
+      runs[r] = trajectory(d, 30, [&](int) { return r == 0 ? h : 7.3 * h; });
+    }
+    CHECK(runs[0] == runs[1]);
+  }
+}

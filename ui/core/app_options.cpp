@@ -1,0 +1,66 @@
+// App command line parsing; see header.
+#include "ui/core/app_options.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "engine/sim/errors.h"
+
+namespace varsim {
+
+const char* appUsage() {
+  return "usage: varsim [--scene NAME] [--set key=value]... [--replay FILE] [--record FILE]\n"
+         "              [--gamepad-mappings FILE]\n"
+         "       varsim --smoke-test SCENE [--frames N] --screenshot FILE.png [--no-scene]\n"
+         "       varsim --bench-frames SECONDS [--scene NAME]\n"
+         "       varsim list | describe SCENE | run SCENE|FILE.json ...   (headless, no display needed)\n";
+}
+
+static double numberArg(const std::string& flag, const std::string& text, double lo, double hi) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+    throw BadInput(flag + " " + text + ": expected a number in [" + std::to_string(lo) + ", " +
+                   std::to_string(hi) + "]");
+  return v;
+}
+
+AppOptions parseAppOptions(const std::vector<std::string>& args) {
+  AppOptions o;
+  bool haveFrames = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag == "--help" || flag == "-h") { o.mode = AppOptions::Mode::Help; continue; }
+    if (flag == "--no-scene") { o.hideScene = true; continue; }
+    if (i + 1 >= args.size()) throw BadInput(flag + ": missing value (see varsim --help)");
+    const std::string& value = args[++i];
+    if (flag == "--scene") o.scene = value;
+    else if (flag == "--set") {
+      const auto eq = value.find('=');
+      if (eq == std::string::npos || eq == 0) throw BadInput("--set " + value + ": expected key=value");
+      o.sets.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+    } else if (flag == "--replay") o.replayFile = value;
+    else if (flag == "--record") o.recordFile = value;
+    else if (flag == "--gamepad-mappings") o.gamepadMappings = value;
+    else if (flag == "--smoke-test") { o.mode = AppOptions::Mode::SmokeTest; o.scene = value; }
+    else if (flag == "--frames") {
+      const double n = numberArg(flag, value, 1, 1e6);
+      if (n != std::floor(n)) throw BadInput("--frames " + value + ": expected an integer in [1, 1000000]");
+      o.frames = int(n);
+      haveFrames = true;
+    } else if (flag == "--screenshot") o.screenshot = value;
+    else if (flag == "--bench-frames") { o.mode = AppOptions::Mode::Bench; o.benchSeconds = numberArg(flag, value, 0.1, 3600); }
+    else
+      throw BadInput("unknown option '" + flag + "'; allowed: --scene, --set, --replay, --record, "
+                     "--gamepad-mappings, --smoke-test, --frames, --screenshot, --no-scene, --bench-frames, --help");
+  }
+  if (o.mode == AppOptions::Mode::SmokeTest && o.screenshot.empty())
+    throw BadInput("--smoke-test needs --screenshot FILE.png");
+  if (o.mode != AppOptions::Mode::SmokeTest && (haveFrames || !o.screenshot.empty() || o.hideScene))
+    throw BadInput("--frames, --screenshot and --no-scene belong to --smoke-test");
+  if (!o.replayFile.empty() && !o.recordFile.empty() && o.replayFile == o.recordFile)
+    throw BadInput("--replay and --record name the same file '" + o.replayFile + "'");
+  return o;
+}
+
+}  // namespace varsim

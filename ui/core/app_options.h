@@ -1,0 +1,27 @@
+// Command line of the desktop app (the headless commands list/describe/run are handled before):
+//   varsim [--scene NAME] [--set key=value]... [--replay FILE] [--record FILE]
+//          [--gamepad-mappings FILE] [--smoke-test SCENE --frames N --screenshot FILE [--no-scene]]
+//          [--bench-frames SECONDS [--scene NAME]] [--help]
+#pragma once
+#include <string>
+#include <vector>
+
+namespace varsim {
+
+struct AppOptions {
+  enum class Mode { Interactive, SmokeTest, Bench, Help };
+  Mode mode = Mode::Interactive;
+  std::string scene;  // empty: last scene from settings, else the first registered one
+  std::vector<std::pair<std::string, std::string>> sets;
+  std::string replayFile, recordFile, gamepadMappings;
+  int frames = 120;             // smoke test: frames at a fixed simulated 1/60 s each
+  std::string screenshot;       // smoke test output PNG
+  bool hideScene = false;       // smoke test: background only (the blank-image reference)
+  double benchSeconds = 0.0;    // bench: wall seconds of paced 60 FPS frames
+};
+
+// Throws BadInput naming the option and what it expects.
+AppOptions parseAppOptions(const std::vector<std::string>& args);
+const char* appUsage();
+
+}  // namespace varsim

@@ -1,0 +1,37 @@
+// Frame-time statistics: rolling rates for the UI (FPS, achieved physics rate, step cost) and the
+// report of `varsim --bench-frames` (histogram, p50/p99, missed physics ticks).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace varsim {
+
+// Exponential moving averages, updated once per frame.
+class RateMeter {
+ public:
+  void update(double frameSeconds, int stepsThisFrame, double stepMicros);
+  double fps() const { return fps_; }
+  double physicsHz() const { return physicsHz_; }
+  double stepMicros() const { return stepMicros_; }
+
+ private:
+  double fps_ = 0.0, physicsHz_ = 0.0, stepMicros_ = 0.0;
+  bool first_ = true;
+};
+
+class FrameTimeLog {
+ public:
+  void add(double frameMs, double workMs) { frameMs_.push_back(frameMs); workMs_.push_back(workMs); }
+  size_t count() const { return frameMs_.size(); }
+  static double percentile(std::vector<double> values, double p);  // p in [0, 100], nearest rank
+  double framePercentile(double p) const { return percentile(frameMs_, p); }
+  double workPercentile(double p) const { return percentile(workMs_, p); }
+  // Counts of frame times per bin [edges[i], edges[i+1]) ms, the last bin open-ended.
+  static std::vector<long> histogram(const std::vector<double>& values, const std::vector<double>& edges);
+  std::string report(long physicsSteps, long missedTicks, double wallSeconds, double h) const;
+
+ private:
+  std::vector<double> frameMs_, workMs_;
+};
+
+}  // namespace varsim

@@ -1,0 +1,217 @@
+// Settings file; see header. Parsing is per field and forgiving (a settings file is user state, not
+// input data): a wrong type or range keeps that field's default and adds a warning.
+#include "ui/core/settings.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "ui/core/speed_ladder.h"
+#include "ui/input/key_names.h"
+#include "ui/plot/plot_range.h"
+
+namespace varsim {
+
+using nlohmann::json;
+
+std::string defaultSettingsPath() {
+  if (const char* p = std::getenv("VARSIM_SETTINGS"); p && *p) return p;
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/varsim/settings.json";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.config/varsim/settings.json";
+  return "varsim_settings.json";
+}
+
+namespace {
+
+struct Reader {
+  const std::string& source;
+  std::vector<std::string>& warnings;
+
+  void warn(const std::string& where, const std::string& what) {
+    warnings.push_back(source + ": '" + where + "' " + what + "; using the default");
+  }
+  void number(const json& j, const char* key, const std::string& where, double& out, double lo, double hi) {
+    if (!j.contains(key)) return;
+    const json& v = j.at(key);
+    if (!v.is_number() || !(v.get<double>() >= lo && v.get<double>() <= hi)) {
+      warn(where + key, "must be a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      return;
+    }
+    out = v.get<double>();
+  }
+  void integer(const json& j, const char* key, const std::string& where, int& out, int lo, int hi) {
+    double d = out;
+    number(j, key, where, d, lo, hi);
+    out = int(d);
+  }
+  void flag(const json& j, const char* key, const std::string& where, bool& out) {
+    if (!j.contains(key)) return;
+    if (!j.at(key).is_boolean()) { warn(where + key, "must be true or false"); return; }
+    out = j.at(key).get<bool>();
+  }
+  void text(const json& j, const char* key, const std::string& where, std::string& out) {
+    if (!j.contains(key)) return;
+    if (!j.at(key).is_string()) { warn(where + key, "must be a string"); return; }
+    out = j.at(key).get<std::string>();
+  }
+  void keyField(const json& j, const char* key, const std::string& where, int& out) {
+    std::string name;
+    if (!j.contains(key)) return;
+    text(j, key, where, name);
+    if (name.empty()) { out = -1; return; }
+    const int code = keyFromName(name);
+    if (code < 0) warn(where + key, "is not a known key name ('" + name + "')");
+    else out = code;
+  }
+  ControlBinding binding(const json& j, const std::string& where) {
+    ControlBinding b;
+    if (!j.is_object()) { warn(where, "must be an object"); return b; }
+    integer(j, "axis", where, b.axis, -1, kGamepadAxisCount - 1);
+    integer(j, "button_pos", where, b.buttonPos, -1, kGamepadButtonCount - 1);
+    integer(j, "button_neg", where, b.buttonNeg, -1, kGamepadButtonCount - 1);
+    keyField(j, "key_pos", where, b.keyPos);
+    keyField(j, "key_neg", where, b.keyNeg);
+    number(j, "ramp_rate", where, b.rampRate, 0.01, 100.0);
+    number(j, "dead_zone", where, b.shaping.deadZone, 0.0, 0.9);
+    number(j, "expo", where, b.shaping.expo, 0.0, 1.0);
+    flag(j, "invert", where, b.shaping.invert);
+    number(j, "cal_min", where, b.shaping.cal.min, -kRawAxisLimit, kRawAxisLimit);
+    number(j, "cal_center", where, b.shaping.cal.center, -kRawAxisLimit, kRawAxisLimit);
+    number(j, "cal_max", where, b.shaping.cal.max, -kRawAxisLimit, kRawAxisLimit);
+    return sanitizeBinding(b);
+  }
+};
+
+json bindingJson(const ControlBinding& b) {
+  return json{{"axis", b.axis},
+              {"button_pos", b.buttonPos},
+              {"button_neg", b.buttonNeg},
+              {"key_pos", keyName(b.keyPos)},
+              {"key_neg", keyName(b.keyNeg)},
+              {"ramp_rate", b.rampRate},
+              {"dead_zone", b.shaping.deadZone},
+              {"expo", b.shaping.expo},
+              {"invert", b.shaping.invert},
+              {"cal_min", b.shaping.cal.min},
+              {"cal_center", b.shaping.cal.center},
+              {"cal_max", b.shaping.cal.max}};
+}
+
+}  // namespace
+
+Settings parseSettingsJson(const std::string& text, const std::string& source, std::vector<std::string>& warnings) {
+  Settings s;
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    warnings.push_back(source + ": not valid JSON (" + e.what() + "); using default settings");
+    return s;
+  }
+  if (!root.is_object()) {
+    warnings.push_back(source + ": expected a JSON object; using default settings");
+    return s;
+  }
+  Reader r{source, warnings};
+  if (root.contains("window")) {
+    const json& w = root["window"];
+    if (!w.is_object()) r.warn("window", "must be an object");
+    else {
+      r.integer(w, "x", "window.", s.windowX, -100000, 100000);
+      r.integer(w, "y", "window.", s.windowY, -100000, 100000);
+      r.integer(w, "width", "window.", s.windowWidth, 320, 16384);
+      r.integer(w, "height", "window.", s.windowHeight, 240, 16384);
+    }
+  }
+  if (root.contains("panels")) {
+    const json& p = root["panels"];
+    if (!p.is_object()) r.warn("panels", "must be an object");
+    else {
+      r.flag(p, "scenes", "panels.", s.panels.scenes);
+      r.flag(p, "simulation", "panels.", s.panels.simulation);
+      r.flag(p, "parameters", "panels.", s.panels.parameters);
+      r.flag(p, "plots", "panels.", s.panels.plots);
+      r.flag(p, "input", "panels.", s.panels.input);
+      r.flag(p, "help", "panels.", s.panels.help);
+    }
+  }
+  r.text(root, "last_scene", "", s.lastScene);
+  r.number(root, "speed", "", s.speed, kSpeedLadder.front(), kSpeedLadder.back());
+  r.number(root, "plot_window", "", s.plotWindow, kPlotWindows.front(), kPlotWindows.back());
+  s.plotWindow = clampPlotWindow(s.plotWindow);
+  r.text(root, "gamepad_mappings", "", s.gamepadMappingsFile);
+  if (root.contains("input")) {
+    const json& in = root["input"];
+    if (!in.is_object()) r.warn("input", "must be an object");
+    else
+      for (const auto& [scene, controls] : in.items()) {
+        if (!controls.is_object()) { r.warn("input." + scene, "must be an object"); continue; }
+        for (const auto& [control, b] : controls.items())
+          s.inputMappings[scene][control] = r.binding(b, "input." + scene + "." + control + ".");
+      }
+  }
+  return s;
+}
+
+Settings loadSettings(const std::string& path, std::vector<std::string>& warnings) {
+  std::ifstream in(path);
+  if (!in) return Settings{};  // first run: no file yet, not a problem
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parseSettingsJson(ss.str(), path, warnings);
+}
+
+std::string settingsToJson(const Settings& s) {
+  json root;
+  root["window"] = {{"x", s.windowX}, {"y", s.windowY}, {"width", s.windowWidth}, {"height", s.windowHeight}};
+  root["panels"] = {{"scenes", s.panels.scenes},     {"simulation", s.panels.simulation},
+                    {"parameters", s.panels.parameters}, {"plots", s.panels.plots},
+                    {"input", s.panels.input},       {"help", s.panels.help}};
+  root["last_scene"] = s.lastScene;
+  root["speed"] = s.speed;
+  root["plot_window"] = s.plotWindow;
+  root["gamepad_mappings"] = s.gamepadMappingsFile;
+  json input = json::object();
+  for (const auto& [scene, controls] : s.inputMappings)
+    for (const auto& [control, b] : controls) input[scene][control] = bindingJson(b);
+  root["input"] = input;
+  return root.dump(2) + "\n";
+}
+
+bool saveSettings(const std::string& path, const Settings& s, std::string& error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) { error = tmp + ": cannot write settings"; return false; }
+    out << settingsToJson(s);
+    if (!out) { error = tmp + ": write failed"; return false; }
+  }
+  fs::rename(tmp, p, ec);
+  if (ec) { error = path + ": " + ec.message(); return false; }
+  return true;
+}
+
+std::vector<ControlBinding> bindingsFor(const Settings& s, const std::string& scene,
+                                        const std::vector<ControlSpec>& controls) {
+  std::vector<ControlBinding> out = defaultBindings(controls);
+  const auto it = s.inputMappings.find(scene);
+  if (it == s.inputMappings.end()) return out;
+  for (size_t i = 0; i < controls.size(); ++i)
+    if (auto b = it->second.find(controls[i].name); b != it->second.end()) out[i] = b->second;
+  return out;
+}
+
+void storeBindings(Settings& s, const std::string& scene, const std::vector<ControlSpec>& controls,
+                   const std::vector<ControlBinding>& bindings) {
+  auto& m = s.inputMappings[scene];
+  for (size_t i = 0; i < controls.size() && i < bindings.size(); ++i) m[controls[i].name] = bindings[i];
+}
+
+}  // namespace varsim

@@ -1,0 +1,44 @@
+// Settings persisted between runs (window, panels, last scene, speed, plot window, input mapping per
+// scene, gamepad mapping file) in a small JSON file: $VARSIM_SETTINGS, else
+// $XDG_CONFIG_HOME/varsim/settings.json, else ~/.config/varsim/settings.json. A missing or corrupt
+// file never stops the app: every unreadable field is reported and falls back to its default.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ui/input/control_binding.h"
+
+namespace varsim {
+
+struct PanelVisibility {
+  bool scenes = true, simulation = true, parameters = true, plots = true, input = false, help = false;
+};
+
+struct Settings {
+  int windowX = -1, windowY = -1;  // -1: let the window manager place it
+  int windowWidth = 1280, windowHeight = 720;
+  PanelVisibility panels;
+  std::string lastScene;
+  double speed = 1.0;
+  double plotWindow = 10.0;  // seconds
+  std::string gamepadMappingsFile;
+  // scene name → control name → binding
+  std::map<std::string, std::map<std::string, ControlBinding>> inputMappings;
+};
+
+std::string defaultSettingsPath();
+// Never throws: problems go to `warnings` ("settings.json: 'speed' is not a number; using 1").
+Settings loadSettings(const std::string& path, std::vector<std::string>& warnings);
+Settings parseSettingsJson(const std::string& text, const std::string& source, std::vector<std::string>& warnings);
+std::string settingsToJson(const Settings& s);
+// Creates the directory if needed and replaces the file atomically; false + error on failure.
+bool saveSettings(const std::string& path, const Settings& s, std::string& error);
+
+// Bindings for a scene's controls: saved ones by control name, defaults for the rest.
+std::vector<ControlBinding> bindingsFor(const Settings& s, const std::string& scene,
+                                        const std::vector<ControlSpec>& controls);
+void storeBindings(Settings& s, const std::string& scene, const std::vector<ControlSpec>& controls,
+                   const std::vector<ControlBinding>& bindings);
+
+}  // namespace varsim
