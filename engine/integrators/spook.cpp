@@ -1,6 +1,5 @@
-// SPOOK step (see spook.h). The Jacobian's sparsity pattern is fixed by the constraint list, so it
-// is built once here and each step only writes values through slot_; the solver re-uses its
-// symbolic analysis as long as that pattern does not change.
+// SPOOK step (see spook.h). The Jacobian's sparsity pattern is fixed by the constraint list
+// (ConstraintJacobian), so the solver re-uses its symbolic analysis across steps.
 #include "engine/integrators/spook.h"
 
 #include <algorithm>
@@ -11,37 +10,11 @@
 namespace varsim {
 
 SpookStepper::SpookStepper(const ConstrainedModel& model, SpookConfig config)
-    : model_(model), config_(config), solver_(makeSparseSolver(config.solver)) {
-  const auto& cs = model.constraints();
-  const int n = model.coordinateCount();
-  relax_.assign(cs.size(), ConstraintRelaxation{});
-  std::vector<Eigen::Triplet<double, int>> triplets;
-  int row = 0;
-  size_t width = 0;
-  for (const auto& c : cs) {
-    rowOffset_.push_back(row);
-    slotStart_.push_back(int(triplets.size()));
-    for (int r = 0; r < c.rows; ++r)
-      for (int col : c.columns) {
-        if (col < 0 || col >= n) throw BadInput("SpookStepper: constraint '" + c.name + "' names column " + std::to_string(col));
-        triplets.emplace_back(row + r, col, double(triplets.size()) + 1.0);
-      }
-    row += c.rows;
-    width = std::max(width, size_t(c.rows) * c.columns.size());
-  }
-  slotStart_.push_back(int(triplets.size()));
-  J_.resize(row, n);
-  J_.setFromTriplets(triplets.begin(), triplets.end());
-  J_.makeCompressed();
-  if (J_.nonZeros() != long(triplets.size()))
-    throw BadInput("SpookStepper: a constraint lists the same column twice");
-  slot_.assign(triplets.size(), 0);
-  for (long p = 0; p < J_.nonZeros(); ++p) slot_[size_t(J_.valuePtr()[p] - 1.0)] = int(p);
-  D_.setZero(row);
-  t_.setZero(row);
-  multipliers_.setZero(row);
-  value_.assign(3, 0.0);
-  jac_.assign(std::max<size_t>(width, 1), 0.0);
+    : model_(model), config_(config), solver_(makeSparseSolver(config.solver)), jacobian_(model) {
+  relax_.assign(model.constraints().size(), ConstraintRelaxation{});
+  D_.setZero(jacobian_.rows());
+  t_.setZero(jacobian_.rows());
+  multipliers_.setZero(jacobian_.rows());
 }
 
 static void checkRelaxation(const ConstraintRelaxation& r) {
@@ -78,30 +51,23 @@ void SpookStepper::step(MechanicalState& state, double h) {
   const auto& cs = model_.constraints();
   const Eigen::VectorXd& M = model_.massDiagonal();
   const Eigen::VectorXd& v = state.v;
-  double* Jv = J_.valuePtr();
 
-  // Assembly: J(q_k) values, D = diag(Σ, Γ), right-hand sides r and (s, t) of eq. (29).
+  // Assembly: J(q_k), D = diag(Σ, Γ) and the right-hand sides r and (s, t) of eq. (29).
+  jacobian_.evaluate(state.q, state.t);
+  const SparseMatrixD& J = jacobian_.matrix();
+  const Eigen::VectorXd& value = jacobian_.value();
+  Jv_.noalias() = J * v;
   for (size_t i = 0; i < cs.size(); ++i) {
-    const ConstraintDesc& c = cs[i];
-    const int width = int(c.columns.size());
-    model_.evaluateConstraint(int(i), state.q, state.t, value_.data(), jac_.data());
     const ConstraintRelaxation& rx = relax_[i];
-    const int* slot = slot_.data() + slotStart_[i];
-    for (int r = 0; r < c.rows; ++r) {
-      const int row = rowOffset_[i] + r;
-      double Gv = 0.0;
-      for (int k = 0; k < width; ++k) {
-        const double a = jac_[size_t(r * width + k)];
-        Jv[slot[r * width + k]] = a;
-        Gv += a * v[c.columns[size_t(k)]];
-      }
-      if (c.kind == ConstraintKind::Holonomic) {
-        const double upsilon = 1.0 / (1.0 + 4.0 * rx.tau / h);
+    const bool holonomic = cs[i].kind == ConstraintKind::Holonomic;
+    const double upsilon = 1.0 / (1.0 + 4.0 * rx.tau / h);
+    for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row) {
+      if (holonomic) {
         D_[row] = 4.0 * rx.epsilon * upsilon / (h * h);
-        t_[row] = -(4.0 / h) * upsilon * value_[size_t(r)] + upsilon * Gv;
+        t_[row] = -(4.0 / h) * upsilon * value[row] + upsilon * Jv_[row];
       } else {
         D_[row] = rx.gamma / h;
-        t_[row] = value_[size_t(r)];  // w(t_k)
+        t_[row] = value[row];  // w(t_k)
       }
     }
   }
@@ -109,7 +75,7 @@ void SpookStepper::step(MechanicalState& state, double h) {
   r_ = M.cwiseProduct(v) + h * f_;
   profile_.assemblyUs = microsecondsSince(stepStart);
 
-  solver_->factor(M, J_, D_);
+  solver_->factor(M, J, D_);
   solver_->solve(r_, t_, vNext_, lambda_);
   const SparseSolveStats& st = solver_->stats();
   profile_.factorUs = st.factorUs;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/integrators/constraint_jacobian.h"
 #include "engine/models/constrained_model.h"
 #include "engine/solvers/sparse_solver.h"
 
@@ -55,20 +56,16 @@ class SpookStepper {
   const SpookProfile& profile() const { return profile_; }
   // Multipliers of the last step (λ, α; impulses per step, h × force), stacked in constraint order.
   const Eigen::VectorXd& multipliers() const { return multipliers_; }
-  int rowOffset(int constraint) const { return rowOffset_.at(size_t(constraint)); }
-  const SparseMatrixD& jacobian() const { return J_; }  // J(q_k) of the last step
+  int rowOffset(int constraint) const { return jacobian_.rowOffset(constraint); }
+  const SparseMatrixD& jacobian() const { return jacobian_.matrix(); }  // J(q_k) of the last step
 
  private:
   const ConstrainedModel& model_;
   SpookConfig config_;
   std::unique_ptr<SparseSolver> solver_;
   std::vector<ConstraintRelaxation> relax_;
-  std::vector<int> rowOffset_;  // first row of each constraint
-  std::vector<int> slot_;       // storage index in J_ of each block entry, constraints in order
-  std::vector<int> slotStart_;  // first slot of each constraint
-  SparseMatrixD J_;
-  Eigen::VectorXd D_, r_, t_, f_, vNext_, multipliers_, lambda_;
-  std::vector<double> value_, jac_;
+  ConstraintJacobian jacobian_;
+  Eigen::VectorXd D_, r_, t_, f_, Jv_, vNext_, multipliers_, lambda_;
   SpookProfile profile_;
 };
 

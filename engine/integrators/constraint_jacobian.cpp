@@ -1,0 +1,59 @@
+// Fixed-pattern constraint Jacobian (see constraint_jacobian.h). The pattern is built from triplets
+// whose values are their own ordinal, so after compression each block entry knows its storage slot.
+#include "engine/integrators/constraint_jacobian.h"
+
+#include <algorithm>
+
+#include "engine/sim/errors.h"
+
+namespace varsim {
+
+ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(model) {
+  const auto& cs = model.constraints();
+  const int n = model.coordinateCount();
+  std::vector<Eigen::Triplet<double, int>> triplets;
+  int row = 0;
+  size_t width = 1;
+  for (const auto& c : cs) {
+    if (c.rows < 1 || c.rows > 3) throw BadInput("constraint '" + c.name + "': 1 to 3 rows allowed");
+    rowOffset_.push_back(row);
+    slotStart_.push_back(int(triplets.size()));
+    for (int r = 0; r < c.rows; ++r) {
+      holonomicRow_.push_back(c.kind == ConstraintKind::Holonomic);
+      for (int col : c.columns) {
+        if (col < 0 || col >= n) throw BadInput("constraint '" + c.name + "' names column " + std::to_string(col));
+        triplets.emplace_back(row + r, col, double(triplets.size()) + 1.0);
+      }
+    }
+    row += c.rows;
+    width = std::max(width, size_t(c.rows) * c.columns.size());
+  }
+  slotStart_.push_back(int(triplets.size()));
+  J_.resize(row, n);
+  J_.setFromTriplets(triplets.begin(), triplets.end());
+  J_.makeCompressed();
+  if (J_.nonZeros() != long(triplets.size())) throw BadInput("a constraint lists the same column twice");
+  slot_.assign(triplets.size(), 0);
+  for (long p = 0; p < J_.nonZeros(); ++p) slot_[size_t(J_.valuePtr()[p] - 1.0)] = int(p);
+  value_.setZero(row);
+  jac_.assign(width, 0.0);
+}
+
+void ConstraintJacobian::evaluate(const Eigen::VectorXd& q, double t) {
+  const auto& cs = model_.constraints();
+  double* Jv = J_.valuePtr();
+  for (size_t i = 0; i < cs.size(); ++i) {
+    model_.evaluateConstraint(int(i), q, t, value_.data() + rowOffset_[i], jac_.data());
+    const int count = slotStart_[i + 1] - slotStart_[i];
+    const int* slot = slot_.data() + slotStart_[i];
+    for (int k = 0; k < count; ++k) Jv[slot[k]] = jac_[size_t(k)];
+  }
+}
+
+void ConstraintJacobian::curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& c) const {
+  c.resize(J_.rows());
+  const auto& cs = model_.constraints();
+  for (size_t i = 0; i < cs.size(); ++i) model_.constraintCurvature(int(i), q, v, t, c.data() + rowOffset_[i]);
+}
+
+}  // namespace varsim

@@ -1,0 +1,35 @@
+// The stacked constraint Jacobian J(q) (holonomic G and nonholonomic A rows, constraints in model
+// order) with its sparsity pattern built once from the model's column lists, so each evaluation only
+// writes values. Shared by SPOOK and the RK4/RATTLE baselines.
+#pragma once
+#include <Eigen/Core>
+#include <vector>
+
+#include "engine/models/constrained_model.h"
+#include "engine/solvers/sparse_solver.h"
+
+namespace varsim {
+
+class ConstraintJacobian {
+ public:
+  explicit ConstraintJacobian(const ConstrainedModel& model);  // throws BadInput on a bad column list
+  // J = J(q) and value = g(q) on holonomic rows, w(t) on nonholonomic rows.
+  void evaluate(const Eigen::VectorXd& q, double t);
+  // c = Ġv on holonomic rows, Ȧv − ẇ on nonholonomic rows (acceleration-level form).
+  void curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& c) const;
+  const SparseMatrixD& matrix() const { return J_; }
+  const Eigen::VectorXd& value() const { return value_; }
+  int rows() const { return int(J_.rows()); }
+  int rowOffset(int constraint) const { return rowOffset_.at(size_t(constraint)); }
+  bool holonomicRow(int row) const { return holonomicRow_[size_t(row)] != 0; }
+
+ private:
+  const ConstrainedModel& model_;
+  SparseMatrixD J_;
+  Eigen::VectorXd value_;
+  std::vector<int> rowOffset_, slot_, slotStart_;
+  std::vector<char> holonomicRow_;
+  std::vector<double> jac_;
+};
+
+}  // namespace varsim
