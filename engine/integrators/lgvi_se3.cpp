@@ -1,0 +1,319 @@
+// engine/integrators/lgvi_se3.cpp — Newton solve of seed 000 eq. (10) with analytic Jacobians, pose update
+// eq. (9), discrete-Legendre start and h changes (ERRATA). The inner loop is allocation-free: fixed-size
+// Eigen types, the residual/Jacobian are lambdas inlined into a templated Newton loop (no std::function).
+#include "engine/integrators/lgvi_se3.h"
+
+#include <Eigen/LU>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "engine/lie/so3.h"
+#include "engine/sim/errors.h"
+#include "engine/sim/param.h"
+
+namespace varsim {
+
+namespace {
+
+// ad_xi^T mu = (-w x m - v x p; -w x p) for xi = (w, v), mu = (m, p) (lie_types.h ad).
+Vector6d adT(const Vector6d& xi, const Vector6d& mu) {
+  const Vector3d w = xi.head<3>(), v = xi.tail<3>(), m = mu.head<3>(), p = mu.tail<3>();
+  Vector6d r;
+  r << -w.cross(m) - v.cross(p), -w.cross(p);
+  return r;
+}
+
+// C_SO3(w)^T as a matrix: I + w^/2 + (Cay) w w^T/4 | (Exp) K w^2 | (ExpTrunc) w^2/12 | (Tln) nothing.
+Matrix3d so3CT(Tangent c, const Vector3d& w) {
+  const Matrix3d W = so3::hat(w);
+  Matrix3d CT = Matrix3d::Identity() + 0.5 * W;
+  switch (c) {
+    case Tangent::Cay: CT += 0.25 * w * w.transpose(); break;
+    case Tangent::Exp: CT += so3::coeff::K(w.squaredNorm()) * (W * W); break;
+    case Tangent::ExpTrunc: CT += (1.0 / 12.0) * (W * W); break;
+    case Tangent::Tln: break;
+  }
+  return CT;
+}
+
+// (I + a w^)^{-1} = (I - a w^ + a^2 w w^T)/(1 + a^2 |w|^2): solves the linear rows D(h w)^T m v = b_v of
+// eq. (10) on SE(3) for C = Cay and Tln, with a = h/2 (D = I - h w^/2, the C_cay/C_TLN diagonal block).
+Matrix3d inverseOfIdentityPlusHat(double a, const Vector3d& w) {
+  return (Matrix3d::Identity() - a * so3::hat(w) + (a * a) * w * w.transpose()) / (1.0 + a * a * w.squaredNorm());
+}
+
+struct NewtonOutcome {
+  int iterations = 0;
+  bool converged = false;
+  double relativeResidual = 0.0;
+};
+
+// Newton on r(x) = 0 with analytic Jacobian. Stops when |r| <= tol |b|, or when the residual stalls at
+// the round-off floor (|r| <= 1e-12 |b| and no longer halving).
+template <int N, class Residual, class Jacobian>
+NewtonOutcome newton(Eigen::Matrix<double, N, 1>& x, double bNorm, const LgviOptions& opt, const Residual& residual,
+                     const Jacobian& jacobian) {
+  NewtonOutcome out;
+  double rPrev = std::numeric_limits<double>::infinity();
+  for (int it = 0;; ++it) {
+    const Eigen::Matrix<double, N, 1> r = residual(x);
+    const double rn = r.norm();
+    out.iterations = it;
+    out.relativeResidual = bNorm > 0.0 ? rn / bNorm : rn;
+    if (!std::isfinite(rn)) return out;
+    if (rn <= opt.newtonTolerance * bNorm || (it > 0 && rn <= 1e-12 * bNorm && rn > 0.5 * rPrev)) {
+      out.converged = true;
+      return out;
+    }
+    if (it >= opt.maxNewtonIterations) return out;
+    const Eigen::Matrix<double, N, N> Jr = jacobian(x);
+    x -= Jr.partialPivLu().solve(r);
+    rPrev = rn;
+  }
+}
+
+std::string num(double v) { return formatNumber(v); }
+
+void validateOptions(const LgviOptions& o) {
+  if (!(o.newtonTolerance >= 1e-16 && o.newtonTolerance <= 1e-6))
+    throw BadInput("LGVI newtonTolerance = " + num(o.newtonTolerance) + ": allowed range [1e-16, 1e-6]");
+  if (o.maxNewtonIterations < 1)
+    throw BadInput("LGVI maxNewtonIterations = " + std::to_string(o.maxNewtonIterations) + ": allowed >= 1");
+}
+
+}  // namespace
+
+Vector3d so3CTmu(Tangent c, const Vector3d& w, const Vector3d& m) {
+  const Vector3d wm = w.cross(m);
+  switch (c) {
+    case Tangent::Cay: return m + 0.5 * wm + 0.25 * w.dot(m) * w;
+    case Tangent::Exp: return m + 0.5 * wm + so3::coeff::K(w.squaredNorm()) * w.cross(wm);
+    case Tangent::ExpTrunc: return m + 0.5 * wm + (1.0 / 12.0) * w.cross(wm);
+    case Tangent::Tln: break;
+  }
+  return m + 0.5 * wm;
+}
+
+Matrix3d so3CTmuJacobian(Tangent c, const Vector3d& w, const Vector3d& m) {
+  Matrix3d D = -0.5 * so3::hat(m);  // d(w x m)/dw / 2
+  const double wm = w.dot(m);
+  // d[w x (w x m)]/dw = d[w (w.m) - m |w|^2]/dw = (w.m) I + w m^T - 2 m w^T
+  const auto dww = [&]() -> Matrix3d {
+    return wm * Matrix3d::Identity() + w * m.transpose() - 2.0 * m * w.transpose();
+  };
+  switch (c) {
+    case Tangent::Cay: D += 0.25 * (wm * Matrix3d::Identity() + w * m.transpose()); break;
+    case Tangent::ExpTrunc: D += (1.0 / 12.0) * dww(); break;
+    case Tangent::Exp: {
+      const double s = w.squaredNorm();
+      D += so3::coeff::K(s) * dww() + (2.0 * so3::coeff::dK(s)) * w.cross(w.cross(m)) * w.transpose();
+      break;
+    }
+    case Tangent::Tln: break;
+  }
+  return D;
+}
+
+Vector6d se3CTmu(Tangent c, const Vector6d& xi, const Vector6d& mu) {
+  const Vector3d w = xi.head<3>(), v = xi.tail<3>(), m = mu.head<3>(), p = mu.tail<3>();
+  Vector6d r;
+  switch (c) {
+    case Tangent::Cay: {  // C_cay = [[A, 0], [-D v^/2, D]], D = I - w^/2 (seed 000 eq. (14))
+      const Vector3d q = p + 0.5 * w.cross(p);  // D^T p
+      r << m + 0.5 * w.cross(m) + 0.25 * w.dot(m) * w + 0.5 * v.cross(q), q;
+      return r;
+    }
+    case Tangent::Tln: return mu - 0.5 * adT(xi, mu);
+    case Tangent::ExpTrunc: {
+      const Vector6d a1 = adT(xi, mu);
+      return mu - 0.5 * a1 + (1.0 / 12.0) * adT(xi, a1);
+    }
+    case Tangent::Exp: {  // ERRATA: dexp^{-1} = I - ad/2 + c2 ad^2 + c4 ad^4, c2 = K - s K', c4 = -K'
+      const double s = w.squaredNorm(), k = so3::coeff::K(s), dk = so3::coeff::dK(s);
+      const Vector6d a1 = adT(xi, mu), a2 = adT(xi, a1), a4 = adT(xi, adT(xi, a2));
+      return mu - 0.5 * a1 + (k - s * dk) * a2 - dk * a4;
+    }
+  }
+  return mu;
+}
+
+struct LgviSe3::Solution {
+  Vector6d xi;
+  NewtonOutcome newton;
+};
+
+LgviSe3::LgviSe3(RigidBodyInertia inertia, LgviOptions options) : inertia_(std::move(inertia)), options_(options) {
+  validateInertia(inertia_);
+  validateOptions(options_);
+  Jinv_ = inertia_.J.inverse();
+}
+
+void LgviSe3::setOptions(const LgviOptions& options) {
+  validateOptions(options);
+  options_ = options;
+}
+
+void LgviSe3::initialize(const se3::Pose& g0, const Vector6d& xi0, double t0, double h, const WrenchField& f) {
+  if (!(h > 0.0 && std::isfinite(h))) throw BadInput("LGVI step size h = " + num(h) + ": allowed (0, inf) s");
+  if (!xi0.allFinite() || !g0.x.allFinite() || !g0.R.allFinite() || !std::isfinite(t0))
+    throw BadInput("LGVI initial state is not finite");
+  g_ = g0;
+  xiPrev_ = xi0;
+  clock_.reset(t0, h);
+  newtonIterations_ = 0;
+  const Vector6d f0 = f ? f(g0, xi0, t0) : Vector6d::Zero();
+  if (!f0.allFinite()) throw SimulationDiverged("body wrench at t=" + num(t0) + " is not finite");
+  muMinus_ = generalizedInertia(inertia_) * xi0 - 0.5 * h * f0;  // ERRATA: discrete Legendre start
+  initialized_ = true;
+}
+
+void LgviSe3::initializeFromPreviousVelocity(const se3::Pose& g0, const Vector6d& xi0, double t0, double h) {
+  initialize(g0, xi0, t0, h, WrenchField{});
+  const Vector6d mu = generalizedInertia(inertia_) * xi0;
+  if (options_.group == LgviGroup::SE3) {
+    muMinus_ = se3CTmu(options_.tangent, -h * xi0, mu);
+  } else {  // same update as the end of step(): the linear momentum is carried into the frame of node 0
+    const Vector3d hw = h * xi0.head<3>();
+    const Matrix3d dR = options_.retraction == Retraction::Cay ? so3::cay(hw) : so3::exp(hw);
+    muMinus_ << so3CTmu(options_.tangent, -hw, mu.head<3>()), dR.transpose() * mu.tail<3>();
+  }
+}
+
+Vector6d LgviSe3::nodeMomentumBody(const WrenchField& f) const {
+  if (!f) return muMinus_;
+  return muMinus_ + 0.5 * clock_.h * f(g_, xiPrev_, time());
+}
+
+double LgviSe3::energy() const {
+  const Vector3d pi = muMinus_.head<3>(), p = muMinus_.tail<3>();
+  return 0.5 * (pi.dot(Jinv_ * pi) + p.squaredNorm() / inertia_.mass);
+}
+
+LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d& fk) const {
+  const Matrix3d& J = inertia_.J;
+  const double m = inertia_.mass;
+  const Tangent c = options_.tangent;
+  // Explicit-Euler predictor (ERRATA; App. A uses the unknown xi_k): xi_k^0 = xi_{k-1} + h II^{-1}
+  // (ad*_{xi_{k-1}} II xi_{k-1} + f_k)  (ad* II xi = (J w x w + m v x v; m v x w), eq. (8)).
+  const Vector6d IIxi = (Vector6d() << J * xiPrev_.head<3>(), m * xiPrev_.tail<3>()).finished();
+  const Vector6d rate = adT(xiPrev_, IIxi) + fk;
+  Solution s;
+  s.xi << xiPrev_.head<3>() + h * (Jinv_ * rate.head<3>()), xiPrev_.tail<3>() + (h / m) * rate.tail<3>();
+  const double bNorm = b.norm();
+  const Vector3d bAng = b.head<3>(), bLin = b.tail<3>();
+
+  if (options_.group == LgviGroup::SO3xR3) {
+    // Rotation: C_SO3(h w)^T J w = b_ang. Translation (world frame, rotated into body k): m v_k = b_lin.
+    Vector3d w = s.xi.head<3>();
+    s.newton = newton<3>(
+        w, bNorm, options_, [&](const Vector3d& x) { return Vector3d(so3CTmu(c, h * x, J * x) - bAng); },
+        [&](const Vector3d& x) { return Matrix3d(h * so3CTmuJacobian(c, h * x, J * x) + so3CT(c, h * x) * J); });
+    s.xi << w, bLin / m;
+    return s;
+  }
+  if (options_.reducedNewton && (c == Tangent::Cay || c == Tangent::Tln)) {
+    // Linear rows (both Cay and Tln): (I + (h/2) w^) m v = b_lin  =>  v(w) = (I + (h/2) w^)^{-1} b_lin/m.
+    // Angular rows: C_SO3(h w)^T J w + [Cay only] (h/2) v(w) x (D^T m v) - b_ang, and D^T m v = b_lin.
+    // (For Tln the v x m v term vanishes: the rotation decouples from translation.)
+    const double a = 0.5 * h;
+    const Vector3d u = bLin / m;
+    const bool coupled = c == Tangent::Cay;
+    const Matrix3d bLinHat = so3::hat(bLin);
+    Vector3d w = s.xi.head<3>();
+    s.newton = newton<3>(
+        w, bNorm, options_,
+        [&](const Vector3d& x) {
+          Vector3d r = so3CTmu(c, h * x, J * x) - bAng;
+          if (coupled) r += a * (inverseOfIdentityPlusHat(a, x) * u).cross(bLin);
+          return r;
+        },
+        [&](const Vector3d& x) {
+          Matrix3d Jr = h * so3CTmuJacobian(c, h * x, J * x) + so3CT(c, h * x) * J;
+          if (coupled) {  // d[a v x b_lin]/dw = -a b_lin^ dv/dw, dv/dw = a (I + a w^)^{-1} v^
+            const Matrix3d Minv = inverseOfIdentityPlusHat(a, x);
+            Jr -= (a * a) * bLinHat * Minv * so3::hat(Minv * u);
+          }
+          return Jr;
+        });
+    s.xi << w, inverseOfIdentityPlusHat(a, w) * u;
+    return s;
+  }
+  // Full 6x6 Newton: r(xi) = C(h xi)^T II xi - b, Jacobian h dCTmu(c, h xi, II xi) + C(h xi)^T II.
+  const Matrix6d II = generalizedInertia(inertia_);
+  s.newton = newton<6>(
+      s.xi, bNorm, options_, [&](const Vector6d& x) { return Vector6d(se3CTmu(c, h * x, II * x) - b); },
+      [&](const Vector6d& x) {
+        return Matrix6d(h * se3::dCTmu(c, h * x, II * x) + se3::tangentInverse(c, h * x).transpose() * II);
+      });
+  return s;
+}
+
+void LgviSe3::step(double h, const WrenchField& f) {
+  if (!initialized_) throw BadInput("LgviSe3::step called before initialize");
+  if (!(h > 0.0 && std::isfinite(h))) throw BadInput("LGVI step size h = " + num(h) + ": allowed (0, inf) s");
+  const double t = time();
+  const Vector6d fk = f ? f(g_, xiPrev_, t) : Vector6d::Zero();
+  if (!fk.allFinite()) throw SimulationDiverged("body wrench at t=" + num(t) + " is not finite");
+  // h change: keep the node momentum mu^-_k + (h_old/2) f_k (discrete Legendre restart; see header).
+  const Vector6d muMinus = h == clock_.h ? muMinus_ : Vector6d(muMinus_ + 0.5 * (clock_.h - h) * fk);
+  const Vector6d b = muMinus + h * fk;
+
+  const Solution s = solveStep(h, b, fk);  // nothing is committed before the checks below
+  if (!s.newton.converged) {
+    throw SimulationDiverged(
+        "LGVI Newton " + std::string(s.xi.allFinite() && std::isfinite(s.newton.relativeResidual)
+                                         ? "did not converge"
+                                         : "produced a non-finite velocity") +
+        " within " + std::to_string(s.newton.iterations) + " iterations at t=" + num(t) + ": relative momentum residual " +
+        num(s.newton.relativeResidual) + " > tolerance " + num(options_.newtonTolerance) + " (|omega| h = " +
+        num(h * xiPrev_.head<3>().norm()) + " rad before the step)");
+  }
+  const Vector6d& xi = s.xi;
+  const Vector3d w = xi.head<3>(), v = xi.tail<3>();
+  const Vector6d IIxi = (Vector6d() << inertia_.J * w, inertia_.mass * v).finished();
+  se3::Pose gNext;
+  Vector6d muNext;
+  if (options_.group == LgviGroup::SE3) {
+    gNext = g_ * se3::retract(options_.retraction, h * xi);  // eq. (9), ERRATA B_cay inside se3::cay
+    muNext = se3CTmu(options_.tangent, -h * xi, IIxi);
+  } else {
+    const Matrix3d dR = options_.retraction == Retraction::Cay ? so3::cay(h * w) : so3::exp(h * w);
+    gNext.R = g_.R * dR;
+    gNext.x = g_.x + h * (g_.R * v);
+    // The linear momentum m xdot_k is fixed in the world; express it in the body frame of node k+1.
+    muNext << so3CTmu(options_.tangent, -h * w, IIxi.head<3>()), dR.transpose() * IIxi.tail<3>();
+  }
+  if (!gNext.R.allFinite() || !gNext.x.allFinite() || !muNext.allFinite())
+    throw SimulationDiverged("LGVI pose or momentum became non-finite at t=" + num(t + h));
+
+  clock_.advance(h);
+  g_ = gNext;
+  muMinus_ = muNext;
+  xiPrev_ = xi;
+  newtonIterations_ = s.newton.iterations;
+}
+
+std::vector<double> LgviSe3::saveState() const {
+  std::vector<double> s(g_.R.data(), g_.R.data() + 9);
+  s.insert(s.end(), g_.x.data(), g_.x.data() + 3);
+  s.insert(s.end(), muMinus_.data(), muMinus_.data() + 6);
+  s.insert(s.end(), xiPrev_.data(), xiPrev_.data() + 6);
+  clock_.save(s);
+  s.push_back(double(newtonIterations_));
+  return s;
+}
+
+void LgviSe3::loadState(const std::vector<double>& s) {
+  checkSavedState(s, 28, "LGVI state");
+  if (!(s[26] > 0.0)) throw BadInput("LGVI state: step size must be > 0");
+  g_.R = Eigen::Map<const Matrix3d>(s.data());
+  g_.x = Eigen::Map<const Vector3d>(s.data() + 9);
+  muMinus_ = Eigen::Map<const Vector6d>(s.data() + 12);
+  xiPrev_ = Eigen::Map<const Vector6d>(s.data() + 18);
+  clock_.load(s.data() + 24);
+  newtonIterations_ = int(s[27]);
+  initialized_ = true;
+}
+
+}  // namespace varsim
