@@ -1,7 +1,8 @@
 // tests/test_car.cpp — the explicit car update of seed 000 Sec. 5.2.1: the reference file reproduced
 // (same scheme, same start), constraints from consecutive poses, the exact circle at zero torque,
 // convergence order against an independent multiplier/RK4 reference, the alpha = 0/1 energy drift of
-// ERRATA, and the driver layer (override rule, steering limit, return to centre).
+// ERRATA, the driver layer (override rule, steering limit, return to centre) and the `car` scene
+// (determinism, save/load, sanitized inputs, bad parameters, headless exit codes).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -11,6 +12,8 @@
 #include "engine/integrators/nonholonomic.h"
 #include "tests/constrained_rk4.h"
 #include "tests/csv_table.h"
+#include "tests/scene_harness.h"
+#include "engine/sim/errors.h"
 
 using namespace varsim;
 
@@ -264,4 +267,116 @@ TEST_CASE("CarDriverLayer") {
     s.returnToCentre = false;
     CHECK(carCommand(s, {}, 0, 0, 1, 0.3, h).steerRate == 0.0);
   }
+}
+
+namespace {
+// A drive with every control moving: throttle pulses, brake, steering stick sweeps.
+InputVector driveInputs(long k) {
+  const double t = double(k) / 60.0;
+  return {std::max(0.0, std::sin(0.9 * t)), t > 8.0 && t < 9.0 ? 0.7 : 0.0, std::sin(0.4 * t)};
+}
+}  // namespace
+
+TEST_CASE("CarSceneFollowsTheExplicitUpdate") {
+  // No inputs: the constant parameters drive the scene; rows equal carStep bit for bit.
+  auto scene = test::makeScene("car", {{"steer", "0.3"}, {"torque", "0.05"}, {"steer_rate", "-0.02"},
+                                       {"return_to_centre", "false"}});
+  const auto rows = test::runScene(*scene, 600, [](long) { return InputVector{0, 0, 0}; });
+  const CarParams p;
+  CarState s = carStart(p, se2::Pose2{}, 0.0, 0.3, 4.0);
+  const double h = 1.0 / 60.0;
+  for (long k = 0; k < 600; ++k) carStep(p, 0.5, h, s, -0.02, 0.05);
+  const int ix = test::columnOf(*scene, "x"), imu = test::columnOf(*scene, "mu"), ilat = test::columnOf(*scene, "lateral_velocity");
+  CHECK(rows.back()[size_t(ix)] == s.g.x);
+  CHECK(rows.back()[size_t(imu)] == s.pMinus);
+  double lateral = 0, extent = 0;
+  for (const auto& r : rows) {
+    lateral = std::max(lateral, std::abs(r[size_t(ilat)]));
+    extent = std::max(extent, std::hypot(r[size_t(ix)], r[size_t(ix) + 1]));
+  }
+  // The column differences world poses: its floor is ~eps |x| / h (the twist itself has v_y = 0).
+  const double floor = 8.0 * 2.2e-16 * (1.0 + extent) / h;
+  std::printf("car scene: max |lateral velocity| from poses %.3g m/s (round-off floor %.3g)\n", lateral, floor);
+  CHECK(lateral <= floor);
+  const auto cols = scene->columns();
+  const std::vector<std::string> head = {"t", "x", "y", "theta", "energy", "psi", "sigma", "mu"};
+  CHECK(std::vector<std::string>(cols.begin(), cols.begin() + 8) == head);
+}
+
+TEST_CASE("CarSceneDeterministicAndSaveLoadExact") {
+  auto a = test::makeScene("car"), b = test::makeScene("car");
+  const auto ra = test::runScene(*a, 900, driveInputs), rb = test::runScene(*b, 900, driveInputs);
+  CHECK(ra == rb);
+  // Save at step 400, run on, restore and re-run: the same rows bit for bit.
+  auto c = test::makeScene("car");
+  test::runScene(*c, 400, driveInputs);
+  const auto saved = c->saveState();
+  const auto first = test::runScene(*c, 300, [](long k) { return driveInputs(k + 400); });
+  c->loadState(saved);
+  const auto second = test::runScene(*c, 300, [](long k) { return driveInputs(k + 400); });
+  CHECK(first == second);
+  CHECK(first.back() == ra[700]);
+  CHECK_THROWS_AS(c->loadState({1.0, 2.0}), BadInput);
+}
+
+TEST_CASE("CarSceneSanitizesInputs") {
+  const double nan = std::nan("");
+  auto ref = test::makeScene("car"), bad = test::makeScene("car");
+  // NaN -> neutral, out of range -> clamped, a short vector (device lost) -> neutral.
+  const auto r1 = test::runScene(*ref, 120, [](long k) { return k < 60 ? InputVector{1.0, 0.0, 0.0} : InputVector{0, 0, -1.0}; });
+  const auto r2 = test::runScene(*bad, 120, [nan](long k) {
+    return k < 60 ? InputVector{7.0, nan, nan} : k < 90 ? InputVector{nan, -3.0, -50.0} : InputVector{0, 0, -1.0};
+  });
+  CHECK(r1 == r2);
+  auto lost = test::makeScene("car"), neutral = test::makeScene("car");
+  CHECK(test::runScene(*lost, 30, [](long) { return InputVector{}; }) ==
+        test::runScene(*neutral, 30, [](long) { return InputVector{0, 0, 0}; }));
+}
+
+TEST_CASE("CarSceneLiveParametersAndLimits") {
+  auto scene = test::makeScene("car");
+  ParamSet p = scene->params();
+  p.setFromString("torque", "0.4", "test");
+  scene->applyLive(p);
+  scene->step(scene->dt(), {0, 0, 0});
+  std::vector<double> row;
+  scene->diagnostics(row);
+  CHECK(row[size_t(test::columnOf(*scene, "torque"))] == 0.4);
+  // Full stick for 3 s: the steering angle sits exactly at the (live) limit.
+  p.setFromString("steer_limit", "0.3", "test");
+  scene->applyLive(p);
+  test::runScene(*scene, 180, [](long) { return InputVector{0, 0, 1.0}; });
+  scene->diagnostics(row);
+  CHECK(row[size_t(test::columnOf(*scene, "steer_angle"))] == doctest::Approx(0.3).epsilon(1e-14));
+}
+
+TEST_CASE("CarBadParametersAndHeadlessExitCodes") {
+  CHECK_THROWS_WITH_AS(test::makeScene("car", {{"m", "-1"}}), doctest::Contains("'m'"), BadInput);
+  CHECK_THROWS_WITH_AS(test::makeScene("car", {{"rho", "nan"}}), doctest::Contains("'rho'"), BadInput);
+  CHECK_THROWS_WITH_AS(test::makeScene("car", {{"steer", "1.0"}}), doctest::Contains("'steer'"), BadInput);
+  CHECK_THROWS_AS(test::makeScene("car", {{"world", "moon"}}), BadInput);
+  CHECK_THROWS_AS(validateCarParams(CarParams{0.0, 0.1, 0.6, 1.5, 0.35}), BadInput);
+  CHECK(test::exitCodeOf("run car --steps 10") == 0);
+  CHECK(test::exitCodeOf("run car --steps 10 --set m=-1") == 2);
+  CHECK(test::exitCodeOf("run car --steps 10 --set steer=5") == 2);
+  CHECK(test::exitCodeOf("run car --steps 10 --set alpha=1.5") == 2);
+  const std::string in = std::string(VARSIM_TEST_OUT) + "/car_bad_input.csv";
+  std::FILE* f = std::fopen(in.c_str(), "w");
+  REQUIRE(f);
+  std::fputs("step,throttle,steer\n0,0.5,nan\n", f);
+  std::fclose(f);
+  CHECK(test::exitCodeOf("run car --steps 10 --input " + in) == 2);
+  // A good input file and CSV output: the throttle drives the car forward.
+  const std::string good = std::string(VARSIM_TEST_OUT) + "/car_input.csv", csv = std::string(VARSIM_TEST_OUT) + "/car_run.csv";
+  f = std::fopen(good.c_str(), "w");
+  REQUIRE(f);
+  std::fputs("t,throttle,steer\n0,1,0\n1,0,0.5\n", f);
+  std::fclose(f);
+  CHECK(test::exitCodeOf("run car --duration 2 --set speed=0 --input " + good + " --csv " + csv) == 0);
+  const auto table = test::readCsv(csv);
+  REQUIRE(table.rows.size() == 121);
+  CHECK(table.at(60, "torque") == 1.0);     // full throttle with max_torque = 1 N m
+  CHECK(table.at(61, "torque") == 0.0);     // released: the `torque` parameter (0)
+  CHECK(table.at(120, "sigma") > 0.0);      // the stick steered left
+  CHECK(table.at(120, "x") > 0.5);
 }

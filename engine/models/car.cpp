@@ -56,7 +56,7 @@ CarCommand carCommand(const CarDriveSettings& s, const CarControls& c, double co
     out.steerRate = constSteerRate;
   } else {
     // Return to centre: at most centreRate, and exactly the remaining distance in the last step.
-    out.steerRate = std::abs(sigma) <= s.centreRate * h ? -sigma / h : -std::copysign(s.centreRate, sigma);
+    out.steerRate = std::abs(sigma) <= s.centreRate * h ? 0.0 - sigma / h : -std::copysign(s.centreRate, sigma);
   }
   const double sigmaMax = std::tan(s.steerLimit);
   const double lo = std::min((-sigmaMax - sigma) / h, 0.0), hi = std::max((sigmaMax - sigma) / h, 0.0);

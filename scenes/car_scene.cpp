@@ -1,0 +1,279 @@
+// scenes/car_scene.cpp — scene `car`: the car of seed 000 Sec. 5.2.1 on the explicit nonholonomic update
+// (engine/integrators/nonholonomic.h, carStep), driven by throttle/brake/steer controls or constant
+// torque/steering-rate parameters, drawn with a body, four rolling and steering wheels, a trail and an
+// optional parking lot (obstacles and marked bays are scenery: the kinematic car has no contact model).
+#include <Eigen/Geometry>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/integrators/nonholonomic.h"
+#include "engine/sim/errors.h"
+#include "engine/sim/input_track.h"
+#include "scenes/scene.h"
+#include "scenes/vehicle_drawing.h"
+
+namespace varsim {
+namespace {
+
+constexpr double kRadToDeg = 57.29577951308232;
+
+std::vector<ParamSpec> carParams() {
+  return {
+      ParamSpec::real("m", 2.0, 0.0, 1e5, "kg", "vehicle mass", true),
+      ParamSpec::real("I", 0.1, 0.0, 1e4, "kg m^2", "rear-wheel rolling inertia", true),
+      ParamSpec::real("K", 0.6, 0.0, 1e6, "kg m^2", "yaw inertia of the body", true),
+      ParamSpec::real("l", 1.5, 0.0, 20.0, "m", "wheelbase (rear to front axle)", true),
+      ParamSpec::real("rho", 0.35, 0.0, 5.0, "m", "wheel radius", true),
+      ParamSpec::real("alpha", 0.5, 0.0, 1.0, "", "quadrature point: 1/2 second order; 0 loses, 1 gains energy (ERRATA)"),
+      ParamSpec::real("speed", 4.0, -1e3, 1e3, "rad/s", "initial rear-wheel rolling rate u^psi (car speed = rho u^psi)"),
+      ParamSpec::real("steer", 0.0, -100.0, 100.0, "", "initial sigma = tan(steering angle); |steer| <= tan(steer_limit)"),
+      ParamSpec::real("torque", 0.0, -1e4, 1e4, "N m", "constant rear-wheel torque f^psi while throttle and brake are released")
+          .setLive(),
+      ParamSpec::real("steer_rate", 0.0, -100.0, 100.0, "1/s", "constant steering velocity u^sigma while the stick is centred")
+          .setLive(),
+      ParamSpec::real("dt", 1.0 / 60.0, 0.0, 0.5, "s", "time step h", true),
+      ParamSpec::real("max_torque", 1.0, 0.0, 1e4, "N m", "rear-wheel torque at full throttle").setLive(),
+      ParamSpec::real("brake_torque", 2.0, 0.0, 1e4, "N m", "braking torque at full brake (opposes rolling, fades below 0.5 rad/s)")
+          .setLive(),
+      ParamSpec::real("max_steer_rate", 1.0, 0.0, 100.0, "1/s", "|u^sigma| at full stick").setLive(),
+      ParamSpec::real("steer_limit", 0.6, 0.0, 1.5, "rad", "largest steering angle |atan sigma|", true).setLive(),
+      ParamSpec::boolean("return_to_centre", true, "with the stick centred and steer_rate = 0, steering returns to straight")
+          .setLive(),
+      ParamSpec::real("centre_rate", 1.0, 0.0, 100.0, "1/s", "|u^sigma| of the return to centre").setLive(),
+      ParamSpec::choice("world", "parking_lot", {"parking_lot", "open"}, "scenery: a parking lot with bays and obstacles, or open ground"),
+  };
+}
+
+void validateCar(const ParamSet& p) {
+  const double limit = std::tan(p.real("steer_limit")), steer = p.real("steer");
+  if (std::abs(steer) > limit)
+    throw BadInput("car: key 'steer' = " + formatNumber(steer) + ": allowed range [-" + formatNumber(limit) + ", " +
+                   formatNumber(limit) + "] (tan(steer_limit))");
+}
+
+// Scenery of the parking lot, sized from the car: bays along both sides of an aisle on +x.
+struct ParkingLot {
+  struct Box {
+    Eigen::Vector3d centre, size;
+    Rgba color;
+  };
+  std::vector<Box> boxes;
+  std::vector<LineStrip> lines;
+
+  ParkingLot(double carLength, double carWidth, double height) {
+    const double bw = 1.7 * carWidth, bd = 1.35 * carLength, aisle = 2.4 * carLength;
+    const double x0 = 2.0 * carLength, nBays = 10, x1 = x0 + nBays * bw, yIn = 0.5 * aisle, yOut = yIn + bd;
+    const Rgba white{0.92f, 0.92f, 0.88f, 1.0f}, yellow{1.0f, 0.85f, 0.1f, 1.0f};
+    const Rgba paint[] = {{0.7f, 0.15f, 0.15f, 1}, {0.2f, 0.35f, 0.7f, 1}, {0.85f, 0.85f, 0.85f, 1}, {0.25f, 0.25f, 0.27f, 1}};
+    const int occupiedNorth[] = {1, 1, 0, 1, 1, 1, 0, 1, 0, 1}, occupiedSouth[] = {1, 0, 1, 1, 0, 1, 1, 0, 1, 1};
+    auto segment = [&](double xa, double ya, double xb, double yb, Rgba c) {
+      LineStrip s;
+      s.points = {{float(xa), float(ya), 0.005f}, {float(xb), float(yb), 0.005f}};
+      s.color = c;
+      s.width = 3.0f;
+      lines.push_back(s);
+    };
+    for (int side : {1, -1}) {
+      for (int i = 0; i <= nBays; ++i) segment(x0 + i * bw, side * yIn, x0 + i * bw, side * yOut, white);
+      segment(x0, side * yOut, x1, side * yOut, white);
+      for (int i = 0; i < nBays; ++i) {
+        const bool taken = (side > 0 ? occupiedNorth : occupiedSouth)[i];
+        const double cx = x0 + (i + 0.5) * bw, cy = side * 0.5 * (yIn + yOut);
+        if (taken)
+          boxes.push_back({{cx, cy, 0.5 * height}, {carWidth, carLength, height}, paint[(i + (side > 0 ? 0 : 2)) % 4]});
+      }
+    }
+    // The target bay (north, third from the entrance) is outlined in yellow.
+    const double tx = x0 + 2 * bw;
+    segment(tx + 0.08 * bw, yIn + 0.1 * bd, tx + 0.92 * bw, yIn + 0.1 * bd, yellow);
+    segment(tx + 0.08 * bw, yOut - 0.1 * bd, tx + 0.92 * bw, yOut - 0.1 * bd, yellow);
+    // Kerbs around the lot, an end wall, pillars between the bays and cones at the entrance.
+    const double xa = -2.0 * carLength, xb = x1 + 2.0 * carLength, kerb = 0.15 * carWidth;
+    const Rgba concrete{0.6f, 0.6f, 0.58f, 1}, orange{1.0f, 0.45f, 0.05f, 1};
+    for (int side : {1, -1})
+      boxes.push_back({{0.5 * (xa + xb), side * (yOut + kerb), 0.5 * kerb}, {xb - xa, 2 * kerb, kerb}, concrete});
+    boxes.push_back({{xb + kerb, 0.0, 0.6 * height}, {2 * kerb, 2 * (yOut + 2 * kerb), 1.2 * height}, concrete});
+    for (int i : {3, 7})
+      for (int side : {1, -1})
+        boxes.push_back({{x0 + i * bw, side * (yOut + 0.35 * carWidth), 1.5 * height},
+                         {0.4 * carWidth, 0.4 * carWidth, 3.0 * height}, concrete});
+    for (int i = 0; i < 3; ++i)
+      boxes.push_back({{0.5 * x0 + 0.6 * carLength * i, 0.42 * aisle, 0.25 * height},
+                       {0.25 * carWidth, 0.25 * carWidth, 0.5 * height}, orange});
+  }
+};
+
+class CarScene : public Scene {
+ public:
+  explicit CarScene(const ParamSet& p)
+      : Scene(p),
+        car_{p.real("m"), p.real("I"), p.real("K"), p.real("l"), p.real("rho")},
+        alpha_(p.real("alpha")),
+        length_(car_.l + 2.2 * car_.rho),
+        width_(0.55 * car_.l + 0.5 * car_.rho),
+        trail_(0.03 * car_.l),
+        lot_(length_, width_, 1.1 * car_.rho) {
+    validateCarParams(car_);
+    readLive();
+    state_ = carStart(car_, se2::Pose2{}, 0.0, p.real("steer"), p.real("speed"));
+    gPrev_ = state_.g;
+    trail_.add(0.0, 0.0, 0.0);
+  }
+
+  std::vector<ControlSpec> controls() const override {
+    return {
+        {"throttle", 0.0, 1.0, 0.0, "rear-wheel torque max_torque * throttle (overrides `torque` while throttle or brake > 0)"},
+        {"brake", 0.0, 1.0, 0.0, "torque -brake_torque * brake * tanh(u^psi / 0.5 rad/s): opposes rolling, never reverses"},
+        {"steer", -1.0, 1.0, 0.0, "steering velocity u^sigma = max_steer_rate * steer (overrides `steer_rate` while != 0)"},
+    };
+  }
+
+  void step(double h, const InputVector& inputs) override {
+    InputVector in = inputs;
+    sanitizeInputs(controls(), in);  // NaN -> neutral, clamped: physics never sees bad input
+    const CarCommand cmd =
+        carCommand(drive_, CarControls{in[0], in[1], in[2]}, constTorque_, constSteerRate_, state_.u, state_.sigma, h);
+    const se2::Pose2 before = state_.g;
+    carStep(car_, alpha_, h, state_, cmd.steerRate, cmd.torque);  // throws with the state unchanged
+    gPrev_ = before;
+    frontRoll_ += h * state_.u * std::sqrt(1.0 + state_.sigmaMid * state_.sigmaMid);
+    ++k_;
+    trail_.add(time(), state_.g.x, state_.g.y);
+  }
+
+  double time() const override { return double(k_) * dt(); }
+
+  std::vector<std::string> columns() const override {
+    return {"t",      "x",     "y",          "theta",    "energy",   "psi",           "sigma",           "mu",
+            "speed", "steer_angle", "yaw_rate", "torque", "steer_rate", "lateral_velocity"};
+  }
+
+  void diagnostics(std::vector<double>& row) const override {
+    // Lateral body velocity of the last segment recovered from the two poses (the constraint check).
+    const double lateral = k_ > 0 ? se2::log(gPrev_.inverse() * state_.g)[2] / dt() : 0.0;
+    row = {time(),
+           state_.g.x,
+           state_.g.y,
+           state_.g.theta,
+           car_.energyOfMomentum(state_.pMinus, state_.sigma),
+           state_.psi,
+           state_.sigma,
+           state_.pMinus,
+           car_.rho * state_.u,
+           std::atan(state_.sigma),
+           (car_.rho / car_.l) * state_.sigmaMid * state_.u,
+           state_.torque,
+           state_.steerRate,
+           lateral};
+  }
+
+  std::vector<double> saveState() const override {
+    const auto& s = state_;
+    return {double(k_), s.g.theta, s.g.x,       s.g.y,        s.psi,       s.sigma,     s.pMinus, s.u,
+            s.sigmaMid, s.torque,  s.steerRate, gPrev_.theta, gPrev_.x,    gPrev_.y,    frontRoll_};
+  }
+
+  void loadState(const std::vector<double>& v) override {
+    if (v.size() != 15) throw BadInput("car: state vector has " + std::to_string(v.size()) + " entries, expected 15");
+    k_ = long(v[0]);
+    state_.g = {v[1], v[2], v[3]};
+    state_.psi = v[4];
+    state_.sigma = v[5];
+    state_.pMinus = v[6];
+    state_.u = v[7];
+    state_.sigmaMid = v[8];
+    state_.torque = v[9];
+    state_.steerRate = v[10];
+    gPrev_ = {v[11], v[12], v[13]};
+    frontRoll_ = v[14];
+    trail_.truncateAfter(time());
+  }
+
+  void applyLive(const ParamSet& p) override {
+    params_ = p;
+    readLive();
+  }
+
+  std::vector<PlotSpec> plots() const override {
+    return {{"energy (J)", {"energy"}},
+            {"speed (m/s)", {"speed"}},
+            {"steering", {"steer_angle", "sigma"}},
+            {"rear-wheel momentum (kg m^2/s)", {"mu"}},
+            {"lateral velocity from poses (m/s)", {"lateral_velocity"}}};
+  }
+
+  void draw(DrawList& out) const override {
+    const auto& s = state_;
+    const double rho = car_.rho, l = car_.l, track = width_ - 0.5 * rho, tyreWidth = 0.45 * rho;
+    const Eigen::Isometry3d body = planarFrame(s.g.theta, s.g.x, s.g.y);
+    // Body: chassis and cabin over the axles (the rear axle is the body origin).
+    drawBox(out, body, {0.5 * l, 0.0, 1.05 * rho}, {length_, width_ - 1.1 * tyreWidth, 0.7 * rho}, {0.85f, 0.2f, 0.15f, 1});
+    drawBox(out, body, {0.4 * l, 0.0, 1.65 * rho}, {0.5 * length_, 0.8 * (width_ - tyreWidth), 0.55 * rho},
+            {0.3f, 0.45f, 0.6f, 1});
+    // Ackermann angles: every wheel is perpendicular to the line to the turning centre (0, l/sigma).
+    const double half = 0.5 * track;
+    const double steerLeft = std::atan2(l * s.sigma, l - s.sigma * half);
+    const double steerRight = std::atan2(l * s.sigma, l + s.sigma * half);
+    const auto wrap = [](double a) { return a > 1.5707963267948966 ? a - 3.141592653589793 : a < -1.5707963267948966 ? a + 3.141592653589793 : a; };
+    drawWheel(out, body, {0.0, half, rho}, 0.0, s.psi, rho, tyreWidth);
+    drawWheel(out, body, {0.0, -half, rho}, 0.0, s.psi, rho, tyreWidth);
+    drawWheel(out, body, {l, half, rho}, wrap(steerLeft), frontRoll_, rho, tyreWidth);
+    drawWheel(out, body, {l, -half, rho}, wrap(steerRight), frontRoll_, rho, tyreWidth);
+    out.lines.push_back(trail_.strip({0.2f, 0.8f, 1.0f, 1.0f}));
+    if (params_.choice("world") == "parking_lot") {
+      for (const auto& b : lot_.boxes) drawBox(out, Eigen::Isometry3d::Identity(), b.centre, b.size, b.color);
+      out.lines.insert(out.lines.end(), lot_.lines.begin(), lot_.lines.end());
+    }
+    out.camera.follow = true;
+    const Eigen::Vector3d centre = body * Eigen::Vector3d(0.5 * l, 0.0, rho);
+    out.camera.target = {float(centre.x()), float(centre.y()), float(centre.z())};
+    out.camera.heading = float(s.g.theta);
+    out.camera.distance = float(3.5 * length_);
+    char line[160];
+    std::snprintf(line, sizeof line, "speed %.2f m/s (%.1f km/h)", car_.rho * s.u, 3.6 * car_.rho * s.u);
+    out.hud.push_back(line);
+    std::snprintf(line, sizeof line, "steering angle %.1f deg (sigma %.3f, limit %.1f deg)",
+                  std::atan(s.sigma) * kRadToDeg, s.sigma, drive_.steerLimit * kRadToDeg);
+    out.hud.push_back(line);
+    std::snprintf(line, sizeof line, "torque %.2f N m, steering rate %.2f 1/s", s.torque, s.steerRate);
+    out.hud.push_back(line);
+  }
+
+ private:
+  void readLive() {
+    const ParamSet& p = params_;
+    drive_.maxTorque = p.real("max_torque");
+    drive_.brakeTorque = p.real("brake_torque");
+    drive_.maxSteerRate = p.real("max_steer_rate");
+    drive_.steerLimit = p.real("steer_limit");
+    drive_.returnToCentre = p.flag("return_to_centre");
+    drive_.centreRate = p.real("centre_rate");
+    constTorque_ = p.real("torque");
+    constSteerRate_ = p.real("steer_rate");
+  }
+
+  CarParams car_;
+  double alpha_;
+  double length_, width_;  // drawn body, m
+  CarDriveSettings drive_;
+  double constTorque_ = 0.0, constSteerRate_ = 0.0;
+  CarState state_;
+  se2::Pose2 gPrev_;
+  double frontRoll_ = 0.0;  // rolling angle of the front wheels (their axle moves at v sqrt(1 + sigma^2))
+  long k_ = 0;
+  GroundTrail trail_;
+  ParkingLot lot_;
+};
+
+}  // namespace
+
+VARSIM_REGISTER_SCENE(SceneInfo{
+    "car", "Car (nonholonomic)",
+    "Car with simple dynamics (seed 000 Sec. 5.2.1) on the explicit nonholonomic Lie group update: rear-wheel "
+    "torque f^psi and steering velocity u^sigma (sigma = tan of the steering angle). Throttle/brake and the steering "
+    "stick override the constant `torque`/`steer_rate` while they are away from neutral. Rows: node k; `energy` is "
+    "p^2/(2(I + m rho^2 + K rho^2 sigma^2/l^2)) of the rear-wheel momentum `mu` = p at the node; speed, yaw_rate, "
+    "torque and steer_rate belong to the last step.",
+    carParams, validateCar, [](const ParamSet& p) { return std::make_unique<CarScene>(p); }});
+
+}  // namespace varsim
