@@ -68,6 +68,7 @@ class RodSystem : public ConstrainedModel {
   // |p_a − p_b| (joints) and |p_a − P| (pins), in constraint order over those two kinds.
   std::vector<double> jointGaps(const Eigen::VectorXd& q) const;
   std::vector<int> jointConstraintIndices() const;  // the constraints jointGaps() reports, in order
+  BodyPoint anchor(int constraint) const { return records_.at(size_t(constraint)).a; }  // first body point
   std::vector<double> unitResiduals(const Eigen::VectorXd& q) const;  // |u·u − 1|/2 per rod
   double maxEndSpeed(const Eigen::VectorXd& v) const;  // max over rod ends / particles of |ṗ|
   double endSpeed(int body, const Eigen::VectorXd& v) const;  // max over the body's ends

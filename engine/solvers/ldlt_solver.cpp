@@ -1,9 +1,12 @@
 // LDLᵀ on the quasi-definite form of the SPOOK saddle matrix (see ldlt_solver.h). K's pattern is
 // built once per J pattern; each factor() only copies values: column j < n holds M_jj then J's
-// column j (rows n + i), column n + i holds -D_i.
+// column j (constraint row i at K row rowPos_[i]), column rowPos_[i] holds -D_i.
 #include "engine/solvers/ldlt_solver.h"
 
+#include <Eigen/OrderingMethods>
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <string>
 
 namespace varsim {
@@ -12,17 +15,34 @@ void LdltSolver::buildPattern(const SparseMatrixD& J) {
   n_ = J.cols();
   m_ = J.rows();
   const long size = n_ + m_;
+  // AMD on the constraint graph J Jᵀ: perm.indices()[k] = constraint eliminated k-th.
+  rowPos_.assign(size_t(m_), 0);
+  if (m_ > 0) {
+    const SparseMatrixD JJt = J * SparseMatrixD(J.transpose());
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm;
+    Eigen::AMDOrdering<int> amd;
+    amd(JJt, perm);
+    for (long k = 0; k < m_; ++k) rowPos_[size_t(perm.indices()[k])] = int(n_ + k);
+  }
   K_.resize(size, size);
   K_.resizeNonZeros(J.nonZeros() + size);
   int* outer = K_.outerIndexPtr();
   int* inner = K_.innerIndexPtr();
   diagPos_.assign(size_t(size), 0);
+  jPos_.assign(size_t(J.nonZeros()), 0);
+  std::vector<std::pair<int, int>> column;  // (K row, J value index), sorted by row
   int pos = 0;
   for (long j = 0; j < n_; ++j) {
     outer[j] = pos;
     diagPos_[size_t(j)] = pos;
     inner[pos++] = int(j);
-    for (int p = J.outerIndexPtr()[j]; p < J.outerIndexPtr()[j + 1]; ++p) inner[pos++] = int(n_) + J.innerIndexPtr()[p];
+    column.clear();
+    for (int p = J.outerIndexPtr()[j]; p < J.outerIndexPtr()[j + 1]; ++p) column.emplace_back(rowPos_[size_t(J.innerIndexPtr()[p])], p);
+    std::sort(column.begin(), column.end());
+    for (const auto& [row, p] : column) {
+      jPos_[size_t(p)] = pos;
+      inner[pos++] = row;
+    }
   }
   for (long i = 0; i < m_; ++i) {
     outer[n_ + i] = pos;
@@ -40,27 +60,23 @@ void LdltSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J,
   if (!beginFactor(massDiag, J, dDiag)) buildPattern(J);
   const auto start = SteadyClock::now();
   double* val = K_.valuePtr();
-  for (long j = 0; j < n_; ++j) {
-    int pos = diagPos_[size_t(j)];
-    val[pos++] = massDiag[j];
-    for (int p = J.outerIndexPtr()[j]; p < J.outerIndexPtr()[j + 1]; ++p) val[pos++] = J.valuePtr()[p];
-  }
-  for (long i = 0; i < m_; ++i) val[diagPos_[size_t(n_ + i)]] = -dDiag[i];
+  for (long j = 0; j < n_; ++j) val[diagPos_[size_t(j)]] = massDiag[j];
+  const double* jv = J.valuePtr();
+  for (size_t p = 0; p < jPos_.size(); ++p) val[jPos_[p]] = jv[p];
+  for (long i = 0; i < m_; ++i) val[diagPos_[size_t(rowPos_[size_t(i)])]] = -dDiag[i];
   ldlt_.factorize(K_);
   stats_.factorUs = microsecondsSince(start);
   ++stats_.factorizations;
   stats_.matrixNnz = K_.nonZeros();
   stats_.factorNnz = long(ldlt_.matrixL().nestedExpression().nonZeros()) + n_ + m_;
   if (ldlt_.info() != Eigen::Success) throw SingularSystem("singular SPOOK system (ldlt): zero pivot; redundant constraints need epsilon > 0");
-  // Quasi-definite inertia: n positive pivots (mass block), m negative (constraint block). For
-  // D ≻ 0 that holds in exact arithmetic with any ordering, but pivots then span many decades
-  // (−D_i early, M + JᵀJ/D late), so smallness alone says nothing. Singularity (D_i = 0 on a
-  // redundant row) shows as cancellation: d_k = (PKPᵀ)_kk − Σ_j L_kj² d_j with |d_k| ≪ the terms.
+  // Quasi-definite inertia: n positive pivots (mass block), m negative (constraint block).
+  // Singularity (D_i = 0 on a redundant row) shows as cancellation: d_k = K_kk − Σ_j L_kj² d_j
+  // with |d_k| ≪ the terms (natural ordering on the pre-ordered K: no permutation to undo).
   const Eigen::VectorXd& d = ldlt_.vectorD();
   const long size = n_ + m_;
   scale_.setZero(size);
-  const auto& perm = ldlt_.permutationP().indices();
-  for (long i = 0; i < size; ++i) scale_[perm[i]] = std::abs(val[diagPos_[size_t(i)]]);
+  for (long i = 0; i < size; ++i) scale_[i] = std::abs(val[diagPos_[size_t(i)]]);
   const SparseMatrixD& L = ldlt_.matrixL().nestedExpression();
   for (long j = 0; j < L.outerSize(); ++j)
     for (SparseMatrixD::InnerIterator it(L, j); it; ++it) scale_[it.row()] += it.value() * it.value() * std::abs(d[j]);
@@ -80,10 +96,11 @@ void LdltSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J,
 void LdltSolver::solveFactored(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x, Eigen::VectorXd& y) {
   rhs_.resize(n_ + m_);
   rhs_.head(n_) = r;
-  rhs_.tail(m_) = t;
+  for (long i = 0; i < m_; ++i) rhs_[rowPos_[size_t(i)]] = t[i];
   z_ = ldlt_.solve(rhs_);
   x = z_.head(n_);
-  y = -z_.tail(m_);
+  y.resize(m_);
+  for (long i = 0; i < m_; ++i) y[i] = -z_[rowPos_[size_t(i)]];
 }
 
 }  // namespace varsim

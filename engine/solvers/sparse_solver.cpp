@@ -2,6 +2,8 @@
 #include "engine/solvers/sparse_solver.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "engine/solvers/ldlt_solver.h"
@@ -43,23 +45,25 @@ void SparseSolver::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eig
   const auto start = SteadyClock::now();
   solveFactored(r, t, x, y);
   stats_.solveUs = microsecondsSince(start);
-  // Backward error of the original (unsymmetric, as printed) system, scaled by the sizes of the
-  // terms that enter it: a backward-stable solve leaves ~1e-15; 1e-8 means the factors are junk.
-  const Eigen::VectorXd Jty = J_->transpose() * y;
-  const Eigen::VectorXd Jx = (*J_) * x;
-  const double resTop = (massDiag_.cwiseProduct(x) - Jty - r).lpNorm<Eigen::Infinity>();
-  const double resBottom = y.size() ? (Jx + dDiag_.cwiseProduct(y) - t).lpNorm<Eigen::Infinity>() : 0.0;
-  const double scaleTop = massDiag_.cwiseProduct(x).lpNorm<Eigen::Infinity>() + Jty.lpNorm<Eigen::Infinity>() +
-                          r.lpNorm<Eigen::Infinity>();
-  const double scaleBottom = y.size() ? Jx.lpNorm<Eigen::Infinity>() + dDiag_.cwiseProduct(y).lpNorm<Eigen::Infinity>() +
-                                            t.lpNorm<Eigen::Infinity>()
-                                      : 0.0;
+  // Backward error of the original, printed system per block row: ‖b − A z‖∞ / ‖|A||z| + |b|‖∞
+  // (|A||z| rather than |Az| so cancellation in J x does not shrink the scale). A stable solve
+  // leaves ~1e-15; 1e-8 means the factors are junk (a singular matrix past the pivot checks).
+  const Eigen::VectorXd resTop = massDiag_.cwiseProduct(x) - J_->transpose() * y - r;
+  const Eigen::VectorXd scaleTop = massDiag_.cwiseAbs().cwiseProduct(x.cwiseAbs()) +
+                                   J_->cwiseAbs().transpose() * y.cwiseAbs() + r.cwiseAbs();
+  const Eigen::VectorXd resBottom = (*J_) * x + dDiag_.cwiseProduct(y) - t;
+  const Eigen::VectorXd scaleBottom = J_->cwiseAbs() * x.cwiseAbs() + dDiag_.cwiseAbs().cwiseProduct(y.cwiseAbs()) + t.cwiseAbs();
+  double backward = resTop.lpNorm<Eigen::Infinity>() / (scaleTop.lpNorm<Eigen::Infinity>() + 1e-300);
+  if (resBottom.size())
+    backward = std::max(backward, resBottom.lpNorm<Eigen::Infinity>() / (scaleBottom.lpNorm<Eigen::Infinity>() + 1e-300));
   const bool finite = x.allFinite() && y.allFinite();
-  if (!finite || resTop > 1e-8 * scaleTop + 1e-300 || resBottom > 1e-8 * scaleBottom + 1e-300)
-    throw SingularSystem(std::string("singular SPOOK system (") + sparseSolverName(kind()) +
-                         "): solution " + (finite ? "" : "not finite, ") + "relative residual " +
-                         std::to_string(std::max(resTop / (scaleTop + 1e-300), resBottom / (scaleBottom + 1e-300))) +
+  if (!finite || !(backward <= 1e-8)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", backward);
+    throw SingularSystem(std::string("singular SPOOK system (") + sparseSolverName(kind()) + "): solution " +
+                         (finite ? "" : "not finite, ") + "normwise backward error " + buf +
                          "; redundant constraints need epsilon > 0");
+  }
 }
 
 std::unique_ptr<SparseSolver> makeSparseSolver(SparseSolverKind kind) {
