@@ -1,0 +1,240 @@
+// runApp: command line → mode (interactive, smoke test, frame benchmark), display check, window,
+// settings, scene, then the main loop. Exit codes: 0 ok, 1 no display/window/GL, 2 bad input.
+#include "ui/app/app.h"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#include "engine/sim/errors.h"
+#include "render/screenshot.h"
+#include "ui/app/app_frame.h"
+#include "ui/app/app_state.h"
+#include "ui/app/app_window.h"
+#include "ui/core/app_options.h"
+#include "ui/core/speed_ladder.h"
+
+namespace varsim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool haveDisplay() {
+  const char* x = std::getenv("DISPLAY");
+  const char* w = std::getenv("WAYLAND_DISPLAY");
+  return (x && *x) || (w && *w);
+}
+
+// The scene to start with: --scene, the last scene, the tumbling body, the first registered one.
+std::string initialScene(const AppOptions& o, const Settings& s) {
+  if (!o.scene.empty()) return o.scene;
+  if (SceneRegistry::find(s.lastScene)) return s.lastScene;
+  if (SceneRegistry::find("tumbling_body")) return "tumbling_body";
+  return SceneRegistry::all().empty() ? std::string() : SceneRegistry::all().front().name;
+}
+
+// Loads the scene with --set overrides, then --replay / --record. Throws BadInput.
+void startScene(AppState& app, const AppOptions& o) {
+  const std::string name = initialScene(o, app.settings);
+  if (name.empty()) return;  // empty registry: the app still opens and says so in the scene panel
+  ParamSet params = SceneRegistry::defaults(name);
+  for (const auto& [key, value] : o.sets) params.setFromString(key, value, "--set");
+  app.driver.load(name, params);  // throws BadInput naming the scene/parameter
+  app.onSceneLoaded();
+  if (!o.replayFile.empty()) {
+    app.driver.startReplay(InputTrack::load(o.replayFile, app.driver.controls(), app.driver.h()));
+    app.replayPath = o.replayFile;
+    app.notify("replaying " + o.replayFile + " from step 0");
+  }
+  if (!o.recordFile.empty()) {
+    app.recordPath = o.recordFile;
+    app.driver.startRecording();
+  }
+}
+
+void saveRecording(AppState& app) {
+  if (!app.driver.recording()) return;
+  try {
+    app.driver.recordedTrack().save(app.recordPath, app.driver.controls());
+    std::fprintf(stderr, "varsim: inputs of %ld steps saved to %s\n", app.driver.step(), app.recordPath.c_str());
+  } catch (const BadInput& e) {
+    std::fprintf(stderr, "varsim: error: %s\n", e.what());
+  }
+}
+
+int runInteractive(AppState& app) {
+  auto last = Clock::now();
+  while (!glfwWindowShouldClose(app.window)) {
+    glfwPollEvents();
+    const auto now = Clock::now();
+    const double wallDt = std::chrono::duration<double>(now - last).count();
+    last = now;
+    runAppFrame(app, wallDt);
+    glfwSwapBuffers(app.window);
+  }
+  saveRecording(app);
+  int x = 0, y = 0;
+  glfwGetWindowPos(app.window, &x, &y);
+  glfwGetWindowSize(app.window, &app.settings.windowWidth, &app.settings.windowHeight);
+  app.settings.windowX = x;
+  app.settings.windowY = y;
+  app.saveSettings();
+  return 0;
+}
+
+// N frames at exactly 1/60 s of simulated wall time each (independent of how long they take), then
+// a PNG of the last frame. The image is what the Xvfb smoke tests inspect.
+int runSmokeTest(AppState& app, const AppOptions& o) {
+  for (int f = 0; f < o.frames; ++f) {
+    glfwPollEvents();
+    runAppFrame(app, 1.0 / 60.0);
+    if (f + 1 == o.frames) {
+      std::string error;
+      int fbw = 0, fbh = 0;
+      glfwGetFramebufferSize(app.window, &fbw, &fbh);
+      if (!saveFramebufferPng(o.screenshot, fbw, fbh, error)) {
+        std::fprintf(stderr, "varsim: screenshot failed: %s\n", error.c_str());
+        return 1;
+      }
+    }
+    glfwSwapBuffers(app.window);
+  }
+  saveRecording(app);
+  std::fprintf(stderr, "varsim: smoke test %s: %d frames, %ld steps, t=%.4g s, screenshot %s%s\n",
+               app.driver.sceneName().c_str(), o.frames, app.driver.step(), app.driver.scene().time(),
+               o.screenshot.c_str(), app.driver.diverged() ? (" (" + app.driver.divergedMessage() + ")").c_str() : "");
+  return 0;
+}
+
+// Frames paced to 60 FPS for `seconds` of wall time with real wall-clock physics; reports frame
+// intervals and per-frame work (physics + UI + render, to glFinish) and missed physics ticks.
+int runBench(AppState& app, const AppOptions& o) {
+  FrameTimeLog log;
+  const double period = 1.0 / 60.0;
+  const auto start = Clock::now();
+  auto frameStart = start, deadline = start;
+  long steps = 0;
+  double renderMs = 0.0;
+  while (std::chrono::duration<double>(Clock::now() - start).count() < o.benchSeconds &&
+         !glfwWindowShouldClose(app.window)) {
+    const auto now = Clock::now();
+    const double wallDt = std::chrono::duration<double>(now - frameStart).count();
+    frameStart = now;
+    glfwPollEvents();
+    steps += runAppFrame(app, wallDt);
+    renderMs += app.renderer.stats().cpuMs;
+    glfwSwapBuffers(app.window);
+    glFinish();
+    const double work = std::chrono::duration<double, std::milli>(Clock::now() - frameStart).count();
+    if (log.count() > 0 || wallDt > 0) log.add(wallDt * 1000.0, work);
+    deadline += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(period));
+    if (deadline < Clock::now()) deadline = Clock::now();  // late: do not try to catch up with bursts
+    std::this_thread::sleep_until(deadline);
+  }
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  int fbw = 0, fbh = 0;
+  glfwGetFramebufferSize(app.window, &fbw, &fbh);
+  std::printf("varsim --bench-frames: scene %s, framebuffer %dx%d, h = %.6g s, renderer: %s\n",
+              app.driver.sceneName().c_str(), fbw, fbh, app.driver.h(),
+              reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+  std::printf("renderer CPU time per frame (mean): %.2f ms, last frame %d draw calls, %d triangles\n",
+              log.count() ? renderMs / double(log.count()) : 0.0, app.renderer.stats().drawCalls,
+              app.renderer.stats().triangles);
+  std::printf("%s", log.report(steps, app.driver.missedTicks(), wall, app.driver.h()).c_str());
+  return 0;
+}
+
+}  // namespace
+
+int runApp(const std::vector<std::string>& args) {
+  AppOptions options;
+  try {
+    options = parseAppOptions(args);
+  } catch (const BadInput& e) {
+    std::fprintf(stderr, "varsim: error: %s\n%s", e.what(), appUsage());
+    return 2;
+  }
+  if (options.mode == AppOptions::Mode::Help) {
+    std::printf("%s", appUsage());
+    return 0;
+  }
+  if (!haveDisplay()) {
+    std::fprintf(stderr, "varsim: no display (DISPLAY is not set): run headless with 'varsim run SCENE ...' "
+                         "or under a virtual display: xvfb-run -a varsim %s\n",
+                 args.empty() ? "" : args[0].c_str());
+    return 1;
+  }
+  const bool interactive = options.mode == AppOptions::Mode::Interactive;
+  auto app = std::make_unique<AppState>();
+  // Smoke tests and benchmarks neither read nor write the user's settings.
+  app->settingsPath = defaultSettingsPath();
+  if (interactive) {
+    std::vector<std::string> warnings;
+    app->settings = loadSettings(app->settingsPath, warnings);
+    for (const auto& w : warnings) app->notify(w, true);
+  }
+  app->hideScene = options.hideScene;
+  app->hideUi = options.hideUi;
+  if (options.mode == AppOptions::Mode::Bench && options.scene.empty() && SceneRegistry::find("tumbling_body"))
+    options.scene = "tumbling_body";
+
+  if (!glfwInit()) {
+    std::fprintf(stderr, "varsim: cannot initialise GLFW (%s); run headless with 'varsim run SCENE ...' or "
+                         "under xvfb-run\n", lastGlfwError().c_str());
+    return 1;
+  }
+  AppWindowConfig wc;
+  if (interactive) {
+    wc.width = app->settings.windowWidth;
+    wc.height = app->settings.windowHeight;
+    wc.x = app->settings.windowX;
+    wc.y = app->settings.windowY;
+  }
+  wc.vsync = options.mode == AppOptions::Mode::Interactive;
+  if (const char* msaa = std::getenv("VARSIM_MSAA"); msaa && *msaa) wc.msaaSamples = std::atoi(msaa);
+  std::string error;
+  app->window = openAppWindow(wc, error);
+  if (!app->window) {
+    std::fprintf(stderr, "varsim: %s\n", error.c_str());
+    glfwTerminate();
+    return 1;
+  }
+  int code = 0;
+  if (!app->renderer.init(error)) {
+    std::fprintf(stderr, "varsim: renderer: %s\n", error.c_str());
+    code = 1;
+  } else {
+    app->gamepad.init();
+    const std::string mappings = options.gamepadMappings.empty() ? app->settings.gamepadMappingsFile : options.gamepadMappings;
+    if (!mappings.empty()) {
+      std::string message;
+      const bool ok = app->gamepad.loadMappings(mappings, message);
+      app->notify(message, !ok);
+      if (ok && !options.gamepadMappings.empty()) app->settings.gamepadMappingsFile = options.gamepadMappings;
+    }
+    app->driver.setSpeed(interactive ? clampSpeed(app->settings.speed) : 1.0);
+    try {
+      startScene(*app, options);
+      if (options.mode == AppOptions::Mode::SmokeTest) code = runSmokeTest(*app, options);
+      else if (options.mode == AppOptions::Mode::Bench) code = runBench(*app, options);
+      else code = runInteractive(*app);
+    } catch (const BadInput& e) {
+      std::fprintf(stderr, "varsim: error: %s\n", e.what());
+      code = 2;
+    }
+    app->renderer.shutdown();
+  }
+  closeAppWindow(app->window);
+  app.reset();
+  glfwTerminate();
+  return code;
+}
+
+}  // namespace varsim

@@ -1,0 +1,46 @@
+// AppState helpers: notices, scene loading with the saved input mapping, settings persistence.
+#include "ui/app/app_state.h"
+
+#include <cstdio>
+
+#include "engine/sim/errors.h"
+
+namespace varsim {
+
+void AppState::notify(const std::string& text, bool error) {
+  std::fprintf(stderr, "varsim: %s\n", text.c_str());
+  notices.push_back(Notice{text, wallTime, error});
+  while (notices.size() > 6) notices.pop_front();
+}
+
+bool AppState::loadScene(const std::string& name, const ParamSet& params) {
+  if (driver.loaded()) storeBindings(settings, driver.sceneName(), live.controls(), live.bindings());
+  try {
+    driver.load(name, params);
+  } catch (const BadInput& e) {
+    notify(e.what(), true);
+    return false;
+  }
+  onSceneLoaded();
+  return true;
+}
+
+void AppState::onSceneLoaded() {
+  const std::string& name = driver.sceneName();
+  live.configure(driver.controls(), bindingsFor(settings, name, driver.controls()));
+  driver.setLiveInput(&live);
+  if (driver.replaying()) driver.stopReplay();
+  settings.lastScene = name;
+  camera.adoptedHint = false;  // the new scene's camera hint (distance, follow) is taken next frame
+  paramErrors.clear();
+  calibratingControl = -1;
+}
+
+void AppState::saveSettings() {
+  if (driver.loaded()) storeBindings(settings, driver.sceneName(), live.controls(), live.bindings());
+  settings.speed = driver.speed();
+  std::string error;
+  if (!varsim::saveSettings(settingsPath, settings, error)) std::fprintf(stderr, "varsim: settings not saved: %s\n", error.c_str());
+}
+
+}  // namespace varsim

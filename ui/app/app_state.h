@@ -1,0 +1,64 @@
+// Everything the app's panels read and change, in one place: the simulation driver, live input,
+// settings, camera, renderer, per-plot view state and the notice list. Panels are free functions
+// over AppState (ui/app/panels.h), so each panel file stays small and GL-agnostic apart from ImGui.
+#pragma once
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/camera.h"
+#include "render/renderer.h"
+#include "ui/app/gamepad.h"
+#include "ui/app/plot_widget.h"
+#include "ui/core/frame_stats.h"
+#include "ui/core/settings.h"
+#include "ui/core/sim_driver.h"
+#include "ui/input/axis_shaping.h"
+#include "ui/input/live_input.h"
+
+struct GLFWwindow;
+
+namespace varsim {
+
+struct Notice {
+  std::string text;
+  double shownAt = 0.0;  // app wall clock, s
+  bool error = false;
+};
+
+struct AppState {
+  GLFWwindow* window = nullptr;
+  std::string settingsPath;
+  Settings settings;
+  SimDriver driver;
+  LiveInput live;
+  GamepadInput gamepad;
+  OrbitCamera camera;
+  Renderer renderer;
+  DrawList drawList;
+  RateMeter rates;
+  double wallTime = 0.0;  // seconds since start (notices fade by it)
+  bool hideUi = false;    // Tab
+  bool hideScene = false; // smoke-test reference image: background only
+  std::deque<Notice> notices;
+  std::map<std::string, PlotView> plotViews;  // by plot title
+  bool freezePlots = false;
+  double frozenTime = 0.0;
+  std::string recordPath = "varsim_inputs.csv";
+  std::string replayPath = "varsim_inputs.csv";
+  std::map<std::string, std::string> paramErrors;  // key → last rejection message
+  int calibratingControl = -1;
+  AxisCalibrator calibrator;
+  bool screenshotRequested = false;
+
+  void notify(const std::string& text, bool error = false);
+  // Loads a scene with its saved input mapping and resets camera/plots; false + notice on BadInput.
+  bool loadScene(const std::string& name, const ParamSet& params);
+  // After driver.load(): input mapping of the new scene, camera re-adopts its hint, errors cleared.
+  void onSceneLoaded();
+  void saveSettings();
+};
+
+}  // namespace varsim

@@ -1,0 +1,120 @@
+// Overlays on the 3-D view: the scene's HUD lines with the rates, world labels projected by the
+// renderer, the notice area (errors stay until dismissed, other notices fade after 8 s) and the
+// F1 help with every shortcut.
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "ui/app/app_state.h"
+#include "ui/app/panels.h"
+
+namespace varsim {
+
+namespace {
+
+const ImGuiWindowFlags kOverlayFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
+
+float viewLeft(const AppState& app) {
+  return (!app.hideUi && (app.settings.panels.scenes || app.settings.panels.simulation || app.settings.panels.parameters))
+             ? 340.0f
+             : 10.0f;
+}
+
+void drawHud(AppState& app) {
+  const SimDriver& d = app.driver;
+  ImGui::SetNextWindowPos(ImVec2(viewLeft(app), app.hideUi ? 10.0f : 32.0f));
+  ImGui::SetNextWindowBgAlpha(0.45f);
+  if (ImGui::Begin("##hud", nullptr, kOverlayFlags)) {
+    ImGui::Text("%s  t = %.3f s  h = %.4g s  %.0f%% real time%s", d.sceneName().c_str(), d.scene().time(), d.h(),
+                d.speed() * 100.0, d.paused() ? "  [paused]" : "");
+    ImGui::Text("FPS %.0f   physics %.0f Hz   step %.1f us", app.rates.fps(), app.rates.physicsHz(), app.rates.stepMicros());
+    for (const auto& line : app.drawList.hud) ImGui::TextUnformatted(line.c_str());
+  }
+  ImGui::End();
+}
+
+void drawLabels(AppState& app) {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImDrawList* fg = ImGui::GetForegroundDrawList();
+  for (const auto& label : app.drawList.labels) {
+    glm::vec2 px;
+    const glm::vec3 p(label.position[0], label.position[1], label.position[2]);
+    if (!app.renderer.worldToScreen(p, app.camera, int(io.DisplaySize.x), int(io.DisplaySize.y), px)) continue;
+    const ImU32 col = ImGui::ColorConvertFloat4ToU32(ImVec4(label.color.r, label.color.g, label.color.b, label.color.a));
+    fg->AddText(ImVec2(px.x + 1, px.y + 1), IM_COL32(0, 0, 0, 160), label.text.c_str());
+    fg->AddText(ImVec2(px.x, px.y), col, label.text.c_str());
+  }
+}
+
+void drawNotices(AppState& app) {
+  while (!app.notices.empty() && !app.notices.front().error && app.wallTime - app.notices.front().shownAt > 8.0)
+    app.notices.pop_front();
+  const bool diverged = app.driver.loaded() && app.driver.diverged();
+  if (app.notices.empty() && !diverged) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(viewLeft(app), io.DisplaySize.y - 10.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.7f);
+  if (ImGui::Begin("##notices", nullptr, kOverlayFlags & ~ImGuiWindowFlags_NoNav)) {
+    ImGui::PushTextWrapPos(io.DisplaySize.x * 0.45f);
+    if (diverged) ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "%s  (Backspace resets)", app.driver.divergedMessage().c_str());
+    for (size_t i = 0; i < app.notices.size(); ++i) {
+      const Notice& n = app.notices[i];
+      ImGui::TextColored(n.error ? ImVec4(1, 0.5f, 0.4f, 1) : ImVec4(0.85f, 0.9f, 1, 1), "%s", n.text.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    if (!app.notices.empty() && ImGui::SmallButton("dismiss")) app.notices.clear();
+  }
+  ImGui::End();
+}
+
+}  // namespace
+
+void drawOverlays(AppState& app) {
+  if (!app.driver.loaded()) return;
+  drawHud(app);
+  drawLabels(app);
+  drawNotices(app);
+}
+
+void drawHelpOverlay(AppState& app) {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.92f);
+  if (!ImGui::Begin("Help (F1)", &app.settings.panels.help,
+                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  static const char* kShortcuts[][2] = {
+      {"Space", "pause / run"},
+      {"Right", "single physics step (pauses; hold to repeat)"},
+      {"Left", "step back through the history ring (~2000 states)"},
+      {"Backspace", "reset: rebuild the scene, applying pending parameters"},
+      {"+ / -", "speed up / slow down (x0.1 ... x4, log-spaced)"},
+      {"Tab", "hide / show all panels"},
+      {"F1", "this help"},
+      {"F12 or P", "save a PNG screenshot in the working directory"},
+      {"left drag", "orbit the camera"},
+      {"right / middle drag", "pan"},
+      {"wheel", "zoom"},
+      {"D/A W/S L/J I/K E/Q Up/Down O/U H/F", "keyboard fallback: controls 1-8 (+/-), see Input mapping"},
+  };
+  if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+    for (const auto& s : kShortcuts) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s[0]);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(s[1]);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Separator();
+  ImGui::TextDisabled("Command line: varsim --help.  Headless: varsim list | describe SCENE | run SCENE ...");
+  ImGui::TextDisabled("Gamepad: standard mapping; add SDL_GameControllerDB lines with --gamepad-mappings FILE.");
+  ImGui::End();
+}
+
+}  // namespace varsim

@@ -1,0 +1,28 @@
+// The app's ImGui panels, one file each (panels_*.cpp), all free functions over AppState.
+#pragma once
+#include "engine/sim/param.h"
+
+namespace varsim {
+
+struct AppState;
+
+void drawMainMenu(AppState& app);
+void drawScenePanel(AppState& app);
+void drawSimulationPanel(AppState& app);
+void drawParametersPanel(AppState& app);
+void drawPlotsPanel(AppState& app);
+void drawInputPanel(AppState& app);
+void drawHelpOverlay(AppState& app);
+// HUD lines of the scene and the rates, world labels, the notice area (always drawn, even with Tab).
+void drawOverlays(AppState& app);
+// One generated widget for a parameter of the current scene (shared by the simulation and
+// parameter panels): range from the spec, live or "applies on reset", rejection message.
+void drawParamWidget(AppState& app, const ParamSpec& spec);
+
+// Default panel layout for a display of this size (applied on first use).
+struct PanelRect {
+  float x, y, w, h;
+};
+PanelRect panelRect(const char* panel, float displayW, float displayH);
+
+}  // namespace varsim

@@ -1,0 +1,132 @@
+// Parameter panel generated from the scene's ParamSpec list (the same list `varsim describe` prints):
+// sliders for bounded reals/integers (log sliders where the spec says so), checkboxes, combos, vector
+// inputs. Live parameters apply at once; the others are marked and wait for Reset. A rejected value
+// shows its message under the widget and the last good value stays.
+#include <imgui.h>
+
+#include <cmath>
+
+#include "engine/sim/errors.h"
+#include "ui/app/app_state.h"
+#include "ui/app/panels.h"
+
+namespace varsim {
+
+namespace {
+
+bool boundedRange(const ParamSpec& s) { return s.minValue > -1e6 && s.maxValue < 1e6 && s.maxValue > s.minValue; }
+
+bool editReal(const char* label, const ParamSpec& s, double& x) {
+  if (!boundedRange(s)) return ImGui::InputDouble(label, &x, 0.0, 0.0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
+  double lo = s.minValue, hi = s.maxValue;
+  ImGuiSliderFlags flags = 0;
+  if (s.logScale) {
+    if (lo <= 0.0) lo = hi * 1e-6;  // a log slider needs a positive lower end
+    flags |= ImGuiSliderFlags_Logarithmic;
+  }
+  return ImGui::SliderScalar(label, ImGuiDataType_Double, &x, &lo, &hi, "%.6g", flags);
+}
+
+bool editInteger(const char* label, const ParamSpec& s, double& x) {
+  long long v = std::llround(x);
+  bool changed;
+  if (boundedRange(s) && s.maxValue - s.minValue <= 10000) {
+    long long lo = std::llround(s.minValue), hi = std::llround(s.maxValue);
+    changed = ImGui::SliderScalar(label, ImGuiDataType_S64, &v, &lo, &hi, "%lld",
+                                  s.logScale && lo > 0 ? ImGuiSliderFlags_Logarithmic : 0);
+  } else {
+    long long step = 1;
+    changed = ImGui::InputScalar(label, ImGuiDataType_S64, &v, &step, nullptr, "%lld");
+  }
+  if (changed) x = double(v);
+  return changed;
+}
+
+}  // namespace
+
+void drawParamWidget(AppState& app, const ParamSpec& spec) {
+  SimDriver& d = app.driver;
+  ParamValue v = d.params().value(spec.key);
+  const std::string label = spec.key + (spec.unit.empty() ? "" : " [" + spec.unit + "]");
+  ImGui::PushID(spec.key.c_str());
+  bool changed = false;
+  switch (spec.type) {
+    case ParamType::Real: changed = editReal(label.c_str(), spec, v.numbers[0]); break;
+    case ParamType::Integer: changed = editInteger(label.c_str(), spec, v.numbers[0]); break;
+    case ParamType::Bool: {
+      bool b = v.numbers[0] != 0.0;
+      changed = ImGui::Checkbox(label.c_str(), &b);
+      v.numbers[0] = b ? 1.0 : 0.0;
+      break;
+    }
+    case ParamType::Choice:
+      if (ImGui::BeginCombo(label.c_str(), v.choice.c_str())) {
+        for (const auto& c : spec.choices)
+          if (ImGui::Selectable(c.c_str(), c == v.choice)) {
+            v.choice = c;
+            changed = true;
+          }
+        ImGui::EndCombo();
+      }
+      break;
+    case ParamType::Vector:
+      if (v.numbers.size() <= 4) {
+        changed = ImGui::InputScalarN(label.c_str(), ImGuiDataType_Double, v.numbers.data(), int(v.numbers.size()),
+                                      nullptr, nullptr, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
+      } else {
+        ImGui::TextUnformatted(label.c_str());
+        for (size_t i = 0; i < v.numbers.size(); ++i) {
+          ImGui::PushID(int(i));
+          changed |= ImGui::InputDouble("##c", &v.numbers[i], 0, 0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
+          ImGui::PopID();
+        }
+      }
+      break;
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s\nrange: %s\n%s", spec.help.c_str(), spec.rangeText().c_str(),
+                      spec.live ? "applies live" : "applies on reset (Backspace)");
+  if (changed) {
+    try {
+      d.setParam(spec.key, v);
+      app.paramErrors.erase(spec.key);
+    } catch (const BadInput& e) {
+      app.paramErrors[spec.key] = e.what();
+    }
+  }
+  const auto& pending = d.pendingKeys();
+  const bool isPending = std::find(pending.begin(), pending.end(), spec.key) != pending.end();
+  if (isPending) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "  changed: applies on reset");
+  else if (!spec.live) ImGui::TextDisabled("  applies on reset");
+  if (auto it = app.paramErrors.find(spec.key); it != app.paramErrors.end())
+    ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "  rejected: %s", it->second.c_str());
+  ImGui::PopID();
+}
+
+void drawParametersPanel(AppState& app) {
+  if (!app.driver.loaded()) return;
+  const PanelRect r = panelRect("Parameters", ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Parameters", &app.settings.panels.parameters)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::PushItemWidth(-150.0f);
+  for (const auto& spec : app.driver.params().specs())
+    if (spec.key != "dt") drawParamWidget(app, spec);  // h lives in the simulation panel
+  ImGui::PopItemWidth();
+  if (!app.driver.pendingKeys().empty()) {
+    ImGui::Separator();
+    if (ImGui::Button("Reset to apply (Backspace)")) {
+      try {
+        app.driver.reset();
+      } catch (const std::exception& e) {
+        app.notify(std::string("reset failed: ") + e.what(), true);
+      }
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace varsim

@@ -1,0 +1,67 @@
+// Live plots: the driver's plot groups (scene plots() or defaults from the standard columns), one
+// shared time window (5 s … 10 min) that follows the newest sample while running and freezes on
+// pause (or on request), and export of each plot's visible data.
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "ui/app/app_state.h"
+#include "ui/app/panels.h"
+#include "ui/plot/plot_export.h"
+
+namespace varsim {
+
+void drawPlotsPanel(AppState& app) {
+  SimDriver& d = app.driver;
+  if (!d.loaded()) return;
+  const PanelRect r = panelRect("Plots", ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Plots", &app.settings.panels.plots)) {
+    ImGui::End();
+    return;
+  }
+  // Window selection.
+  char current[32];
+  auto windowLabel = [](double s, char* buf, size_t n) {
+    if (s < 60) std::snprintf(buf, n, "%.0f s", s);
+    else std::snprintf(buf, n, "%.0f min", s / 60);
+  };
+  windowLabel(app.settings.plotWindow, current, sizeof current);
+  ImGui::SetNextItemWidth(90);
+  if (ImGui::BeginCombo("window", current)) {
+    for (double w : kPlotWindows) {
+      char label[32];
+      windowLabel(w, label, sizeof label);
+      if (ImGui::Selectable(label, w == app.settings.plotWindow)) app.settings.plotWindow = w;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::Checkbox("freeze", &app.freezePlots) && app.freezePlots) app.frozenTime = d.plotData().newestTime();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("keep the view still while the simulation runs (pausing also freezes)");
+
+  const PlotHistory& data = d.plotData();
+  // While paused the data does not change, so following the newest sample is already frozen.
+  const double tEnd = app.freezePlots ? app.frozenTime : data.newestTime();
+  const TimeWindow window = timeWindow(tEnd, app.settings.plotWindow);
+  const double marker = d.atPresent() ? -1.0 : d.scene().time();
+  for (const auto& group : d.plotGroups()) {
+    if (!ImGui::CollapsingHeader(group.title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
+    PlotView& view = app.plotViews[d.sceneName() + "/" + group.title];
+    const PlotResult res = drawPlot(group, data, window, view, marker, 130.0f);
+    if (res.exportRequested) {
+      const std::string path = exportFileName(group.title, window.tMin, window.tMax);
+      std::string error;
+      if (exportVisibleCsv(path, data, res.visibleSeries, window.tMin, window.tMax, error)) {
+        const auto [first, last] = data.range(window.tMin, window.tMax);
+        app.notify("exported " + std::to_string(last - first) + " rows to " + path);
+      } else {
+        app.notify(error, true);
+      }
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace varsim

@@ -1,0 +1,136 @@
+// Simulation controls: run/pause/step/back/reset, h (the scene's `dt` parameter), speed (log-spaced,
+// as % real time), achieved rates, the history slider, input recording and replay, divergence.
+#include <imgui.h>
+
+#include <cmath>
+
+#include "engine/sim/errors.h"
+#include "ui/app/app_state.h"
+#include "ui/app/panels.h"
+#include "ui/core/speed_ladder.h"
+
+namespace varsim {
+
+namespace {
+
+void tryReset(AppState& app) {
+  try {
+    app.driver.reset();
+    app.live.resetRamps();
+  } catch (const std::exception& e) {
+    app.notify(std::string("reset failed: ") + e.what(), true);
+  }
+}
+
+void drawRecordReplay(AppState& app) {
+  SimDriver& d = app.driver;
+  char path[512];
+  if (d.recording()) {
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "recording inputs (%zu controls)", d.controls().size());
+    std::snprintf(path, sizeof path, "%s", app.recordPath.c_str());
+    if (ImGui::InputText("file##rec", path, sizeof path)) app.recordPath = path;
+    if (ImGui::Button("Stop and save")) {
+      d.stopRecording();
+      try {
+        d.recordedTrack().save(app.recordPath, d.controls());
+        app.notify("inputs saved to " + app.recordPath + " (replay: varsim --replay " + app.recordPath + ")");
+      } catch (const BadInput& e) {
+        app.notify(e.what(), true);
+      }
+    }
+  } else if (ImGui::Button("Record from reset")) {
+    tryReset(app);
+    d.startRecording();
+  }
+  ImGui::SameLine();
+  if (d.replaying()) {
+    const bool done = d.replay()->finished(d.step());
+    ImGui::TextColored(ImVec4(0.4f, 0.8f, 1, 1), done ? "replay done (holding last row)" : "replaying");
+    if (ImGui::Button("Stop replay (live input)")) d.stopReplay();
+  } else {
+    std::snprintf(path, sizeof path, "%s", app.replayPath.c_str());
+    ImGui::SetNextItemWidth(150);
+    if (ImGui::InputText("##replay", path, sizeof path)) app.replayPath = path;
+    ImGui::SameLine();
+    if (ImGui::Button("Replay")) {
+      try {
+        d.startReplay(InputTrack::load(app.replayPath, d.controls(), d.h()));
+        app.notify("replaying " + app.replayPath + " from step 0");
+      } catch (const BadInput& e) {
+        app.notify(e.what(), true);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void drawSimulationPanel(AppState& app) {
+  SimDriver& d = app.driver;
+  if (!d.loaded()) return;
+  const PanelRect r = panelRect("Simulation", ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Simulation", &app.settings.panels.simulation)) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::Button(d.paused() ? "Run (Space)" : "Pause (Space)", ImVec2(110, 0))) d.setPaused(!d.paused());
+  ImGui::SameLine();
+  if (ImGui::Button("<- Back")) d.stepBack();
+  ImGui::SameLine();
+  if (ImGui::Button("Step ->")) { d.setPaused(true); d.stepOnce(); }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) tryReset(app);
+
+  ImGui::Text("t = %.4f s   step %ld", d.scene().time(), d.step());
+  ImGui::PushItemWidth(-110.0f);
+  if (const ParamSpec* dt = d.params().spec("dt")) drawParamWidget(app, *dt);
+
+  // Speed: a log slider over x0.1 … x4, shown as % of real time; +/- step through the presets.
+  double speed = d.speed();
+  const double lo = kSpeedLadder.front(), hi = kSpeedLadder.back();
+  char fmt[48];
+  std::snprintf(fmt, sizeof fmt, "%.0f%%%% real time", speed * 100.0);
+  if (ImGui::SliderScalar("speed", ImGuiDataType_Double, &speed, &lo, &hi, fmt, ImGuiSliderFlags_Logarithmic))
+    d.setSpeed(speed);
+  ImGui::PopItemWidth();
+  ImGui::SameLine();
+  if (ImGui::SmallButton("-")) d.setSpeed(slowerSpeed(d.speed()));
+  ImGui::SameLine();
+  if (ImGui::SmallButton("+")) d.setSpeed(fasterSpeed(d.speed()));
+
+  const double h = d.h();
+  ImGui::Text("physics %.1f Hz (target %.1f)  FPS %.0f", app.rates.physicsHz(), d.paused() ? 0.0 : d.speed() / h,
+              app.rates.fps());
+  ImGui::Text("step cost %.1f us   missed ticks %ld", app.rates.stepMicros(), d.missedTicks());
+
+  // History: the slider scrubs the stored past; resuming continues from the shown state.
+  const HistoryRing& hist = d.history();
+  if (hist.size() > 1) {
+    int cursor = int(d.historyCursor());
+    char label[64];
+    std::snprintf(label, sizeof label, "step %ld", hist.at(size_t(cursor)).step);
+    ImGui::SetNextItemWidth(-110.0f);
+    if (ImGui::SliderInt("history", &cursor, 0, int(hist.size()) - 1, label)) d.scrubTo(size_t(cursor));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%zu stored states (up to %zu): drag to scrub, Run resumes from here", hist.size(),
+                        hist.effectiveCapacity(hist.newest().state.size()));
+  }
+  if (!d.atPresent()) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1, 1), "viewing the past: Run or Step rewrites the future");
+
+  ImGui::Separator();
+  drawRecordReplay(app);
+  if (d.diverged()) {
+    ImGui::Separator();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", d.divergedMessage().c_str());
+    ImGui::PopTextWrapPos();
+    if (ImGui::Button("Reset (Backspace)")) tryReset(app);
+    ImGui::SameLine();
+    ImGui::TextDisabled("or step back with Left");
+  }
+  ImGui::End();
+}
+
+}  // namespace varsim
