@@ -49,11 +49,15 @@ struct NewtonOutcome {
   double relativeResidual = 0.0;
 };
 
-// Newton on r(x) = 0 with analytic Jacobian. Stops when |r| <= tol |b|, or when the residual stalls at
-// the round-off floor (|r| <= 1e-12 |b| and no longer halving).
-template <int N, class Residual, class Jacobian>
+// Newton on r(x) = 0 with analytic Jacobian. Stops when |r| <= tol |b| or when the residual stalls
+// (|r| <= 1e-12 |b| and no longer halving). At the iteration cap it still counts as converged if |r| is
+// at the round-off floor of its evaluation, 4 eps termScale(x) (the size of the terms that cancel in r;
+// it exceeds |b| when h|xi| is large, e.g. the SE(3) Cayley coupling (h/2) v x b_lin of a body falling
+// at 10^4 m/s): not converging below round-off is no divergence.
+template <int N, class Residual, class Jacobian, class TermScale>
 NewtonOutcome newton(Eigen::Matrix<double, N, 1>& x, double bNorm, const LgviOptions& opt, const Residual& residual,
-                     const Jacobian& jacobian) {
+                     const Jacobian& jacobian, const TermScale& termScale) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
   NewtonOutcome out;
   double rPrev = std::numeric_limits<double>::infinity();
   for (int it = 0;; ++it) {
@@ -66,11 +70,20 @@ NewtonOutcome newton(Eigen::Matrix<double, N, 1>& x, double bNorm, const LgviOpt
       out.converged = true;
       return out;
     }
-    if (it >= opt.maxNewtonIterations) return out;
+    if (it >= opt.maxNewtonIterations) {
+      out.converged = rn <= 1e-10 * bNorm && rn <= 4.0 * eps * termScale(x);
+      return out;
+    }
     const Eigen::Matrix<double, N, N> Jr = jacobian(x);
     x -= Jr.partialPivLu().solve(r);
     rPrev = rn;
   }
+}
+
+// Size of the terms of C_SO3(w)^T m (w = h omega already scaled): m, w x m / 2, and the quadratic term.
+double rotationTermScale(const Vector3d& w, const Vector3d& m) {
+  const double wn = w.norm(), mn = m.norm();
+  return mn * (1.0 + wn / 2 + wn * wn / 4);
 }
 
 std::string num(double v) { return formatNumber(v); }
@@ -205,10 +218,14 @@ LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d
 
   if (options_.group == LgviGroup::SO3xR3) {
     // Rotation: C_SO3(h w)^T J w = b_ang. Translation (world frame, rotated into body k): m v_k = b_lin.
-    Vector3d w = s.xi.head<3>();
+    // The rotation solve reads nothing translational (predictor J w x w + torque, tolerance on |b_ang|),
+    // so its result is bit-identical whatever the force and the velocity.
+    const Vector3d wPrev = xiPrev_.head<3>();
+    Vector3d w = wPrev + h * (Jinv_ * ((J * wPrev).cross(wPrev) + fk.head<3>()));
     s.newton = newton<3>(
-        w, bNorm, options_, [&](const Vector3d& x) { return Vector3d(so3CTmu(c, h * x, J * x) - bAng); },
-        [&](const Vector3d& x) { return Matrix3d(h * so3CTmuJacobian(c, h * x, J * x) + so3CT(c, h * x) * J); });
+        w, bAng.norm(), options_, [&](const Vector3d& x) { return Vector3d(so3CTmu(c, h * x, J * x) - bAng); },
+        [&](const Vector3d& x) { return Matrix3d(h * so3CTmuJacobian(c, h * x, J * x) + so3CT(c, h * x) * J); },
+        [&](const Vector3d& x) { return bAng.norm() + rotationTermScale(h * x, J * x); });
     s.xi << w, bLin / m;
     return s;
   }
@@ -235,6 +252,10 @@ LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d
             Jr -= (a * a) * bLinHat * Minv * so3::hat(Minv * u);
           }
           return Jr;
+        },
+        [&](const Vector3d& x) {
+          const double coupling = coupled ? a * (inverseOfIdentityPlusHat(a, x) * u).norm() * bLin.norm() : 0.0;
+          return bAng.norm() + rotationTermScale(h * x, J * x) + coupling;
         });
     s.xi << w, inverseOfIdentityPlusHat(a, w) * u;
     return s;
@@ -245,6 +266,10 @@ LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d
       s.xi, bNorm, options_, [&](const Vector6d& x) { return Vector6d(se3CTmu(c, h * x, II * x) - b); },
       [&](const Vector6d& x) {
         return Matrix6d(h * se3::dCTmu(c, h * x, II * x) + se3::tangentInverse(c, h * x).transpose() * II);
+      },
+      [&](const Vector6d& x) {  // C^T II xi = II xi (I - ad^T/2 + ~ad^T^2/12 + ~ad^T^4/720), |ad^T| ~ |h xi|
+        const double hx = h * x.norm(), mu = (II * x).norm();
+        return bNorm + mu * (1.0 + hx / 2 + hx * hx / 4 + hx * hx * hx * hx / 720);
       });
   return s;
 }
@@ -271,6 +296,10 @@ void LgviSe3::step(double h, const WrenchField& f) {
   }
   const Vector6d& xi = s.xi;
   const Vector3d w = xi.head<3>(), v = xi.tail<3>();
+  // dexp^{-1} has poles at h|omega| = 2 pi n: a root beyond the first pole is not a valid segment.
+  if (options_.tangent == Tangent::Exp && h * w.norm() >= 2.0 * M_PI)
+    throw SimulationDiverged("LGVI step at t=" + num(t) + ": h |omega| = " + num(h * w.norm()) +
+                             " rad reached 2 pi, where dexp^-1 is singular (reduce dt or use tangent cay)");
   const Vector6d IIxi = (Vector6d() << inertia_.J * w, inertia_.mass * v).finished();
   se3::Pose gNext;
   Vector6d muNext;
