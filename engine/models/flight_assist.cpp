@@ -18,8 +18,20 @@ Matrix3d rotX(double a) { return Eigen::AngleAxisd(a, Vector3d::UnitX()).toRotat
 
 double FlightAssist::heading(const Matrix3d& R) { return std::atan2(R(1, 0), R(0, 0)); }
 
-Matrix3d FlightAssist::desiredAttitude(const StickCommand& sticks, double headingRef) const {
-  return rotZ(headingRef) * rotY(settings_.maxTilt * sticks.pitch) * rotX(settings_.maxTilt * sticks.roll);
+Matrix3d FlightAssist::desiredAttitude(double theta, double phi, double headingRef) {
+  return rotZ(headingRef) * rotY(theta) * rotX(phi);
+}
+
+Eigen::Vector2d FlightAssist::attitudeCommand(const StickCommand& sticks, const Vector3d& velocity, double heading,
+                                              double gravity) const {
+  const double c = std::cos(heading), s = std::sin(heading);
+  const double forward = c * velocity.x() + s * velocity.y(), left = -s * velocity.x() + c * velocity.y();
+  const double g = std::max(gravity, 1.0), k = settings_.brakeGain, tilt = settings_.maxTilt;
+  // +theta accelerates forward, +phi accelerates to the right (-y): brake against the drift.
+  const double brakeTheta = std::clamp(-std::atan(k * forward / g), -tilt, tilt);
+  const double brakePhi = std::clamp(std::atan(k * left / g), -tilt, tilt);
+  const double sp = std::clamp(sticks.pitch, -1.0, 1.0), sr = std::clamp(sticks.roll, -1.0, 1.0);
+  return {sp * tilt + (1.0 - std::abs(sp)) * brakeTheta, sr * tilt + (1.0 - std::abs(sr)) * brakePhi};
 }
 
 RotorState FlightAssist::command(const Helicopter& heli, const se3::Pose& g, const Vector3d& omega,
@@ -53,7 +65,8 @@ RotorState FlightAssist::command(const Helicopter& heli, const se3::Pose& g, con
   cmd.collective = std::clamp(cmd.collective, 0.0, hs.limits.collectiveMax);
 
   // Attitude loop (inertia J): geometric PD with gyroscopic and drag feed-forward.
-  const Matrix3d Rd = desiredAttitude(sticks, state.headingRef);
+  const Eigen::Vector2d attitude = attitudeCommand(sticks, velocity, psi, hs.gravity);
+  const Matrix3d Rd = desiredAttitude(attitude.x(), attitude.y(), state.headingRef);
   const Vector3d eR = 0.5 * so3::vee(Rd.transpose() * R - R.transpose() * Rd);
   const Vector3d omegaDes = R.transpose() * Vector3d(0.0, 0.0, yawRateCmd);
   const Vector3d J = hs.inertia;

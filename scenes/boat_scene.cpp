@@ -1,0 +1,301 @@
+// scenes/boat_scene.cpp — scene `boat`: the seed 000 Sec. 4.3.2 thruster boat on the LGVI (or RK4): box hull
+// floating on animated piecewise-linear waves (the drawn water mesh is the physical surface), eq. (15) patch
+// forces, wind, current, two stern thrusters (left/right triggers). Wave, damping, wind and current are live.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/models/boat.h"
+#include "engine/models/rigid_body.h"
+#include "engine/sim/errors.h"
+#include "scenes/rigid_vehicle_scene.h"
+
+namespace varsim {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+enum Control { kLeft = 0, kRight = 1 };
+
+std::vector<ParamSpec> boatParams() {
+  std::vector<ParamSpec> p = {
+      ParamSpec::real("mass", 1200.0, 0.0, 1e6, "kg", "boat mass m", true),
+      ParamSpec::vector("hull", {4.0, 1.8, 0.8}, 0.0, 100.0, "m", "box hull length (x), width (y), height (z)", true),
+      ParamSpec::real("water_density", 1025.0, 0.0, 5000.0, "kg/m^3", "rho of the water (buoyancy rho g Pi_s)", true),
+      ParamSpec::real("thrust_left", 0.0, 0.0, 1e6, "N", "held thrust u_l of the port (left, +y) thruster").setLive(),
+      ParamSpec::real("thrust_right", 0.0, 0.0, 1e6, "N", "held thrust u_r of the starboard (right, -y) thruster")
+          .setLive(),
+      ParamSpec::real("thrust_max", 1500.0, 0.0, 1e6, "N", "thrust of each thruster at full trigger"),
+      ParamSpec::real("wave_amplitude", 0.15, 0.0, 3.0, "m", "amplitude of the dominant wave (0 = still water)")
+          .setLive(),
+      ParamSpec::real("wave_length", 12.0, 0.5, 500.0, "m", "wavelength of the dominant wave (deep water)", true)
+          .setLive(),
+      ParamSpec::real("wave_direction", 0.0, -2.0 * kPi, 2.0 * kPi, "rad", "travel heading of the waves from +x")
+          .setLive(),
+      ParamSpec::vector("wind", {6.0, 3.0, 0.0}, -100.0, 100.0, "m/s", "wind velocity (world); drag on dry patches")
+          .setLive(),
+      ParamSpec::vector("current", {0.0, 0.0, 0.0}, -20.0, 20.0, "m/s", "uniform water current eta (world)").setLive(),
+      ParamSpec::vector("damping", {40.0, 400.0, 500.0}, 0.0, 1e6, "N s/m^3",
+                        "E = diag(surge, sway, heave): patch traction -E (r_dot - R^T eta), eq. (15)")
+          .setLive(),
+      ParamSpec::real("pressure", 0.0, -1e5, 1e5, "Pa", "P: uniform normal traction -P n on wetted patches, eq. (15)")
+          .setLive(),
+      ParamSpec::real("com_height", -0.1, -50.0, 50.0, "m", "centre of mass above the hull box centre (ballast < 0)"),
+      ParamSpec::real("water_grid", 0.25, 0.02, 10.0, "m", "spacing of the grid that defines (and draws) the water",
+                      true),
+      ParamSpec::real("patch_size", 0.25, 0.01, 100.0, "m", "hull patch edge for the eq. (15) sum", true),
+      ParamSpec::vector("start_position", {0.0, 0.0}, -1e5, 1e5, "m", "initial x, y of the centre of mass"),
+      ParamSpec::real("start_heave", 0.0, -100.0, 100.0, "m", "initial height above the analytic floating height"),
+      ParamSpec::vector("start_attitude", {0.0, 0.0, 0.0}, -2.0 * kPi, 2.0 * kPi, "rad",
+                        "initial roll (about x), pitch (about y), heading (about z)"),
+      ParamSpec::vector("start_velocity", {0.0, 0.0, 0.0}, -100.0, 100.0, "m/s", "initial world velocity"),
+  };
+  for (auto& s : rigidVehicleParams()) p.push_back(s);
+  return p;
+}
+
+void validateBoat(const ParamSet& p) {
+  const double tmax = p.real("thrust_max");
+  for (const char* key : {"thrust_left", "thrust_right"})
+    if (p.real(key) > tmax)
+      throw BadInput(std::string("key '") + key + "' = " + formatNumber(p.real(key)) + ": allowed [0, " +
+                     formatNumber(tmax) + "] (thrust_max)");
+  const double half = 0.5 * p.vec3("hull").z();
+  if (std::abs(p.real("com_height")) > half)
+    throw BadInput("key 'com_height' = " + formatNumber(p.real("com_height")) + ": allowed [" + formatNumber(-half) +
+                   ", " + formatNumber(half) + "] (inside the hull)");
+}
+
+BoatSettings boatSettings(const ParamSet& p) {
+  BoatSettings s;
+  s.mass = p.real("mass");
+  s.hullSize = p.vec3("hull");
+  s.comHeight = p.real("com_height");
+  s.waterDensity = p.real("water_density");
+  s.damping = p.vec3("damping");
+  s.pressure = p.real("pressure");
+  s.wind = p.vec3("wind");
+  s.thrustMax = p.real("thrust_max");
+  s.patchSize = p.real("patch_size");
+  return s;
+}
+
+WaveSettings waveSettings(const ParamSet& p) {
+  WaveSettings w;
+  w.amplitude = p.real("wave_amplitude");
+  w.wavelength = p.real("wave_length");
+  w.direction = p.real("wave_direction");
+  w.current = p.vec3("current");
+  w.gridSpacing = p.real("water_grid");
+  return w;
+}
+
+class BoatScene : public RigidVehicleScene {
+ public:
+  explicit BoatScene(const ParamSet& params)
+      : RigidVehicleScene(params), boat_(boatSettings(params)), water_(waveSettings(params)) {
+    const Vector3d att = params.vec3("start_attitude");
+    se3::Pose g0;
+    g0.R = (Eigen::AngleAxisd(att.z(), Vector3d::UnitZ()) * Eigen::AngleAxisd(att.y(), Vector3d::UnitY()) *
+            Eigen::AngleAxisd(att.x(), Vector3d::UnitX()))
+               .toRotationMatrix();
+    const auto& xy = params.vector("start_position");
+    g0.x = Vector3d(xy[0], xy[1], boat_.equilibriumHeight() + params.real("start_heave"));
+    Vector6d xi0 = Vector6d::Zero();
+    xi0.tail<3>() = g0.R.transpose() * params.vec3("start_velocity");
+    thrust_ = heldThrust(0.0, 0.0);
+    startBody(principalInertia(boat_.settings().mass, boat_.principalInertia()), g0, xi0);
+  }
+
+  std::vector<ControlSpec> controls() const override {
+    return {{"thrust_left", 0.0, 1.0, 0.0, "left trigger: port thruster from the held value to thrust_max"},
+            {"thrust_right", 0.0, 1.0, 0.0, "right trigger: starboard thruster from the held value to thrust_max"}};
+  }
+
+  std::vector<PlotSpec> plots() const override {
+    auto plots = momentumPlots();
+    plots.insert(plots.begin() + 1, PlotSpec{"Thrust (N)", {"u_left", "u_right"}, false});
+    plots.push_back({"Heel and trim (rad)", {"heel", "trim"}, false});
+    plots.push_back({"Submerged volume (m^3)", {"submerged_volume"}, false});
+    return plots;
+  }
+
+  void applyLive(const ParamSet& params) override {
+    params_ = params;
+    boat_.setSettings(boatSettings(params));
+    water_ = WaterSurface(waveSettings(params));
+    thrust_ = heldThrust(lastTriggers_[kLeft], lastTriggers_[kRight]);
+    refreshNodeWrench();
+  }
+
+  void draw(DrawList& out) const override;
+
+ protected:
+  Vector6d vehicleWrench(const se3::Pose& g, const Vector6d& xi, double t) const override {
+    HydrostaticState& hydro = scratch_;
+    const Vector6d f = boat_.wrench(g, xi, t, water_, Eigen::Vector2d(thrust_.y(), thrust_.x()), hydro).total();
+    if (t == time() && g.x == pose().x && g.R == pose().R) {  // the current node: keep it for diagnostics
+      std::swap(nodeHydro_, scratch_);
+      nodeHydroTime_ = t;
+      nodeHydroPose_ = g;
+      nodeHydroValid_ = true;
+    }
+    return f;
+  }
+
+  void updateActuators(double /*h*/, const InputVector& in) override {
+    lastTriggers_ = {in[kLeft], in[kRight]};
+    thrust_ = heldThrust(in[kLeft], in[kRight]);
+  }
+
+  double potentialEnergy() const override { return boat_.potentialEnergy(pose(), nodeHydro()); }
+
+  std::vector<std::string> vehicleColumns() const override {
+    return {"u_left", "u_right", "submerged_volume", "wetted_area", "heel", "trim", "speed", "water_height"};
+  }
+
+  void vehicleDiagnostics(std::vector<double>& row) const override {
+    const se3::Pose& g = pose();
+    const HydrostaticState& hydro = nodeHydro();
+    for (double v : {thrust_.x(), thrust_.y(), hydro.volume, hydro.wettedArea, heel(g.R), trim(g.R),
+                     velocity().norm(), water_.height(g.x.x(), g.x.y(), time())})
+      row.push_back(v);
+  }
+
+  std::vector<double> saveVehicle() const override {
+    return {thrust_.x(), thrust_.y(), lastTriggers_[kLeft], lastTriggers_[kRight]};
+  }
+
+  void loadVehicle(const std::vector<double>& s) override {
+    if (s.size() != 4) throw BadInput("boat state: expected 4 vehicle numbers, got " + std::to_string(s.size()));
+    thrust_ = Eigen::Vector2d(s[0], s[1]);
+    lastTriggers_ = {s[2], s[3]};
+    nodeHydroValid_ = false;
+  }
+
+ private:
+  // (u_l, u_r): neutral triggers hold the parameters, full trigger reaches thrust_max.
+  Eigen::Vector2d heldThrust(double left, double right) const {
+    const double tmax = boat_.settings().thrustMax;
+    const double l = params_.real("thrust_left"), r = params_.real("thrust_right");
+    return {std::clamp(l + left * (tmax - l), 0.0, tmax), std::clamp(r + right * (tmax - r), 0.0, tmax)};
+  }
+
+  const HydrostaticState& nodeHydro() const {
+    if (!nodeHydroValid_ || nodeHydroTime_ != time() || nodeHydroPose_.x != pose().x || nodeHydroPose_.R != pose().R) {
+      computeHydrostatics(boat_.patches(), pose(), water_, time(), nodeHydro_);
+      nodeHydroTime_ = time();
+      nodeHydroPose_ = pose();
+      nodeHydroValid_ = true;
+    }
+    return nodeHydro_;
+  }
+
+  static double heel(const Matrix3d& R) { return std::atan2(R(2, 1), R(2, 2)); }
+  static double trim(const Matrix3d& R) { return std::asin(std::clamp(-R(2, 0), -1.0, 1.0)); }  // + bow down
+
+  void drawWater(DrawList& out) const;
+
+  Boat boat_;
+  WaterSurface water_;
+  Eigen::Vector2d thrust_ = Eigen::Vector2d::Zero();  // (u_l, u_r), N
+  std::array<double, 2> lastTriggers_{0.0, 0.0};
+  mutable HydrostaticState scratch_, nodeHydro_;
+  mutable double nodeHydroTime_ = 0.0;
+  mutable se3::Pose nodeHydroPose_;
+  mutable bool nodeHydroValid_ = false;
+};
+
+// The physical surface around the boat: the grid nodes (snapped to the world grid) and the same diagonal
+// split as WaterSurface::height, so the mesh is exactly the surface the hull is clipped against.
+void BoatScene::drawWater(DrawList& out) const {
+  const double s = water_.spacing(), t = time();
+  const int n = std::clamp(int(40.0 / s), 8, 200);  // about 40 m across
+  const long i0 = long(std::floor(pose().x.x() / s)) - n / 2, j0 = long(std::floor(pose().x.y() / s)) - n / 2;
+  const HeightWindow win = water_.window(i0 * s, (i0 + n) * s, j0 * s, (j0 + n) * s, t);
+  TriangleMesh mesh;
+  mesh.color = {0.15f, 0.4f, 0.65f, 0.85f};
+  for (int b = 0; b <= n; ++b)
+    for (int a = 0; a <= n; ++a) {
+      const long i = i0 + a, j = j0 + b;
+      mesh.positions.push_back({float(i * s), float(j * s), float(win.at(i, j))});
+      const double dx = (win.at(i + 1, j) - win.at(i - 1, j)) / (2.0 * s);
+      const double dy = (win.at(i, j + 1) - win.at(i, j - 1)) / (2.0 * s);
+      const Vector3d nrm = Vector3d(-dx, -dy, 1.0).normalized();
+      mesh.normals.push_back(toVec3f(nrm));
+    }
+  auto idx = [&](int a, int b) { return unsigned(b * (n + 1) + a); };
+  for (int b = 0; b < n; ++b)
+    for (int a = 0; a < n; ++a) {  // lower (0,0),(1,0),(1,1) and upper (0,0),(1,1),(0,1), counter-clockwise
+      mesh.indices.insert(mesh.indices.end(), {idx(a, b), idx(a + 1, b), idx(a + 1, b + 1)});
+      mesh.indices.insert(mesh.indices.end(), {idx(a, b), idx(a + 1, b + 1), idx(a, b + 1)});
+    }
+  out.meshes.push_back(std::move(mesh));
+}
+
+void BoatScene::draw(DrawList& out) const {
+  const se3::Pose& g = pose();
+  drawWater(out);
+  const Vector3d size = boat_.settings().hullSize;
+  const Vector3d c = boat_.hull().center;
+  auto shape = [&](ShapeKind k, const Mat4& m, Vec3f sz, Rgba col) { out.shapes.push_back({k, m, sz, col, false}); };
+  shape(ShapeKind::Box, toMat4(g, c, Matrix3d::Identity()), toVec3f(size), {0.92f, 0.92f, 0.88f, 1.0f});
+  shape(ShapeKind::Box, toMat4(g, c + Vector3d(0.1 * size.x(), 0, 0.5 * size.z() + 0.25), Matrix3d::Identity()),
+        {float(0.3 * size.x()), float(0.7 * size.y()), 0.5f}, {0.3f, 0.35f, 0.45f, 1.0f});  // cabin
+  const Matrix3d alongX = Eigen::AngleAxisd(0.5 * kPi, Vector3d::UnitY()).toRotationMatrix();
+  const double tmax = std::max(boat_.settings().thrustMax, 1e-9);
+  const Vector3d thrusters[2] = {boat_.thrusterLeft(), boat_.thrusterRight()};
+  for (int k = 0; k < 2; ++k) {
+    shape(ShapeKind::Cylinder, toMat4(g, thrusters[k], alongX), {0.12f, 0.12f, 0.4f}, {0.2f, 0.2f, 0.2f, 1.0f});
+    const double len = 1.5 * thrust_[k] / tmax;
+    if (len > 1e-3)
+      shape(ShapeKind::Arrow, toMat4(g, thrusters[k] - Vector3d(len + 0.2, 0, 0), alongX), {0.04f, 0.1f, float(len)},
+            {1.0f, 0.5f, 0.1f, 1.0f});
+  }
+  const Vector3d wind = boat_.settings().wind;
+  if (wind.norm() > 1e-6) {  // wind arrow above the boat, length ~ speed / 3
+    const Matrix3d align = Eigen::Quaterniond::FromTwoVectors(Vector3d::UnitZ(), wind).toRotationMatrix();
+    shape(ShapeKind::Arrow, toMat4(se3::Pose{align, g.x + Vector3d(0, 0, 3.0)}), {0.05f, 0.15f, float(wind.norm() / 3.0)},
+          {0.9f, 0.9f, 1.0f, 1.0f});
+  }
+  drawTrail(out, {1.0f, 1.0f, 1.0f, 0.8f});
+
+  out.camera.follow = true;
+  out.camera.target = toVec3f(g.x);
+  out.camera.heading = float(std::atan2(g.R(1, 0), g.R(0, 0)));
+  out.camera.distance = 14.0f;
+  out.camera.showGround = false;
+  const HydrostaticState& hydro = nodeHydro();
+  char buf[200];
+  const double speed = velocity().norm();
+  std::snprintf(buf, sizeof buf, "speed %.2f m/s (%.1f kn)   heading %.0f deg   heel %+.1f deg   trim %+.1f deg", speed,
+                speed * 1.943844, std::atan2(g.R(1, 0), g.R(0, 0)) * 180.0 / kPi, heel(g.R) * 180.0 / kPi,
+                trim(g.R) * 180.0 / kPi);
+  out.hud.push_back(buf);
+  std::snprintf(buf, sizeof buf, "thrust L %.0f N  R %.0f N   submerged %.3f m^3 (floating %.3f)   wetted %.2f m^2",
+                thrust_.x(), thrust_.y(), hydro.volume, boat_.settings().mass / boat_.settings().waterDensity,
+                hydro.wettedArea);
+  out.hud.push_back(buf);
+  const Vector3d cur = water_.settings().current;
+  std::snprintf(buf, sizeof buf, "wind (%.1f, %.1f) m/s   current (%.1f, %.1f) m/s   waves %.2f m / %.1f m", wind.x(),
+                wind.y(), cur.x(), cur.y(), water_.settings().amplitude, water_.settings().wavelength);
+  out.hud.push_back(buf);
+  if (sanitizedInputSteps() > 0)
+    out.hud.push_back("notice: invalid inputs (NaN or out of range) were repaired on " +
+                      std::to_string(sanitizedInputSteps()) + " steps");
+}
+
+}  // namespace
+
+VARSIM_REGISTER_SCENE(SceneInfo{
+    "boat", "Thruster boat on waves (seed 000 Sec. 4.3.2)",
+    "A box-hull boat on the variational integrator: buoyancy from the exactly clipped submerged volume and its "
+    "centroid under animated piecewise-linear waves (the drawn water is the physical water), the patch tractions "
+    "f_h = -E(r_dot - R^T eta) - P n of eq. (15) summed over the wetted hull patches, wind drag on the dry patches, "
+    "a water current, and two stern thrusters with the ERRATA control matrix (c x e_x, e_x). Triggers drive the "
+    "thrusters; waves, damping, wind and current are live parameters.",
+    boatParams, validateBoat,
+    [](const ParamSet& p) -> std::unique_ptr<Scene> { return std::make_unique<BoatScene>(p); }});
+
+}  // namespace varsim
