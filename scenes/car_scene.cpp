@@ -122,9 +122,12 @@ class CarScene : public Scene {
 
   std::vector<ControlSpec> controls() const override {
     return {
+        // Order: stick first, then the triggers (the app's default bindings: left stick x + D/A keys,
+        // right trigger + W, left trigger + L).
+        {"steer", -1.0, 1.0, 0.0,
+         "> 0 steers right: u^sigma = -max_steer_rate * steer (overrides `steer_rate` while != 0)"},
         {"throttle", 0.0, 1.0, 0.0, "rear-wheel torque max_torque * throttle (overrides `torque` while throttle or brake > 0)"},
         {"brake", 0.0, 1.0, 0.0, "torque -brake_torque * brake * tanh(u^psi / 0.5 rad/s): opposes rolling, never reverses"},
-        {"steer", -1.0, 1.0, 0.0, "steering velocity u^sigma = max_steer_rate * steer (overrides `steer_rate` while != 0)"},
     };
   }
 
@@ -132,7 +135,7 @@ class CarScene : public Scene {
     InputVector in = inputs;
     sanitizeInputs(controls(), in);  // NaN -> neutral, clamped: physics never sees bad input
     const CarCommand cmd =
-        carCommand(drive_, CarControls{in[0], in[1], in[2]}, constTorque_, constSteerRate_, state_.u, state_.sigma, h);
+        carCommand(drive_, CarControls{in[1], in[2], in[0]}, constTorque_, constSteerRate_, state_.u, state_.sigma, h);
     const se2::Pose2 before = state_.g;
     carStep(car_, alpha_, h, state_, cmd.steerRate, cmd.torque);  // throws with the state unchanged
     gPrev_ = before;

@@ -246,7 +246,7 @@ TEST_CASE("CarDriverLayer") {
   SUBCASE("pedals and stick override them") {
     const auto c = carCommand(s, {0.5, 0.0, -0.25}, 0.3, -0.2, 1.0, 0.0, h);
     CHECK(c.torque == 0.75);
-    CHECK(c.steerRate == -0.2);
+    CHECK(c.steerRate == 0.2);  // stick left (steer < 0): sigma increases
     const auto b = carCommand(s, {0.0, 1.0, 0.0}, 0.3, 0.0, 4.0, 0.0, h);
     CHECK(b.torque == doctest::Approx(-2.0 * std::tanh(8.0)));
     const auto rev = carCommand(s, {0.0, 1.0, 0.0}, 0.3, 0.0, -4.0, 0.0, h);
@@ -254,7 +254,7 @@ TEST_CASE("CarDriverLayer") {
   }
   SUBCASE("steering limit and return to centre") {
     double sigma = 0.0;
-    for (int k = 0; k < 300; ++k) sigma += h * carCommand(s, {0, 0, 1.0}, 0, 0, 1, sigma, h).steerRate;
+    for (int k = 0; k < 300; ++k) sigma += h * carCommand(s, {0, 0, -1.0}, 0, 0, 1, sigma, h).steerRate;
     CHECK(sigma == doctest::Approx(sigmaMax).epsilon(1e-14));
     CHECK(sigma <= sigmaMax * (1 + 1e-15));
     int stepsBack = 0;
@@ -273,7 +273,7 @@ namespace {
 // A drive with every control moving: throttle pulses, brake, steering stick sweeps.
 InputVector driveInputs(long k) {
   const double t = double(k) / 60.0;
-  return {std::max(0.0, std::sin(0.9 * t)), t > 8.0 && t < 9.0 ? 0.7 : 0.0, std::sin(0.4 * t)};
+  return {std::sin(0.4 * t), std::max(0.0, std::sin(0.9 * t)), t > 8.0 && t < 9.0 ? 0.7 : 0.0};
 }
 }  // namespace
 
@@ -281,7 +281,7 @@ TEST_CASE("CarSceneFollowsTheExplicitUpdate") {
   // No inputs: the constant parameters drive the scene; rows equal carStep bit for bit.
   auto scene = test::makeScene("car", {{"steer", "0.3"}, {"torque", "0.05"}, {"steer_rate", "-0.02"},
                                        {"return_to_centre", "false"}});
-  const auto rows = test::runScene(*scene, 600, [](long) { return InputVector{0, 0, 0}; });
+  const auto rows = test::runScene(*scene, 600, [](long) { return InputVector{0, 0, 0}; });  // steer, throttle, brake
   const CarParams p;
   CarState s = carStart(p, se2::Pose2{}, 0.0, 0.3, 4.0);
   const double h = 1.0 / 60.0;
@@ -323,9 +323,9 @@ TEST_CASE("CarSceneSanitizesInputs") {
   const double nan = std::nan("");
   auto ref = test::makeScene("car"), bad = test::makeScene("car");
   // NaN -> neutral, out of range -> clamped, a short vector (device lost) -> neutral.
-  const auto r1 = test::runScene(*ref, 120, [](long k) { return k < 60 ? InputVector{1.0, 0.0, 0.0} : InputVector{0, 0, -1.0}; });
+  const auto r1 = test::runScene(*ref, 120, [](long k) { return k < 60 ? InputVector{0.0, 1.0, 0.0} : InputVector{-1.0, 0, 0}; });
   const auto r2 = test::runScene(*bad, 120, [nan](long k) {
-    return k < 60 ? InputVector{7.0, nan, nan} : k < 90 ? InputVector{nan, -3.0, -50.0} : InputVector{0, 0, -1.0};
+    return k < 60 ? InputVector{nan, 7.0, nan} : k < 90 ? InputVector{-50.0, nan, -3.0} : InputVector{-1.0, 0, 0};
   });
   CHECK(r1 == r2);
   auto lost = test::makeScene("car"), neutral = test::makeScene("car");
@@ -342,10 +342,10 @@ TEST_CASE("CarSceneLiveParametersAndLimits") {
   std::vector<double> row;
   scene->diagnostics(row);
   CHECK(row[size_t(test::columnOf(*scene, "torque"))] == 0.4);
-  // Full stick for 3 s: the steering angle sits exactly at the (live) limit.
+  // Full stick left for 3 s: the steering angle sits exactly at the (live) limit.
   p.setFromString("steer_limit", "0.3", "test");
   scene->applyLive(p);
-  test::runScene(*scene, 180, [](long) { return InputVector{0, 0, 1.0}; });
+  test::runScene(*scene, 180, [](long) { return InputVector{-1.0, 0, 0}; });
   scene->diagnostics(row);
   CHECK(row[size_t(test::columnOf(*scene, "steer_angle"))] == doctest::Approx(0.3).epsilon(1e-14));
 }
@@ -370,7 +370,7 @@ TEST_CASE("CarBadParametersAndHeadlessExitCodes") {
   const std::string good = std::string(VARSIM_TEST_OUT) + "/car_input.csv", csv = std::string(VARSIM_TEST_OUT) + "/car_run.csv";
   f = std::fopen(good.c_str(), "w");
   REQUIRE(f);
-  std::fputs("t,throttle,steer\n0,1,0\n1,0,0.5\n", f);
+  std::fputs("t,throttle,steer\n0,1,0\n1,0,-0.5\n", f);
   std::fclose(f);
   CHECK(test::exitCodeOf("run car --duration 2 --set speed=0 --input " + good + " --csv " + csv) == 0);
   const auto table = test::readCsv(csv);

@@ -51,7 +51,7 @@ CarCommand carCommand(const CarDriveSettings& s, const CarControls& c, double co
     out.torque = constTorque;
 
   if (c.steer != 0.0) {
-    out.steerRate = s.maxSteerRate * c.steer;
+    out.steerRate = -s.maxSteerRate * c.steer;  // positive steer turns right: sigma decreases
   } else if (constSteerRate != 0.0 || !s.returnToCentre) {
     out.steerRate = constSteerRate;
   } else {

@@ -61,7 +61,8 @@ struct CarDriveSettings {
   double centreRate = 1.0;      // 1/s, >= 0: |u^sigma| of the return to centre
 };
 
-// The controls of one step: throttle, brake in [0, 1]; steer in [-1, 1] (already sanitized).
+// The controls of one step (already sanitized): throttle, brake in [0, 1]; steer in [-1, 1], positive
+// steers RIGHT (clockwise, sigma decreases) like a stick or wheel turned to the right.
 struct CarControls {
   double throttle = 0.0;
   double brake = 0.0;
@@ -76,7 +77,7 @@ struct CarCommand {
 // Maps controls to (f^psi, u^sigma). Override rule (per channel):
 //  * torque: if throttle > 0 or brake > 0, f = maxTorque*throttle - brakeTorque*brake*tanh(uPrev/brakeSpeed);
 //    otherwise f = constTorque (the `torque` parameter).
-//  * steering: if steer != 0, u^sigma = maxSteerRate*steer; otherwise u^sigma = constSteerRate (the
+//  * steering: if steer != 0, u^sigma = -maxSteerRate*steer (right = clockwise); otherwise u^sigma = constSteerRate (the
 //    `steer_rate` parameter), or, when that is 0 and returnToCentre is on, a return to sigma = 0 at
 //    centreRate that lands exactly on 0.
 //  * the steering limit then clips u^sigma so that |sigma + h u^sigma| <= tan(steerLimit) (a sigma already
