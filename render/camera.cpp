@@ -57,7 +57,9 @@ void OrbitCamera::pan(float dxPixels, float dyPixels, int viewportHeight) {
 
 void OrbitCamera::zoom(float scrollSteps) {
   if (!std::isfinite(scrollSteps)) return;
-  distance *= std::pow(zoomFactorPerStep, scrollSteps);
+  // Log space: a huge scroll saturates at a limit instead of overflowing to inf or 0.
+  const float logDistance = std::log(distance) + scrollSteps * std::log(zoomFactorPerStep);
+  distance = std::exp(std::clamp(logDistance, std::log(minDistance), std::log(maxDistance)));
   clampLimits();
 }
 

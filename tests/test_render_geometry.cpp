@@ -1,0 +1,313 @@
+// GL-free render geometry: the unit primitive meshes (closed, outward, exact or converging volumes),
+// the vertex placement the shader mirrors, shape -> part expansion (arrow split, bounds, bad input),
+// level-of-detail choice, and line strip -> segment expansion.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <random>
+#include <tuple>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "render/line_segments.h"
+#include "render/primitive_mesh.h"
+#include "render/shape_instances.h"
+
+using namespace varsim::render;
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+
+struct Placed {
+  std::vector<glm::dvec3> positions, normals;
+  std::vector<std::uint32_t> indices;
+};
+
+Placed place(const MeshData& m, glm::vec3 scale = glm::vec3(1), float halfLength = 0.0f) {
+  Placed p;
+  for (const MeshVertex& v : m.vertices) {
+    p.positions.push_back(glm::dvec3(placeVertex(v, scale, halfLength)));
+    p.normals.push_back(glm::dvec3(placeNormal(v, scale)));
+  }
+  p.indices = m.indices;
+  return p;
+}
+
+// Signed volume by the divergence theorem: sum over triangles of a . (b x c) / 6.
+double signedVolume(const Placed& p) {
+  double v = 0.0;
+  for (std::size_t t = 0; t < p.indices.size(); t += 3)
+    v += glm::dot(p.positions[p.indices[t]], glm::cross(p.positions[p.indices[t + 1]], p.positions[p.indices[t + 2]]));
+  return v / 6.0;
+}
+
+// Closed and consistently oriented: after welding coincident positions, every directed edge of a
+// non-degenerate triangle appears exactly once and its reverse exactly once.
+bool closedAndOriented(const Placed& p) {
+  std::map<std::tuple<long, long, long>, int> weld;
+  std::vector<int> id(p.positions.size());
+  for (std::size_t i = 0; i < p.positions.size(); ++i) {
+    const glm::dvec3 q = glm::round(p.positions[i] * 1e6);
+    id[i] = weld.emplace(std::make_tuple(long(q.x), long(q.y), long(q.z)), int(weld.size())).first->second;
+  }
+  std::map<std::pair<int, int>, int> edges;
+  for (std::size_t t = 0; t < p.indices.size(); t += 3) {
+    const int a = id[p.indices[t]], b = id[p.indices[t + 1]], c = id[p.indices[t + 2]];
+    if (a == b || b == c || c == a) continue;  // pole triangles of zero area
+    ++edges[{a, b}];
+    ++edges[{b, c}];
+    ++edges[{c, a}];
+  }
+  for (const auto& [edge, count] : edges) {
+    const auto reverse = edges.find({edge.second, edge.first});
+    if (count != 1 || reverse == edges.end() || reverse->second != 1) return false;
+  }
+  return !edges.empty();
+}
+
+// Smallest cosine between a triangle's geometric normal and its vertices' normals.
+double worstNormalAgreement(const Placed& p) {
+  double worst = 1.0;
+  for (std::size_t t = 0; t < p.indices.size(); t += 3) {
+    const glm::dvec3 a = p.positions[p.indices[t]], b = p.positions[p.indices[t + 1]], c = p.positions[p.indices[t + 2]];
+    const glm::dvec3 n = glm::cross(b - a, c - a);
+    if (glm::length(n) < 1e-12) continue;
+    for (int k = 0; k < 3; ++k) worst = std::min(worst, glm::dot(glm::normalize(n), p.normals[p.indices[t + k]]));
+  }
+  return worst;
+}
+
+double slope(const std::vector<double>& x, const std::vector<double>& y) {  // least squares, log-log
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) mx += std::log(x[i]), my += std::log(y[i]);
+  mx /= double(x.size());
+  my /= double(y.size());
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxy += (std::log(x[i]) - mx) * (std::log(y[i]) - my);
+    sxx += (std::log(x[i]) - mx) * (std::log(x[i]) - mx);
+  }
+  return sxy / sxx;
+}
+
+varsim::ShapeItem item(varsim::ShapeKind kind, const glm::mat4& m, varsim::Vec3f size) {
+  varsim::ShapeItem s;
+  s.kind = kind;
+  std::copy(glm::value_ptr(m), glm::value_ptr(m) + 16, s.transform.begin());
+  s.size = size;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("PrimitivesAreClosedOutwardAndUnitNormal") {
+  const glm::vec3 scales[3] = {glm::vec3(1), glm::vec3(0.3f, 0.7f, 2.0f), glm::vec3(2.0f, 2.0f, 0.5f)};
+  for (int kind = 0; kind < kPrimitiveCount; ++kind)
+    for (int lod = 0; lod < kLodCount; ++lod)
+      for (const glm::vec3& scale : scales) {
+        CAPTURE(kind);
+        CAPTURE(lod);
+        const Placed p = place(makePrimitive(Primitive(kind), lod), scale, 0.8f);
+        // The disc's two faces share their outline, which welding cannot tell apart; it is
+        // checked on its own below.
+        if (Primitive(kind) != Primitive::Disc) CHECK(closedAndOriented(p));
+        for (const glm::dvec3& n : p.normals) CHECK(glm::length(n) == doctest::Approx(1.0).epsilon(1e-6));
+        // Outward winding: positive volume (the two-faced disc encloses none).
+        if (Primitive(kind) == Primitive::Disc) CHECK(std::abs(signedVolume(p)) < 1e-12);
+        else CHECK(signedVolume(p) > 0.0);
+        // Vertex normals lean the same way as the triangles they shade (also after strong
+        // anisotropic scaling of the coarsest level: placeNormal is the inverse transpose).
+        CHECK(worstNormalAgreement(p) > 0.1);
+      }
+}
+
+TEST_CASE("DiscHasTwoEqualOpposedFaces") {
+  for (int lod = 0; lod < kLodCount; ++lod) {
+    const int n = kLodSegments[lod];
+    const Placed p = place(makeDisc(n), {1.5f, 1.5f, 1.0f});
+    glm::dvec3 areaVector(0.0);  // sum of oriented triangle areas: zero for two opposed faces
+    double upArea = 0.0;
+    for (std::size_t t = 0; t < p.indices.size(); t += 3) {
+      const glm::dvec3 a = p.positions[p.indices[t]], b = p.positions[p.indices[t + 1]], c = p.positions[p.indices[t + 2]];
+      const glm::dvec3 twiceArea = glm::cross(b - a, c - a);
+      areaVector += twiceArea / 2.0;
+      if (twiceArea.z > 0) upArea += twiceArea.z / 2.0;
+      CHECK(a.z == 0.0);
+    }
+    CHECK(glm::length(areaVector) < 1e-12);
+    CHECK(upArea == doctest::Approx(0.5 * n * std::sin(2 * kPi / n) * 1.5 * 1.5).epsilon(1e-6));
+    CHECK(worstNormalAgreement(p) == doctest::Approx(1.0));
+  }
+}
+
+TEST_CASE("PrimitiveVolumesMatchTheirPolyhedra") {
+  // Exact for flat-sided shapes: box, n-gon prism (cylinder), n-gon pyramid (cone).
+  CHECK(signedVolume(place(makeBox(), {1, 2, 3})) == doctest::Approx(6.0).epsilon(1e-12));
+  for (int lod = 0; lod < kLodCount; ++lod) {
+    const int n = kLodSegments[lod];
+    const double polygonArea = 0.5 * n * std::sin(2 * kPi / n);
+    const double r = 0.4, length = 1.7;
+    CHECK(signedVolume(place(makeCylinder(n), {float(r), float(r), 1.0f}, float(length / 2))) ==
+          doctest::Approx(polygonArea * r * r * length).epsilon(1e-6));
+    CHECK(signedVolume(place(makeCone(n), {float(r), float(r), 0.9f})) ==
+          doctest::Approx(polygonArea * r * r * 0.9 / 3).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("RoundPrimitivesConvergeAtSecondOrder") {
+  // Inscribed polygons lose area ~ (2 pi / n)^2: sphere and capsule volumes converge with slope -2.
+  std::vector<double> segments, sphereError, capsuleError;
+  const double r = 0.5, halfLength = 0.75;
+  const double capsuleExact = kPi * r * r * 2 * halfLength + 4.0 / 3.0 * kPi * r * r * r;
+  for (int lod = kLodCount - 1; lod >= 0; --lod) {
+    const int n = kLodSegments[lod];
+    segments.push_back(n);
+    sphereError.push_back(4.0 / 3.0 * kPi - signedVolume(place(makeSphere(n))));
+    capsuleError.push_back(capsuleExact - signedVolume(place(makeCapsule(n), glm::vec3(float(r)), float(halfLength))));
+  }
+  const double sphereSlope = slope(segments, sphereError), capsuleSlope = slope(segments, capsuleError);
+  MESSAGE("volume error slope vs segments: sphere " << sphereSlope << ", capsule " << capsuleSlope
+                                                    << "; finest errors " << sphereError.back() << ", "
+                                                    << capsuleError.back());
+  CHECK(sphereSlope == doctest::Approx(-2.0).epsilon(0.1));
+  CHECK(capsuleSlope == doctest::Approx(-2.0).epsilon(0.15));
+  for (double e : sphereError) CHECK(e > 0.0);  // inscribed: always smaller
+  CHECK(sphereError.back() / (4.0 / 3.0 * kPi) < 0.02);
+}
+
+TEST_CASE("CapsuleStaysRoundAtAnyLength") {
+  // Every vertex sits at distance r from the core segment, whatever the length: the caps are
+  // shifted, never stretched.
+  for (float halfLength : {0.0f, 0.3f, 5.0f}) {
+    const float r = 0.2f;
+    const Placed p = place(makeCapsule(kLodSegments[0]), glm::vec3(r), halfLength);
+    double worst = 0.0;
+    for (const glm::dvec3& q : p.positions) {
+      const double zc = std::clamp(q.z, -double(halfLength), double(halfLength));
+      worst = std::max(worst, std::abs(glm::length(q - glm::dvec3(0, 0, zc)) - r));
+    }
+    CHECK(worst < 1e-6);
+  }
+}
+
+TEST_CASE("ArrowSplitsIntoShaftAndHead") {
+  std::vector<ShapePart> parts;
+  REQUIRE(expandShape(item(varsim::ShapeKind::Arrow, glm::mat4(1), {0.05f, 0.12f, 2.0f}), parts));
+  REQUIRE(parts.size() == 2);
+  const ShapePart& shaft = parts[0];
+  const ShapePart& head = parts[1];
+  CHECK(shaft.primitive == Primitive::Cylinder);
+  CHECK(head.primitive == Primitive::Cone);
+  const float headLength = kArrowHeadLengthPerRadius * 0.12f;
+  CHECK(head.instance.scale.z == doctest::Approx(headLength));
+  CHECK(2.0f * shaft.instance.halfLength + head.instance.scale.z == doctest::Approx(2.0f));
+  CHECK(head.instance.model[3].z == doctest::Approx(2.0f - headLength));  // head base
+  CHECK(shaft.instance.model[3].z == doctest::Approx(0.5f * (2.0f - headLength)));
+  // A short arrow keeps a shaft: the head takes at most half the length.
+  parts.clear();
+  REQUIRE(expandShape(item(varsim::ShapeKind::Arrow, glm::mat4(1), {0.05f, 0.12f, 0.2f}), parts));
+  REQUIRE(parts.size() == 2);
+  CHECK(parts[1].instance.scale.z == doctest::Approx(kArrowMaxHeadFraction * 0.2f));
+}
+
+TEST_CASE("PartBoundsEncloseTheirVertices") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(0.05f, 1.0f), a(-3.0f, 3.0f);
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto kind = varsim::ShapeKind(trial % 6);
+    glm::mat4 m = glm::translate(glm::mat4(1), glm::vec3(a(rng), a(rng), a(rng)));
+    m = glm::rotate(m, a(rng), glm::normalize(glm::vec3(a(rng), a(rng), a(rng) + 0.01f)));
+    if (trial % 5 == 0) m = glm::scale(m, glm::vec3(1.0f, 2.0f, 0.5f));  // scaled transforms too
+    std::vector<ShapePart> parts;
+    REQUIRE(expandShape(item(kind, m, {u(rng), u(rng), 2 * u(rng)}), parts));
+    for (const ShapePart& part : parts) {
+      const MeshData mesh = makePrimitive(part.primitive, 0);
+      const glm::mat3 linear(part.instance.model);
+      for (const MeshVertex& v : mesh.vertices) {
+        const glm::vec3 world = glm::vec3(part.instance.model * glm::vec4(placeVertex(v, part.instance.scale, part.instance.halfLength), 1));
+        CHECK(glm::length(world - part.centre) <= part.boundingRadius * (1 + 1e-5f));
+      }
+      // Normal matrix is the inverse transpose of the linear part (N^T L = I), which keeps world
+      // normals perpendicular to world tangents under scaled transforms.
+      const glm::mat3 identity = glm::transpose(part.instance.normalMatrix) * linear;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) CHECK(identity[i][j] == doctest::Approx(i == j ? 1.0f : 0.0f).epsilon(1e-4));
+    }
+  }
+}
+
+TEST_CASE("BadShapesAreSkipped") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<ShapePart> parts;
+  CHECK_FALSE(expandShape(item(varsim::ShapeKind::Box, glm::mat4(1), {1, -1, 1}), parts));
+  CHECK_FALSE(expandShape(item(varsim::ShapeKind::Sphere, glm::mat4(1), {0, 0, 0}), parts));
+  CHECK_FALSE(expandShape(item(varsim::ShapeKind::Cylinder, glm::mat4(1), {1, 1, nan}), parts));
+  CHECK_FALSE(expandShape(item(varsim::ShapeKind::Arrow, glm::mat4(1), {0.1f, 0.2f, 0}), parts));
+  CHECK_FALSE(expandShape(item(varsim::ShapeKind::Capsule, glm::mat4(0), {1, 1, 1}), parts));  // singular
+  glm::mat4 bad(1);
+  bad[3].x = std::numeric_limits<float>::infinity();
+  CHECK_FALSE(expandShape(item(varsim::ShapeKind::Disc, bad, {1, 1, 1}), parts));
+  varsim::ShapeItem colourless = item(varsim::ShapeKind::Box, glm::mat4(1), {1, 1, 1});
+  colourless.color.g = nan;
+  CHECK_FALSE(expandShape(colourless, parts));
+  CHECK(parts.empty());
+  // Out-of-range colours are clamped, not rejected.
+  varsim::ShapeItem bright = item(varsim::ShapeKind::Box, glm::mat4(1), {1, 1, 1});
+  bright.color = {2.0f, -1.0f, 0.5f, 7.0f};
+  REQUIRE(expandShape(bright, parts));
+  CHECK(parts.back().instance.color == glm::vec4(1.0f, 0.0f, 0.5f, 1.0f));
+  // A zero-length capsule is a sphere, still drawable.
+  CHECK(expandShape(item(varsim::ShapeKind::Capsule, glm::mat4(1), {0.1f, 0.1f, 0.0f}), parts));
+}
+
+TEST_CASE("LevelOfDetailKeepsSagBelowAPixel") {
+  const float ppr = lodPixelsPerRadian(720, 0.785f);
+  int previous = 0;
+  for (float distance = 0.1f; distance < 2000.0f; distance *= 1.1f) {
+    const float radius = 0.05f;
+    const int lod = chooseLod(radius, distance, ppr);
+    CHECK(lod >= previous);  // farther never means finer
+    previous = lod;
+    const float pixels = radius * ppr / distance;
+    const float sag = pixels * (1.0f - std::cos(float(kPi) / float(kLodSegments[lod])));
+    if (lod > 0) CHECK(sag < 0.6f);  // a coarser level is chosen only while it looks the same
+  }
+  CHECK(previous == kLodCount - 1);
+  CHECK(chooseLod(1.0f, 1.0f, ppr) == 0);
+}
+
+TEST_CASE("StripsBecomeSegments") {
+  varsim::LineStrip strip;
+  strip.points = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+  strip.width = 3.0f;
+  std::vector<LineSegment> out;
+  CHECK(appendSegments(strip, out) == 3);
+  strip.loop = true;
+  CHECK(appendSegments(strip, out) == 4);
+  REQUIRE(out.size() == 7);
+  CHECK(out.back().p0 == glm::vec3(0, 1, 0));
+  CHECK(out.back().p1 == glm::vec3(0, 0, 0));  // the closing segment
+  CHECK(out.back().width == 3.0f);
+  // A NaN point drops the two segments that touch it; nothing else.
+  strip.loop = false;
+  strip.points[1][2] = std::numeric_limits<float>::quiet_NaN();
+  out.clear();
+  CHECK(appendSegments(strip, out) == 1);
+  CHECK(out[0].p0 == glm::vec3(1, 1, 0));
+  // Widths and colours are clamped to drawable ranges; short strips draw nothing.
+  strip.points = {{0, 0, 0}, {1, 0, 0}};
+  strip.width = std::numeric_limits<float>::quiet_NaN();
+  strip.color = {1.5f, -0.5f, 0.25f, 1.0f};
+  out.clear();
+  CHECK(appendSegments(strip, out) == 1);
+  CHECK(out[0].width == kMinLineWidth);
+  CHECK(out[0].color == glm::vec4(1.0f, 0.0f, 0.25f, 1.0f));
+  strip.width = 1e6f;
+  CHECK(appendSegments(strip, out) == 1);
+  CHECK(out.back().width == kMaxLineWidth);
+  strip.points.resize(1);
+  CHECK(appendSegments(strip, out) == 0);
+}
