@@ -1,8 +1,9 @@
-// Overlays on the 3-D view: the scene's HUD lines with the rates, world labels projected by the
-// renderer, the notice area (errors stay until dismissed, other notices fade after 8 s) and the
-// F1 help with every shortcut.
+// Overlays on the 3-D view: the scene's HUD lines with the rates (hidden with the panels by Tab),
+// world labels projected by the renderer, the notice area (errors stay until dismissed, other
+// notices fade after 8 s; always shown) and the F1 help with every shortcut.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "ui/app/app_state.h"
@@ -27,10 +28,14 @@ void drawHud(AppState& app) {
   ImGui::SetNextWindowPos(ImVec2(viewLeft(app), app.hideUi ? 10.0f : 32.0f));
   ImGui::SetNextWindowBgAlpha(0.45f);
   if (ImGui::Begin("##hud", nullptr, kOverlayFlags)) {
+    // Wrap before the plots panel so long scene lines do not run under it.
+    const float right = app.settings.panels.plots ? ImGui::GetIO().DisplaySize.x - 470.0f : ImGui::GetIO().DisplaySize.x - 10.0f;
+    ImGui::PushTextWrapPos(std::max(200.0f, right - viewLeft(app)));
     ImGui::Text("%s  t = %.3f s  h = %.4g s  %.0f%% real time%s", d.sceneName().c_str(), d.scene().time(), d.h(),
                 d.speed() * 100.0, d.paused() ? "  [paused]" : "");
     ImGui::Text("FPS %.0f   physics %.0f Hz   step %.1f us", app.rates.fps(), app.rates.physicsHz(), app.rates.stepMicros());
-    for (const auto& line : app.drawList.hud) ImGui::TextUnformatted(line.c_str());
+    for (const auto& line : app.drawList.hud) ImGui::TextWrapped("%s", line.c_str());
+    ImGui::PopTextWrapPos();
   }
   ImGui::End();
 }
@@ -73,7 +78,7 @@ void drawNotices(AppState& app) {
 
 void drawOverlays(AppState& app) {
   if (!app.driver.loaded()) return;
-  drawHud(app);
+  if (!app.hideUi) drawHud(app);
   drawLabels(app);
   drawNotices(app);
 }

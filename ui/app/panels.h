@@ -13,7 +13,7 @@ void drawParametersPanel(AppState& app);
 void drawPlotsPanel(AppState& app);
 void drawInputPanel(AppState& app);
 void drawHelpOverlay(AppState& app);
-// HUD lines of the scene and the rates, world labels, the notice area (always drawn, even with Tab).
+// HUD lines of the scene and the rates (hidden by Tab), world labels and the notice area (always).
 void drawOverlays(AppState& app);
 // One generated widget for a parameter of the current scene (shared by the simulation and
 // parameter panels): range from the spec, live or "applies on reset", rejection message.
@@ -24,5 +24,8 @@ struct PanelRect {
   float x, y, w, h;
 };
 PanelRect panelRect(const char* panel, float displayW, float displayH);
+// ImGui::Begin at the default layout of `panel`; false (window collapsed, End already called) means
+// skip the contents. When true the caller ends with ImGui::End().
+bool beginPanel(const char* panel, const char* title, bool* open);
 
 }  // namespace varsim

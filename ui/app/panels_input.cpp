@@ -31,13 +31,7 @@ bool keyField(const char* label, int& code) {
 }  // namespace
 
 void drawInputPanel(AppState& app) {
-  const PanelRect r = panelRect("Input", ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
-  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Input mapping", &app.settings.panels.input)) {
-    ImGui::End();
-    return;
-  }
+  if (!beginPanel("Input", "Input mapping", &app.settings.panels.input)) return;
   LiveInput& live = app.live;
   const GamepadSnapshot& pad = live.gamepad();
   if (pad.connected) ImGui::Text("gamepad: %s", pad.name.c_str());

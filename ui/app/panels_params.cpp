@@ -47,7 +47,8 @@ bool editInteger(const char* label, const ParamSpec& s, double& x) {
 void drawParamWidget(AppState& app, const ParamSpec& spec) {
   SimDriver& d = app.driver;
   ParamValue v = d.params().value(spec.key);
-  const std::string label = spec.key + (spec.unit.empty() ? "" : " [" + spec.unit + "]");
+  const std::string label =
+      spec.key + (spec.unit.empty() ? "" : " [" + spec.unit + "]") + (spec.live ? "" : " (reset)");
   ImGui::PushID(spec.key.c_str());
   bool changed = false;
   switch (spec.type) {
@@ -97,7 +98,6 @@ void drawParamWidget(AppState& app, const ParamSpec& spec) {
   const auto& pending = d.pendingKeys();
   const bool isPending = std::find(pending.begin(), pending.end(), spec.key) != pending.end();
   if (isPending) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "  changed: applies on reset");
-  else if (!spec.live) ImGui::TextDisabled("  applies on reset");
   if (auto it = app.paramErrors.find(spec.key); it != app.paramErrors.end())
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "  rejected: %s", it->second.c_str());
   ImGui::PopID();
@@ -105,13 +105,8 @@ void drawParamWidget(AppState& app, const ParamSpec& spec) {
 
 void drawParametersPanel(AppState& app) {
   if (!app.driver.loaded()) return;
-  const PanelRect r = panelRect("Parameters", ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
-  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Parameters", &app.settings.panels.parameters)) {
-    ImGui::End();
-    return;
-  }
+  if (!beginPanel("Parameters", "Parameters", &app.settings.panels.parameters)) return;
+  ImGui::TextDisabled("live parameters apply at once; (reset) ones on Reset");
   ImGui::PushItemWidth(-150.0f);
   for (const auto& spec : app.driver.params().specs())
     if (spec.key != "dt") drawParamWidget(app, spec);  // h lives in the simulation panel

@@ -14,13 +14,7 @@ namespace varsim {
 void drawPlotsPanel(AppState& app) {
   SimDriver& d = app.driver;
   if (!d.loaded()) return;
-  const PanelRect r = panelRect("Plots", ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
-  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Plots", &app.settings.panels.plots)) {
-    ImGui::End();
-    return;
-  }
+  if (!beginPanel("Plots", "Plots", &app.settings.panels.plots)) return;
   // Window selection.
   char current[32];
   auto windowLabel = [](double s, char* buf, size_t n) {

@@ -19,14 +19,18 @@ PanelRect panelRect(const char* panel, float w, float h) {
   return {w * 0.25f, h * 0.15f, w * 0.5f, h * 0.7f};
 }
 
-void drawScenePanel(AppState& app) {
-  const PanelRect r = panelRect("Scenes", ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
+bool beginPanel(const char* panel, const char* title, bool* open) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const PanelRect r = panelRect(panel, io.DisplaySize.x, io.DisplaySize.y);
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Scenes", &app.settings.panels.scenes)) {
-    ImGui::End();
-    return;
-  }
+  if (ImGui::Begin(title, open)) return true;
+  ImGui::End();
+  return false;
+}
+
+void drawScenePanel(AppState& app) {
+  if (!beginPanel("Scenes", "Scenes", &app.settings.panels.scenes)) return;
   const auto& scenes = SceneRegistry::all();
   if (scenes.empty()) ImGui::TextWrapped("No scenes are registered in this build.");
   const SceneInfo* current = nullptr;

@@ -38,21 +38,23 @@ void drawRecordReplay(AppState& app) {
         app.notify(e.what(), true);
       }
     }
-  } else if (ImGui::Button("Record from reset")) {
-    tryReset(app);
-    d.startRecording();
+  } else {
+    if (ImGui::Button("Record from reset")) {
+      tryReset(app);
+      d.startRecording();
+    }
+    std::snprintf(path, sizeof path, "%s", app.recordPath.c_str());
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::InputText("##record", path, sizeof path)) app.recordPath = path;
   }
-  ImGui::SameLine();
   if (d.replaying()) {
     const bool done = d.replay()->finished(d.step());
     ImGui::TextColored(ImVec4(0.4f, 0.8f, 1, 1), done ? "replay done (holding last row)" : "replaying");
     if (ImGui::Button("Stop replay (live input)")) d.stopReplay();
   } else {
     std::snprintf(path, sizeof path, "%s", app.replayPath.c_str());
-    ImGui::SetNextItemWidth(150);
-    if (ImGui::InputText("##replay", path, sizeof path)) app.replayPath = path;
-    ImGui::SameLine();
-    if (ImGui::Button("Replay")) {
+    if (ImGui::Button("Replay file")) {
       try {
         d.startReplay(InputTrack::load(app.replayPath, d.controls(), d.h()));
         app.notify("replaying " + app.replayPath + " from step 0");
@@ -60,6 +62,9 @@ void drawRecordReplay(AppState& app) {
         app.notify(e.what(), true);
       }
     }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::InputText("##replay", path, sizeof path)) app.replayPath = path;
   }
 }
 
@@ -68,13 +73,7 @@ void drawRecordReplay(AppState& app) {
 void drawSimulationPanel(AppState& app) {
   SimDriver& d = app.driver;
   if (!d.loaded()) return;
-  const PanelRect r = panelRect("Simulation", ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y);
-  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Simulation", &app.settings.panels.simulation)) {
-    ImGui::End();
-    return;
-  }
+  if (!beginPanel("Simulation", "Simulation", &app.settings.panels.simulation)) return;
   if (ImGui::Button(d.paused() ? "Run (Space)" : "Pause (Space)", ImVec2(110, 0))) d.setPaused(!d.paused());
   ImGui::SameLine();
   if (ImGui::Button("<- Back")) d.stepBack();
