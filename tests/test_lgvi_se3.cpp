@@ -385,7 +385,7 @@ TEST_CASE("ReducedNewtonMatchesFullNewton") {
     }
     MESSAGE(name(c) << ": reduced vs full 6x6 Newton, max relative difference over 400 steps " << diff
                     << "; max iterations " << maxIters);
-    CHECK(diff < 2e-12);
+    CHECK(diff < 5e-12);
     CHECK(maxIters <= 6);  // at 1e-16 the last iteration only confirms the round-off floor
   }
 }

@@ -24,14 +24,23 @@ Vector6d adT(const Vector6d& xi, const Vector6d& mu) {
   return r;
 }
 
+// hat(w) inlined here: the Newton loop calls it several times per iteration and so3::hat lives in
+// another translation unit (not inlinable without LTO).
+inline Matrix3d skew(const Vector3d& w) {
+  Matrix3d W;
+  W << 0.0, -w.z(), w.y(), w.z(), 0.0, -w.x(), -w.y(), w.x(), 0.0;
+  return W;
+}
+
 // C_SO3(w)^T as a matrix: I + w^/2 + (Cay) w w^T/4 | (Exp) K w^2 | (ExpTrunc) w^2/12 | (Tln) nothing.
 Matrix3d so3CT(Tangent c, const Vector3d& w) {
-  const Matrix3d W = so3::hat(w);
-  Matrix3d CT = Matrix3d::Identity() + 0.5 * W;
+  const Matrix3d W = skew(w);
+  Matrix3d CT = 0.5 * W;
+  CT.diagonal().array() += 1.0;
   switch (c) {
-    case Tangent::Cay: CT += 0.25 * w * w.transpose(); break;
-    case Tangent::Exp: CT += so3::coeff::K(w.squaredNorm()) * (W * W); break;
-    case Tangent::ExpTrunc: CT += (1.0 / 12.0) * (W * W); break;
+    case Tangent::Cay: CT.noalias() += 0.25 * w * w.transpose(); break;
+    case Tangent::Exp: CT.noalias() += so3::coeff::K(w.squaredNorm()) * (W * W); break;
+    case Tangent::ExpTrunc: CT.noalias() += (1.0 / 12.0) * (W * W); break;
     case Tangent::Tln: break;
   }
   return CT;
@@ -40,7 +49,10 @@ Matrix3d so3CT(Tangent c, const Vector3d& w) {
 // (I + a w^)^{-1} = (I - a w^ + a^2 w w^T)/(1 + a^2 |w|^2): solves the linear rows D(h w)^T m v = b_v of
 // eq. (10) on SE(3) for C = Cay and Tln, with a = h/2 (D = I - h w^/2, the C_cay/C_TLN diagonal block).
 Matrix3d inverseOfIdentityPlusHat(double a, const Vector3d& w) {
-  return (Matrix3d::Identity() - a * so3::hat(w) + (a * a) * w * w.transpose()) / (1.0 + a * a * w.squaredNorm());
+  const double d = 1.0 / (1.0 + a * a * w.squaredNorm());
+  Matrix3d M = (a * a * d) * (w * w.transpose()) - (a * d) * skew(w);
+  M.diagonal().array() += d;
+  return M;
 }
 
 struct NewtonOutcome {
@@ -75,15 +87,17 @@ NewtonOutcome newton(Eigen::Matrix<double, N, 1>& x, double bNorm, const LgviOpt
       return out;
     }
     const Eigen::Matrix<double, N, N> Jr = jacobian(x);
-    x -= Jr.partialPivLu().solve(r);
+    if constexpr (N == 3) x -= Jr.inverse() * r;  // closed-form cofactors: cheapest for 3x3
+    else x -= Jr.partialPivLu().solve(r);
+    // Quadratic regime: a residual <= 0.1 sqrt(tol) |b| leaves ~(0.1 sqrt(tol))^2 = tol/100 (relative)
+    // after this update, so the next residual is not evaluated (saves one evaluation per step).
+    if (rn <= 0.1 * std::sqrt(opt.newtonTolerance) * bNorm) {
+      out.iterations = it + 1;
+      out.converged = x.allFinite();
+      return out;
+    }
     rPrev = rn;
   }
-}
-
-// Size of the terms of C_SO3(w)^T m (w = h omega already scaled): m, w x m / 2, and the quadratic term.
-double rotationTermScale(const Vector3d& w, const Vector3d& m) {
-  const double wn = w.norm(), mn = m.norm();
-  return mn * (1.0 + wn / 2 + wn * wn / 4);
 }
 
 std::string num(double v) { return formatNumber(v); }
@@ -93,6 +107,49 @@ void validateOptions(const LgviOptions& o) {
     throw BadInput("LGVI newtonTolerance = " + num(o.newtonTolerance) + ": allowed range [1e-16, 1e-6]");
   if (o.maxNewtonIterations < 1)
     throw BadInput("LGVI maxNewtonIterations = " + std::to_string(o.maxNewtonIterations) + ": allowed >= 1");
+}
+
+// The rotational rows of eq. (10) with the translation eliminated (SO(3)xR3 always; SE(3) for C = Cay, Tln):
+//   r(w) = C_SO3(h w)^T J w + [coupled] (h/2) v(w) x b_lin - b_ang,   v(w) = (I + (h/2) w^)^{-1} u,
+// u = b_lin/m (coupled = SE(3) with C_cay: the term (h/2) v x (D^T m v) of the C_cay translation block).
+// residual() keeps its intermediate values for the jacobian() call that follows it at the same w.
+struct RotationProblem {
+  Tangent c;
+  double h;
+  const Matrix3d& J;
+  Vector3d bAng, bLin, u;
+  bool coupled;
+  Vector3d hw = Vector3d::Zero(), Jw = Vector3d::Zero(), v = Vector3d::Zero();
+  Matrix3d Minv = Matrix3d::Identity();
+
+  Vector3d residual(const Vector3d& w) {
+    hw = h * w;
+    Jw = J * w;
+    Vector3d r = so3CTmu(c, hw, Jw) - bAng;
+    if (coupled) {
+      Minv = inverseOfIdentityPlusHat(0.5 * h, w);
+      v = Minv * u;
+      r += (0.5 * h) * v.cross(bLin);
+    }
+    return r;
+  }
+  Matrix3d jacobian() const {  // at the w of the last residual() call
+    Matrix3d Jr = so3CT(c, hw) * J;
+    Jr.noalias() += h * so3CTmuJacobian(c, hw, Jw);
+    // d[(h/2) v x b_lin]/dw = -(h/2) b_lin^ dv/dw,  dv/dw = (h/2) (I + (h/2) w^)^{-1} v^
+    if (coupled) Jr.noalias() -= (0.25 * h * h) * skew(bLin) * (Minv * skew(v));
+    return Jr;
+  }
+  double termScale(const Vector3d& w) const {  // size of the terms that cancel in r (round-off floor)
+    const double wn = h * w.norm(), mn = (J * w).norm();
+    return bAng.norm() + mn * (1.0 + wn / 2 + wn * wn / 4) + (coupled ? 0.5 * h * v.norm() * bLin.norm() : 0.0);
+  }
+};
+
+NewtonOutcome solveRotation(Vector3d& w, RotationProblem& p, double bNorm, const LgviOptions& opt) {
+  return newton<3>(
+      w, bNorm, opt, [&](const Vector3d& x) { return p.residual(x); }, [&](const Vector3d&) { return p.jacobian(); },
+      [&](const Vector3d& x) { return p.termScale(x); });
 }
 
 }  // namespace
@@ -222,10 +279,8 @@ LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d
     // so its result is bit-identical whatever the force and the velocity.
     const Vector3d wPrev = xiPrev_.head<3>();
     Vector3d w = wPrev + h * (Jinv_ * ((J * wPrev).cross(wPrev) + fk.head<3>()));
-    s.newton = newton<3>(
-        w, bAng.norm(), options_, [&](const Vector3d& x) { return Vector3d(so3CTmu(c, h * x, J * x) - bAng); },
-        [&](const Vector3d& x) { return Matrix3d(h * so3CTmuJacobian(c, h * x, J * x) + so3CT(c, h * x) * J); },
-        [&](const Vector3d& x) { return bAng.norm() + rotationTermScale(h * x, J * x); });
+    RotationProblem problem{c, h, J, bAng, bLin, Vector3d::Zero(), false};
+    s.newton = solveRotation(w, problem, bAng.norm(), options_);
     s.xi << w, bLin / m;
     return s;
   }
@@ -233,31 +288,12 @@ LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d
     // Linear rows (both Cay and Tln): (I + (h/2) w^) m v = b_lin  =>  v(w) = (I + (h/2) w^)^{-1} b_lin/m.
     // Angular rows: C_SO3(h w)^T J w + [Cay only] (h/2) v(w) x (D^T m v) - b_ang, and D^T m v = b_lin.
     // (For Tln the v x m v term vanishes: the rotation decouples from translation.)
-    const double a = 0.5 * h;
-    const Vector3d u = bLin / m;
-    const bool coupled = c == Tangent::Cay;
-    const Matrix3d bLinHat = so3::hat(bLin);
     Vector3d w = s.xi.head<3>();
-    s.newton = newton<3>(
-        w, bNorm, options_,
-        [&](const Vector3d& x) {
-          Vector3d r = so3CTmu(c, h * x, J * x) - bAng;
-          if (coupled) r += a * (inverseOfIdentityPlusHat(a, x) * u).cross(bLin);
-          return r;
-        },
-        [&](const Vector3d& x) {
-          Matrix3d Jr = h * so3CTmuJacobian(c, h * x, J * x) + so3CT(c, h * x) * J;
-          if (coupled) {  // d[a v x b_lin]/dw = -a b_lin^ dv/dw, dv/dw = a (I + a w^)^{-1} v^
-            const Matrix3d Minv = inverseOfIdentityPlusHat(a, x);
-            Jr -= (a * a) * bLinHat * Minv * so3::hat(Minv * u);
-          }
-          return Jr;
-        },
-        [&](const Vector3d& x) {
-          const double coupling = coupled ? a * (inverseOfIdentityPlusHat(a, x) * u).norm() * bLin.norm() : 0.0;
-          return bAng.norm() + rotationTermScale(h * x, J * x) + coupling;
-        });
-    s.xi << w, inverseOfIdentityPlusHat(a, w) * u;
+    RotationProblem problem{c, h, J, bAng, bLin, bLin / m, c == Tangent::Cay};
+    s.newton = solveRotation(w, problem, bNorm, options_);
+    const double a = 0.5 * h;  // v = (I + a w^)^{-1} u as a vector formula (see inverseOfIdentityPlusHat)
+    const Vector3d& u = problem.u;
+    s.xi << w, (u - a * w.cross(u) + (a * a * w.dot(u)) * w) / (1.0 + a * a * w.squaredNorm());
     return s;
   }
   // Full 6x6 Newton: r(xi) = C(h xi)^T II xi - b, Jacobian h dCTmu(c, h xi, II xi) + C(h xi)^T II.
@@ -304,7 +340,16 @@ void LgviSe3::step(double h, const WrenchField& f) {
   se3::Pose gNext;
   Vector6d muNext;
   if (options_.group == LgviGroup::SE3) {
-    gNext = g_ * se3::retract(options_.retraction, h * xi);  // eq. (9), ERRATA B_cay inside se3::cay
+    if (options_.retraction == Retraction::Cay) {
+      // eq. (9) with the ERRATA translation block B_cay(w) = I + 2/(4+|w|^2)(w^ + w^2/2) (= se3::Bcay),
+      // applied to the vector (w = h omega, u = h v): u + 2/(4+|w|^2)(w x u + w x (w x u)/2).
+      const Vector3d hw = h * w, hv = h * v, wxu = hw.cross(hv);
+      const Vector3d Bhv = hv + (2.0 / (4.0 + hw.squaredNorm())) * (wxu + 0.5 * hw.cross(wxu));
+      gNext.R.noalias() = g_.R * so3::cay(hw);
+      gNext.x.noalias() = g_.x + g_.R * Bhv;
+    } else {
+      gNext = g_ * se3::exp(h * xi);  // eq. (9) with B_exp
+    }
     muNext = se3CTmu(options_.tangent, -h * xi, IIxi);
   } else {
     const Matrix3d dR = options_.retraction == Retraction::Cay ? so3::cay(h * w) : so3::exp(h * w);
