@@ -37,7 +37,7 @@ std::vector<ParamSpec> carParams() {
           .setLive(),
       ParamSpec::real("max_steer_rate", 1.0, 0.0, 100.0, "1/s", "|u^sigma| at full stick").setLive(),
       ParamSpec::real("steer_limit", 0.6, 0.0, 1.5, "rad", "largest steering angle |atan sigma|", true).setLive(),
-      ParamSpec::boolean("return_to_centre", true, "with the stick centred and steer_rate = 0, steering returns to straight")
+      ParamSpec::boolean("return_to_centre", false, "with the stick centred and steer_rate = 0, steering returns to straight")
           .setLive(),
       ParamSpec::real("centre_rate", 1.0, 0.0, 100.0, "1/s", "|u^sigma| of the return to centre").setLive(),
       ParamSpec::choice("world", "parking_lot", {"parking_lot", "open"}, "scenery: a parking lot with bays and obstacles, or open ground"),
