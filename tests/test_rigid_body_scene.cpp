@@ -162,6 +162,37 @@ TEST_CASE("SceneFilesAndRk4") {
   CHECK(std::abs(t.at(200, "energy") / t.at(0, "energy") - 1.0) < 1e-5);
 }
 
+TEST_CASE("TumblingBodyLgviBoundedRk4DriftsFromTheCsv") {
+  // Default: T-handle (0.1, 0.4, 0.45) kg m^2 spun at 10 rad/s about the intermediate axis, h = 0.1, 60 s.
+  const std::string csv = outPath("tumbling_body.csv");
+  REQUIRE(varsimRun("run tumbling_body --duration 60 --csv " + csv).exitCode == 0);
+  const auto t = test::readCsv(csv);
+  REQUIRE(t.rows.size() == 601);
+  double lgviL = 0, lgviE = 0, rkPrev = 1.0;
+  int rkIncreases = 0;
+  for (size_t k = 0; k < t.rows.size(); ++k) {
+    lgviL = std::max(lgviL, std::abs(t.at(k, "L_rel_err_lgvi")));
+    lgviE = std::max(lgviE, std::abs(t.at(k, "energy_rel_err_lgvi")));
+    if (k % 60 == 0) {  // RK4 energy sampled every 6 s: decreasing
+      rkIncreases += t.at(k, "energy_rel_err_rk4") > rkPrev ? 1 : 0;
+      rkPrev = t.at(k, "energy_rel_err_rk4");
+    }
+  }
+  const double rkE = t.at(600, "energy_rel_err_rk4"), rkL = t.at(600, "L_rel_err_rk4");
+  MESSAGE("tumbling_body 60 s: LGVI max |dL|/|L| " << lgviL << ", max |dE|/E " << lgviE << ", final "
+                                                   << t.at(600, "energy_rel_err_lgvi") << "; RK4 final dE/E " << rkE
+                                                   << ", d|L|/|L| " << rkL);
+  CHECK(lgviL < 1e-12);
+  CHECK(lgviE < 0.06);
+  CHECK(std::abs(t.at(600, "energy_rel_err_lgvi")) < 1e-4);
+  CHECK(rkIncreases == 0);
+  CHECK(rkE < -0.04);
+  CHECK(rkL < -0.02);
+  CHECK(varsimRun(std::string("run ") + VARSIM_ASSET_DIR + "/scenes/tumbling_body_large_step.json --steps 50").exitCode ==
+        0);
+  checkBadInput("run tumbling_body --set inertia=0.1,0.4,0.6", {"inertia", "triangle inequality J1 + J2 >= J3"});
+}
+
 TEST_CASE("BadInputExitsWithCode2AndNamesTheProblem") {
   checkBadInput("run no_such_scene", {"unknown scene 'no_such_scene'", "rigid_body"});
   checkBadInput("run rigid_body --set colour=red", {"unknown key 'colour'", "mass"});
