@@ -126,6 +126,7 @@ class BoatScene : public RigidVehicleScene {
     boat_.setSettings(boatSettings(params));
     water_ = WaterSurface(waveSettings(params));
     thrust_ = heldThrust(lastTriggers_[kLeft], lastTriggers_[kRight]);
+    applyIntegratorOptions();
     refreshNodeWrench();
   }
 

@@ -126,6 +126,7 @@ class HelicopterScene : public RigidVehicleScene {
     const bool on = params.flag("assist");
     if (on && !assistOn_) assistState_.engaged = false;  // re-engage on the current altitude/heading
     assistOn_ = on;
+    applyIntegratorOptions();
     refreshNodeWrench();
   }
 

@@ -6,21 +6,26 @@
 
 #include "engine/sim/errors.h"
 #include "engine/sim/input_track.h"
+#include "scenes/free_body_sim.h"
 #include "scenes/vehicle_drawing.h"
 
 namespace varsim {
 
 std::vector<ParamSpec> rigidVehicleParams() {
-  return {
-      ParamSpec::real("dt", 1.0 / 60.0, 0.0, 0.1, "s", "fixed physics step h", true),
-      ParamSpec::choice("group", "so3xr3", {"so3xr3", "se3"},
-                        "LGVI configuration group: so3xr3 (rotation on SO(3), translation in R^3; no gravity-"
-                        "induced attitude error, ERRATA) or se3 (seed 000 eq. (9) as printed)"),
+  std::vector<ParamSpec> specs = {
+      ParamSpec::real("dt", 1.0 / 60.0, 0.0, 0.1, "s", "fixed physics step h", true).setLive().setLog(),
       ParamSpec::choice("integrator", "lgvi", {"lgvi", "rk4"},
                         "lgvi: variational integrator seed 000 eqs. (9)-(10); rk4: the paper's baseline"),
-      ParamSpec::choice("map", "cay", {"cay", "exp"},
-                        "group difference map tau with its exact tangent C_tau (momentum-conserving pairs)"),
   };
+  for (ParamSpec& s : lgviParamSpecs()) {
+    if (s.key == "group") {  // vehicles under gravity default to SO(3)xR^3 (ERRATA "SE(3) vs SO(3)xR^3")
+      s.defaultChoice = "so3xr3";
+      s.help = "LGVI configuration group: so3xr3 (default for vehicles under gravity: rotation on SO(3), "
+               "translation in R^3, no gravity-induced attitude error, ERRATA) or se3 (seed 000 eq. (9))";
+    }
+    specs.push_back(std::move(s));
+  }
+  return specs;
 }
 
 RigidVehicleScene::RigidVehicleScene(ParamSet params) : Scene(std::move(params)) {}
@@ -32,11 +37,7 @@ void RigidVehicleScene::startBody(const RigidBodyInertia& inertia, const se3::Po
     rk4_ = std::make_unique<Rk4RigidBody>(inertia);
     rk4_->initialize(g0, xi0, 0.0);
   } else {
-    LgviOptions o;
-    o.group = params_.choice("group") == "se3" ? LgviGroup::SE3 : LgviGroup::SO3xR3;
-    const bool exp = params_.choice("map") == "exp";
-    o.retraction = exp ? Retraction::Exp : Retraction::Cay;
-    o.tangent = exp ? Tangent::Exp : Tangent::Cay;
+    const LgviOptions o = lgviOptionsFrom(params_);
     lgvi_ = std::make_unique<LgviSe3>(inertia, o);
     nodeWrench_ = vehicleWrench(g0, xi0, 0.0);
     const Vector6d f0 = nodeWrench_;
@@ -47,8 +48,16 @@ void RigidVehicleScene::startBody(const RigidBodyInertia& inertia, const se3::Po
   trail_.assign(1, g0.x);
 }
 
+void RigidVehicleScene::applyIntegratorOptions() {
+  if (lgvi_) lgvi_->setOptions(lgviOptionsFrom(params_));
+}
+
 void RigidVehicleScene::refreshNodeWrench() {
-  if (lgvi_) nodeWrench_ = vehicleWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
+  if (!lgvi_) return;
+  // The node momentum mu^- + (h/2) f_k moves with f_k; book that half-step impulse so the balance stays exact.
+  const Vector6d old = nodeWrench_;
+  nodeWrench_ = vehicleWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
+  impulse_ += 0.5 * lgvi_->stepSize() * se3::spatialMomentum(lgvi_->pose(), Vector6d(nodeWrench_ - old));
 }
 
 const se3::Pose& RigidVehicleScene::pose() const { return lgvi_ ? lgvi_->pose() : rk4_->pose(); }

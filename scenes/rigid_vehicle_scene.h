@@ -21,7 +21,8 @@
 
 namespace varsim {
 
-// Parameters every rigid vehicle scene has: dt, group (se3|so3xr3), integrator (lgvi|rk4), map (cay|exp).
+// Parameters every rigid vehicle scene has: dt, integrator (lgvi|rk4) and the live LGVI choices of
+// free_body_sim.h (group, retraction, tangent, newton_tol, newton_max_iter) with group defaulting to so3xr3.
 std::vector<ParamSpec> rigidVehicleParams();
 
 class RigidVehicleScene : public Scene {
@@ -59,7 +60,10 @@ class RigidVehicleScene : public Scene {
   // Builds the integrator from the parameters and starts it at (g0, xi0) at t = 0 (call at the end of the
   // derived constructor, once the actuator state is set).
   void startBody(const RigidBodyInertia& inertia, const se3::Pose& g0, const Vector6d& xi0);
-  // Recomputes the wrench of the current node after a live parameter change (keeps the state).
+  // Live LGVI options (group, retraction, tangent, Newton settings) from params_; keeps the state.
+  void applyIntegratorOptions();
+  // Recomputes the wrench of the current node after a live parameter change (keeps the state; the change
+  // of the node momentum (h/2) Ad* df is booked as impulse, so the balance stays exact).
   void refreshNodeWrench();
   // Velocities of the last segment (LGVI: from the left momentum mu^-, i.e. (x_{k+1} - x_k)/h on
   // SO(3)xR^3; RK4: the state): what a controller at the new node can know without f_{k+1}.

@@ -273,6 +273,7 @@ TEST_CASE("LiveParametersTakeEffectWithoutReset") {
   MESSAGE("4 s after a live 10 m/s wind: x moved " << at(rw, last(rw), "x") - at(rw, 0, "x") << " m (calm copy "
                                                    << at(rc, last(rc), "x") - at(rc, 0, "x") << " m)");
   CHECK(at(rw, last(rw), "x") - at(rw, 0, "x") > 0.05);
+  CHECK(at(rw, last(rw), "balance_error") < 1e-9 * std::abs(at(rw, last(rw), "impulse_p_x")));
   CHECK(std::abs(at(rc, last(rc), "x") - at(rc, 0, "x")) < 1e-9);
 }
 

@@ -136,7 +136,7 @@ TEST_CASE("HoverStaysWithinOneMillimetreForTenSeconds") {
       {{"assist", "false"}, {"world", "none"}, {"start_position", "3,-2,20"}, {"group", "se3"}},
       {{"assist", "false"}, {"world", "none"}, {"start_position", "3,-2,20"}, {"integrator", "rk4"}},
       {{"assist", "false"}, {"world", "canyon"}, {"start_position", "3,-2,20"}, {"start_heading", "0.7"}},
-      {{"assist", "true"}, {"world", "canyon"}, {"start_position", "3,-2,20"}, {"map", "exp"}},
+      {{"assist", "true"}, {"world", "canyon"}, {"start_position", "3,-2,20"}, {"retraction", "exp"}, {"tangent", "exp"}},
   };
   for (const Sets& sets : cases) {
     auto scene = makeScene(sets);
