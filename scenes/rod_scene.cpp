@@ -120,7 +120,7 @@ DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon) {
   double weight = 0.0;
   for (const auto& b : system.bodies()) weight += b.mass * system.gravity().norm();
   DivergenceLimits limits;
-  limits.maxViolation = std::max(1.0, 10.0 * maxEpsilon * weight);
+  limits.maxViolation = std::max(limits.maxViolation, 10.0 * maxEpsilon * weight);
   return limits;
 }
 

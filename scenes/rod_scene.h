@@ -60,7 +60,7 @@ std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, 
 void applyRelaxation(SpookStepper& spook, const RodSystem& system, const ParamSet& params,
                      const std::vector<std::string>& groups, const std::map<int, ConstraintRelaxation>& overrides);
 // Divergence limit on violations scaled by the softest compliance: a joint of compliance ε under
-// the system's weight W may legitimately stretch ε W; beyond max(1 m, 10 ε W) it has come apart.
+// the system's weight W may legitimately stretch ε W; beyond max(10 m, 10 ε W) it has come apart.
 DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon);
 
 // Drawing.
