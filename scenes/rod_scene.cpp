@@ -4,6 +4,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "engine/sim/errors.h"
 #include "scenes/vehicle_drawing.h"
@@ -176,6 +177,266 @@ void drawJointSpheres(const RodSystem& system, const MechanicalState& state, Dra
     s.transform = translation(system.point(system.anchor(i), state.q));
     out.shapes.push_back(s);
   }
+}
+
+}  // namespace varsim
+
+namespace varsim {
+
+std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma) {
+  std::vector<std::string> steppers{"spook", "rk4_baumgarte"};
+  if (allowRattle) steppers.push_back("rattle");
+  std::vector<ParamSpec> p{
+      ParamSpec::real("dt", 1.0 / 60, 0.0, 0.1, "s", "physics step h", true),
+      ParamSpec::vector("gravity", {0, 0, -9.81}, -100, 100, "m/s^2", "gravity (world z up)").setLive(),
+      ParamSpec::choice("stepper", "spook", steppers, "integrator: SPOOK (seed 001 eq. 29) or a baseline"),
+      ParamSpec::choice("solver", "ldlt", {"ldlt", "umfpack"},
+                        "SPOOK linear solver: LDL^T on the quasi-definite form (fast) or UMFPACK LU (the paper's)")
+          .setLive(),
+      ParamSpec::boolean("ghosts", false, "also run the other steppers as translucent ghosts (divergence shown)"),
+      ParamSpec::boolean("trails", true, "trail of the tip").setLive(),
+  };
+  for (auto& r : relaxationParams(groups, 2.0 / 60, withGamma)) p.push_back(r);
+  return p;
+}
+
+RodScene::RodScene(const ParamSet& params, std::vector<std::string> groups) : Scene(params), groups_(std::move(groups)) {}
+
+double RodScene::maxEpsilon() const {
+  double e = 0;
+  for (const auto& g : groups_) e = std::max(e, params_.real("epsilon") * params_.real("eps_" + g));
+  return e;
+}
+
+void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, double massForConventions) {
+  system_ = &system;
+  trailPoint_ = trail;
+  tipBody_ = tipBody;
+  conventionMass_ = massForConventions;
+  const StepperKind kind = parseStepperKind(params_.choice("stepper"));
+  const SparseSolverKind solver = parseSparseSolverKind(params_.choice("solver"));
+  const DivergenceLimits limits = rodLimits(system, maxEpsilon());
+  main_ = std::make_unique<RodSimulation>(system, kind, solver, limits);
+  if (params_.flag("ghosts"))
+    for (StepperKind g : {StepperKind::Spook, StepperKind::Rk4Baumgarte, StepperKind::Rattle})
+      if (g != kind && !(g == StepperKind::Rattle && system.hasNonholonomic()))
+        ghosts_.push_back(std::make_unique<RodSimulation>(system, g, solver, limits));
+  applyParams();
+}
+
+void RodScene::applyParams() {
+  system_->setGravity(params_.vec3("gravity"));
+  const DivergenceLimits limits = rodLimits(*system_, maxEpsilon());
+  const SparseSolverKind solver = parseSparseSolverKind(params_.choice("solver"));
+  auto configure = [&](RodSimulation& sim) {
+    sim.setLimits(limits);
+    if (SpookStepper* s = sim.spook()) {
+      s->setSolver(solver);
+      applyRelaxation(*s, *system_, params_, groups_, overrides_);
+    }
+  };
+  configure(*main_);
+  for (auto& g : ghosts_) configure(*g);
+  if (!params_.flag("trails")) trail_.clear();
+}
+
+void RodScene::applyLive(const ParamSet& params) {
+  params_ = params;
+  applyParams();
+}
+
+void RodScene::step(double h, const InputVector&) {
+  lastH_ = h;
+  main_->step(h);  // throws SimulationDiverged with the state kept
+  for (auto& g : ghosts_) g->stepOrFreeze(h);
+  if (params_.flag("trails")) {
+    trail_.push_back(system_->point(trailPoint_, main_->state.q));
+    while (trail_.size() > 600) trail_.pop_front();
+  }
+}
+
+std::vector<std::string> RodScene::columns() const {
+  std::vector<std::string> c{"t",        "energy",  "constraint_rms", "constraint_max", "max_speed",
+                             "solve_us", "step_us", "unit_rms",       "unit_max",       "kinetic",
+                             "potential", "factor_nnz", "tip_speed"};
+  extraColumns(c);
+  for (const auto& g : ghosts_) {
+    const std::string n = std::string("ghost_") + stepperName(g->kind());
+    for (const char* s : {"_energy", "_constraint_rms", "_diverged"}) c.push_back(n + s);
+  }
+  return c;
+}
+
+void RodScene::diagnostics(std::vector<double>& row) const {
+  const RodDiagnostics d = rodDiagnostics(*system_, main_->state);
+  const SpookProfile* p = profile();
+  // Baselines: solve_us is their whole step (every stage is a solve), factor_nnz 0.
+  row = {main_->state.t, d.energy, d.constraintRms, d.constraintMax, d.maxSpeed,
+         p ? p->factorUs + p->solveUs : main_->lastStepUs(), main_->lastStepUs(), d.unitRms, d.unitMax,
+         d.kinetic, d.potential, p ? double(p->factorNnz) : 0.0, system_->endSpeed(tipBody_, main_->state.v)};
+  extraDiagnostics(row);
+  for (const auto& g : ghosts_) {
+    const RodDiagnostics gd = rodDiagnostics(*system_, g->state);
+    row.insert(row.end(), {gd.energy, gd.constraintRms, g->diverged ? 1.0 : 0.0});
+  }
+}
+
+std::vector<double> RodScene::saveState() const {
+  std::vector<double> s;
+  main_->appendState(s);
+  for (const auto& g : ghosts_) g->appendState(s);
+  return s;
+}
+
+void RodScene::loadState(const std::vector<double>& state) {
+  size_t pos = main_->readState(state, 0);
+  for (auto& g : ghosts_) pos = g->readState(state, pos);
+  if (pos != state.size()) throw BadInput("rod scene state: expected " + std::to_string(pos) + " numbers, got " + std::to_string(state.size()));
+  trail_.clear();
+}
+
+void RodScene::draw(DrawList& out) const {
+  double maxLength = 0.0;
+  for (const auto& b : system_->bodies()) maxLength = std::max(maxLength, b.length);
+  const float radius = float(0.04 * (maxLength > 0 ? maxLength : 1.0));
+  const double speedScale = 50.0;  // m/s at full red (log scale); whiplash reaches tens of m/s
+  for (const auto& g : ghosts_) drawRods(*system_, g->state, out, true, speedScale, radius);
+  drawRods(*system_, main_->state, out, false, speedScale, radius);
+  if (system_->jointConstraintIndices().size() <= 2000) drawJointSpheres(*system_, main_->state, out, 1.4f * radius, false);
+  if (params_.flag("trails") && trail_.size() > 1) {
+    LineStrip strip;
+    strip.color = {1.0f, 0.55f, 0.1f, 0.9f};
+    for (const auto& p : trail_) strip.points.push_back({float(p.x()), float(p.y()), float(p.z())});
+    out.lines.push_back(std::move(strip));
+  }
+  const RodDiagnostics d = rodDiagnostics(*system_, main_->state);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%s (%s)  t=%.2f s  E=%.2f J  joint rms %.2e m  max speed %.2f m/s", title().c_str(),
+                stepperName(main_->kind()), main_->state.t, d.energy, d.constraintRms, d.maxSpeed);
+  out.hud.push_back(buf);
+  if (const SpookProfile* p = profile()) {
+    std::snprintf(buf, sizeof buf, "solve %.0f us (factor %.0f + solve %.0f), step %.0f us, factor nnz %ld", p->factorUs + p->solveUs,
+                  p->factorUs, p->solveUs, p->stepUs, p->factorNnz);
+    out.hud.push_back(buf);
+  }
+  for (const auto& g : ghosts()) {
+    std::snprintf(buf, sizeof buf, "ghost %s: %s%.3g s", g.stepper.c_str(), g.diverged ? "DIVERGED at t = " : "running, t = ",
+                  g.diverged ? g.divergedAt : main_->state.t);
+    out.hud.push_back(buf);
+  }
+  for (const auto& line : conventionLines()) out.hud.push_back(line);
+  if (const std::string w = stabilityWarning(); !w.empty()) out.hud.push_back("WARNING: " + w);
+  drawExtras(out);
+}
+
+std::vector<PlotSpec> RodScene::plots() const {
+  std::vector<PlotSpec> p{{"Energy (J)", {"energy", "kinetic", "potential"}, false},
+                          {"Joint gap (m)", {"constraint_rms", "constraint_max"}, true},
+                          {"Unit-length residual", {"unit_rms", "unit_max"}, true},
+                          {"Speed (m/s)", {"max_speed", "tip_speed"}, false},
+                          {"Step time (us)", {"solve_us", "step_us"}, false}};
+  if (!ghosts_.empty()) {
+    PlotSpec e{"Ghost energy (J)", {"energy"}, false}, v{"Ghost joint gap (m)", {"constraint_rms"}, true};
+    for (const auto& g : ghosts_) {
+      e.columns.push_back(std::string("ghost_") + stepperName(g->kind()) + "_energy");
+      v.columns.push_back(std::string("ghost_") + stepperName(g->kind()) + "_constraint_rms");
+    }
+    p.push_back(e);
+    p.push_back(v);
+  }
+  return p;
+}
+
+RodScene::ConstraintStatus RodScene::constraintStatus(int i) const {
+  const ConstraintDesc& c = system_->constraints().at(size_t(i));
+  ConstraintStatus s;
+  s.name = c.name;
+  s.group = c.group;
+  s.violation = system_->constraintViolation(i, main_->state.q, main_->state.v, main_->state.t);
+  if (const SpookStepper* sp = main_->spook()) {
+    s.force = sp->multipliers().segment(sp->rowOffset(i), c.rows).norm() / lastH();
+    s.relaxation = sp->relaxation(i);
+  }
+  s.overridden = overrides_.count(i) > 0;
+  return s;
+}
+
+std::vector<RodScene::ConstraintStatus> RodScene::constraintList() const {
+  std::vector<ConstraintStatus> out;
+  for (int i = 0; i < constraintCount(); ++i) out.push_back(constraintStatus(i));
+  return out;
+}
+
+void RodScene::setConstraintRelaxation(int i, double epsilon, double tau) {
+  if (i < 0 || i >= constraintCount())
+    throw BadInput("constraint " + std::to_string(i) + " does not exist; allowed [0, " + std::to_string(constraintCount() - 1) + "]");
+  const ConstraintRelaxation r{epsilon, tau, params_.spec("gamma") ? params_.real("gamma") : 1e-8};
+  if (SpookStepper* s = main_->spook()) s->setRelaxation(i, r);  // validates (BadInput)
+  overrides_[i] = r;
+  applyParams();
+}
+
+void RodScene::clearConstraintRelaxation(int i) {
+  overrides_.erase(i);
+  applyParams();
+}
+
+Eigen::Vector3d RodScene::jointPosition(int i) const { return system_->point(system_->anchor(i), main_->state.q); }
+
+int RodScene::nearestJoint(const Eigen::Vector3d& point, double maxDistance) const {
+  int best = -1;
+  double bestD = maxDistance;
+  for (int i : system_->jointConstraintIndices()) {
+    const double d = (jointPosition(i) - point).norm();
+    if (d <= bestD) best = i, bestD = d;
+  }
+  return best;
+}
+
+std::vector<std::string> RodScene::conventionLines() const {
+  const SpookParameters sp{params_.real("epsilon"), params_.real("tau")};
+  const double h = dt();
+  char buf[220];
+  std::vector<std::string> lines;
+  std::snprintf(buf, sizeof buf, "eps=%.3g  tau=%.4g s = %.3g h  (h=%.4g s)", sp.epsilon, sp.tau, sp.tau / h, h);
+  lines.push_back(buf);
+  const OdeErpCfm ode = toOde(sp, h);
+  std::snprintf(buf, sizeof buf, "ODE: ERP=%.4g CFM=%.3g", ode.erp, ode.cfm);
+  lines.push_back(buf);
+  if (sp.epsilon > 0 && sp.tau > 0) {
+    const SpringDamper k = toSpringDamper(sp);
+    const MujocoSolref mj = toMujoco(sp, conventionMass_);
+    const Box2dSoft b2 = toBox2d(sp, conventionMass_);
+    std::snprintf(buf, sizeof buf, "spring k=%.3g N/m damper c=%.3g N s/m | on m=%g kg: MuJoCo tc=%.3g dr=%.3g, Box2D %.3g Hz zeta=%.3g",
+                  k.k, k.c, conventionMass_, mj.timeconst, mj.dampratio, b2.hertz, b2.zeta);
+    lines.push_back(buf);
+  }
+  return lines;
+}
+
+std::string RodScene::stabilityWarning() const {
+  std::string w;
+  for (const auto& g : groups_) {
+    const SpookParameters sp{params_.real("epsilon") * params_.real("eps_" + g), params_.real("tau") * params_.real("tau_" + g)};
+    const std::string s = spookStabilityWarning(sp, dt());
+    if (!s.empty()) w += (w.empty() ? "" : "; ") + g + ": " + s;
+  }
+  for (const auto& [i, r] : overrides_) {
+    const std::string s = spookStabilityWarning({r.epsilon, r.tau}, dt());
+    if (!s.empty()) w += (w.empty() ? "" : "; ") + system_->constraints()[size_t(i)].name + ": " + s;
+  }
+  return w;
+}
+
+const SpookProfile* RodScene::profile() const { return main_->spook() ? &main_->spook()->profile() : nullptr; }
+
+std::vector<RodScene::GhostStatus> RodScene::ghosts() const {
+  std::vector<GhostStatus> out;
+  for (const auto& g : ghosts_) {
+    const RodDiagnostics d = rodDiagnostics(*system_, g->state);
+    out.push_back({stepperName(g->kind()), g->diverged, g->divergedAt, g->message, d.energy, d.constraintRms});
+  }
+  return out;
 }
 
 }  // namespace varsim

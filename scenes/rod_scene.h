@@ -1,20 +1,25 @@
 // Shared machinery of the rod scenes (ladder, chain, sleigh): a rod system stepped by SPOOK or one
 // of its baselines (RodSimulation), the relaxation parameters every SPOOK scene declares (global ε,
-// τ, γ, per-group multipliers, per-constraint overrides), and plain-data drawing of rods as capsules
-// coloured by speed, joints as spheres and translucent ghosts.
+// τ, γ, per-group multipliers, per-constraint overrides), plain-data drawing of rods as capsules
+// coloured by speed, joints as spheres and translucent ghosts, and RodScene: the Scene every rod
+// scene derives from, with the live-tuning accessors the UI uses (constraint list with violations
+// and forces, per-constraint ε/τ, conventions, measured-stability warning, ghost status).
 #pragma once
 #include <Eigen/Core>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/integrators/rattle.h"
+#include "engine/integrators/spook_conventions.h"
 #include "engine/integrators/rk4_baumgarte.h"
 #include "engine/integrators/spook.h"
 #include "engine/models/rod_system.h"
 #include "engine/sim/param.h"
 #include "render/draw_list.h"
+#include "scenes/scene.h"
 
 namespace varsim {
 
@@ -69,5 +74,82 @@ void drawRods(const RodSystem& system, const MechanicalState& state, DrawList& o
               float radius);
 void drawJointSpheres(const RodSystem& system, const MechanicalState& state, DrawList& out, float radius, bool ghost);
 Mat4 translation(const Eigen::Vector3d& p);
+
+// Parameters every RodScene declares besides the model's own: dt, gravity, stepper (the allowed
+// ones), solver, ghosts, trails and the relaxation parameters of `groups`.
+std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma);
+
+class RodScene : public Scene {
+ public:
+  RodScene(const ParamSet& params, std::vector<std::string> groups);
+
+  void step(double h, const InputVector& inputs) override;
+  double time() const override { return main_->state.t; }
+  std::vector<std::string> columns() const override;
+  void diagnostics(std::vector<double>& row) const override;
+  std::vector<double> saveState() const override;
+  void loadState(const std::vector<double>& state) override;
+  void draw(DrawList& out) const override;
+  std::vector<PlotSpec> plots() const override;
+  void applyLive(const ParamSet& params) override;
+
+  struct ConstraintStatus {
+    std::string name;
+    int group = 0;         // index into system().groupNames()
+    double violation = 0;  // gap (m) for joints/pins/plane, |u·u − 1|/2 for unit rows, |A v − w| for blades
+    double force = 0;      // N: |λ|/h of the last SPOOK step (0 for the baselines)
+    ConstraintRelaxation relaxation;
+    bool overridden = false;
+  };
+  int constraintCount() const { return int(system_->constraints().size()); }
+  ConstraintStatus constraintStatus(int i) const;
+  std::vector<ConstraintStatus> constraintList() const;
+  // Per picked constraint ε, τ (s); overrides the global and group values until cleared.
+  void setConstraintRelaxation(int i, double epsilon, double tau);
+  void clearConstraintRelaxation(int i);
+  // The joint or pin whose anchor is closest to `point` within maxDistance (m), or −1.
+  int nearestJoint(const Eigen::Vector3d& point, double maxDistance) const;
+  Eigen::Vector3d jointPosition(int i) const;
+  // (ε, τ, h) in the other conventions, and the measured-stability warning ("" when inside).
+  std::vector<std::string> conventionLines() const;
+  std::string stabilityWarning() const;
+  const SpookProfile* profile() const;
+  struct GhostStatus {
+    std::string stepper;
+    bool diverged = false;
+    double divergedAt = 0;
+    std::string message;
+    double energy = 0, constraintRms = 0;
+  };
+  std::vector<GhostStatus> ghosts() const;
+  const RodSystem& system() const { return *system_; }
+  const MechanicalState& state() const { return main_->state; }
+
+ protected:
+  // Derived constructors build their model, then call this: `trail` is the point the trail follows,
+  // `tipBody` the body whose speed is reported as tip_speed, `massForConventions` the mass the
+  // MuJoCo/Box2D views assume.
+  void initSimulation(RodSystem& system, BodyPoint trail, int tipBody, double massForConventions);
+  virtual void extraColumns(std::vector<std::string>&) const {}
+  virtual void extraDiagnostics(std::vector<double>&) const {}
+  virtual void drawExtras(DrawList&) const {}
+  virtual std::string title() const = 0;
+  double lastH() const { return lastH_ > 0 ? lastH_ : dt(); }
+
+  RodSystem* system_ = nullptr;
+  std::unique_ptr<RodSimulation> main_;
+  std::vector<std::unique_ptr<RodSimulation>> ghosts_;
+
+ private:
+  void applyParams();
+  double maxEpsilon() const;
+  std::vector<std::string> groups_;
+  std::map<int, ConstraintRelaxation> overrides_;
+  std::deque<Eigen::Vector3d> trail_;
+  BodyPoint trailPoint_;
+  int tipBody_ = 0;
+  double conventionMass_ = 1.0;
+  double lastH_ = 0;
+};
 
 }  // namespace varsim

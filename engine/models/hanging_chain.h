@@ -10,9 +10,9 @@
 namespace varsim {
 
 struct HangingChainConfig {
-  int rods = 50;                             // 1..1000
-  double rodMass = 0.1;                      // kg per rod
-  double rodLength = 0.1;                    // m per rod
+  int rods = 20;                             // 1..1000
+  double rodMass = 0.25;                     // kg per rod
+  double rodLength = 0.25;                   // m per rod
   double angle = 1.5707963267948966;         // rad from the downward vertical (π/2: horizontal)
   double tilt = 0.0;                         // rad out of the x–z plane (about z)
   Eigen::Vector3d gravity{0.0, 0.0, -9.81};  // m/s²

@@ -1,0 +1,101 @@
+// Scene `sleigh`: the Chaplygin sleigh built from one rod with a no-side-slip blade at its tail (a
+// nonholonomic row relaxed by γ, seed 001 eq. (29)). It stops turning and glides straight; with γ
+// large the blade skids; `side_slip` prescribes a drift w across the blade.
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/models/sleigh.h"
+#include "scenes/rod_scene.h"
+#include "scenes/vehicle_drawing.h"
+
+namespace varsim {
+
+namespace {
+
+const std::vector<std::string> kSleighGroups = {"unit", "plane"};
+
+std::vector<ParamSpec> sleighParams() {
+  std::vector<ParamSpec> p{
+      ParamSpec::real("mass", 5.0, 0.0, 1e6, "kg", "sleigh (rod) mass", true),
+      ParamSpec::real("length", 1.0, 0.0, 100.0, "m", "rod length; the blade is at the tail, the centre of mass l/2 ahead", true),
+      ParamSpec::real("speed", 1.0, -100.0, 100.0, "m/s", "initial forward speed of the blade"),
+      ParamSpec::real("yaw_rate", 2.0, -100.0, 100.0, "rad/s", "initial yaw rate"),
+      ParamSpec::real("side_slip", 0.0, -10.0, 10.0, "m/s", "prescribed velocity across the blade, w of A(q) qdot = w").setLive(),
+  };
+  for (auto& r : rodSceneParams(kSleighGroups, false, true)) p.push_back(r);
+  return p;
+}
+
+SleighConfig configFrom(const ParamSet& p) {
+  SleighConfig c;
+  c.mass = p.real("mass");
+  c.length = p.real("length");
+  c.speed = p.real("speed");
+  c.yawRate = p.real("yaw_rate");
+  c.sideSlip = p.real("side_slip");
+  return c;
+}
+
+class SleighScene : public RodScene {
+ public:
+  explicit SleighScene(const ParamSet& params) : RodScene(params, kSleighGroups), sleigh_(configFrom(params)) {
+    initSimulation(sleigh_.system(), {0, -1}, 0, sleigh_.config().mass);
+  }
+  void applyLive(const ParamSet& params) override {
+    sleigh_.system().setSideSlip(sleigh_.bladeConstraint(), params.real("side_slip"));
+    RodScene::applyLive(params);
+  }
+
+ protected:
+  std::string title() const override { return "Chaplygin sleigh"; }
+  void extraColumns(std::vector<std::string>& c) const override {
+    c.insert(c.end(), {"x", "y", "theta", "speed", "yaw_rate", "slip", "ground_gap", "reduced_energy"});
+  }
+  void extraDiagnostics(std::vector<double>& row) const override {
+    const MechanicalState& s = main_->state;
+    const Eigen::Vector3d pose = sleigh_.pose(s.q);
+    const double v = sleigh_.forwardSpeed(s.q, s.v), w = sleigh_.yawRate(s.q, s.v);
+    const double gap = std::max(system_->constraintViolation(1, s.q, s.v, s.t), system_->constraintViolation(2, s.q, s.v, s.t));
+    row.insert(row.end(), {pose.x(), pose.y(), pose.z(), v, w,
+                           system_->constraintViolation(sleigh_.bladeConstraint(), s.q, s.v, s.t), gap, sleigh_.reducedEnergy(v, w)});
+  }
+  void drawExtras(DrawList& out) const override {
+    const MechanicalState& s = main_->state;
+    const Eigen::Vector3d p = system_->point({0, -1}, s.q), u = system_->direction(0, s.q).normalized();
+    // The blade: a thin box along u at the tail.
+    Eigen::Isometry3d T = Eigen::Isometry3d::Identity();
+    T.linear() = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitX(), u).toRotationMatrix();
+    T.translation() = p;
+    ShapeItem blade;
+    blade.kind = ShapeKind::Box;
+    blade.transform = toMat4(T);
+    blade.size = {float(0.3 * sleigh_.config().length), 0.01f, 0.06f};
+    blade.color = {0.9f, 0.9f, 0.95f, 1.0f};
+    out.shapes.push_back(blade);
+    char buf[120];
+    std::snprintf(buf, sizeof buf, "speed %.3f m/s  yaw rate %.3f rad/s  blade slip %.2e m/s", sleigh_.forwardSpeed(s.q, s.v),
+                  sleigh_.yawRate(s.q, s.v), system_->constraintViolation(sleigh_.bladeConstraint(), s.q, s.v, s.t));
+    out.hud.push_back(buf);
+    out.camera.follow = true;
+    out.camera.target = {float(p.x()), float(p.y()), 0.0f};
+    out.camera.heading = float(std::atan2(u.y(), u.x()));
+    out.camera.distance = float(4.0 * sleigh_.config().length + 2.0);
+    out.camera.showGround = true;
+  }
+
+ private:
+  Sleigh sleigh_;
+};
+
+}  // namespace
+
+VARSIM_REGISTER_SCENE(SceneInfo{
+    "sleigh", "Chaplygin sleigh (nonholonomic)",
+    "A rod on the ground with a knife-edge blade at its tail that cannot slide sideways: the nonholonomic row "
+    "A(q) qdot = w of SPOOK, relaxed by gamma. Energy is conserved by the continuous system; the sleigh stops turning "
+    "and glides straight at sqrt(2E/m). Raise gamma to let the blade skid, or set side_slip to prescribe a drift.",
+    sleighParams, nullptr, [](const ParamSet& p) { return std::make_unique<SleighScene>(p); }});
+
+}  // namespace varsim
