@@ -46,7 +46,7 @@ std::vector<ParamSpec> boatParams() {
                       true),
       ParamSpec::real("patch_size", 0.25, 0.01, 100.0, "m", "hull patch edge for the eq. (15) sum", true),
       ParamSpec::vector("start_position", {0.0, 0.0}, -1e5, 1e5, "m", "initial x, y of the centre of mass"),
-      ParamSpec::real("start_heave", 0.0, -100.0, 100.0, "m", "initial height above the analytic floating height"),
+      ParamSpec::real("start_heave", 0.0, -100.0, 100.0, "m", "initial height above the analytic floating height on the local water surface"),
       ParamSpec::vector("start_attitude", {0.0, 0.0, 0.0}, -2.0 * kPi, 2.0 * kPi, "rad",
                         "initial roll (about x), pitch (about y), heading (about z)"),
       ParamSpec::vector("start_velocity", {0.0, 0.0, 0.0}, -100.0, 100.0, "m/s", "initial world velocity"),
@@ -101,7 +101,9 @@ class BoatScene : public RigidVehicleScene {
             Eigen::AngleAxisd(att.x(), Vector3d::UnitX()))
                .toRotationMatrix();
     const auto& xy = params.vector("start_position");
-    g0.x = Vector3d(xy[0], xy[1], boat_.equilibriumHeight() + params.real("start_heave"));
+    // Float on the local water surface at t = 0 (no launch kick in waves).
+    g0.x = Vector3d(xy[0], xy[1],
+                    water_.height(xy[0], xy[1], 0.0) + boat_.equilibriumHeight() + params.real("start_heave"));
     Vector6d xi0 = Vector6d::Zero();
     xi0.tail<3>() = g0.R.transpose() * params.vec3("start_velocity");
     thrust_ = heldThrust(0.0, 0.0);

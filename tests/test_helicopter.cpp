@@ -376,6 +376,28 @@ TEST_CASE("GamepadDisconnectFallsBackToNeutralAndTheAssistHoldsAttitude") {
   CHECK(maxTilt < 0.40);
 }
 
+TEST_CASE("LiveAssistToggleEngagesOnTheCurrentAltitudeWithoutAJump") {
+  // Raw flight with 5 % extra collective climbs; switching the assist on (live) holds the altitude it
+  // has at that moment; the state itself is untouched by the switch.
+  auto scene = makeScene({{"assist", "false"}, {"world", "none"}, {"start_position", "0,0,10"},
+                          {"collective", std::to_string(1.05 * 600.0 * 9.81)}});
+  runScene(*scene, 180);
+  std::vector<double> before, after;
+  scene->diagnostics(before);
+  ParamSet p = scene->params();
+  p.setFromString("assist", "true", "test");
+  REQUIRE(p.spec("assist")->live);
+  scene->applyLive(p);
+  scene->diagnostics(after);
+  for (size_t i : {0, 8, 9, 10, 11}) CHECK(after[i] == before[i]);  // t, x, y, z, qw
+  const Recorder r = runScene(*scene, 600);
+  const double z0 = before[10];
+  CHECK(at(r, 0, "speed") > 0.5);  // it was climbing
+  CHECK(std::abs(at(r, 600, "z") - z0) < 1.0);
+  CHECK(at(r, 600, "speed") < 0.01);
+  CHECK(at(r, 600, "balance_error") < 1e-9 * std::abs(at(r, 600, "impulse_p_z")));
+}
+
 TEST_CASE("SaveAndLoadStateContinuesBitIdentically") {
   auto a = makeScene({});
   runScene(*a, 300, wiggle);
