@@ -4,12 +4,13 @@
 
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 
 namespace varsim::render {
 namespace {
 
 // Attribute locations shared with assets/shaders/shape.vert.glsl.
-constexpr GLuint kPosition = 0, kNormal = 1, kCap = 2, kModel = 3, kNormalMatrix = 7, kScaleHalf = 10, kColor = 11;
+constexpr GLuint kPosition = 0, kNormal = 1, kCap = 2, kModel = 3, kScaleHalf = 7, kColor = 8;
 
 void vertexLayout() {
   const GLsizei stride = sizeof(MeshVertex);
@@ -28,9 +29,6 @@ void instanceLayout(int first) {
   auto at = [base](std::size_t offset) { return reinterpret_cast<void*>(base + offset); };
   for (GLuint c = 0; c < 4; ++c)
     glVertexAttribPointer(kModel + c, 4, GL_FLOAT, GL_FALSE, stride, at(offsetof(ShapeInstance, model) + c * 16));
-  for (GLuint c = 0; c < 3; ++c)
-    glVertexAttribPointer(kNormalMatrix + c, 3, GL_FLOAT, GL_FALSE, stride,
-                          at(offsetof(ShapeInstance, normalMatrix) + c * 12));
   glVertexAttribPointer(kScaleHalf, 4, GL_FLOAT, GL_FALSE, stride, at(offsetof(ShapeInstance, scale)));
   glVertexAttribPointer(kColor, 4, GL_FLOAT, GL_FALSE, stride, at(offsetof(ShapeInstance, color)));
 }
@@ -151,14 +149,89 @@ int DynamicMeshBuffers::draw(const TriangleMesh& mesh) {
   glVertexAttrib4f(kModel + 1, 0, 1, 0, 0);
   glVertexAttrib4f(kModel + 2, 0, 0, 1, 0);
   glVertexAttrib4f(kModel + 3, 0, 0, 0, 1);
-  glVertexAttrib3f(kNormalMatrix + 0, 1, 0, 0);
-  glVertexAttrib3f(kNormalMatrix + 1, 0, 1, 0);
-  glVertexAttrib3f(kNormalMatrix + 2, 0, 0, 1);
   glVertexAttrib4f(kScaleHalf, 1, 1, 1, 0);
   auto unit = [](float v) { return std::isfinite(v) ? std::fmin(std::fmax(v, 0.0f), 1.0f) : 0.0f; };
   glVertexAttrib4f(kColor, unit(mesh.color.r), unit(mesh.color.g), unit(mesh.color.b), unit(mesh.color.a));
   glDrawElements(GL_TRIANGLES, GLsizei(triangleIndices), GL_UNSIGNED_INT, nullptr);
   return int(triangleIndices / 3);
+}
+
+void BackdropBuffers::upload(Mesh& mesh, const std::vector<float>& vertices, int components,
+                             const std::vector<std::uint32_t>& indices) {
+  glGenVertexArrays(1, &mesh.vao);
+  glGenBuffers(1, &mesh.vertexBuffer);
+  glGenBuffers(1, &mesh.indexBuffer);
+  glBindVertexArray(mesh.vao);
+  glBindBuffer(GL_ARRAY_BUFFER, mesh.vertexBuffer);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices.size() * sizeof(float)), vertices.data(), GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, components, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.indexBuffer);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(indices.size() * sizeof(std::uint32_t)), indices.data(),
+               GL_STATIC_DRAW);
+  glBindVertexArray(0);
+  mesh.indexCount = GLsizei(indices.size());
+}
+
+void BackdropBuffers::release(Mesh& mesh) {
+  if (mesh.vao != 0) glDeleteVertexArrays(1, &mesh.vao);
+  const GLuint buffers[2] = {mesh.vertexBuffer, mesh.indexBuffer};
+  if (mesh.vertexBuffer != 0) glDeleteBuffers(2, buffers);
+  mesh = Mesh{};
+}
+
+// Quads between consecutive rows of a (rows x columns) vertex lattice, columns wrapping or not.
+static void latticeIndices(int rows, int columns, bool wrap, std::vector<std::uint32_t>& indices) {
+  const int cells = wrap ? columns : columns - 1;
+  for (int r = 0; r + 1 < rows; ++r)
+    for (int c = 0; c < cells; ++c) {
+      const auto at = [columns](int row, int col) { return std::uint32_t(row * columns + col % columns); };
+      indices.insert(indices.end(), {at(r, c), at(r, c + 1), at(r + 1, c + 1), at(r, c), at(r + 1, c + 1), at(r + 1, c)});
+    }
+}
+
+void BackdropBuffers::create() {
+  // Sky: elevation rings in degrees, dense around the horizon (haze band 0..-2.3 deg).
+  const float ringsDegrees[] = {-90, -30, -10, -4, -2.3f, -1.5f, -0.75f, 0, 0.75f, 1.5f, 3, 5, 8, 12,
+                                17, 23, 30, 40, 52, 66, 80, 90};
+  const int columns = 48;
+  std::vector<float> directions;
+  for (float degrees : ringsDegrees) {
+    const float e = degrees * 3.14159265f / 180.0f;
+    for (int c = 0; c < columns; ++c) {
+      const float a = 6.28318531f * float(c) / float(columns);
+      directions.insert(directions.end(), {std::cos(e) * std::cos(a), std::cos(e) * std::sin(a), std::sin(e)});
+    }
+  }
+  std::vector<std::uint32_t> indices;
+  latticeIndices(int(std::size(ringsDegrees)), columns, true, indices);
+  upload(sky_, directions, 3, indices);
+
+  // Ground: (n+1)^2 lattice over [-1, 1]^2.
+  const int n = 32;
+  std::vector<float> unit;
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) unit.insert(unit.end(), {2.0f * float(i) / n - 1.0f, 2.0f * float(j) / n - 1.0f});
+  indices.clear();
+  latticeIndices(n + 1, n + 1, false, indices);
+  upload(ground_, unit, 2, indices);
+}
+
+void BackdropBuffers::destroy() {
+  release(sky_);
+  release(ground_);
+}
+
+int BackdropBuffers::drawSky() const {
+  glBindVertexArray(sky_.vao);
+  glDrawElements(GL_TRIANGLES, sky_.indexCount, GL_UNSIGNED_INT, nullptr);
+  return sky_.indexCount / 3;
+}
+
+int BackdropBuffers::drawGround() const {
+  glBindVertexArray(ground_.vao);
+  glDrawElements(GL_TRIANGLES, ground_.indexCount, GL_UNSIGNED_INT, nullptr);
+  return ground_.indexCount / 3;
 }
 
 void LineBuffers::create() {

@@ -46,6 +46,26 @@ class DynamicMeshBuffers {
   std::vector<MeshVertex> scratch_;
 };
 
+// Static backdrop meshes: the sky dome (unit directions, rings dense near the horizon where the
+// gradient turns fastest) and the ground grid (a 32x32-cell unit square, scaled in the shader).
+class BackdropBuffers {
+ public:
+  void create();
+  void destroy();
+  int drawSky() const;     // returns triangles
+  int drawGround() const;  // returns triangles
+
+ private:
+  struct Mesh {
+    GLuint vao = 0, vertexBuffer = 0, indexBuffer = 0;
+    GLsizei indexCount = 0;
+  };
+  static void upload(Mesh& mesh, const std::vector<float>& vertices, int components,
+                     const std::vector<std::uint32_t>& indices);
+  static void release(Mesh& mesh);
+  Mesh sky_, ground_;
+};
+
 class LineBuffers {
  public:
   void create();

@@ -69,7 +69,7 @@ struct Renderer::Impl {
   varsim::render::PrimitiveBuffers primitives;
   varsim::render::DynamicMeshBuffers meshes;
   varsim::render::LineBuffers lines;
-  GLuint emptyVao = 0;
+  varsim::render::BackdropBuffers backdrop;
   Stats stats;
 
   // Per-frame scratch, kept to avoid reallocation.
@@ -80,6 +80,47 @@ struct Renderer::Impl {
   std::vector<int> lodOfPart;
   std::vector<char> ghostOfPart;
   std::vector<varsim::render::LineSegment> opaqueSegments, translucentSegments;
+
+  // Opaque ground quad around the eye; pushed back in depth so shapes resting on it never
+  // z-fight, and faded into the sky's haze before its edge (see grid.frag.glsl).
+  int drawGround(const glm::mat4& viewProj, const glm::vec3& eye, float height, float fadeEnd) {
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.0f, 1.0f);
+    gridProgram.use();
+    setUniform(gridProgram, "uViewProj", viewProj);
+    glUniform2f(gridProgram.uniform("uCentre"), eye.x, eye.y);
+    setUniform(gridProgram, "uHalfSize", fadeEnd);
+    setUniform(gridProgram, "uHeight", height);
+    setUniform(gridProgram, "uEye", eye);
+    setUniform(gridProgram, "uFadeEnd", fadeEnd);
+    setUniform(gridProgram, "uMinorSpacing", 1.0f);
+    setUniform(gridProgram, "uMajorSpacing", 10.0f);
+    setUniform(gridProgram, "uGround", kGround);
+    setUniform(gridProgram, "uHorizon", kHorizon);
+    setUniform(gridProgram, "uMinorColor", kMinorLine);
+    setUniform(gridProgram, "uMajorColor", kMajorLine);
+    setUniform(gridProgram, "uAxisX", kAxisX);
+    setUniform(gridProgram, "uAxisY", kAxisY);
+    setUniform(gridProgram, "uGroundFar", kGroundFar);
+    const int triangles = backdrop.drawGround();
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    return triangles;
+  }
+
+  int drawSky(const glm::mat4& viewProj, bool ground) {
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_FALSE);
+    skyProgram.use();
+    setUniform(skyProgram, "uViewProj", viewProj);
+    setUniform(skyProgram, "uZenith", kZenith);
+    setUniform(skyProgram, "uHorizon", kHorizon);
+    setUniform(skyProgram, "uGroundFar", ground ? kGroundFar : kHorizon);
+    const int triangles = backdrop.drawSky();
+    glDepthMask(GL_TRUE);
+    return triangles;
+  }
 
   void drawBuckets(const std::vector<Bucket>& buckets) {
     for (const Bucket& b : buckets) {
@@ -109,7 +150,7 @@ bool Renderer::init(std::string& error) {
   r.primitives.create();
   r.meshes.create();
   r.lines.create();
-  glGenVertexArrays(1, &r.emptyVao);
+  r.backdrop.create();
   if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
     error = "OpenGL error " + std::to_string(e) + " while creating renderer buffers";
     shutdown();
@@ -129,12 +170,21 @@ void Renderer::shutdown() {
   r.primitives.destroy();
   r.meshes.destroy();
   r.lines.destroy();
-  if (r.emptyVao != 0) glDeleteVertexArrays(1, &r.emptyVao);
-  r.emptyVao = 0;
+  r.backdrop.destroy();
   r.ready = false;
 }
 
 Renderer::Stats Renderer::stats() const { return impl_->stats; }
+
+bool Renderer::softwareRasterizer() const {
+  if (!impl_->ready) return false;
+  const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  if (name == nullptr) return false;
+  const std::string renderer(name);
+  for (const char* software : {"llvmpipe", "softpipe", "swrast", "SwiftShader"})
+    if (renderer.find(software) != std::string::npos) return true;
+  return false;
+}
 
 bool Renderer::worldToScreen(const glm::vec3& p, const OrbitCamera& cam, int w, int h, glm::vec2& out) const {
   return cam.project(p, w, h, out);
@@ -174,19 +224,9 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, i
   glDisable(GL_STENCIL_TEST);
   glDisable(GL_POLYGON_OFFSET_FILL);
 
-  // Sky.
-  glDisable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);
-  glDisable(GL_CULL_FACE);
-  r.skyProgram.use();
-  setUniform(r.skyProgram, "uInvViewProj", glm::inverse(viewProj));
-  setUniform(r.skyProgram, "uZenith", kZenith);
-  setUniform(r.skyProgram, "uHorizon", kHorizon);
-  setUniform(r.skyProgram, "uGroundFar", ground ? kGroundFar : kHorizon);
-  glBindVertexArray(r.emptyVao);
-  glDrawArrays(GL_TRIANGLES, 0, 3);
-  ++r.stats.drawCalls;
-  r.stats.triangles += 1;
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LEQUAL);
 
   // Expand shapes into parts, choose levels of detail, and sort them into opaque buckets and
   // back-to-front ghosts. Instances are laid out bucket by bucket in one upload.
@@ -277,35 +317,15 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, i
     }
 
   // Ground grid, then drop shadows on it (stencil: each pixel darkened once however many parts
-  // overlap there). The grid is pushed back in depth so shapes resting on it never z-fight.
+  // overlap there).
   if (ground) {
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(1.0f, 1.0f);
-    r.gridProgram.use();
-    setUniform(r.gridProgram, "uViewProj", viewProj);
-    glUniform2f(r.gridProgram.uniform("uCentre"), eye.x, eye.y);
-    setUniform(r.gridProgram, "uHalfSize", fadeEnd);
-    setUniform(r.gridProgram, "uHeight", groundHeight);
-    setUniform(r.gridProgram, "uEye", eye);
-    setUniform(r.gridProgram, "uFadeEnd", fadeEnd);
-    setUniform(r.gridProgram, "uMinorSpacing", 1.0f);
-    setUniform(r.gridProgram, "uMajorSpacing", 10.0f);
-    setUniform(r.gridProgram, "uGround", kGround);
-    setUniform(r.gridProgram, "uGroundFar", kGroundFar);
-    setUniform(r.gridProgram, "uMinorColor", kMinorLine);
-    setUniform(r.gridProgram, "uMajorColor", kMajorLine);
-    setUniform(r.gridProgram, "uAxisX", kAxisX);
-    setUniform(r.gridProgram, "uAxisY", kAxisY);
-    glBindVertexArray(r.emptyVao);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    r.stats.triangles += r.drawGround(viewProj, eye, groundHeight, fadeEnd);
     ++r.stats.drawCalls;
-    r.stats.triangles += 2;
-    glDisable(GL_POLYGON_OFFSET_FILL);
 
     if (style.shadows && !r.opaqueBuckets.empty()) {
       glDepthMask(GL_FALSE);
+      glEnable(GL_BLEND);
+      glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
       glEnable(GL_STENCIL_TEST);
       glStencilFunc(GL_EQUAL, 0, 0xFF);
       glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
@@ -323,6 +343,11 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, i
       glDepthMask(GL_TRUE);
     }
   }
+
+  // Sky last among the opaque layers: at the far plane with GL_LEQUAL, so it shades only the
+  // pixels nothing else covered (the most expensive full-screen pass on software GL).
+  r.stats.triangles += r.drawSky(viewProj, ground);
+  ++r.stats.drawCalls;
 
   // Lines: opaque ones write depth; translucent ones are drawn with the ghosts' state below.
   glEnable(GL_BLEND);

@@ -32,6 +32,11 @@ class Renderer {
   // from the top-left; false when behind the camera or outside the viewport.
   bool worldToScreen(const glm::vec3& p, const OrbitCamera& cam, int w, int h, glm::vec2& out) const;
 
+  // True when the context is a CPU rasterizer (Mesa llvmpipe/softpipe/swrast, SwiftShader), where
+  // 4x MSAA roughly triples the cost of a frame: an app can then recreate its window without
+  // GLFW_SAMPLES. Valid after init().
+  bool softwareRasterizer() const;
+
   struct Stats {
     int drawCalls = 0;
     int triangles = 0;

@@ -17,12 +17,11 @@ bool allFinite(const float* v, int n) {
   return true;
 }
 
-ShapePart makePart(Primitive primitive, const glm::mat4& model, const glm::mat3& normalMatrix,
-                   glm::vec3 scale, float halfLength, const glm::vec4& color, float localBound,
+ShapePart makePart(Primitive primitive, const glm::mat4& model, glm::vec3 scale, float halfLength, const glm::vec4& color, float localBound,
                    float curvatureRadius) {
   ShapePart p;
   p.primitive = primitive;
-  p.instance = ShapeInstance{model, normalMatrix, scale, halfLength, color};
+  p.instance = ShapeInstance{model, scale, halfLength, color};
   p.centre = glm::vec3(model[3]);
   // The bound grows with the largest axis stretch of the transform (1 for rigid transforms).
   const float stretch = std::max({glm::length(glm::vec3(model[0])), glm::length(glm::vec3(model[1])),
@@ -41,7 +40,6 @@ bool expandShape(const ShapeItem& item, std::vector<ShapePart>& out) {
   const glm::mat3 linear(model);
   const float det = glm::determinant(linear);
   if (!(std::abs(det) > 1e-12f)) return false;
-  const glm::mat3 normalMatrix = glm::transpose(glm::inverse(linear));
   const glm::vec4 color(std::clamp(item.color.r, 0.0f, 1.0f), std::clamp(item.color.g, 0.0f, 1.0f),
                         std::clamp(item.color.b, 0.0f, 1.0f), std::clamp(item.color.a, 0.0f, 1.0f));
   const glm::vec3 s(item.size[0], item.size[1], item.size[2]);
@@ -49,16 +47,16 @@ bool expandShape(const ShapeItem& item, std::vector<ShapePart>& out) {
   switch (item.kind) {
     case ShapeKind::Box:
       if (!(s.x > 0 && s.y > 0 && s.z > 0)) return false;
-      out.push_back(makePart(Primitive::Box, model, normalMatrix, s, 0.0f, color, 0.5f * glm::length(s), 0.0f));
+      out.push_back(makePart(Primitive::Box, model, s, 0.0f, color, 0.5f * glm::length(s), 0.0f));
       return true;
     case ShapeKind::Sphere:
       if (!(s.x > 0)) return false;
-      out.push_back(makePart(Primitive::Sphere, model, normalMatrix, glm::vec3(s.x), 0.0f, color, s.x, s.x));
+      out.push_back(makePart(Primitive::Sphere, model, glm::vec3(s.x), 0.0f, color, s.x, s.x));
       return true;
     case ShapeKind::Cylinder: {
       if (!(s.x > 0 && s.y > 0 && s.z > 0)) return false;
       const float r = std::max(s.x, s.y);
-      out.push_back(makePart(Primitive::Cylinder, model, normalMatrix, glm::vec3(s.x, s.y, 1.0f), 0.5f * s.z,
+      out.push_back(makePart(Primitive::Cylinder, model, glm::vec3(s.x, s.y, 1.0f), 0.5f * s.z,
                              color, std::hypot(r, 0.5f * s.z), r));
       return true;
     }
@@ -66,13 +64,13 @@ bool expandShape(const ShapeItem& item, std::vector<ShapePart>& out) {
       // Radius from size.x (size.y repeats it); the hemispherical caps must stay round, so the
       // length is applied as the cap shift rather than as a scale.
       if (!(s.x > 0 && s.z >= 0)) return false;
-      out.push_back(makePart(Primitive::Capsule, model, normalMatrix, glm::vec3(s.x), 0.5f * s.z, color,
+      out.push_back(makePart(Primitive::Capsule, model, glm::vec3(s.x), 0.5f * s.z, color,
                              s.x + 0.5f * s.z, s.x));
       return true;
     }
     case ShapeKind::Disc:
       if (!(s.x > 0)) return false;
-      out.push_back(makePart(Primitive::Disc, model, normalMatrix, glm::vec3(s.x, s.x, 1.0f), 0.0f, color, s.x, s.x));
+      out.push_back(makePart(Primitive::Disc, model, glm::vec3(s.x, s.x, 1.0f), 0.0f, color, s.x, s.x));
       return true;
     case ShapeKind::Arrow: {
       const float shaftRadius = s.x, headRadius = s.y, length = s.z;
@@ -81,12 +79,12 @@ bool expandShape(const ShapeItem& item, std::vector<ShapePart>& out) {
       const float shaftLength = length - headLength;
       if (shaftRadius > 0 && shaftLength > 0) {
         const glm::mat4 shaftModel = glm::translate(model, glm::vec3(0, 0, 0.5f * shaftLength));
-        out.push_back(makePart(Primitive::Cylinder, shaftModel, normalMatrix, glm::vec3(shaftRadius, shaftRadius, 1.0f),
+        out.push_back(makePart(Primitive::Cylinder, shaftModel, glm::vec3(shaftRadius, shaftRadius, 1.0f),
                                0.5f * shaftLength, color, std::hypot(shaftRadius, 0.5f * shaftLength), shaftRadius));
       }
       const glm::mat4 headModel = glm::translate(model, glm::vec3(0, 0, shaftLength));
       // Cone bound: centre at the base; the apex is headLength away, the rim headRadius away.
-      out.push_back(makePart(Primitive::Cone, headModel, normalMatrix, glm::vec3(headRadius, headRadius, headLength),
+      out.push_back(makePart(Primitive::Cone, headModel, glm::vec3(headRadius, headRadius, headLength),
                              0.0f, color, std::max(headRadius, headLength), headRadius));
       return true;
     }

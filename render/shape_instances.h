@@ -11,15 +11,25 @@
 
 namespace varsim::render {
 
-// Per-instance data, tightly packed floats (33 floats = 132 bytes), uploaded as-is.
+// Per-instance data, tightly packed floats (24 floats = 96 bytes), uploaded as-is.
 struct ShapeInstance {
-  glm::mat4 model;         // part frame -> world (the item's transform times the part offset)
-  glm::mat3 normalMatrix;  // inverse transpose of model's 3x3 (exact also for scaled transforms)
-  glm::vec3 scale;         // unit mesh -> part size (see placeVertex)
-  float halfLength;        // cap shift for cylinders and capsules, m
-  glm::vec4 color;         // straight (non-premultiplied) RGBA
+  glm::mat4 model;   // part frame -> world (the item's transform times the part offset)
+  glm::vec3 scale;   // unit mesh -> part size (see placeVertex)
+  float halfLength;  // cap shift for cylinders and capsules, m
+  glm::vec4 color;   // straight (non-premultiplied) RGBA
 };
-static_assert(sizeof(ShapeInstance) == 33 * sizeof(float), "instance layout must be tight");
+static_assert(sizeof(ShapeInstance) == 24 * sizeof(float), "instance layout must be tight");
+
+// World normal of a local normal under model's linear part L: the cofactor matrix of L equals
+// det(L) L^-T, so three cross products give the inverse-transpose direction without an inverse
+// (exact for scaled and sheared transforms too); sign(det) keeps mirrored transforms outward.
+// shape.vert.glsl computes exactly this per vertex (keep them in sync).
+inline glm::vec3 worldNormal(const glm::mat4& model, const glm::vec3& localNormal) {
+  const glm::vec3 c0(model[0]), c1(model[1]), c2(model[2]);
+  const glm::mat3 cofactor(glm::cross(c1, c2), glm::cross(c2, c0), glm::cross(c0, c1));
+  const float sign = glm::dot(c0, glm::cross(c1, c2)) < 0.0f ? -1.0f : 1.0f;
+  return glm::normalize(sign * (cofactor * localNormal));
+}
 
 struct ShapePart {
   Primitive primitive;

@@ -225,18 +225,29 @@ TEST_CASE("PartBoundsEncloseTheirVertices") {
     REQUIRE(expandShape(item(kind, m, {u(rng), u(rng), 2 * u(rng)}), parts));
     for (const ShapePart& part : parts) {
       const MeshData mesh = makePrimitive(part.primitive, 0);
-      const glm::mat3 linear(part.instance.model);
       for (const MeshVertex& v : mesh.vertices) {
         const glm::vec3 world = glm::vec3(part.instance.model * glm::vec4(placeVertex(v, part.instance.scale, part.instance.halfLength), 1));
         CHECK(glm::length(world - part.centre) <= part.boundingRadius * (1 + 1e-5f));
       }
-      // Normal matrix is the inverse transpose of the linear part (N^T L = I), which keeps world
-      // normals perpendicular to world tangents under scaled transforms.
-      const glm::mat3 identity = glm::transpose(part.instance.normalMatrix) * linear;
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) CHECK(identity[i][j] == doctest::Approx(i == j ? 1.0f : 0.0f).epsilon(1e-4));
+      // worldNormal (the shader's cofactor formula) is the normalized inverse transpose, so
+      // world normals stay perpendicular to world tangents under scaled transforms.
+      const glm::mat3 inverseTranspose = glm::transpose(glm::inverse(glm::mat3(part.instance.model)));
+      for (const MeshVertex& v : mesh.vertices) {
+        const glm::vec3 n = placeNormal(v, part.instance.scale);
+        const glm::vec3 expected = glm::normalize(inverseTranspose * n);
+        CHECK(glm::length(worldNormal(part.instance.model, n) - expected) < 1e-4f);
+      }
     }
   }
+}
+
+TEST_CASE("WorldNormalKeepsMirroredTransformsOutward") {
+  const glm::mat4 mirror = glm::scale(glm::mat4(1), glm::vec3(-1.0f, 2.0f, 1.0f));
+  // The +x face of a box ends up facing -x after mirroring x; its normal must follow.
+  CHECK(glm::length(worldNormal(mirror, {1, 0, 0}) - glm::vec3(-1, 0, 0)) < 1e-6f);
+  CHECK(glm::length(worldNormal(mirror, {0, 1, 0}) - glm::vec3(0, 1, 0)) < 1e-6f);
+  const glm::mat4 rotation = glm::rotate(glm::mat4(1), 0.7f, glm::vec3(0, 0, 1));
+  CHECK(glm::length(worldNormal(rotation, {1, 0, 0}) - glm::vec3(std::cos(0.7f), std::sin(0.7f), 0)) < 1e-6f);
 }
 
 TEST_CASE("BadShapesAreSkipped") {

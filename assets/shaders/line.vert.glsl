@@ -13,12 +13,16 @@ uniform mat4 uViewProj;
 uniform vec2 uViewport;                 // pixels
 
 out vec4 vColor;
+out float vAcrossPixels;      // signed distance from the centre line, pixels
+flat out float vOuterPixels;  // half width + the half-pixel feather
 
 void main() {
   vec4 c0 = uViewProj * vec4(iP0, 1.0);
   vec4 c1 = uViewProj * vec4(iP1, 1.0);
   float d0 = c0.z + c0.w, d1 = c1.z + c1.w;  // signed distance to the near plane (clip space)
   vColor = iColor;
+  vAcrossPixels = 0.0;
+  vOuterPixels = 0.0;
   if (d0 < 0.0 && d1 < 0.0) {
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // wholly behind: outside the clip volume
     return;
@@ -32,7 +36,10 @@ void main() {
   float len = length(along);
   along = len > 1e-4 ? along / len : vec2(1.0, 0.0);
   vec2 across = vec2(-along.y, along.x);
-  float halfWidth = 0.5 * iWidth;
+  // Half a pixel wider on each side for the feathered edge (line.frag.glsl): smooth without MSAA.
+  float halfWidth = 0.5 * iWidth + 0.5;
+  vAcrossPixels = aCorner.y * halfWidth;
+  vOuterPixels = halfWidth;
   vec4 c = aCorner.x < 0.5 ? c0 : c1;
   vec2 offsetPixels = (across * aCorner.y + along * (2.0 * aCorner.x - 1.0)) * halfWidth;
   c.xy += offsetPixels / halfViewport * c.w;

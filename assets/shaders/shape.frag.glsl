@@ -1,10 +1,11 @@
 // Lighting for shapes and triangle meshes: sun (directional) + hemispheric sky/ground ambient +
-// Blinn-Phong specular, computed in linear light and written as sRGB. Ghosts add a Fresnel-like
+// Blinn-Phong specular, computed in linear light and written gamma-encoded (gamma 2: sqrt, cheap
+// on software GL). Ghosts add a Fresnel-like
 // rim so translucent bodies keep a readable outline; shadows are flat and fade with the grid.
 #version 330 core
 in vec3 vWorld;
 in vec3 vNormal;
-in vec4 vColor;
+in vec4 vColor;  // linear rgb (shape.vert.glsl), straight alpha
 
 uniform vec3 uEye;
 uniform vec3 uLightDir;       // towards the light, unit
@@ -27,14 +28,14 @@ void main() {
   vec3 N = normalize(vNormal);
   if (uTwoSided && !gl_FrontFacing) N = -N;
   vec3 V = normalize(uEye - vWorld);
-  vec3 albedo = pow(vColor.rgb, vec3(2.2));
+  vec3 albedo = vColor.rgb;
   float diffuse = max(dot(N, uLightDir), 0.0);
   // Wrap the hemisphere term so faces pointing sideways still get most of the sky.
   vec3 ambient = mix(uGroundAmbient, uSkyAmbient, 0.5 + 0.5 * N.z);
   vec3 H = normalize(uLightDir + V);
   float specular = diffuse > 0.0 ? pow(max(dot(N, H), 0.0), 60.0) : 0.0;
   vec3 linear = albedo * (ambient + uLightColor * diffuse) + 0.25 * uLightColor * specular;
-  vec3 srgb = pow(clamp(linear, 0.0, 1.0), vec3(1.0 / 2.2));
+  vec3 srgb = sqrt(clamp(linear, 0.0, 1.0));
   float alpha = vColor.a;
   if (uMode == 1) {
     float rim = pow(1.0 - abs(dot(N, V)), 3.0);

@@ -9,11 +9,8 @@ layout(location = 3) in vec4 iModel0;
 layout(location = 4) in vec4 iModel1;
 layout(location = 5) in vec4 iModel2;
 layout(location = 6) in vec4 iModel3;
-layout(location = 7) in vec3 iNormal0;
-layout(location = 8) in vec3 iNormal1;
-layout(location = 9) in vec3 iNormal2;
-layout(location = 10) in vec4 iScaleHalfLength;
-layout(location = 11) in vec4 iColor;
+layout(location = 7) in vec4 iScaleHalfLength;
+layout(location = 8) in vec4 iColor;
 
 uniform mat4 uViewProj;
 uniform int uMode;            // 0 lit, 1 ghost, 2 shadow
@@ -22,15 +19,19 @@ uniform float uGroundHeight;
 
 out vec3 vWorld;
 out vec3 vNormal;
-out vec4 vColor;
+out vec4 vColor;  // linear rgb, straight alpha
 
 void main() {
   vec3 local = aPosition * iScaleHalfLength.xyz + vec3(0.0, 0.0, aCap * iScaleHalfLength.w);
   vec3 localNormal = normalize(aNormal / iScaleHalfLength.xyz);
   mat4 model = mat4(iModel0, iModel1, iModel2, iModel3);
   vec4 world = model * vec4(local, 1.0);
-  vNormal = mat3(iNormal0, iNormal1, iNormal2) * localNormal;
-  vColor = iColor;
+  // Inverse-transpose direction via the cofactor matrix (render/shape_instances.h worldNormal).
+  vec3 c0 = iModel0.xyz, c1 = iModel1.xyz, c2 = iModel2.xyz;
+  vec3 n = mat3(cross(c1, c2), cross(c2, c0), cross(c0, c1)) * localNormal;
+  vNormal = dot(c0, cross(c1, c2)) < 0.0 ? -n : n;
+  // sRGB -> linear with gamma 2 (squared), once per vertex; shape.frag.glsl encodes with sqrt.
+  vColor = vec4(iColor.rgb * iColor.rgb, iColor.a);
   if (uMode == 2) {
     // Slide the point down the light ray onto the ground; points below ground stay where they are
     // and are hidden by the ground's depth.
