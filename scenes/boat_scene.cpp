@@ -46,7 +46,8 @@ std::vector<ParamSpec> boatParams() {
                       true),
       ParamSpec::real("patch_size", 0.25, 0.01, 100.0, "m", "hull patch edge for the eq. (15) sum", true),
       ParamSpec::vector("start_position", {0.0, 0.0}, -1e5, 1e5, "m", "initial x, y of the centre of mass"),
-      ParamSpec::real("start_heave", 0.0, -100.0, 100.0, "m", "initial height above the analytic floating height on the local water surface"),
+      ParamSpec::real("start_heave", 0.0, -100.0, 100.0, "m",
+                      "initial height above the analytic floating height on the local water surface"),
       ParamSpec::vector("start_attitude", {0.0, 0.0, 0.0}, -2.0 * kPi, 2.0 * kPi, "rad",
                         "initial roll (about x), pitch (about y), heading (about z)"),
       ParamSpec::vector("start_velocity", {0.0, 0.0, 0.0}, -100.0, 100.0, "m/s", "initial world velocity"),
@@ -161,8 +162,8 @@ class BoatScene : public RigidVehicleScene {
   void vehicleDiagnostics(std::vector<double>& row) const override {
     const se3::Pose& g = pose();
     const HydrostaticState& hydro = nodeHydro();
-    for (double v : {thrust_.x(), thrust_.y(), hydro.volume, hydro.wettedArea, heel(g.R), trim(g.R),
-                     velocity().norm(), water_.height(g.x.x(), g.x.y(), time())})
+    for (double v : {thrust_.x(), thrust_.y(), hydro.volume, hydro.wettedArea, heel(g.R), trim(g.R), velocity().norm(),
+                     water_.height(g.x.x(), g.x.y(), time())})
       row.push_back(v);
   }
 
@@ -259,8 +260,8 @@ void BoatScene::draw(DrawList& out) const {
   const Vector3d wind = boat_.settings().wind;
   if (wind.norm() > 1e-6) {  // wind arrow above the boat, length ~ speed / 3
     const Matrix3d align = Eigen::Quaterniond::FromTwoVectors(Vector3d::UnitZ(), wind).toRotationMatrix();
-    shape(ShapeKind::Arrow, toMat4(se3::Pose{align, g.x + Vector3d(0, 0, 3.0)}), {0.05f, 0.15f, float(wind.norm() / 3.0)},
-          {0.9f, 0.9f, 1.0f, 1.0f});
+    shape(ShapeKind::Arrow, toMat4(se3::Pose{align, g.x + Vector3d(0, 0, 3.0)}),
+          {0.05f, 0.15f, float(wind.norm() / 3.0)}, {0.9f, 0.9f, 1.0f, 1.0f});
   }
   drawTrail(out, {1.0f, 1.0f, 1.0f, 0.8f});
 

@@ -26,7 +26,8 @@ std::vector<ParamSpec> helicopterParams() {
       ParamSpec::vector("inertia", {300.0, 1200.0, 1000.0}, 0.0, 1e7, "kg m^2",
                         "principal moments J1 (roll, body x), J2 (pitch, y), J3 (yaw, z)", true),
       ParamSpec::real("collective", 600.0 * 9.81, 0.0, 1e6, "N",
-                      "held main-rotor thrust u_c (assist off); default hovers the default mass").setLive(),
+                      "held main-rotor thrust u_c (assist off); default hovers the default mass")
+          .setLive(),
       ParamSpec::real("yaw", 0.0, -1e6, 1e6, "N", "held tail-rotor force u_psi (assist off; + yaws left)").setLive(),
       ParamSpec::real("pitch", 0.0, -1.5, 1.5, "rad", "held rotor tilt gamma_p (assist off; + tilts thrust forward)")
           .setLive(),
@@ -63,8 +64,8 @@ void validateHelicopter(const ParamSet& p) {
   auto within = [&](const char* key, double limit, double lo) {
     const double v = p.real(key);
     if (v < lo || std::abs(v) > limit)
-      throw BadInput(std::string("key '") + key + "' = " + formatNumber(v) + ": allowed range [" +
-                     formatNumber(lo) + ", " + formatNumber(limit) + "] from actuator_max");
+      throw BadInput(std::string("key '") + key + "' = " + formatNumber(v) + ": allowed range [" + formatNumber(lo) +
+                     ", " + formatNumber(limit) + "] from actuator_max");
   };
   within("collective", amax.x(), 0.0);
   within("yaw", amax.y(), -amax.y());
@@ -169,13 +170,22 @@ class HelicopterScene : public RigidVehicleScene {
 
   // [actuators (4), sticks (4), assist engaged, z_ref, psi_ref]
   std::vector<double> saveVehicle() const override {
-    return {actuators_.collective, actuators_.yaw, actuators_.pitch, actuators_.roll, sticks_.throttle, sticks_.yaw,
-            sticks_.pitch, sticks_.roll, assistState_.engaged ? 1.0 : 0.0, assistState_.altitudeRef,
+    return {actuators_.collective,
+            actuators_.yaw,
+            actuators_.pitch,
+            actuators_.roll,
+            sticks_.throttle,
+            sticks_.yaw,
+            sticks_.pitch,
+            sticks_.roll,
+            assistState_.engaged ? 1.0 : 0.0,
+            assistState_.altitudeRef,
             assistState_.headingRef};
   }
 
   void loadVehicle(const std::vector<double>& s) override {
-    if (s.size() != 11) throw BadInput("helicopter state: expected 11 vehicle numbers, got " + std::to_string(s.size()));
+    if (s.size() != 11)
+      throw BadInput("helicopter state: expected 11 vehicle numbers, got " + std::to_string(s.size()));
     actuators_ = {s[0], s[1], s[2], s[3]};
     sticks_ = {s[4], s[5], s[6], s[7]};
     assistState_ = {s[8] != 0.0, s[9], s[10]};
@@ -243,29 +253,34 @@ void HelicopterScene::draw(DrawList& out) const {
   const double boomLen = hs.tailArm - 0.6;
   shape(ShapeKind::Cylinder, toMat4(g, Vector3d(-0.6 - 0.5 * boomLen, 0, 0.3), alongX), {0.18f, 0.18f, float(boomLen)},
         body);
-  shape(ShapeKind::Box, toMat4(g, Vector3d(-hs.tailArm - 0.1, 0, 0.7), Matrix3d::Identity()), {0.5f, 0.06f, 0.9f}, body);
+  shape(ShapeKind::Box, toMat4(g, Vector3d(-hs.tailArm - 0.1, 0, 0.7), Matrix3d::Identity()), {0.5f, 0.06f, 0.9f},
+        body);
   for (double side : {1.0, -1.0}) {
     const double y = side * heli_.skidHalfTrack(), z = -heli_.skidDrop();
-    shape(ShapeKind::Cylinder, toMat4(g, Vector3d(0, y, z), alongX), {0.05f, 0.05f, float(2.0 * heli_.skidHalfLength())},
-          dark);
+    shape(ShapeKind::Cylinder, toMat4(g, Vector3d(0, y, z), alongX),
+          {0.05f, 0.05f, float(2.0 * heli_.skidHalfLength())}, dark);
     for (double x : {0.7, -0.7})
-      shape(ShapeKind::Cylinder, toMat4(g, Vector3d(x, 0.5 * y, 0.5 * z - 0.2), Matrix3d(Eigen::AngleAxisd(-side * 0.55, Vector3d::UnitX()))),
-            {0.04f, 0.04f, 1.2f}, dark);
+      shape(
+          ShapeKind::Cylinder,
+          toMat4(g, Vector3d(x, 0.5 * y, 0.5 * z - 0.2), Matrix3d(Eigen::AngleAxisd(-side * 0.55, Vector3d::UnitX()))),
+          {0.04f, 0.04f, 1.2f}, dark);
   }
   // Main rotor: mast, translucent disc tilted by gamma, two spinning blades; tail rotor disc and blades.
   const Matrix3d tilt = Eigen::AngleAxisd(actuators_.pitch, Vector3d::UnitY()) *
                         Eigen::AngleAxisd(actuators_.roll, Vector3d::UnitX()).toRotationMatrix();
   const double spin = 38.0 * time();  // visual only
   const Vector3d hub = heli_.hubPosition();
-  shape(ShapeKind::Cylinder, toMat4(g, 0.5 * hub + Vector3d(0, 0, 0.35), Matrix3d::Identity()), {0.08f, 0.08f, float(hub.z())},
-        dark);
-  out.shapes.push_back({ShapeKind::Disc, toMat4(g, hub, tilt), {float(heli_.rotorRadius()), 0, 0}, {0.8f, 0.8f, 0.85f, 0.25f}, true});
+  shape(ShapeKind::Cylinder, toMat4(g, 0.5 * hub + Vector3d(0, 0, 0.35), Matrix3d::Identity()),
+        {0.08f, 0.08f, float(hub.z())}, dark);
+  out.shapes.push_back(
+      {ShapeKind::Disc, toMat4(g, hub, tilt), {float(heli_.rotorRadius()), 0, 0}, {0.8f, 0.8f, 0.85f, 0.25f}, true});
   const Matrix3d blades = tilt * Eigen::AngleAxisd(spin, Vector3d::UnitZ()).toRotationMatrix();
   shape(ShapeKind::Box, toMat4(g, hub, blades), {float(2.0 * heli_.rotorRadius()), 0.22f, 0.04f}, dark);
   const Matrix3d tailDisc = Eigen::AngleAxisd(0.5 * kPi, Vector3d::UnitX()).toRotationMatrix();  // disc in x-z plane
   const Vector3d tailHub = heli_.tailRotorPosition() + Vector3d(0, 0.25, 0.5);
   out.shapes.push_back({ShapeKind::Disc, toMat4(g, tailHub, tailDisc), {0.7f, 0, 0}, {0.8f, 0.8f, 0.85f, 0.3f}, true});
-  shape(ShapeKind::Box, toMat4(g, tailHub, tailDisc * Eigen::AngleAxisd(3.0 * spin, Vector3d::UnitZ()).toRotationMatrix()),
+  shape(ShapeKind::Box,
+        toMat4(g, tailHub, tailDisc * Eigen::AngleAxisd(3.0 * spin, Vector3d::UnitZ()).toRotationMatrix()),
         {1.4f, 0.1f, 0.03f}, dark);
   // Thrust arrow along n(gamma), length proportional to u_c / (m g).
   const double thrustLen = 2.5 * actuators_.collective / std::max(heli_.hoverCollective(), 1e-9);
@@ -296,8 +311,9 @@ void HelicopterScene::draw(DrawList& out) const {
                 actuators_.collective, 100.0 * actuators_.collective / std::max(heli_.hoverCollective(), 1e-9),
                 actuators_.yaw, actuators_.pitch * 180.0 / kPi, actuators_.roll * 180.0 / kPi);
   out.hud.push_back(buf);
-  std::snprintf(buf, sizeof buf, "sticks: throttle %+.2f yaw %+.2f pitch %+.2f roll %+.2f   assist %s", sticks_.throttle,
-                sticks_.yaw, sticks_.pitch, sticks_.roll, assistOn_ ? "ON (attitude + altitude hold)" : "OFF (raw)");
+  std::snprintf(buf, sizeof buf, "sticks: throttle %+.2f yaw %+.2f pitch %+.2f roll %+.2f   assist %s",
+                sticks_.throttle, sticks_.yaw, sticks_.pitch, sticks_.roll,
+                assistOn_ ? "ON (attitude + altitude hold)" : "OFF (raw)");
   out.hud.push_back(buf);
   if (hasWorld_) {
     const LandingPad* pad = world_.padAt(g.x);

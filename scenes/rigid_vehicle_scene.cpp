@@ -20,8 +20,9 @@ std::vector<ParamSpec> rigidVehicleParams() {
   for (ParamSpec& s : lgviParamSpecs()) {
     if (s.key == "group") {  // vehicles under gravity default to SO(3)xR^3 (ERRATA "SE(3) vs SO(3)xR^3")
       s.defaultChoice = "so3xr3";
-      s.help = "LGVI configuration group: so3xr3 (default for vehicles under gravity: rotation on SO(3), "
-               "translation in R^3, no gravity-induced attitude error, ERRATA) or se3 (seed 000 eq. (9))";
+      s.help =
+          "LGVI configuration group: so3xr3 (default for vehicles under gravity: rotation on SO(3), "
+          "translation in R^3, no gravity-induced attitude error, ERRATA) or se3 (seed 000 eq. (9))";
     }
     specs.push_back(std::move(s));
   }
@@ -114,8 +115,7 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
       updateActuators(h, inputs);
     }
     const double speed = velocity().norm();
-    if (!(speed < 1e5))
-      throw SimulationDiverged("speed " + formatNumber(speed) + " m/s at t=" + formatNumber(time()));
+    if (!(speed < 1e5)) throw SimulationDiverged("speed " + formatNumber(speed) + " m/s at t=" + formatNumber(time()));
   } catch (const SimulationDiverged&) {
     loadState(before);  // the state is left as it was before the step
     throw;
@@ -129,11 +129,11 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
 }
 
 std::vector<std::string> RigidVehicleScene::columns() const {
-  std::vector<std::string> c = {"t",  "energy", "L_x", "L_y", "L_z", "p_x", "p_y", "p_z",         "x",
-                                "y",  "z",      "qw",  "qx",  "qy",  "qz",  "newton_iters"};
+  std::vector<std::string> c = {"t", "energy", "L_x", "L_y", "L_z", "p_x", "p_y", "p_z",
+                                "x", "y",      "z",   "qw",  "qx",  "qy",  "qz",  "newton_iters"};
   for (auto& v : vehicleColumns()) c.push_back(v);
-  for (const char* v : {"impulse_L_x", "impulse_L_y", "impulse_L_z", "impulse_p_x", "impulse_p_y", "impulse_p_z",
-                        "balance_error"})
+  for (const char* v :
+       {"impulse_L_x", "impulse_L_y", "impulse_L_z", "impulse_p_x", "impulse_p_y", "impulse_p_z", "balance_error"})
     c.push_back(v);
   return c;
 }
@@ -180,7 +180,10 @@ void RigidVehicleScene::loadState(const std::vector<double>& s) {
   Vector6d values[3];
   for (int p = 0; p < 3; ++p, k += 6) values[p] = Eigen::Map<const Vector6d>(s.data() + k);
   loadVehicle(std::vector<double>(s.begin() + long(k) + 2, s.end()));  // validates before anything changes
-  if (lgvi_) lgvi_->loadState(body); else rk4_->loadState(body);
+  if (lgvi_)
+    lgvi_->loadState(body);
+  else
+    rk4_->loadState(body);
   for (int p = 0; p < 3; ++p) *parts[p] = values[p];
   sanitizedSteps_ = long(s[k]);
   stepCount_ = long(s[k + 1]);
@@ -188,12 +191,14 @@ void RigidVehicleScene::loadState(const std::vector<double>& s) {
 }
 
 std::vector<PlotSpec> RigidVehicleScene::momentumPlots() const {
-  return {{"Energy (J)", {"energy"}, false},
-          {"Linear momentum vs impulse (N s)", {"p_x", "p_y", "p_z", "impulse_p_x", "impulse_p_y", "impulse_p_z"}, false},
-          {"Angular momentum vs impulse (N m s)", {"L_x", "L_y", "L_z", "impulse_L_x", "impulse_L_y", "impulse_L_z"},
-           false},
-          {"Momentum balance |M - M0 - impulse|", {"balance_error"}, true},
-          {"Newton iterations", {"newton_iters"}, false}};
+  return {
+      {"Energy (J)", {"energy"}, false},
+      {"Linear momentum vs impulse (N s)", {"p_x", "p_y", "p_z", "impulse_p_x", "impulse_p_y", "impulse_p_z"}, false},
+      {"Angular momentum vs impulse (N m s)",
+       {"L_x", "L_y", "L_z", "impulse_L_x", "impulse_L_y", "impulse_L_z"},
+       false},
+      {"Momentum balance |M - M0 - impulse|", {"balance_error"}, true},
+      {"Newton iterations", {"newton_iters"}, false}};
 }
 
 void RigidVehicleScene::drawTrail(DrawList& out, const Rgba& color) const {

@@ -37,10 +37,10 @@ class RigidVehicleScene : public Scene {
   void loadState(const std::vector<double>& state) final;
 
   const se3::Pose& pose() const;
-  Vector6d spatialMomentum() const;   // node momentum (L about the world origin; p), world frame
+  Vector6d spatialMomentum() const;                     // node momentum (L about the world origin; p), world frame
   const Vector6d& impulse() const { return impulse_; }  // cumulative impulse since t = 0, same layout
-  Vector3d velocity() const;          // world velocity of the centre of mass from the node momentum, m/s
-  double kineticEnergy() const;       // of the node momentum (LGVI) or the state (RK4), J
+  Vector3d velocity() const;     // world velocity of the centre of mass from the node momentum, m/s
+  double kineticEnergy() const;  // of the node momentum (LGVI) or the state (RK4), J
   int newtonIterations() const;
   bool usesLgvi() const { return lgvi_ != nullptr; }
   long sanitizedInputSteps() const { return sanitizedSteps_; }  // steps whose inputs had to be repaired

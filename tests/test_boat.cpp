@@ -47,7 +47,9 @@ Recorder runScene(Scene& scene, long steps, const std::function<InputVector(long
   return rec;
 }
 
-double at(const Recorder& r, size_t row, const std::string& col) { return r.rows().at(row).at(size_t(r.columnIndex(col))); }
+double at(const Recorder& r, size_t row, const std::string& col) {
+  return r.rows().at(row).at(size_t(r.columnIndex(col)));
+}
 size_t last(const Recorder& r) { return r.rows().size() - 1; }
 
 double heading(const Recorder& r, size_t k) {
@@ -74,9 +76,9 @@ TEST_CASE("ControlMatrixIsBuiltFromCTimesEx") {
     expected << 0.0, c[j].z(), -c[j].y(), 1.0, 0.0, 0.0;  // ERRATA: (c x e_x, e_x)
     CHECK((F.col(j) - expected).cwiseAbs().maxCoeff() < 1e-15);
   }
-  CHECK(c[0].y() < 0.0);                // u_r is the starboard (right, -y) thruster
-  CHECK(F(2, 0) == -F(2, 1));           // mirror-symmetric thrusters yaw in opposite senses
-  CHECK(F(2, 0) > 0.0);                 // right thruster alone turns left (+z)
+  CHECK(c[0].y() < 0.0);       // u_r is the starboard (right, -y) thruster
+  CHECK(F(2, 0) == -F(2, 1));  // mirror-symmetric thrusters yaw in opposite senses
+  CHECK(F(2, 0) > 0.0);        // right thruster alone turns left (+z)
 }
 
 TEST_CASE("DifferentialThrustTurnsTheBoat") {
@@ -86,7 +88,7 @@ TEST_CASE("DifferentialThrustTurnsTheBoat") {
   const Recorder rl = runScene(*left, n, [](long) { return InputVector{1.0, 0.0}; });
   const Recorder rr = runScene(*right, n, [](long) { return InputVector{0.0, 1.0}; });
   MESSAGE("heading after " << n / 60 << " s: port thruster only " << heading(rl, last(rl)) << " rad, starboard only "
-                          << heading(rr, last(rr)) << " rad");
+                           << heading(rr, last(rr)) << " rad");
   CHECK(heading(rl, last(rl)) < -0.3);  // port (left) thrust turns to starboard: clockwise
   CHECK(heading(rr, last(rr)) > 0.3);
   CHECK(heading(rl, last(rl)) == doctest::Approx(-heading(rr, last(rr))).epsilon(1e-9));  // mirror image
@@ -94,10 +96,17 @@ TEST_CASE("DifferentialThrustTurnsTheBoat") {
 }
 
 TEST_CASE("BoxHullFloatsAtTheAnalyticalDraft") {
-  struct Case { const char* mass; const char* hull; const char* rho; };
-  for (const Case& c : {Case{"1200", "4,1.8,0.8", "1025"}, Case{"300", "2.5,1.2,0.6", "1000"},
-                        Case{"5000", "8,2.5,1.5", "1025"}}) {
-    auto boat = makeBoat({{"mass", c.mass}, {"hull", c.hull}, {"water_density", c.rho}, {"start_heave", "0.06"},
+  struct Case {
+    const char* mass;
+    const char* hull;
+    const char* rho;
+  };
+  for (const Case& c :
+       {Case{"1200", "4,1.8,0.8", "1025"}, Case{"300", "2.5,1.2,0.6", "1000"}, Case{"5000", "8,2.5,1.5", "1025"}}) {
+    auto boat = makeBoat({{"mass", c.mass},
+                          {"hull", c.hull},
+                          {"water_density", c.rho},
+                          {"start_heave", "0.06"},
                           {"com_height", "-0.1"}});
     const Recorder r = runScene(*boat, sanitized() ? 600 : 1200);
     ParamSet p = boat->params();
@@ -106,8 +115,8 @@ TEST_CASE("BoxHullFloatsAtTheAnalyticalDraft") {
     const size_t k = last(r);
     // Keel depth: centre of mass z minus (com_height + H/2).
     const double draft = -(at(r, k, "z") - p.real("com_height") - 0.5 * hull.z());
-    MESSAGE("hull " << std::string(c.hull) << ", m = " << std::string(c.mass) << ": draft " << draft << " m, analytic " << analytic
-                    << " m, relative error " << std::abs(draft / analytic - 1.0));
+    MESSAGE("hull " << std::string(c.hull) << ", m = " << std::string(c.mass) << ": draft " << draft << " m, analytic "
+                    << analytic << " m, relative error " << std::abs(draft / analytic - 1.0));
     CHECK(std::abs(draft / analytic - 1.0) < 0.01);
     CHECK(at(r, k, "submerged_volume") == doctest::Approx(p.real("mass") / p.real("water_density")).epsilon(1e-4));
     CHECK(at(r, k, "speed") < 1e-3);
@@ -129,7 +138,7 @@ TEST_CASE("TiltedHullRightsItselfWithADecayingRollOscillation") {
   }
   REQUIRE(peaks.size() >= 3);
   for (size_t i = 1; i < 3; ++i) {
-    CHECK(peaks[i] * peaks[i - 1] < 0.0);                 // it swings through upright
+    CHECK(peaks[i] * peaks[i - 1] < 0.0);                      // it swings through upright
     CHECK(std::abs(peaks[i]) < 0.5 * std::abs(peaks[i - 1]));  // and the swing decays
   }
   CHECK(std::abs(at(r, last(r), "heel")) < 2e-3);
@@ -165,8 +174,8 @@ TEST_CASE("ThrustersOffInStillWaterTheBoatCoastsToRest") {
   double rise = 0.0;
   for (size_t k = 1; k < r.rows().size(); ++k) rise = std::max(rise, at(r, k, "energy") - at(r, k - 1, "energy"));
   const size_t k = last(r);
-  MESSAGE("coasting: speed " << at(r, 0, "speed") << " -> " << at(r, k, "speed") << " m/s, largest energy rise per step "
-                             << rise << " J");
+  MESSAGE("coasting: speed " << at(r, 0, "speed") << " -> " << at(r, k, "speed")
+                             << " m/s, largest energy rise per step " << rise << " J");
   CHECK(at(r, k, "speed") < 1e-3 * at(r, 0, "speed") * (sanitized() ? 50.0 : 1.0));
   CHECK(at(r, k, "energy") < e0);
   CHECK(rise < 1e-6 * e0);
@@ -195,8 +204,12 @@ TEST_CASE("MomentumBalanceInWavesWithWindCurrentAndThrust") {
   double rel[2] = {0.0, 0.0};
   int idx = 0;
   for (const char* integrator : {"lgvi", "rk4"}) {
-    auto boat = makeBoat({{"wave_amplitude", "0.2"}, {"wind", "8,-3,0"}, {"current", "0.5,0.3,0"},
-                          {"pressure", "200"}, {"integrator", integrator}, {"patch_size", "0.6"}});
+    auto boat = makeBoat({{"wave_amplitude", "0.2"},
+                          {"wind", "8,-3,0"},
+                          {"current", "0.5,0.3,0"},
+                          {"pressure", "200"},
+                          {"integrator", integrator},
+                          {"patch_size", "0.6"}});
     const Recorder r = runScene(*boat, sanitized() ? 120 : 600, [](long k) {
       return InputVector{0.5 + 0.5 * std::sin(k / 50.0), 0.8};
     });
@@ -214,8 +227,8 @@ TEST_CASE("MomentumBalanceInWavesWithWindCurrentAndThrust") {
 }
 
 TEST_CASE("TheDrawnWaterIsThePhysicalWater") {
-  auto boat = makeBoat({{"wave_amplitude", "0.3"}, {"wave_length", "9"}, {"wave_direction", "0.5"},
-                        {"water_grid", "0.4"}});
+  auto boat =
+      makeBoat({{"wave_amplitude", "0.3"}, {"wave_length", "9"}, {"wave_direction", "0.5"}, {"water_grid", "0.4"}});
   runScene(*boat, 30);
   DrawList dl;
   boat->draw(dl);
@@ -239,7 +252,7 @@ TEST_CASE("TheDrawnWaterIsThePhysicalWater") {
     worstInterior = std::max(worstInterior, std::abs(c.z() - water.height(c.x(), c.y(), t)));
   }
   CHECK(mesh.positions.size() > 1000);
-  CHECK(worstNode < 1e-6);      // float storage of the drawn vertices
+  CHECK(worstNode < 1e-6);  // float storage of the drawn vertices
   CHECK(worstInterior < 1e-6);
 }
 

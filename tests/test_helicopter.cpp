@@ -50,7 +50,9 @@ Recorder runScene(Scene& scene, long steps, const std::function<InputVector(long
   return rec;
 }
 
-double at(const Recorder& r, size_t row, const std::string& col) { return r.rows().at(row).at(size_t(r.columnIndex(col))); }
+double at(const Recorder& r, size_t row, const std::string& col) {
+  return r.rows().at(row).at(size_t(r.columnIndex(col)));
+}
 
 Vector6d momentum(const Recorder& r, size_t row) {
   Vector6d m;
@@ -104,7 +106,8 @@ TEST_CASE("ControlMatrixIsThrustAtHubPlusTailForceAsInErrata") {
   for (double gp : {0.0, 0.2, -0.13})
     for (double gr : {0.0, -0.22, 0.07}) {
       // n = R_y(gp) R_x(gr) e_z at (0,0,d_t); tail force along -e_y at (-d_r,0,0).
-      const Vector3d n = Eigen::AngleAxisd(gp, Vector3d::UnitY()) * (Eigen::AngleAxisd(gr, Vector3d::UnitX()) * Vector3d::UnitZ());
+      const Vector3d n =
+          Eigen::AngleAxisd(gp, Vector3d::UnitY()) * (Eigen::AngleAxisd(gr, Vector3d::UnitX()) * Vector3d::UnitZ());
       Eigen::Matrix<double, 6, 2> ref;
       ref.col(0) << Vector3d(0, 0, dt).cross(n), n;
       ref.col(1) << Vector3d(-dr, 0, 0).cross(Vector3d(0, -1, 0)), Vector3d(0, -1, 0);
@@ -136,7 +139,11 @@ TEST_CASE("HoverStaysWithinOneMillimetreForTenSeconds") {
       {{"assist", "false"}, {"world", "none"}, {"start_position", "3,-2,20"}, {"group", "se3"}},
       {{"assist", "false"}, {"world", "none"}, {"start_position", "3,-2,20"}, {"integrator", "rk4"}},
       {{"assist", "false"}, {"world", "canyon"}, {"start_position", "3,-2,20"}, {"start_heading", "0.7"}},
-      {{"assist", "true"}, {"world", "canyon"}, {"start_position", "3,-2,20"}, {"retraction", "exp"}, {"tangent", "exp"}},
+      {{"assist", "true"},
+       {"world", "canyon"},
+       {"start_position", "3,-2,20"},
+       {"retraction", "exp"},
+       {"tangent", "exp"}},
   };
   for (const Sets& sets : cases) {
     auto scene = makeScene(sets);
@@ -153,9 +160,13 @@ TEST_CASE("HoverStaysWithinOneMillimetreForTenSeconds") {
 TEST_CASE("FreeFallMatchesHalfGTSquaredAtTheStepTimes") {
   // u_c = 0, no drag: x_k = x0 + v0 t_k - g t_k^2 / 2 is exact for the discrete Legendre start (both groups,
   // no spin) and for RK4 (exact on quadratics); on SO(3)xR^3 it stays exact while the body tumbles.
-  struct Case { Sets sets; double tolerance; };
-  const Sets base = {{"assist", "false"}, {"world", "none"}, {"collective", "0"}, {"drag_linear", "0"},
-                     {"drag_angular", "0"}, {"start_position", "1,2,100"}, {"start_velocity", "3,-1,4"}};
+  struct Case {
+    Sets sets;
+    double tolerance;
+  };
+  const Sets base = {{"assist", "false"},         {"world", "none"},     {"collective", "0"},
+                     {"drag_linear", "0"},        {"drag_angular", "0"}, {"start_position", "1,2,100"},
+                     {"start_velocity", "3,-1,4"}};
   std::vector<Sets> cases = {base, base, base, base};
   cases[1].push_back({"group", "se3"});
   cases[2].push_back({"integrator", "rk4"});
@@ -176,8 +187,13 @@ TEST_CASE("FreeFallMatchesHalfGTSquaredAtTheStepTimes") {
 }
 
 TEST_CASE("FreeFallEnergyIsConservedExactlyByTheNodeMomentum") {
-  auto scene = makeScene({{"assist", "false"}, {"world", "none"}, {"collective", "0"}, {"drag_linear", "0"},
-                          {"drag_angular", "0"}, {"start_position", "0,0,50"}, {"start_velocity", "2,0,5"}});
+  auto scene = makeScene({{"assist", "false"},
+                          {"world", "none"},
+                          {"collective", "0"},
+                          {"drag_linear", "0"},
+                          {"drag_angular", "0"},
+                          {"start_position", "0,0,50"},
+                          {"start_velocity", "2,0,5"}});
   const Recorder r = runScene(*scene, 600);
   const double e0 = at(r, 0, "energy");
   double worst = 0.0;
@@ -219,7 +235,7 @@ TEST_CASE("DiscreteMomentumBalanceAtTheIntegratorLevel") {
       const Vector6d dM = lgvi.spatialMomentum() - M0;
       const double rel = (dM - sum).norm() / sum.norm();
       MESSAGE("integrator-level balance, group " << int(group) << " map " << map << ": |dM - J|/|J| = " << rel
-                                                  << " (|J| = " << sum.norm() << ")");
+                                                 << " (|J| = " << sum.norm() << ")");
       CHECK(rel < 1e-9);
     }
 }
@@ -257,9 +273,15 @@ TEST_CASE("So3xR3AttitudeIgnoresGravityWhileSe3CouplesIt") {
   // attitude without gravity; on SE(3) the translation leaks into the rotation update.
   auto attitudeGap = [](const char* group) {
     auto tumble = [&](const char* gravity) {
-      auto scene = makeScene({{"assist", "false"}, {"world", "none"}, {"collective", "0"}, {"drag_linear", "0"},
-                              {"drag_angular", "0"}, {"group", group}, {"gravity", gravity},
-                              {"start_velocity", "20,0,0"}, {"start_omega", "0.3,1.5,-0.2"}});
+      auto scene = makeScene({{"assist", "false"},
+                              {"world", "none"},
+                              {"collective", "0"},
+                              {"drag_linear", "0"},
+                              {"drag_angular", "0"},
+                              {"group", group},
+                              {"gravity", gravity},
+                              {"start_velocity", "20,0,0"},
+                              {"start_omega", "0.3,1.5,-0.2"}});
       return runScene(*scene, 240);
     };
     const Recorder with = tumble("9.81"), without = tumble("0");
@@ -285,8 +307,11 @@ TEST_CASE("ReleasedStickSettlesUnderRotationalDragAtFirstOrder") {
   // in h: the observed log-log slope over 4 step sizes is ~1.
   std::vector<double> hs, errs;
   for (int n : {30, 60, 120, 240}) {
-    auto scene = makeScene({{"assist", "false"}, {"world", "none"}, {"start_position", "0,0,30"},
-                            {"start_omega", "0,0,1"}, {"dt", std::to_string(1.0 / n)}});
+    auto scene = makeScene({{"assist", "false"},
+                            {"world", "none"},
+                            {"start_position", "0,0,30"},
+                            {"start_omega", "0,0,1"},
+                            {"dt", std::to_string(1.0 / n)}});
     const Recorder r = runScene(*scene, 5 * n);
     auto heading = [&](size_t k) {
       const Vector4d q = quat(r, k);
@@ -303,11 +328,14 @@ TEST_CASE("ReleasedStickSettlesUnderRotationalDragAtFirstOrder") {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (size_t i = 0; i < hs.size(); ++i) {
     const double x = std::log(hs[i]), y = std::log(errs[i]);
-    sx += x; sy += y; sxx += x * x; sxy += x * y;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
   }
   const double slope = (4.0 * sxy - sx * sy) / (4.0 * sxx - sx * sx);
   MESSAGE("spin decay error at 1 s for h = 1/30..1/240: " << errs[0] << " " << errs[1] << " " << errs[2] << " "
-                                                           << errs[3] << ", slope " << slope);
+                                                          << errs[3] << ", slope " << slope);
   CHECK(slope == doctest::Approx(1.0).epsilon(0.1));
 }
 
@@ -317,7 +345,8 @@ TEST_CASE("ActuatorRangeAndRateLimits") {
   const double h = 1.0 / 60.0;
   // Collective climbs from m g at 10000 N/s to its 12000 N range; tilts at 1.2 rad/s to 0.25 rad.
   for (size_t k = 1; k < 30; ++k) {
-    CHECK(at(r, k, "u_c") - at(r, k - 1, "u_c") == doctest::Approx(std::min(10000.0 * h, 12000.0 - at(r, k - 1, "u_c"))));
+    CHECK(at(r, k, "u_c") - at(r, k - 1, "u_c") ==
+          doctest::Approx(std::min(10000.0 * h, 12000.0 - at(r, k - 1, "u_c"))));
     CHECK(at(r, k, "gamma_p") - at(r, k - 1, "gamma_p") ==
           doctest::Approx(std::min(1.2 * h, 0.25 - at(r, k - 1, "gamma_p"))));
   }
@@ -379,7 +408,9 @@ TEST_CASE("GamepadDisconnectFallsBackToNeutralAndTheAssistHoldsAttitude") {
 TEST_CASE("LiveAssistToggleEngagesOnTheCurrentAltitudeWithoutAJump") {
   // Raw flight with 5 % extra collective climbs; switching the assist on (live) holds the altitude it
   // has at that moment; the state itself is untouched by the switch.
-  auto scene = makeScene({{"assist", "false"}, {"world", "none"}, {"start_position", "0,0,10"},
+  auto scene = makeScene({{"assist", "false"},
+                          {"world", "none"},
+                          {"start_position", "0,0,10"},
                           {"collective", std::to_string(1.05 * 600.0 * 9.81)}});
   runScene(*scene, 180);
   std::vector<double> before, after;

@@ -19,18 +19,18 @@
 namespace varsim {
 
 struct BoatSettings {
-  double mass = 1200.0;                     // kg, > 0
-  Vector3d hullSize{4.0, 1.8, 0.8};         // m, box hull length (x), width (y), height (z)
-  double comHeight = -0.1;                  // m, centre of mass above the hull box centre (ballast < 0)
-  double waterDensity = 1025.0;             // rho, kg/m^3 (sea water)
-  double gravity = 9.81;                    // m/s^2
-  Vector3d damping{40.0, 400.0, 500.0};     // E = diag(surge, sway, heave) in body axes, N s/m^3, >= 0
-  double pressure = 0.0;                    // P, Pa: uniform normal traction -P n on the wetted surface
-  Vector3d wind = Vector3d::Zero();         // m/s, world air velocity
-  double airDensity = 1.225;                // kg/m^3
-  double windDrag = 1.0;                    // C_d of the dry hull: traction 1/2 rho_a C_d max(0,-n.w) |w| w
-  double thrustMax = 1500.0;                // N per thruster
-  double patchSize = 0.25;                  // m, hull patch edge (the volume is exact for any size)
+  double mass = 1200.0;                  // kg, > 0
+  Vector3d hullSize{4.0, 1.8, 0.8};      // m, box hull length (x), width (y), height (z)
+  double comHeight = -0.1;               // m, centre of mass above the hull box centre (ballast < 0)
+  double waterDensity = 1025.0;          // rho, kg/m^3 (sea water)
+  double gravity = 9.81;                 // m/s^2
+  Vector3d damping{40.0, 400.0, 500.0};  // E = diag(surge, sway, heave) in body axes, N s/m^3, >= 0
+  double pressure = 0.0;                 // P, Pa: uniform normal traction -P n on the wetted surface
+  Vector3d wind = Vector3d::Zero();      // m/s, world air velocity
+  double airDensity = 1.225;             // kg/m^3
+  double windDrag = 1.0;                 // C_d of the dry hull: traction 1/2 rho_a C_d max(0,-n.w) |w| w
+  double thrustMax = 1500.0;             // N per thruster
+  double patchSize = 0.25;               // m, hull patch edge (the volume is exact for any size)
 };
 
 // The wrench split by origin (body frame, about the centre of mass), for plots and tests.

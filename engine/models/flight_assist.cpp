@@ -50,10 +50,10 @@ RotorState FlightAssist::command(const Helicopter& heli, const se3::Pose& g, con
   // References move with the stick rates and stay on a leash around the actual state (anti-windup).
   const double climbCmd = fs.maxClimbRate * sticks.throttle;
   const double yawRateCmd = -fs.maxYawRate * sticks.yaw;  // stick right = clockwise = -z
-  state.altitudeRef = std::clamp(state.altitudeRef + h * climbCmd, g.x.z() - fs.altitudeLeash,
-                                 g.x.z() + fs.altitudeLeash);
-  const double headingErr = std::clamp(wrapAngle(state.headingRef + h * yawRateCmd - psi), -fs.headingLeash,
-                                       fs.headingLeash);
+  state.altitudeRef =
+      std::clamp(state.altitudeRef + h * climbCmd, g.x.z() - fs.altitudeLeash, g.x.z() + fs.altitudeLeash);
+  const double headingErr =
+      std::clamp(wrapAngle(state.headingRef + h * yawRateCmd - psi), -fs.headingLeash, fs.headingLeash);
   state.headingRef = wrapAngle(psi + headingErr);
 
   // Altitude loop (mass m): collective along the current thrust direction's world vertical component.

@@ -52,11 +52,11 @@ class FlightAssist {
 
   // One control update over a step of length h. omega: body angular velocity; velocity: world velocity of
   // the centre of mass; current: present actuator state (its tilt sets the thrust direction used for the
-  // collective's tilt compensation). Attitude (target from attitudeCommand): geometric PD on SO(3) (e_R = vee(R_d^T R - R^T R_d)/2,
-  // tau = -J w_a^2 e_R - 2 J w_a (omega - omega_d) + omega x J omega + c_w omega), then
-  // tau_x = d_t u_c sin gr, tau_y = d_t u_c sin gp cos gr, tau_z = d_r u_psi (seed 000 Sec. 4.3.1 F) are
-  // inverted for the tilts and the tail force. Altitude: a_z = w_z^2 (z_ref - z) + 2 w_z (w_cmd - z_dot),
-  // u_c n_z = m (g + a_z) + c_v z_dot. The result is clamped to the actuator ranges.
+  // collective's tilt compensation). Attitude (target from attitudeCommand): geometric PD on SO(3) (e_R = vee(R_d^T R -
+  // R^T R_d)/2, tau = -J w_a^2 e_R - 2 J w_a (omega - omega_d) + omega x J omega + c_w omega), then tau_x = d_t u_c sin
+  // gr, tau_y = d_t u_c sin gp cos gr, tau_z = d_r u_psi (seed 000 Sec. 4.3.1 F) are inverted for the tilts and the
+  // tail force. Altitude: a_z = w_z^2 (z_ref - z) + 2 w_z (w_cmd - z_dot), u_c n_z = m (g + a_z) + c_v z_dot. The
+  // result is clamped to the actuator ranges.
   RotorState command(const Helicopter& heli, const se3::Pose& g, const Vector3d& omega, const Vector3d& velocity,
                      const StickCommand& sticks, const RotorState& current, double h, FlightAssistState& state) const;
 

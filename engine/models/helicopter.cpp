@@ -9,8 +9,9 @@ namespace varsim {
 
 Helicopter::Helicopter(const HelicopterSettings& settings) : settings_(settings) {
   const double d = skidDrop(), l = skidHalfLength(), w = skidHalfTrack();
-  contactPoints_ = {{l, w, -d}, {l, -w, -d}, {-l, w, -d}, {-l, -w, -d},
-                    {2.2, 0.0, -0.4}, {-settings_.tailArm - 0.4, 0.0, 0.3}, hubPosition()};
+  contactPoints_ = {{l, w, -d},   {l, -w, -d},      {-l, w, -d},
+                    {-l, -w, -d}, {2.2, 0.0, -0.4}, {-settings_.tailArm - 0.4, 0.0, 0.3},
+                    hubPosition()};
 }
 
 Vector3d Helicopter::thrustDirection(double gammaP, double gammaR) {

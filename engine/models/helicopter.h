@@ -19,22 +19,22 @@ struct RotorState {
 };
 
 struct ActuatorLimits {
-  double collectiveMax = 12000.0;  // N, u_c in [0, collectiveMax] (about 2 m g for the default mass)
-  double yawMax = 2000.0;          // N, |u_psi| <= yawMax
-  double tiltMax = 0.25;           // rad, |gamma_p|, |gamma_r| <= tiltMax, in (0, pi/2)
-  double collectiveRate = 10000.0; // N/s, |d u_c / dt|
-  double yawRate = 6000.0;         // N/s, |d u_psi / dt|
-  double tiltRate = 1.2;           // rad/s, |d gamma / dt|
+  double collectiveMax = 12000.0;   // N, u_c in [0, collectiveMax] (about 2 m g for the default mass)
+  double yawMax = 2000.0;           // N, |u_psi| <= yawMax
+  double tiltMax = 0.25;            // rad, |gamma_p|, |gamma_r| <= tiltMax, in (0, pi/2)
+  double collectiveRate = 10000.0;  // N/s, |d u_c / dt|
+  double yawRate = 6000.0;          // N/s, |d u_psi / dt|
+  double tiltRate = 1.2;            // rad/s, |d gamma / dt|
 };
 
 struct HelicopterSettings {
-  double mass = 600.0;                        // kg, > 0 (a light two-seat helicopter)
-  Vector3d inertia{300.0, 1200.0, 1000.0};    // kg m^2, principal moments J1, J2, J3 (body x fwd, y left, z up)
+  double mass = 600.0;                      // kg, > 0 (a light two-seat helicopter)
+  Vector3d inertia{300.0, 1200.0, 1000.0};  // kg m^2, principal moments J1, J2, J3 (body x fwd, y left, z up)
   // d_t and d_r are not defined in seed 000 (ERRATA): we take d_t = height of the main-rotor hub above the
   // centre of mass and d_r = distance of the tail rotor behind it (thrust acts at (0,0,d_t), the tail
   // force at (-d_r,0,0)).
-  double hubHeight = 1.6;   // d_t, m
-  double tailArm = 4.6;     // d_r, m
+  double hubHeight = 1.6;       // d_t, m
+  double tailArm = 4.6;         // d_r, m
   double dragLinear = 80.0;     // c_v, N s/m: force -c_v v on the body velocity (isotropic, still air)
   double dragAngular = 1500.0;  // c_w, N m s/rad: torque -c_w omega
   double gravity = 9.81;        // m/s^2, along world -z
@@ -71,7 +71,7 @@ class Helicopter {
   Vector3d hubPosition() const { return {0.0, 0.0, settings_.hubHeight}; }
   Vector3d tailRotorPosition() const { return {-settings_.tailArm, 0.0, 0.0}; }
   double rotorRadius() const { return 3.8; }
-  double skidDrop() const { return 1.1; }       // m, skids below the centre of mass
+  double skidDrop() const { return 1.1; }        // m, skids below the centre of mass
   double skidHalfLength() const { return 1.3; }  // m
   double skidHalfTrack() const { return 1.0; }   // m
 

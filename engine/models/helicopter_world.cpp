@@ -58,7 +58,10 @@ double HelicopterWorld::signedDistance(const Vector3d& p, Vector3d* normal) cons
   for (const RockBox& b : rocks_) {
     Vector3d n;
     const double d = boxDistance(b, p, n);
-    if (d < best) { best = d; bestNormal = n; }
+    if (d < best) {
+      best = d;
+      bestNormal = n;
+    }
   }
   if (normal) *normal = bestNormal;
   return best;

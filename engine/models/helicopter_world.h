@@ -22,18 +22,18 @@ struct LandingPad {
 
 // A solid box rotated by `yaw` about world z.
 struct RockBox {
-  Vector3d center = Vector3d::Zero();      // m
-  Vector3d halfExtents = Vector3d::Ones(); // m, > 0
-  double yaw = 0.0;                        // rad
+  Vector3d center = Vector3d::Zero();       // m
+  Vector3d halfExtents = Vector3d::Ones();  // m, > 0
+  double yaw = 0.0;                         // rad
 };
 
 // Penalty contact per point (documented limitation: explicit penalty, so the spring must stay soft enough
 // for k h^2 / m << 1 at the scene's step; the defaults give a static sag of ~5 cm under the skids).
 struct ContactSettings {
-  double stiffness = 3.0e4;   // N/m per point
-  double damping = 2.0e3;     // N s/m per point, on the approach speed only (no sticking)
-  double friction = 0.6;      // Coulomb coefficient
-  double slipDamping = 4.0e3; // N s/m per point: regularised Coulomb, -min(mu F_n, c |v_t|) v_t/|v_t|
+  double stiffness = 3.0e4;    // N/m per point
+  double damping = 2.0e3;      // N s/m per point, on the approach speed only (no sticking)
+  double friction = 0.6;       // Coulomb coefficient
+  double slipDamping = 4.0e3;  // N s/m per point: regularised Coulomb, -min(mu F_n, c |v_t|) v_t/|v_t|
 };
 
 class HelicopterWorld {

@@ -66,8 +66,8 @@ void clip(const Polygon& in, const Vector3d& a, double c, Polygon& out) {
 // Integrals over one wet piece, relative coordinates q = p - o, water plane eta(q) = e0 + ex qx + ey qy.
 struct Moments {
   double area = 0.0;
-  Vector3d first = Vector3d::Zero();  // int q dA
-  double volume = 0.0;                // int n_z (q_z - eta) dA
+  Vector3d first = Vector3d::Zero();         // int q dA
+  double volume = 0.0;                       // int n_z (q_z - eta) dA
   Vector3d volumeMoment = Vector3d::Zero();  // int n_z (q_x (q_z - eta), q_y (q_z - eta), (q_z^2 - eta^2)/2) dA
 };
 
@@ -112,8 +112,10 @@ void computeHydrostatics(const std::vector<HullPatch>& patches, const se3::Pose&
     for (const Vector3d& c : {p.corner, Vector3d(p.corner + p.edgeU), Vector3d(p.corner + p.edgeV),
                               Vector3d(p.corner + p.edgeU + p.edgeV)}) {
       const Vector3d w = R * c + o;
-      xmin = std::min(xmin, w.x()); xmax = std::max(xmax, w.x());
-      ymin = std::min(ymin, w.y()); ymax = std::max(ymax, w.y());
+      xmin = std::min(xmin, w.x());
+      xmax = std::max(xmax, w.x());
+      ymin = std::min(ymin, w.y());
+      ymax = std::max(ymax, w.y());
     }
   const bool still = water.still();
   HeightWindow win;
@@ -132,8 +134,10 @@ void computeHydrostatics(const std::vector<HullPatch>& patches, const se3::Pose&
     double zmin = 1e300, pxmin = 1e300, pxmax = -1e300, pymin = 1e300, pymax = -1e300;
     for (int k = 0; k < 4; ++k) {
       zmin = std::min(zmin, P.v[k].z() + o.z());
-      pxmin = std::min(pxmin, P.v[k].x() + o.x()); pxmax = std::max(pxmax, P.v[k].x() + o.x());
-      pymin = std::min(pymin, P.v[k].y() + o.y()); pymax = std::max(pymax, P.v[k].y() + o.y());
+      pxmin = std::min(pxmin, P.v[k].x() + o.x());
+      pxmax = std::max(pxmax, P.v[k].x() + o.x());
+      pymin = std::min(pymin, P.v[k].y() + o.y());
+      pymax = std::max(pymax, P.v[k].y() + o.y());
     }
     Moments m;
     if (still) {
@@ -147,8 +151,8 @@ void computeHydrostatics(const std::vector<HullPatch>& patches, const se3::Pose&
       const long ja = long(std::floor(pymin / s)), jb = long(std::floor(pymax / s));
       Polygon Pj, Pjj, Pi, Pii, T, W;
       for (long j = ja; j <= jb; ++j) {
-        const double y0 = j * s - o.y();  // cell rows in relative coordinates
-        clip(P, -Vector3d::UnitY(), y0, Pj);     // q_y >= y0
+        const double y0 = j * s - o.y();              // cell rows in relative coordinates
+        clip(P, -Vector3d::UnitY(), y0, Pj);          // q_y >= y0
         clip(Pj, Vector3d::UnitY(), -(y0 + s), Pjj);  // q_y <= y0 + s
         if (Pjj.n == 0) continue;
         for (long i = ia; i <= ib; ++i) {

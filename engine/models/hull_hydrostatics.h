@@ -14,12 +14,12 @@ namespace varsim {
 // A planar rectangle of the hull surface in the body frame: points corner + a edgeU + b edgeV, (a, b) in
 // [0,1]^2, with edgeU x edgeV along the outward normal.
 struct HullPatch {
-  Vector3d corner = Vector3d::Zero();  // m
-  Vector3d edgeU = Vector3d::UnitX();  // m
-  Vector3d edgeV = Vector3d::UnitY();  // m
-  Vector3d normal = Vector3d::UnitZ(); // outward unit normal
-  Vector3d center = Vector3d::Zero();  // m, corner + (edgeU + edgeV)/2
-  double area = 1.0;                   // m^2
+  Vector3d corner = Vector3d::Zero();   // m
+  Vector3d edgeU = Vector3d::UnitX();   // m
+  Vector3d edgeV = Vector3d::UnitY();   // m
+  Vector3d normal = Vector3d::UnitZ();  // outward unit normal
+  Vector3d center = Vector3d::Zero();   // m, corner + (edgeU + edgeV)/2
+  double area = 1.0;                    // m^2
 };
 
 struct BoxHull {
@@ -32,17 +32,17 @@ struct BoxHull {
 
 // The wet and dry parts of one hull patch (body frame). The dry part carries the wind load.
 struct PatchExposure {
-  double wetArea = 0.0;                      // m^2
-  Vector3d wetCentroid = Vector3d::Zero();   // m, body; undefined if wetArea == 0
-  double dryArea = 0.0;                      // m^2
-  Vector3d dryCentroid = Vector3d::Zero();   // m, body; undefined if dryArea == 0
+  double wetArea = 0.0;                     // m^2
+  Vector3d wetCentroid = Vector3d::Zero();  // m, body; undefined if wetArea == 0
+  double dryArea = 0.0;                     // m^2
+  Vector3d dryCentroid = Vector3d::Zero();  // m, body; undefined if dryArea == 0
 };
 
 struct HydrostaticState {
-  double volume = 0.0;                    // submerged volume Pi_s, m^3
-  Vector3d centroid = Vector3d::Zero();   // world centroid x_s of the submerged volume (pose origin if dry)
-  double wettedArea = 0.0;                // A = sum_i dA_i, m^2
-  std::vector<PatchExposure> patches;     // one per hull patch, same order
+  double volume = 0.0;                   // submerged volume Pi_s, m^3
+  Vector3d centroid = Vector3d::Zero();  // world centroid x_s of the submerged volume (pose origin if dry)
+  double wettedArea = 0.0;               // A = sum_i dA_i, m^2
+  std::vector<PatchExposure> patches;    // one per hull patch, same order
 };
 
 // Volume and centroid come from the divergence theorem with the field F = (0, 0, z - eta(x, y)) (and its

@@ -35,7 +35,8 @@ double WaterSurface::maxElevation() const {
 double WaterSurface::smoothHeight(double x, double y, double t) const {
   if (still()) return 0.0;
   double z = 0.0;
-  for (const auto& c : comp_) z += c.amplitude * std::cos(c.k * (c.dir.x() * x + c.dir.y() * y) - c.omega * t + c.phase);
+  for (const auto& c : comp_)
+    z += c.amplitude * std::cos(c.k * (c.dir.x() * x + c.dir.y() * y) - c.omega * t + c.phase);
   return z;
 }
 

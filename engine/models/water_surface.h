@@ -11,12 +11,12 @@
 namespace varsim {
 
 struct WaveSettings {
-  double amplitude = 0.0;      // m, amplitude of the dominant component, [0, 5]; 0 = still water
-  double wavelength = 12.0;    // m, wavelength of the dominant component, > 0
-  double direction = 0.0;      // rad, propagation heading of the dominant component from world +x
+  double amplitude = 0.0;               // m, amplitude of the dominant component, [0, 5]; 0 = still water
+  double wavelength = 12.0;             // m, wavelength of the dominant component, > 0
+  double direction = 0.0;               // rad, propagation heading of the dominant component from world +x
   Vector3d current = Vector3d::Zero();  // m/s, uniform water current eta (world frame)
-  double gridSpacing = 0.25;   // m, spacing of the world grid that defines the physical surface, > 0
-  double gravity = 9.81;       // m/s^2, for the deep-water dispersion relation omega^2 = g k
+  double gridSpacing = 0.25;            // m, spacing of the world grid that defines the physical surface, > 0
+  double gravity = 9.81;                // m/s^2, for the deep-water dispersion relation omega^2 = g k
 };
 
 // Node heights of the grid on an index window [i0, i0+ni) x [j0, j0+nj), all at one time. The

@@ -58,7 +58,8 @@ Timing timeScene(const char* name, const Sets& sets, long steps, const InputTrac
       newton += row[newtonCol];
     }
     std::sort(each.begin(), each.end());
-    if (total / steps < best.meanUs) best = {total / steps, each[size_t(0.99 * double(each.size() - 1))], newton / steps};
+    if (total / steps < best.meanUs)
+      best = {total / steps, each[size_t(0.99 * double(each.size() - 1))], newton / steps};
   }
   return best;
 }
@@ -73,15 +74,22 @@ int main() {
   const long heliSteps = 2700;  // 45 s at 60 Hz
   std::printf("Helicopter, pad-landing replay (assist on, ground contact), %ld steps of 1/60 s, best of 5\n\n",
               heliSteps);
-  std::printf("| integrator | group | tau = C | mean us/step | p99 us/step | Newton it./step |\n|---|---|---|---:|---:|---:|\n");
-  struct Variant { const char* integrator; const char* group; const char* map; };
+  std::printf(
+      "| integrator | group | tau = C | mean us/step | p99 us/step | Newton it./step "
+      "|\n|---|---|---|---:|---:|---:|\n");
+  struct Variant {
+    const char* integrator;
+    const char* group;
+    const char* map;
+  };
   for (const Variant& v : {Variant{"lgvi", "so3xr3", "cay"}, Variant{"lgvi", "so3xr3", "exp"},
                            Variant{"lgvi", "se3", "cay"}, Variant{"lgvi", "se3", "exp"}, Variant{"rk4", "-", "-"}}) {
     Sets sets = {{"integrator", v.integrator}};
     if (std::string(v.group) != "-") sets.push_back({"group", v.group});
     if (std::string(v.map) != "-") sets.insert(sets.end(), {{"retraction", v.map}, {"tangent", v.map}});
     const Timing t = timeScene("helicopter", sets, heliSteps, heliTrack, 5);
-    std::printf("| %s | %s | %s | %.2f | %.2f | %.2f |\n", v.integrator, v.group, v.map, t.meanUs, t.p99Us, t.meanNewton);
+    std::printf("| %s | %s | %s | %.2f | %.2f | %.2f |\n", v.integrator, v.group, v.map, t.meanUs, t.p99Us,
+                t.meanNewton);
   }
 
   // Boat in waves with wind and a thrust pattern, against the hull patch count.
@@ -92,8 +100,9 @@ int main() {
   const long boatSteps = 600;
   std::printf("\nBoat, waves 0.15 m / 12 m, wind (6, 3, 0) m/s, thrust pattern, %ld steps of 1/60 s, best of 3\n\n",
               boatSteps);
-  std::printf("| patch size (m) | hull patches | hydrostatics us/call | LGVI us/step | LGVI Newton it. | RK4 us/step | "
-              "RK4 / LGVI |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "| patch size (m) | hull patches | hydrostatics us/call | LGVI us/step | LGVI Newton it. | RK4 us/step | "
+      "RK4 / LGVI |\n|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const char* size : {"1.0", "0.5", "0.25", "0.125", "0.0625"}) {
     BoatSettings bs;
     bs.patchSize = std::stod(size);
@@ -118,6 +127,8 @@ int main() {
     std::printf("| %s | %zu | %.1f | %.1f | %.2f | %.1f | %.2f |%s\n", size, model.patches().size(), hydroUs, lg.meanUs,
                 lg.meanNewton, rk.meanUs, rk.meanUs / lg.meanUs, sink > 0.0 ? "" : " (dry?)");
   }
-  std::printf("\nTimes are thread CPU time (shared machine). The LGVI evaluates the vehicle wrench once per step (at the node), RK4 four times (stages).\n");
+  std::printf(
+      "\nTimes are thread CPU time (shared machine). The LGVI evaluates the vehicle wrench once per step (at the "
+      "node), RK4 four times (stages).\n");
   return 0;
 }
