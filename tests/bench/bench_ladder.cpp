@@ -1,0 +1,164 @@
+// SPOOK ladder benchmark (seed 001 Fig. 7): time per step vs N for both linear solvers, with the
+// split into assembly / factorisation / solve / update, the factor fill and the log-log slope.
+//   bench_ladder                 the N sweep (N = 10 … 1000, 40 timed steps after 20 warm-up)
+//   bench_ladder --stability     the (h, τ/h, ε) sweep behind spookStabilityWarning (N = 20, 10 s)
+//   bench_ladder --soak [hours]  N = 100 for one simulated hour (default): NaN-free, violation bounded
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine/integrators/spook.h"
+#include "engine/integrators/spook_conventions.h"
+#include "engine/models/ladder.h"
+
+using namespace varsim;
+
+namespace {
+
+struct Timing {
+  double assembly = 0, factor = 0, solve = 0, update = 0, step = 0;
+  long factorNnz = 0, matrixNnz = 0, unknowns = 0;
+};
+
+// Steps the falling ladder (the whiplash phase included) and averages the profile over timed steps.
+Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed) {
+  Ladder ladder(LadderConfig{N});
+  SpookStepper spook(ladder.system(), SpookConfig{solver, {}});
+  MechanicalState s = ladder.system().initialState();
+  const double h = 1.0 / 60;
+  for (int k = 0; k < warm; ++k) spook.step(s, h);
+  Timing t;
+  for (int k = 0; k < timed; ++k) {
+    spook.step(s, h);
+    const SpookProfile& p = spook.profile();
+    t.assembly += p.assemblyUs / timed / 1000;
+    t.factor += p.factorUs / timed / 1000;
+    t.solve += p.solveUs / timed / 1000;
+    t.update += p.updateUs / timed / 1000;
+    t.step += p.stepUs / timed / 1000;
+    t.factorNnz = p.factorNnz;
+    t.matrixNnz = p.matrixNnz;
+  }
+  t.unknowns = ladder.system().coordinateCount() + spook.jacobian().rows();
+  return t;
+}
+
+double slope(const std::vector<double>& x, const std::vector<double>& y) {
+  double mx = 0, my = 0;
+  for (size_t i = 0; i < x.size(); ++i) mx += std::log(x[i]) / double(x.size()), my += std::log(y[i]) / double(y.size());
+  double sxy = 0, sxx = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    sxy += (std::log(x[i]) - mx) * (std::log(y[i]) - my);
+    sxx += (std::log(x[i]) - mx) * (std::log(x[i]) - mx);
+  }
+  return sxy / sxx;
+}
+
+void sweep() {
+  std::printf("SPOOK ladder, h = 1/60, eps = 1e-8, tau = 2h: mean over 40 steps after 20 warm-up steps (ms per step)\n");
+  std::printf("%6s %8s | %-7s %8s %8s %8s %8s %8s %10s %10s\n", "N", "unknowns", "solver", "assembly", "factor", "solve",
+              "update", "step", "K nnz", "factor nnz");
+  std::vector<double> Ns, ldltSteps, umfSteps;
+  for (int N : {10, 20, 50, 100, 200, 500, 1000}) {
+    Timing rows[2];
+    int i = 0;
+    for (SparseSolverKind kind : {SparseSolverKind::Ldlt, SparseSolverKind::Umfpack}) {
+      const Timing t = timeLadder(N, kind, 20, 40);
+      rows[i++] = t;
+      std::printf("%6d %8ld | %-7s %8.3f %8.3f %8.3f %8.3f %8.3f %10ld %10ld\n", N, t.unknowns, sparseSolverName(kind), t.assembly,
+                  t.factor, t.solve, t.update, t.step, t.matrixNnz, t.factorNnz);
+    }
+    std::printf("%6s %8s | umfpack/ldlt step time ratio %.1f\n", "", "", rows[1].step / rows[0].step);
+    Ns.push_back(N);
+    ldltSteps.push_back(rows[0].step);
+    umfSteps.push_back(rows[1].step);
+  }
+  std::printf("log-log slope of step time vs N: ldlt %.3f, umfpack %.3f (paper Fig. 7: linear = 1)\n", slope(Ns, ldltSteps),
+              slope(Ns, umfSteps));
+  std::printf("N = 1000: ldlt %.2f ms per step (%s the 16.7 ms real-time budget at 60 Hz), umfpack %.2f ms\n", ldltSteps.back(),
+              ldltSteps.back() < 1000.0 / 60 ? "within" : "OVER", umfSteps.back());
+}
+
+void stability() {
+  std::printf("SPOOK stability on the N = 20 ladder, 10 s, released horizontal (divergence limits off; see spook_conventions)\n");
+  std::printf("%8s %6s %8s | %-8s %10s %12s %12s %12s\n", "h", "tau/h", "eps", "status", "t_end", "max gap rms", "max unit rms",
+              "max E-E0");
+  for (double hd : {120.0, 60.0, 30.0, 20.0, 15.0, 10.0})
+    for (double th : {0.0, 0.5, 1.0, 2.0, 4.0, 16.0})
+      for (double eps : {1e-12, 1e-8, 1e-5, 1e-3}) {
+        const double h = 1.0 / hd;
+        Ladder ladder(LadderConfig{20});
+        DivergenceLimits limits;
+        limits.maxViolation = 1e9;
+        SpookStepper spook(ladder.system(), SpookConfig{SparseSolverKind::Ldlt, limits});
+        spook.setAllRelaxation({eps, th * h, 0});
+        MechanicalState s = ladder.system().initialState();
+        const double E0 = ladder.initialEnergy();
+        double gap = 0, unit = 0, rise = -1e300;
+        const char* status = "ok";
+        for (long k = 0; k < std::lround(10.0 / h); ++k) {
+          try {
+            spook.step(s, h);
+          } catch (const std::exception&) {
+            status = "DIVERGED";
+            break;
+          }
+          const RodDiagnostics d = rodDiagnostics(ladder.system(), s);
+          gap = std::max(gap, d.constraintRms);
+          unit = std::max(unit, d.unitRms);
+          rise = std::max(rise, d.energy - E0);
+        }
+        const std::string warn = spookStabilityWarning({eps, th * h}, h);
+        std::printf("1/%-6g %6g %8.0e | %-8s %10.2f %12.3g %12.3g %12.3g %s\n", hd, th, eps, status, s.t, gap, unit, rise,
+                    warn.empty() ? "inside" : "warned");
+      }
+}
+
+void soak(double hours) {
+  const int N = 100;
+  const double h = 1.0 / 60;
+  Ladder ladder(LadderConfig{N});
+  SpookStepper spook(ladder.system());
+  MechanicalState s = ladder.system().initialState();
+  const double E0 = ladder.initialEnergy();
+  const long steps = std::lround(hours * 3600.0 / h);
+  double maxRms = 0, maxGap = 0, maxUnit = 0, maxRise = -1e300, maxSpeed = 0, sumStep = 0, rmsLastHour = 0;
+  long lastHourCount = 0;
+  bool finite = true;
+  const auto start = std::chrono::steady_clock::now();
+  for (long k = 0; k < steps; ++k) {
+    spook.step(s, h);
+    sumStep += spook.profile().stepUs;
+    const RodDiagnostics d = rodDiagnostics(ladder.system(), s);
+    finite = finite && std::isfinite(d.energy) && s.q.allFinite() && s.v.allFinite();
+    maxRms = std::max(maxRms, d.constraintRms);
+    maxGap = std::max(maxGap, d.constraintMax);
+    maxUnit = std::max(maxUnit, d.unitMax);
+    maxRise = std::max(maxRise, d.energy - E0);
+    maxSpeed = std::max(maxSpeed, d.maxSpeed);
+    if (k >= steps - std::lround(600.0 / h)) rmsLastHour += d.constraintRms, ++lastHourCount;
+    if ((k + 1) % std::lround(600.0 / h) == 0)
+      std::printf("t = %6.0f s: E - E0 = %10.1f J, joint rms %.3g m, unit max %.3g, max speed %.3g m/s\n", s.t, d.energy - E0,
+                  d.constraintRms, d.unitMax, d.maxSpeed);
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("soak N = %d, %ld steps (%.0f s simulated) in %.0f s wall: %s; max joint rms %.3g m, max joint gap %.3g m, "
+              "mean joint rms over the last 10 min %.3g m, max unit residual %.3g, max E - E0 %.3g J, max speed %.3g m/s, "
+              "mean step %.3f ms\n",
+              N, steps, s.t, wall, finite ? "no NaN" : "NaN FOUND", maxRms, maxGap, rmsLastHour / std::max(1L, lastHourCount),
+              maxUnit, maxRise, maxSpeed, sumStep / steps / 1000);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--stability") == 0) stability();
+  else if (argc > 1 && std::strcmp(argv[1], "--soak") == 0) soak(argc > 2 ? std::atof(argv[2]) : 1.0);
+  else sweep();
+  return 0;
+}
