@@ -36,7 +36,7 @@ TEST_CASE("SettingsRoundTrip: every field survives save and load") {
   b.shaping.expo = 0.4;
   b.shaping.invert = true;
   b.shaping.cal = {-0.9, 0.03, 0.95};
-  s.inputMappings["car"]["steer"] = b;
+  s.inputMappings["car"]["steer"] = SavedBinding{b};
   const std::string path = std::string(VARSIM_TEST_OUT) + "/settings_dir/nested/settings.json";
   std::string error;
   REQUIRE(saveSettings(path, s, error));
@@ -51,7 +51,7 @@ TEST_CASE("SettingsRoundTrip: every field survives save and load") {
   CHECK(r.speed == 0.25);
   CHECK(r.plotWindow == 60);
   CHECK(r.gamepadMappingsFile == "/tmp/gamecontrollerdb.txt");
-  const ControlBinding& rb = r.inputMappings.at("car").at("steer");
+  const ControlBinding& rb = r.inputMappings.at("car").at("steer").binding;
   CHECK(rb.axis == 3);
   CHECK(rb.keyPos == key::kI);
   CHECK(rb.shaping.deadZone == 0.12);
@@ -83,10 +83,15 @@ TEST_CASE("SettingsCorrupt: never throws; bad fields warn and keep their default
   CHECK(s.windowHeight == 800);
   CHECK(s.plotWindow == 60.0);  // snapped to the nearest window
   CHECK(s.lastScene.empty());
-  const ControlBinding& b = s.inputMappings.at("car").at("steer");
-  CHECK(b.axis == -1);
-  CHECK(b.shaping.deadZone == 0.08);
+  // Only the valid fields of a partial entry override the scene's default binding.
+  const std::vector<ControlSpec> carControls = {{"throttle", 0, 1, 0, ""}, {"steer", -1, 1, 0, ""}};
+  const ControlBinding b = bindingsFor(s, "car", carControls)[1];
+  const ControlBinding defaults = defaultBindings(carControls)[1];
+  CHECK(b.axis == defaults.axis);
+  CHECK(b.keyPos == defaults.keyPos);
+  CHECK(b.shaping.deadZone == defaults.shaping.deadZone);
   CHECK(b.shaping.expo == 0.5);
+  CHECK(s.inputMappings.at("car").at("steer").fields == SavedBinding::kExpo);
   CHECK(w.size() == 7);
   for (const auto& msg : w) CHECK(msg.find("s.json") == 0);
   // A missing file is the first run, not an error.

@@ -6,7 +6,9 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -25,6 +27,10 @@ namespace varsim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// SIGINT/SIGTERM close the window like its close button, so settings and a recording are saved.
+std::atomic<bool> quitRequested{false};
+extern "C" void requestQuit(int) { quitRequested = true; }
 
 bool haveDisplay() {
   const char* x = std::getenv("DISPLAY");
@@ -71,7 +77,9 @@ void saveRecording(AppState& app) {
 
 int runInteractive(AppState& app) {
   auto last = Clock::now();
-  while (!glfwWindowShouldClose(app.window)) {
+  std::signal(SIGINT, requestQuit);
+  std::signal(SIGTERM, requestQuit);
+  while (!glfwWindowShouldClose(app.window) && !quitRequested) {
     glfwPollEvents();
     const auto now = Clock::now();
     const double wallDt = std::chrono::duration<double>(now - last).count();

@@ -56,9 +56,9 @@ int runAppFrame(AppState& app, double wallDt) {
   ImGui::NewFrame();
   pollDevices(app);
 
+  handleShortcuts(app);
   int steps = 0;
   if (app.driver.loaded()) {
-    handleShortcuts(app);
     handleCameraMouse(app);
     steps = app.driver.frame(wallDt);
     for (const auto& m : app.driver.takeNotices()) app.notify(m, true);
@@ -74,6 +74,7 @@ int runAppFrame(AppState& app, double wallDt) {
     if (app.settings.panels.parameters) drawParametersPanel(app);
     if (app.settings.panels.plots) drawPlotsPanel(app);
     if (app.settings.panels.input) drawInputPanel(app);
+    drawRodPanel(app);
   }
   if (app.settings.panels.help) drawHelpOverlay(app);
   drawOverlays(app);

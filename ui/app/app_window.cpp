@@ -10,6 +10,8 @@
 
 #include <algorithm>
 
+#include "ui/app/keyboard.h"
+
 namespace varsim {
 
 namespace {
@@ -72,6 +74,7 @@ GLFWwindow* openAppWindow(const AppWindowConfig& c, std::string& error) {
   style.ScaleAllSizes(scale);
   style.WindowRounding = 3.0f;
   style.Colors[ImGuiCol_WindowBg].w = 0.88f;
+  installKeyQueue(window);  // before the backend, which chains to it
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   return window;

@@ -26,33 +26,74 @@ KeyboardSnapshot pollControlKeys(GLFWwindow* window, const std::vector<ControlBi
   return keys;
 }
 
+namespace {
+// Key presses queued by our GLFW callback (ImGui's backend chains to it). ImGui 1.86 keeps only the
+// key state per frame, so a tap shorter than a frame (slow software-rendered frames, scripted
+// input) would be lost; the queue keeps every press and auto-repeat.
+struct KeyEvent {
+  int key, mods;
+  bool repeat;
+};
+std::vector<KeyEvent>& keyQueue() {
+  static std::vector<KeyEvent> queue;
+  return queue;
+}
+void keyCallback(GLFWwindow*, int key, int, int action, int mods) {
+  if (action == GLFW_PRESS || action == GLFW_REPEAT) keyQueue().push_back({key, mods, action == GLFW_REPEAT});
+}
+}  // namespace
+
+void installKeyQueue(GLFWwindow* window) { glfwSetKeyCallback(window, keyCallback); }
+
 void handleShortcuts(AppState& app) {
-  const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
+  std::vector<KeyEvent> events;
+  events.swap(keyQueue());
+  if (ImGui::GetIO().WantTextInput) return;  // typing into a field is not a shortcut
   SimDriver& d = app.driver;
-  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) d.setPaused(!d.paused());
-  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT, true)) {
-    d.setPaused(true);
-    d.stepOnce();
-  }
-  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT, true)) {
-    if (!d.stepBack()) app.notify("history: oldest stored state reached");
-  }
-  if (ImGui::IsKeyPressed(GLFW_KEY_BACKSPACE, false)) {
-    try {
-      d.reset();
-      app.live.resetRamps();
-    } catch (const std::exception& e) {
-      app.notify(std::string("reset failed: ") + e.what(), true);
+  for (const KeyEvent& e : events) {
+    const bool simulationKey = e.key == GLFW_KEY_SPACE || e.key == GLFW_KEY_RIGHT || e.key == GLFW_KEY_LEFT ||
+                               e.key == GLFW_KEY_BACKSPACE;
+    if (simulationKey && !d.loaded()) continue;
+    switch (e.key) {
+      case GLFW_KEY_SPACE:
+        if (!e.repeat) d.setPaused(!d.paused());
+        break;
+      case GLFW_KEY_RIGHT:
+        d.setPaused(true);
+        d.stepOnce();
+        break;
+      case GLFW_KEY_LEFT:
+        if (!d.stepBack()) app.notify("history: oldest stored state reached");
+        break;
+      case GLFW_KEY_BACKSPACE:
+        if (e.repeat) break;
+        try {
+          d.reset();
+          app.live.resetRamps();
+        } catch (const std::exception& ex) {
+          app.notify(std::string("reset failed: ") + ex.what(), true);
+        }
+        break;
+      case GLFW_KEY_EQUAL:
+      case GLFW_KEY_KP_ADD: d.setSpeed(fasterSpeed(d.speed())); break;
+      case GLFW_KEY_MINUS:
+      case GLFW_KEY_KP_SUBTRACT: d.setSpeed(slowerSpeed(d.speed())); break;
+      case GLFW_KEY_TAB:
+        if (!e.repeat) app.hideUi = !app.hideUi;
+        break;
+      case GLFW_KEY_F1:
+        if (!e.repeat) app.settings.panels.help = !app.settings.panels.help;
+        break;
+      case GLFW_KEY_F12:
+      case GLFW_KEY_P:
+        if (!e.repeat) app.screenshotRequested = true;
+        break;
+      case GLFW_KEY_Q:
+        if (e.mods & GLFW_MOD_CONTROL) glfwSetWindowShouldClose(app.window, GLFW_TRUE);
+        break;
+      default: break;
     }
   }
-  if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, true) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, true))
-    d.setSpeed(fasterSpeed(d.speed()));
-  if (ImGui::IsKeyPressed(GLFW_KEY_MINUS, true) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, true))
-    d.setSpeed(slowerSpeed(d.speed()));
-  if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false)) app.hideUi = !app.hideUi;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) app.settings.panels.help = !app.settings.panels.help;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false) || ImGui::IsKeyPressed(GLFW_KEY_P, false)) app.screenshotRequested = true;
 }
 
 void handleCameraMouse(AppState& app) {

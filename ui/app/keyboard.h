@@ -11,9 +11,13 @@ struct AppState;
 
 // Keys bound to the current scene's controls that are held now.
 KeyboardSnapshot pollControlKeys(GLFWwindow* window, const std::vector<ControlBinding>& bindings, bool textInputActive);
-// Space pause, → step, ← step back, Backspace reset, +/− speed, Tab hide UI, F1 help, F12/P screenshot.
-// Call between ImGui::NewFrame and ImGui::Render.
+// Space pause, → step, ← step back, Backspace reset, +/− speed, Tab hide UI, F1 help, F12/P screenshot,
+// Ctrl+Q quit.
+// Consumes the key presses queued since the last frame (installKeyQueue); call once per frame
+// between ImGui::NewFrame and ImGui::Render.
 void handleShortcuts(AppState& app);
+// Installs the key-press queue; call before ImGui's GLFW backend installs (and chains) its callbacks.
+void installKeyQueue(GLFWwindow* window);
 // Left drag orbit, right/middle drag pan, wheel zoom, when the mouse is over the 3-D view.
 void handleCameraMouse(AppState& app);
 

@@ -17,6 +17,12 @@ const ImGuiWindowFlags kOverlayFlags = ImGuiWindowFlags_NoDecoration | ImGuiWind
                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                        ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
 
+// Right edge of the free 3-D view (left of the plots panel when it is shown).
+float viewRight(const AppState& app) {
+  const float w = ImGui::GetIO().DisplaySize.x;
+  return !app.hideUi && app.settings.panels.plots ? w - 470.0f : w - 10.0f;
+}
+
 float viewLeft(const AppState& app) {
   return (!app.hideUi && (app.settings.panels.scenes || app.settings.panels.simulation || app.settings.panels.parameters))
              ? 340.0f
@@ -29,8 +35,7 @@ void drawHud(AppState& app) {
   ImGui::SetNextWindowBgAlpha(0.45f);
   if (ImGui::Begin("##hud", nullptr, kOverlayFlags)) {
     // Wrap before the plots panel so long scene lines do not run under it.
-    const float right = app.settings.panels.plots ? ImGui::GetIO().DisplaySize.x - 470.0f : ImGui::GetIO().DisplaySize.x - 10.0f;
-    ImGui::PushTextWrapPos(std::max(200.0f, right - viewLeft(app)));
+    ImGui::PushTextWrapPos(std::max(200.0f, viewRight(app) - viewLeft(app)));
     ImGui::Text("%s  t = %.3f s  h = %.4g s  %.0f%% real time%s", d.sceneName().c_str(), d.scene().time(), d.h(),
                 d.speed() * 100.0, d.paused() ? "  [paused]" : "");
     ImGui::Text("FPS %.0f   physics %.0f Hz   step %.1f us", app.rates.fps(), app.rates.physicsHz(), app.rates.stepMicros());
@@ -62,7 +67,7 @@ void drawNotices(AppState& app) {
   ImGui::SetNextWindowPos(ImVec2(viewLeft(app), io.DisplaySize.y - 10.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.7f);
   if (ImGui::Begin("##notices", nullptr, kOverlayFlags & ~ImGuiWindowFlags_NoNav)) {
-    ImGui::PushTextWrapPos(io.DisplaySize.x * 0.45f);
+    ImGui::PushTextWrapPos(std::max(200.0f, viewRight(app) - viewLeft(app)));
     if (diverged) ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "%s  (Backspace resets)", app.driver.divergedMessage().c_str());
     for (size_t i = 0; i < app.notices.size(); ++i) {
       const Notice& n = app.notices[i];
@@ -101,6 +106,7 @@ void drawHelpOverlay(AppState& app) {
       {"Tab", "hide / show all panels"},
       {"F1", "this help"},
       {"F12 or P", "save a PNG screenshot in the working directory"},
+      {"Ctrl+Q", "quit (saves settings and a --record file; so do the close button and Ctrl+C)"},
       {"left drag", "orbit the camera"},
       {"right / middle drag", "pan"},
       {"wheel", "zoom"},

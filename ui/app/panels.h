@@ -12,6 +12,8 @@ void drawSimulationPanel(AppState& app);
 void drawParametersPanel(AppState& app);
 void drawPlotsPanel(AppState& app);
 void drawInputPanel(AppState& app);
+// SPOOK tuning (ε, τ, conventions, picked joint, whiplash profile, ghosts); only for rod scenes.
+void drawRodPanel(AppState& app);
 void drawHelpOverlay(AppState& app);
 // HUD lines of the scene and the rates (hidden by Tab), world labels and the notice area (always).
 void drawOverlays(AppState& app);

@@ -107,7 +107,7 @@ void drawParametersPanel(AppState& app) {
   if (!app.driver.loaded()) return;
   if (!beginPanel("Parameters", "Parameters", &app.settings.panels.parameters)) return;
   ImGui::TextDisabled("live parameters apply at once; (reset) ones on Reset");
-  ImGui::PushItemWidth(-150.0f);
+  ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.48f);
   for (const auto& spec : app.driver.params().specs())
     if (spec.key != "dt") drawParamWidget(app, spec);  // h lives in the simulation panel
   ImGui::PopItemWidth();

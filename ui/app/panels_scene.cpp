@@ -15,7 +15,7 @@ PanelRect panelRect(const char* panel, float w, float h) {
   if (!std::strcmp(panel, "Simulation")) return {0, top + 0.22f * h, left, 0.36f * h};
   if (!std::strcmp(panel, "Parameters")) return {0, top + 0.58f * h, left, h - top - 0.58f * h};
   if (!std::strcmp(panel, "Plots")) return {w - right, top, right, h - top};
-  if (!std::strcmp(panel, "Input")) return {left + 10, top + 10, std::min(620.0f, w - left - right - 20), 0.6f * h};
+  if (!std::strcmp(panel, "Input")) return {left + 10, 0.3f * h, std::min(620.0f, w - left - right - 20), 0.68f * h};
   return {w * 0.25f, h * 0.15f, w * 0.5f, h * 0.7f};
 }
 

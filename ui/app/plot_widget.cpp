@@ -70,6 +70,25 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
     if (!y.valid) y = {0.0, 1.0, false};
   }
 
+  // Legend above the canvas (click toggles a series), so it never hides data.
+  ImDrawList* legendDl = ImGui::GetWindowDrawList();
+  for (size_t s = 0; s < spec.columns.size(); ++s) {
+    const ImU32 col = kSeriesColors[s % std::size(kSeriesColors)];
+    const float textW = ImGui::CalcTextSize(spec.columns[s].c_str()).x + 11.0f;
+    if (s > 0) {
+      ImGui::SameLine();
+      if (ImGui::GetCursorPosX() + textW > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
+    }
+    const ImVec2 c = ImGui::GetCursorScreenPos();
+    legendDl->AddRectFilled(ImVec2(c.x, c.y + 4), ImVec2(c.x + 8, c.y + 12), view.hidden[s] ? IM_COL32(90, 90, 90, 255) : col);
+    ImGui::SetCursorScreenPos(ImVec2(c.x + 11, c.y));
+    ImGui::PushStyleColor(ImGuiCol_Text, view.hidden[s] ? IM_COL32(120, 120, 120, 255) : IM_COL32(230, 230, 230, 255));
+    ImGui::TextUnformatted(spec.columns[s].c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemClicked()) view.hidden[s] = !view.hidden[s];
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(index[s] < 0 ? "not recorded by this scene" : "click to show/hide");
+  }
+
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(100.0f, ImGui::GetContentRegionAvail().x);
   const float axisW = 58.0f, axisH = 16.0f;
@@ -124,23 +143,6 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
     dl->AddLine(ImVec2(xOf(markerTime), p0.y), ImVec2(xOf(markerTime), p1.y), IM_COL32(255, 255, 255, 140), 1.0f);
   dl->PopClipRect();
   dl->AddRect(p0, p1, IM_COL32(255, 255, 255, 60));
-
-  // Legend (click toggles a series).
-  ImGui::SetCursorScreenPos(ImVec2(p0.x + 6.0f, p0.y + 4.0f));
-  for (size_t s = 0; s < spec.columns.size(); ++s) {
-    if (s > 0) ImGui::SameLine();
-    const ImU32 col = kSeriesColors[s % std::size(kSeriesColors)];
-    const ImVec2 c = ImGui::GetCursorScreenPos();
-    dl->AddRectFilled(ImVec2(c.x, c.y + 4), ImVec2(c.x + 8, c.y + 12), view.hidden[s] ? IM_COL32(90, 90, 90, 255) : col);
-    ImGui::SetCursorScreenPos(ImVec2(c.x + 11, c.y));
-    ImGui::PushStyleColor(ImGuiCol_Text, view.hidden[s] ? IM_COL32(120, 120, 120, 255) : IM_COL32(230, 230, 230, 255));
-    ImGui::TextUnformatted(spec.columns[s].c_str());
-    ImGui::PopStyleColor();
-    if (ImGui::IsItemClicked()) view.hidden[s] = !view.hidden[s];
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip(index[s] < 0 ? "not recorded by this scene" : "click to show/hide");
-  }
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height + ImGui::GetStyle().ItemSpacing.y));
-  ImGui::Dummy(ImVec2(0, 0));
 
   // Hover read-out: nearest sample to the mouse time, values of every series.
   if (hovered && data.size() > 0) {

@@ -8,12 +8,17 @@
 namespace varsim {
 
 void RateMeter::update(double frameSeconds, int steps, double stepMicros) {
-  if (!(frameSeconds > 0.0) || !std::isfinite(frameSeconds)) return;
-  const double a = first_ ? 1.0 : 0.05;  // ~20-frame memory
-  first_ = false;
-  fps_ += a * (1.0 / frameSeconds - fps_);
-  physicsHz_ += a * (steps / frameSeconds - physicsHz_);
-  if (steps > 0) stepMicros_ += a * (stepMicros - stepMicros_);
+  if (!(frameSeconds >= 0.0) || !std::isfinite(frameSeconds)) return;
+  elapsed_ += frameSeconds;
+  ++frames_;
+  steps_ += steps;
+  microsSum_ += steps > 0 ? stepMicros * steps : 0.0;  // the driver reports the last step's cost
+  if (elapsed_ < 0.5) return;
+  fps_ = double(frames_) / elapsed_;
+  physicsHz_ = double(steps_) / elapsed_;
+  if (steps_ > 0) stepMicros_ = microsSum_ / double(steps_);
+  elapsed_ = microsSum_ = 0.0;
+  frames_ = steps_ = 0;
 }
 
 double FrameTimeLog::percentile(std::vector<double> v, double p) {

@@ -6,7 +6,8 @@
 
 namespace varsim {
 
-// Exponential moving averages, updated once per frame.
+// Rates over the last completed half-second of wall time (a plain count, not an average of
+// per-frame ratios, which would be biased when frames alternate between 0 and 2 physics steps).
 class RateMeter {
  public:
   void update(double frameSeconds, int stepsThisFrame, double stepMicros);
@@ -16,7 +17,8 @@ class RateMeter {
 
  private:
   double fps_ = 0.0, physicsHz_ = 0.0, stepMicros_ = 0.0;
-  bool first_ = true;
+  double elapsed_ = 0.0, microsSum_ = 0.0;
+  long frames_ = 0, steps_ = 0;
 };
 
 class FrameTimeLog {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "engine/sim/param.h"
 #include "ui/core/speed_ladder.h"
 #include "ui/input/key_names.h"
 #include "ui/plot/plot_range.h"
@@ -33,59 +34,68 @@ struct Reader {
   void warn(const std::string& where, const std::string& what) {
     warnings.push_back(source + ": '" + where + "' " + what + "; using the default");
   }
-  void number(const json& j, const char* key, const std::string& where, double& out, double lo, double hi) {
-    if (!j.contains(key)) return;
+  // Each reader returns true when the key was present and valid (and then sets `out`).
+  bool number(const json& j, const char* key, const std::string& where, double& out, double lo, double hi) {
+    if (!j.contains(key)) return false;
     const json& v = j.at(key);
     if (!v.is_number() || !(v.get<double>() >= lo && v.get<double>() <= hi)) {
-      warn(where + key, "must be a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-      return;
+      warn(where + key, "must be a number in [" + formatNumber(lo) + ", " + formatNumber(hi) + "]");
+      return false;
     }
     out = v.get<double>();
+    return true;
   }
-  void integer(const json& j, const char* key, const std::string& where, int& out, int lo, int hi) {
+  bool integer(const json& j, const char* key, const std::string& where, int& out, int lo, int hi) {
     double d = out;
-    number(j, key, where, d, lo, hi);
+    if (!number(j, key, where, d, lo, hi)) return false;
     out = int(d);
+    return true;
   }
-  void flag(const json& j, const char* key, const std::string& where, bool& out) {
-    if (!j.contains(key)) return;
-    if (!j.at(key).is_boolean()) { warn(where + key, "must be true or false"); return; }
+  bool flag(const json& j, const char* key, const std::string& where, bool& out) {
+    if (!j.contains(key)) return false;
+    if (!j.at(key).is_boolean()) { warn(where + key, "must be true or false"); return false; }
     out = j.at(key).get<bool>();
+    return true;
   }
-  void text(const json& j, const char* key, const std::string& where, std::string& out) {
-    if (!j.contains(key)) return;
-    if (!j.at(key).is_string()) { warn(where + key, "must be a string"); return; }
+  bool text(const json& j, const char* key, const std::string& where, std::string& out) {
+    if (!j.contains(key)) return false;
+    if (!j.at(key).is_string()) { warn(where + key, "must be a string"); return false; }
     out = j.at(key).get<std::string>();
+    return true;
   }
-  void keyField(const json& j, const char* key, const std::string& where, int& out) {
+  bool keyField(const json& j, const char* key, const std::string& where, int& out) {
     std::string name;
-    if (!j.contains(key)) return;
-    text(j, key, where, name);
-    if (name.empty()) { out = -1; return; }
+    if (!text(j, key, where, name)) return false;
+    if (name.empty()) { out = -1; return true; }  // explicitly unbound
     const int code = keyFromName(name);
-    if (code < 0) warn(where + key, "is not a known key name ('" + name + "')");
-    else out = code;
+    if (code < 0) { warn(where + key, "is not a known key name ('" + name + "')"); return false; }
+    out = code;
+    return true;
   }
-  ControlBinding binding(const json& j, const std::string& where) {
-    ControlBinding b;
-    if (!j.is_object()) { warn(where, "must be an object"); return b; }
-    integer(j, "axis", where, b.axis, -1, kGamepadAxisCount - 1);
-    integer(j, "button_pos", where, b.buttonPos, -1, kGamepadButtonCount - 1);
-    integer(j, "button_neg", where, b.buttonNeg, -1, kGamepadButtonCount - 1);
-    keyField(j, "key_pos", where, b.keyPos);
-    keyField(j, "key_neg", where, b.keyNeg);
-    number(j, "ramp_rate", where, b.rampRate, 0.01, 100.0);
-    number(j, "dead_zone", where, b.shaping.deadZone, 0.0, 0.9);
-    number(j, "expo", where, b.shaping.expo, 0.0, 1.0);
-    flag(j, "invert", where, b.shaping.invert);
-    number(j, "cal_min", where, b.shaping.cal.min, -kRawAxisLimit, kRawAxisLimit);
-    number(j, "cal_center", where, b.shaping.cal.center, -kRawAxisLimit, kRawAxisLimit);
-    number(j, "cal_max", where, b.shaping.cal.max, -kRawAxisLimit, kRawAxisLimit);
-    return sanitizeBinding(b);
+  SavedBinding binding(const json& j, const std::string& where) {
+    SavedBinding saved;
+    saved.fields = 0;
+    if (!j.is_object()) { warn(where, "must be an object"); return saved; }
+    ControlBinding& b = saved.binding;
+    auto mark = [&](bool present, unsigned bit) { if (present) saved.fields |= bit; };
+    mark(integer(j, "axis", where, b.axis, -1, kGamepadAxisCount - 1), SavedBinding::kAxis);
+    mark(integer(j, "button_pos", where, b.buttonPos, -1, kGamepadButtonCount - 1), SavedBinding::kButtonPos);
+    mark(integer(j, "button_neg", where, b.buttonNeg, -1, kGamepadButtonCount - 1), SavedBinding::kButtonNeg);
+    mark(keyField(j, "key_pos", where, b.keyPos), SavedBinding::kKeyPos);
+    mark(keyField(j, "key_neg", where, b.keyNeg), SavedBinding::kKeyNeg);
+    mark(number(j, "ramp_rate", where, b.rampRate, 0.01, 100.0), SavedBinding::kRampRate);
+    mark(number(j, "dead_zone", where, b.shaping.deadZone, 0.0, 0.9), SavedBinding::kDeadZone);
+    mark(number(j, "expo", where, b.shaping.expo, 0.0, 1.0), SavedBinding::kExpo);
+    mark(flag(j, "invert", where, b.shaping.invert), SavedBinding::kInvert);
+    mark(number(j, "cal_min", where, b.shaping.cal.min, -kRawAxisLimit, kRawAxisLimit), SavedBinding::kCalMin);
+    mark(number(j, "cal_center", where, b.shaping.cal.center, -kRawAxisLimit, kRawAxisLimit), SavedBinding::kCalCenter);
+    mark(number(j, "cal_max", where, b.shaping.cal.max, -kRawAxisLimit, kRawAxisLimit), SavedBinding::kCalMax);
+    return saved;
   }
 };
 
-json bindingJson(const ControlBinding& b) {
+json bindingJson(const SavedBinding& saved) {
+  const ControlBinding& b = saved.binding;
   return json{{"axis", b.axis},
               {"button_pos", b.buttonPos},
               {"button_neg", b.buttonNeg},
@@ -198,20 +208,38 @@ bool saveSettings(const std::string& path, const Settings& s, std::string& error
   return true;
 }
 
+ControlBinding SavedBinding::over(const ControlBinding& d) const {
+  ControlBinding b = d;
+  auto take = [&](unsigned bit, auto& field, const auto& value) { if (fields & bit) field = value; };
+  take(kAxis, b.axis, binding.axis);
+  take(kButtonPos, b.buttonPos, binding.buttonPos);
+  take(kButtonNeg, b.buttonNeg, binding.buttonNeg);
+  take(kKeyPos, b.keyPos, binding.keyPos);
+  take(kKeyNeg, b.keyNeg, binding.keyNeg);
+  take(kRampRate, b.rampRate, binding.rampRate);
+  take(kDeadZone, b.shaping.deadZone, binding.shaping.deadZone);
+  take(kExpo, b.shaping.expo, binding.shaping.expo);
+  take(kInvert, b.shaping.invert, binding.shaping.invert);
+  take(kCalMin, b.shaping.cal.min, binding.shaping.cal.min);
+  take(kCalCenter, b.shaping.cal.center, binding.shaping.cal.center);
+  take(kCalMax, b.shaping.cal.max, binding.shaping.cal.max);
+  return sanitizeBinding(b);
+}
+
 std::vector<ControlBinding> bindingsFor(const Settings& s, const std::string& scene,
                                         const std::vector<ControlSpec>& controls) {
   std::vector<ControlBinding> out = defaultBindings(controls);
   const auto it = s.inputMappings.find(scene);
   if (it == s.inputMappings.end()) return out;
   for (size_t i = 0; i < controls.size(); ++i)
-    if (auto b = it->second.find(controls[i].name); b != it->second.end()) out[i] = b->second;
+    if (auto b = it->second.find(controls[i].name); b != it->second.end()) out[i] = b->second.over(out[i]);
   return out;
 }
 
 void storeBindings(Settings& s, const std::string& scene, const std::vector<ControlSpec>& controls,
                    const std::vector<ControlBinding>& bindings) {
   auto& m = s.inputMappings[scene];
-  for (size_t i = 0; i < controls.size() && i < bindings.size(); ++i) m[controls[i].name] = bindings[i];
+  for (size_t i = 0; i < controls.size() && i < bindings.size(); ++i) m[controls[i].name] = SavedBinding{bindings[i]};
 }
 
 }  // namespace varsim

@@ -15,6 +15,19 @@ struct PanelVisibility {
   bool scenes = true, simulation = true, parameters = true, plots = true, input = false, help = false;
 };
 
+// A saved binding and which of its fields the file set: a hand-edited entry may set only some
+// (say the dead-zone); the others come from the scene's default binding.
+struct SavedBinding {
+  enum Field : unsigned {
+    kAxis = 1u << 0, kButtonPos = 1u << 1, kButtonNeg = 1u << 2, kKeyPos = 1u << 3, kKeyNeg = 1u << 4,
+    kRampRate = 1u << 5, kDeadZone = 1u << 6, kExpo = 1u << 7, kInvert = 1u << 8, kCalMin = 1u << 9,
+    kCalCenter = 1u << 10, kCalMax = 1u << 11, kAll = (1u << 12) - 1
+  };
+  ControlBinding binding;
+  unsigned fields = kAll;
+  ControlBinding over(const ControlBinding& defaults) const;  // sanitized
+};
+
 struct Settings {
   int windowX = -1, windowY = -1;  // -1: let the window manager place it
   int windowWidth = 1280, windowHeight = 720;
@@ -24,7 +37,7 @@ struct Settings {
   double plotWindow = 10.0;  // seconds
   std::string gamepadMappingsFile;
   // scene name → control name → binding
-  std::map<std::string, std::map<std::string, ControlBinding>> inputMappings;
+  std::map<std::string, std::map<std::string, SavedBinding>> inputMappings;
 };
 
 std::string defaultSettingsPath();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "engine/sim/errors.h"
 #include "engine/sim/param.h"
@@ -154,8 +155,9 @@ bool SimDriver::doStep() {
     scene_->diagnostics(row_);
     diverged_ = true;
     paused_ = true;
-    divergedMessage_ = "diverged at step " + std::to_string(step_ + 1) + " (t=" +
-                       formatNumber(scene_->time() + h) + "): " + failure;
+    char when[64];
+    std::snprintf(when, sizeof when, " (t=%.6g s)", scene_->time() + h);
+    divergedMessage_ = "diverged at step " + std::to_string(step_ + 1) + when + ": " + failure;
     return false;
   }
   lastInputs_ = inputs;
