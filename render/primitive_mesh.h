@@ -14,8 +14,9 @@ constexpr int kPrimitiveCount = int(Primitive::Count);
 
 // Levels of detail for round primitives: segments around the circumference per level (0 = finest).
 // The box has a single level; its other levels repeat it.
-constexpr int kLodCount = 4;
-constexpr int kLodSegments[kLodCount] = {40, 20, 10, 6};
+// The coarsest (3 segments) serves rods about a pixel wide, where vertex count is all that matters.
+constexpr int kLodCount = 5;
+constexpr int kLodSegments[kLodCount] = {40, 20, 10, 6, 3};
 
 struct MeshVertex {
   glm::vec3 position;  // unit shape (see Primitive docs in shape_instances.h for the scale mapping)

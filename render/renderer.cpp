@@ -34,6 +34,7 @@ constexpr glm::vec3 kLightColorLinear{0.80f, 0.77f, 0.72f};
 constexpr glm::vec3 kSkyAmbientLinear{0.30f, 0.34f, 0.40f};
 constexpr glm::vec3 kGroundAmbientLinear{0.12f, 0.11f, 0.10f};
 constexpr float kShadowAlpha = 0.22f;
+constexpr float kMinRodRadiusPixels = 0.7f;  // thinner rods are widened (shape.vert.glsl)
 
 enum ShapeMode { kLit = 0, kGhost = 1, kShadow = 2 };
 
@@ -122,9 +123,18 @@ struct Renderer::Impl {
     return triangles;
   }
 
-  void drawBuckets(const std::vector<Bucket>& buckets) {
+  // Draws instance runs with the shape program bound; rods (cylinders, capsules) get the
+  // minimum on-screen radius, other primitives keep their true size. coarse: at most 6 segments
+  // (shadow silhouettes need no more).
+  void drawBuckets(const std::vector<Bucket>& buckets, bool coarse = false) {
+    const GLint minRadius = shapeProgram.uniform("uMinRadiusPixels");
+    const GLint roundEnds = shapeProgram.uniform("uRoundEnds");
     for (const Bucket& b : buckets) {
-      stats.triangles += primitives.draw(b.primitive, b.lod, b.first, b.count);
+      const auto primitive = varsim::render::Primitive(b.primitive);
+      const bool rod = primitive == varsim::render::Primitive::Cylinder || primitive == varsim::render::Primitive::Capsule;
+      glUniform1f(minRadius, rod ? kMinRodRadiusPixels : 0.0f);
+      glUniform1i(roundEnds, primitive == varsim::render::Primitive::Capsule ? 1 : 0);
+      stats.triangles += primitives.draw(b.primitive, coarse ? std::max(b.lod, kLodCount - 2) : b.lod, b.first, b.count);
       ++stats.drawCalls;
     }
   }
@@ -303,6 +313,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, i
   setUniform(r.shapeProgram, "uGroundHeight", groundHeight);
   setUniform(r.shapeProgram, "uShadowAlpha", kShadowAlpha);
   setUniform(r.shapeProgram, "uFadeEnd", fadeEnd);
+  setUniform(r.shapeProgram, "uRadiansPerPixel", camera.fovY / float(height));
   setUniform(r.shapeProgram, "uMode", int(kLit));
   setUniform(r.shapeProgram, "uTwoSided", 0);
   r.drawBuckets(r.opaqueBuckets);
@@ -322,7 +333,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, i
     r.stats.triangles += r.drawGround(viewProj, eye, groundHeight, fadeEnd);
     ++r.stats.drawCalls;
 
-    if (style.shadows && !r.opaqueBuckets.empty()) {
+    if (style.shadows && opaqueTotal > 0 && opaqueTotal <= style.maxShadowCasters) {
       glDepthMask(GL_FALSE);
       glEnable(GL_BLEND);
       glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -333,11 +344,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, i
       glPolygonOffset(-1.0f, -1.0f);
       r.shapeProgram.use();
       setUniform(r.shapeProgram, "uMode", int(kShadow));
-      // Silhouettes only: the coarsest level of detail is enough for a shadow.
-      for (const Bucket& b : r.opaqueBuckets) {
-        r.stats.triangles += r.primitives.draw(b.primitive, kLodCount - 1, b.first, b.count);
-        ++r.stats.drawCalls;
-      }
+      r.drawBuckets(r.opaqueBuckets, true);
       glDisable(GL_POLYGON_OFFSET_FILL);
       glDisable(GL_STENCIL_TEST);
       glDepthMask(GL_TRUE);

@@ -49,6 +49,8 @@ class Renderer {
     glm::vec3 lightDirection{0.35f, 0.55f, 0.76f};  // towards the sun, world frame (normalized on use)
     float ghostAlpha = 0.35f;      // alpha of ghost items whose colour is opaque
     bool shadows = true;           // planar drop shadows of opaque shapes onto the ground
+    int maxShadowCasters = 1000;   // above this many opaque parts, no shadows (they double the
+                                   // vertex work, which dominates big scenes on software GL)
   };
   Style style;
 

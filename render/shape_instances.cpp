@@ -99,7 +99,8 @@ int chooseLod(float curvatureRadius, float distanceToEye, float pixelsPerRadian)
   if (pixels > 48.0f) return 0;
   if (pixels > 12.0f) return 1;
   if (pixels > 3.0f) return 2;
-  return 3;
+  if (pixels > 1.2f) return 3;
+  return 4;
 }
 
 }  // namespace varsim::render

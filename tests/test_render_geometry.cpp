@@ -120,7 +120,10 @@ TEST_CASE("PrimitivesAreClosedOutwardAndUnitNormal") {
         else CHECK(signedVolume(p) > 0.0);
         // Vertex normals lean the same way as the triangles they shade (also after strong
         // anisotropic scaling of the coarsest level: placeNormal is the inverse transpose).
-        CHECK(worstNormalAgreement(p) > 0.1);
+        // The 3-segment level (rods about a pixel wide) is only checked unscaled: its smooth
+        // normals sit 60 degrees from the faces, so strong anisotropic scaling may flip them.
+        if (kLodSegments[lod] >= 6) CHECK(worstNormalAgreement(p) > 0.1);
+        else if (scale == scales[0]) CHECK(worstNormalAgreement(p) > 0.4);
       }
 }
 
@@ -164,6 +167,7 @@ TEST_CASE("RoundPrimitivesConvergeAtSecondOrder") {
   const double capsuleExact = kPi * r * r * 2 * halfLength + 4.0 / 3.0 * kPi * r * r * r;
   for (int lod = kLodCount - 1; lod >= 0; --lod) {
     const int n = kLodSegments[lod];
+    if (n < 6) continue;  // the 3-segment level is far from the asymptotic regime
     segments.push_back(n);
     sphereError.push_back(4.0 / 3.0 * kPi - signedVolume(place(makeSphere(n))));
     capsuleError.push_back(capsuleExact - signedVolume(place(makeCapsule(n), glm::vec3(float(r)), float(halfLength))));

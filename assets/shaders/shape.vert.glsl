@@ -16,14 +16,26 @@ uniform mat4 uViewProj;
 uniform int uMode;            // 0 lit, 1 ghost, 2 shadow
 uniform vec3 uLightDir;       // towards the light, unit
 uniform float uGroundHeight;
+uniform float uMinRadiusPixels;     // > 0 for rods (cylinders, capsules): thin rods stay visible
+uniform float uRadiansPerPixel;     // vertical field of view / viewport height
+uniform int uRoundEnds;             // 1 for capsules: the radius is also scale.z
 
 out vec3 vWorld;
 out vec3 vNormal;
 out vec4 vColor;  // linear rgb, straight alpha
 
 void main() {
-  vec3 local = aPosition * iScaleHalfLength.xyz + vec3(0.0, 0.0, aCap * iScaleHalfLength.w);
-  vec3 localNormal = normalize(aNormal / iScaleHalfLength.xyz);
+  vec3 scale = iScaleHalfLength.xyz;
+  if (uMinRadiusPixels > 0.0) {
+    // Far-away rods thinner than a pixel would break up into dots: widen them to a minimum
+    // on-screen radius, like a line of minimum width (the 1000-link ladder stays readable).
+    float depth = max((uViewProj * iModel3).w, 1e-6);
+    float minRadius = uMinRadiusPixels * uRadiansPerPixel * depth;
+    scale.xy = max(scale.xy, vec2(minRadius));
+    if (uRoundEnds == 1) scale.z = max(scale.z, minRadius);
+  }
+  vec3 local = aPosition * scale + vec3(0.0, 0.0, aCap * iScaleHalfLength.w);
+  vec3 localNormal = normalize(aNormal / scale);
   mat4 model = mat4(iModel0, iModel1, iModel2, iModel3);
   vec4 world = model * vec4(local, 1.0);
   // Inverse-transpose direction via the cofactor matrix (render/shape_instances.h worldNormal).

@@ -1,7 +1,7 @@
 // Renderer benchmark and look check: opens a 1280x720 GL 3.3 core window (run under
 // xvfb-run -a -s "-screen 0 1280x720x24"), saves a showcase PNG with every primitive kind, lines,
 // meshes, ghosts and the grid, then times frames of N shapes (ladder-like rods and random mixes).
-// Usage: bench_render [--png FILE] [--frames N]. Prints a table; not a timed test.
+// Usage: bench_render [--png FILE] [--frames N] [--rows N]. Prints a table; not a timed test.
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -139,29 +139,26 @@ varsim::DrawList showcase() {
   return d;
 }
 
-// A ladder of `links` squares in the xz plane: 3 rods per link (two rails and a rung) + 1 rung.
-varsim::DrawList ladder(int links) {
+// Twenty ladders of 50 square links side by side (3020 capsule rods: two rails per link and one
+// rung per joint), the rod count of the 1000-link ladder scene.
+varsim::DrawList ladder() {
   varsim::DrawList d;
   const float a = 0.5f;
   const glm::mat4 I(1.0f);
   auto rod = [&](glm::vec3 p, glm::vec3 q) {
-    d.shapes.push_back(shape(varsim::ShapeKind::Capsule, alongZ(p, q) * glm::translate(I, glm::vec3(0, 0, 0.5f * a)),
-                             {0.03f, 0.03f, a}, {0.78f, 0.78f, 0.8f, 1}));
+    const float length = glm::length(q - p);
+    d.shapes.push_back(shape(varsim::ShapeKind::Capsule, alongZ(p, q) * glm::translate(I, glm::vec3(0, 0, 0.5f * length)),
+                             {0.03f, 0.03f, length}, {0.35f, 0.45f, 0.6f, 1}));
   };
-  // Hanging folded into a zig-zag so the whole ladder fits in view.
-  const int perColumn = 50;
-  for (int i = 0; i <= links; ++i) {
-    const int col = i / perColumn, row = i % perColumn;
-    const glm::vec3 left(float(col) * 1.5f, 0, 1.0f + float(row) * a), right = left + glm::vec3(a, 0, 0);
-    rod(left, right);
-    if (i < links && (i + 1) % perColumn != 0) {
-      rod(left, left + glm::vec3(0, 0, a));
-      rod(right, right + glm::vec3(0, 0, a));
-    } else if (i < links) {
-      rod(left, left + glm::vec3(1.5f, 0, 0));
-      rod(right, right + glm::vec3(1.5f, 0, 0));
+  for (int column = 0; column < 20; ++column)
+    for (int i = 0; i <= 50; ++i) {
+      const glm::vec3 left(float(column) * 1.5f, 0, 1.0f + float(i) * a), right = left + glm::vec3(a, 0, 0);
+      rod(left, right);
+      if (i < 50) {
+        rod(left, left + glm::vec3(0, 0, a));
+        rod(right, right + glm::vec3(0, 0, a));
+      }
     }
-  }
   d.camera.target = {15.0f, 0, 13.0f};
   d.camera.distance = 40.0f;
   return d;
@@ -222,9 +219,11 @@ Timing timeFrames(GLFWwindow* window, Renderer& renderer, const varsim::DrawList
 int main(int argc, char** argv) {
   std::string png = "bench_render_showcase.png";
   int frames = 60;
+  int maxRows = 100;  // --rows N: only the first N table rows (quick A/B runs of shader variants)
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--png") == 0) png = argv[i + 1];
     else if (std::strcmp(argv[i], "--frames") == 0) frames = std::max(1, std::atoi(argv[i + 1]));
+    else if (std::strcmp(argv[i], "--rows") == 0) maxRows = std::max(0, std::atoi(argv[i + 1]));
   }
   if (!glfwInit()) {
     std::fprintf(stderr, "bench_render: no display (run under xvfb-run -a -s \"-screen 0 1280x720x24\")\n");
@@ -274,7 +273,7 @@ int main(int argc, char** argv) {
     glfwSwapBuffers(window);
   }
   if (const char* ladderPng = std::getenv("BENCH_RENDER_LADDER_PNG")) {
-    const varsim::DrawList list = ladder(1000);
+    const varsim::DrawList list = ladder();
     OrbitCamera camera;
     camera.update(list.camera, 0.0f);
     renderer.render(list, camera, w, h);
@@ -287,7 +286,9 @@ int main(int argc, char** argv) {
   // threads, llvmpipe's rasterizer threads included) does not, so both are printed.
   std::printf("| scene | shapes | draw calls | triangles | render() ms | frame ms median | frame ms p99 | FPS (median) | process CPU ms/frame |\n");
   std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  int rows = 0;
   auto row = [&](const char* name, const varsim::DrawList& list) {
+    if (rows++ >= maxRows) return;
     OrbitCamera camera;
     camera.update(list.camera, 0.0f);
     const Timing t = timeFrames(window, renderer, list, camera, frames);
@@ -301,7 +302,10 @@ int main(int argc, char** argv) {
   row("showcase", showcase());
   row("random mix", randomShapes(100, 1));
   row("random mix", randomShapes(1000, 2));
-  row("ladder 1000 links (capsules)", ladder(1000));
+  row("ladder, 3020 capsule rods", ladder());
+  renderer.style.shadows = false;
+  row("ladder, 3020 rods, no shadows", ladder());
+  renderer.style.shadows = true;
   row("random mix", randomShapes(3001, 3));
   row("random mix", randomShapes(10000, 4));
   renderer.shutdown();
