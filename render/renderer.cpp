@@ -137,6 +137,8 @@ struct Renderer::Impl {
       stats.triangles += primitives.draw(b.primitive, coarse ? std::max(b.lod, kLodCount - 2) : b.lod, b.first, b.count);
       ++stats.drawCalls;
     }
+    glUniform1f(minRadius, 0.0f);  // triangle meshes drawn next with this program keep their size
+    glUniform1i(roundEnds, 0);
   }
 };
 
