@@ -47,14 +47,15 @@ void drawHud(AppState& app) {
 
 void drawLabels(AppState& app) {
   const ImGuiIO& io = ImGui::GetIO();
-  ImDrawList* fg = ImGui::GetForegroundDrawList();
+  // Behind the panels (background list), above the 3-D view (drawn before ImGui).
+  ImDrawList* bg = ImGui::GetBackgroundDrawList();
   for (const auto& label : app.drawList.labels) {
     glm::vec2 px;
     const glm::vec3 p(label.position[0], label.position[1], label.position[2]);
     if (!app.renderer.worldToScreen(p, app.camera, int(io.DisplaySize.x), int(io.DisplaySize.y), px)) continue;
     const ImU32 col = ImGui::ColorConvertFloat4ToU32(ImVec4(label.color.r, label.color.g, label.color.b, label.color.a));
-    fg->AddText(ImVec2(px.x + 1, px.y + 1), IM_COL32(0, 0, 0, 160), label.text.c_str());
-    fg->AddText(ImVec2(px.x, px.y), col, label.text.c_str());
+    bg->AddText(ImVec2(px.x + 1, px.y + 1), IM_COL32(0, 0, 0, 160), label.text.c_str());
+    bg->AddText(ImVec2(px.x, px.y), col, label.text.c_str());
   }
 }
 

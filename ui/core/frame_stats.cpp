@@ -13,7 +13,7 @@ void RateMeter::update(double frameSeconds, int steps, double stepMicros) {
   ++frames_;
   steps_ += steps;
   microsSum_ += steps > 0 ? stepMicros * steps : 0.0;  // the driver reports the last step's cost
-  if (elapsed_ < 0.5) return;
+  if (elapsed_ < 0.25) return;
   fps_ = double(frames_) / elapsed_;
   physicsHz_ = double(steps_) / elapsed_;
   if (steps_ > 0) stepMicros_ = microsSum_ / double(steps_);

@@ -6,7 +6,7 @@
 
 namespace varsim {
 
-// Rates over the last completed half-second of wall time (a plain count, not an average of
+// Rates over the last completed quarter-second of wall time (a plain count, not an average of
 // per-frame ratios, which would be biased when frames alternate between 0 and 2 physics steps).
 class RateMeter {
  public:
