@@ -28,6 +28,7 @@ template <class Group>
 struct NonholonomicIntegrator<Group>::Trial {
   Eigen::VectorXd residual, u, z, rA;
   Algebra xi, mu, CTmu;
+  double magnitude = 0.0;  // size of the right momenta in the residual rows (for the relative tolerance)
 };
 
 template <class Group>
@@ -96,13 +97,20 @@ typename NonholonomicIntegrator<Group>::Trial NonholonomicIntegrator<Group>::eva
   t.mu = model_->dLdxi(t.rA, t.u, t.xi);
   t.CTmu = Group::tangentInverse(settings_.tangent, h * t.xi).transpose() * t.mu;
   t.residual.resize(nf + b);
-  if (b) t.residual.tail(b) = model_->symmetryBasis(s.r).transpose() * (t.CTmu - s.nuMinus);
+  if (b) {
+    const auto Er = model_->symmetryBasis(s.r);
+    t.residual.tail(b) = Er.transpose() * (t.CTmu - s.nuMinus);
+    t.magnitude = infNorm(Er.transpose() * t.CTmu);
+  }
   if (nf) {
     const auto Ar = model_->connection(s.r);
     const Eigen::VectorXd Pplus = model_->dLdu(t.rA, t.u, t.xi) - h * (1.0 - a) * model_->dLdr(t.rA, t.u, t.xi) -
                                   Ar.transpose() * t.CTmu - h * (1.0 - a) * force;
     const Eigen::VectorXd Pminus = s.piMinus - Ar.transpose() * s.nuMinus;
-    for (int i = 0; i < nf; ++i) t.residual[i] = Pplus[forced_[size_t(i)]] - Pminus[forced_[size_t(i)]];
+    for (int i = 0; i < nf; ++i) {
+      t.residual[i] = Pplus[forced_[size_t(i)]] - Pminus[forced_[size_t(i)]];
+      t.magnitude = std::max(t.magnitude, std::abs(Pplus[forced_[size_t(i)]]));
+    }
   }
   return t;
 }
@@ -128,14 +136,15 @@ void NonholonomicIntegrator<Group>::step(State& s, double h, const Eigen::Vector
   for (int i = 0; i < nf; ++i) x[i] = s.u[forced_[size_t(i)]];
   x.tail(b) = s.z.size() == b ? s.z : Eigen::VectorXd(Eigen::VectorXd::Zero(b));
 
-  // Momentum scale of the balance: the left momenta and the impulse of the step.
+  // Momentum scale of the balance: the left momenta, the impulse of the step and the right momenta of
+  // the current iterate (so that a start from rest with a moving shape still has a scale).
   double scale = h * infNorm(force);
   if (nf) scale = std::max(scale, infNorm(leftShapeMomentum(s)));
   if (b) scale = std::max(scale, infNorm(model_->symmetryBasis(s.r).transpose() * s.nuMinus));
-  const double tol = settings_.newtonTolerance * scale;
 
   Trial t = evaluate(s, h, x, uPres, force);
   double res = infNorm(t.residual), resPrev = INFINITY;
+  double tol = settings_.newtonTolerance * std::max(scale, t.magnitude);
   int it = 0;
   while (m > 0 && res > tol && res > 0.0) {
     // Round-off floor: the residual stopped decreasing near the tolerance.
@@ -157,6 +166,7 @@ void NonholonomicIntegrator<Group>::step(State& s, double h, const Eigen::Vector
     t = evaluate(s, h, x, uPres, force);
     resPrev = res;
     res = infNorm(t.residual);
+    tol = settings_.newtonTolerance * std::max(scale, t.magnitude);
     ++it;
   }
   requireFinite(t.xi, "body velocity xi");
