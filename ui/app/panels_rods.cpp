@@ -1,53 +1,38 @@
-// SPOOK tuning panel, shown only for rod scenes (ladder, chain, sleigh): live ε (log slider) and τ (in
-// units of h) globally, per constraint group and per picked constraint; the stability warning; the
-// conventions readout and entry both ways; the picked joint (click it in the 3-D view) with its own
-// violation and force plots; the whiplash profile; solver cost and the ghost steppers' status.
-// Global and group values go through SimDriver::setParam like the parameter panel (the ParamSet stays
-// the one source); the per-constraint overrides are the scene's and a reset clears them.
-#include <imgui.h>
-
+// SPOOK tuning panel, shown only for rod scenes (ladder, chain, sleigh): the window with the stability
+// warning, a status line and tabs (eps/tau and conventions in panels_rods_tuning.cpp; the picked joint
+// with its gap and force plots, the whiplash profile, solver cost and ghost status here), picking a
+// joint by clicking it in the 3-D view, and the per-step sampling hook. The per-constraint overrides
+// belong to the scene object, so a reset clears them (and says so).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
-#include <set>
 
-#include "engine/sim/errors.h"
-#include "ui/app/app_state.h"
 #include "ui/app/panels.h"
+#include "ui/app/panels_rods.h"
 #include "ui/app/rod_speed_bars.h"
-#include "ui/core/rod_panel_data.h"
 
 namespace varsim {
 
-namespace {
-
-const ImVec4 kWarnColor(1.0f, 0.45f, 0.3f, 1.0f), kPickColor(1.0f, 0.85f, 0.25f, 1.0f), kOkColor(0.45f, 0.85f, 0.45f, 1.0f);
-constexpr double kPickPixels = 12.0;  // click tolerance around a joint, screen pixels
-
-struct RodPanelState {
-  const Scene* scene = nullptr;  // the scene object everything below belongs to
-  std::string sceneName;
-  int picked = -1;
-  std::set<int> overrides;  // constraints given their own ε, τ in this scene object
-  ConstraintTrace trace;
-  SpeedEnvelope envelope;
-  std::map<std::string, std::string> errors;  // widget row → last rejection message
-  int conventionTarget = 0;
-  double effectiveMass = 1.0;  // kg: 1 = per unit mass
-  bool pressedInView = false;
-  bool hookInstalled = false;
-  PlotView violationView, forceView;
-};
-
-RodPanelState& panelState() {
+RodPanelState& rodPanelState() {
   static RodPanelState state;
   return state;
 }
 
+std::string shortName(const std::string& name) { return name.substr(0, name.find(':')); }
+
+void showRodPanelError(const std::string& row) {
+  const auto& errors = rodPanelState().errors;
+  if (auto it = errors.find(row); it != errors.end()) ImGui::TextColored(kWarnColor, "rejected: %s", it->second.c_str());
+}
+
+namespace {
+
+constexpr double kPickPixels = 12.0;  // click tolerance around a joint, screen pixels
+
 // Runs after every physics step (also with the panels hidden): the picked constraint's trace and the
 // whiplash peak are sampled per step, not per frame, so slow frames lose nothing.
 void onStep(const Scene& scene) {
-  RodPanelState& st = panelState();
+  RodPanelState& st = rodPanelState();
   if (&scene != st.scene) return;
   const auto& rod = static_cast<const RodScene&>(scene);
   st.trace.sample(rod);
@@ -57,7 +42,7 @@ void onStep(const Scene& scene) {
 // Follows scene changes: another scene drops the pick; a reset of the same scene keeps the picked
 // index but the scene object is new, so its overrides are gone (say so) and the traces restart.
 RodScene* syncScene(AppState& app) {
-  RodPanelState& st = panelState();
+  RodPanelState& st = rodPanelState();
   if (!st.hookInstalled) {
     app.driver.afterStep = [previous = app.driver.afterStep](long step, const Scene& s) {
       if (previous) previous(step, s);
@@ -86,177 +71,10 @@ RodScene* syncScene(AppState& app) {
   return rod;
 }
 
-void showError(const std::string& row) {
-  const auto& errors = panelState().errors;
-  if (auto it = errors.find(row); it != errors.end()) ImGui::TextColored(kWarnColor, "rejected: %s", it->second.c_str());
-}
-
-// Applies an edit, recording (or clearing) the rejection shown under the row.
-template <class F>
-void tryEdit(const std::string& row, F&& edit) {
-  try {
-    edit();
-    panelState().errors.erase(row);
-  } catch (const std::exception& e) {
-    panelState().errors[row] = e.what();
-  }
-}
-
-// ε on a log slider (1e-12 … 1; Ctrl+click types any value, 0 included) and τ in units of h (0 … 20).
-bool relaxationSliders(double& epsilon, double& tauOverH) {
-  static const double epsLo = 1e-12, epsHi = 1.0, ratioLo = 0.0, ratioHi = 20.0;
-  ImGui::TableNextColumn();
-  ImGui::SetNextItemWidth(-1);
-  bool changed = ImGui::SliderScalar("##eps", ImGuiDataType_Double, &epsilon, &epsLo, &epsHi, "eps %.3g",
-                                     ImGuiSliderFlags_Logarithmic);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("compliance eps (m/N for joints); Ctrl+click to type a value (0 = rigid: no redundant rows)");
-  ImGui::TableNextColumn();
-  ImGui::SetNextItemWidth(-1);
-  changed |= ImGui::SliderScalar("##tau", ImGuiDataType_Double, &tauOverH, &ratioLo, &ratioHi, "tau %.3g h");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("stabilisation time tau in steps h (paper default 2)");
-  return changed;
-}
-
-void drawRelaxationTable(AppState& app, RodScene& rod) {
-  RodPanelState& st = panelState();
-  const double h = app.driver.h();
-  const ParamSet& params = app.driver.params();
-  std::vector<RelaxationTarget> targets{{RelaxationTarget::Kind::Global, "", -1}};
-  for (const auto& g : tunableGroups(rod, params)) targets.push_back({RelaxationTarget::Kind::Group, g, -1});
-  if (st.picked >= 0) targets.push_back({RelaxationTarget::Kind::Constraint, "", st.picked});
-  if (!ImGui::BeginTable("relax", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
-  ImGui::TableSetupColumn("target", ImGuiTableColumnFlags_WidthFixed, 96.0f);
-  ImGui::TableSetupColumn("eps", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-  ImGui::TableSetupColumn("tau", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-  ImGui::TableSetupColumn("note", ImGuiTableColumnFlags_WidthFixed, 64.0f);
-  for (const RelaxationTarget& t : targets) {
-    const std::string row = t.kind == RelaxationTarget::Kind::Global ? "global"
-                            : t.kind == RelaxationTarget::Kind::Group ? t.group
-                                                                      : rod.constraintStatus(t.constraint).name;
-    ImGui::PushID(row.c_str());
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    if (t.kind == RelaxationTarget::Kind::Constraint) ImGui::TextColored(kPickColor, "%s", row.c_str());
-    else ImGui::TextUnformatted(row.c_str());
-    SpookParameters p = targetRelaxation(rod, params, t);
-    double ratio = p.tau / h;
-    if (relaxationSliders(p.epsilon, ratio))
-      tryEdit(row, [&] {
-        applyTargetRelaxation(app.driver, rod, t, {p.epsilon, ratio * h});
-        if (t.kind == RelaxationTarget::Kind::Constraint) st.overrides.insert(t.constraint);
-      });
-    ImGui::TableNextColumn();
-    if (t.kind == RelaxationTarget::Kind::Group) {
-      ImGui::TextDisabled("x%.3g x%.3g", params.real("eps_" + t.group), params.real("tau_" + t.group));
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("multipliers eps_%s, tau_%s of the global values", t.group.c_str(), t.group.c_str());
-    } else if (t.kind == RelaxationTarget::Kind::Constraint && rod.constraintStatus(t.constraint).overridden) {
-      if (ImGui::SmallButton("clear")) {
-        rod.clearConstraintRelaxation(t.constraint);
-        st.overrides.erase(t.constraint);
-      }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the group value");
-    } else if (t.kind == RelaxationTarget::Kind::Constraint) {
-      ImGui::TextDisabled("group");
-    }
-    if (st.errors.count(row)) {
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(1);
-      showError(row);
-    }
-    ImGui::PopID();
-  }
-  ImGui::EndTable();
-  if (const ParamSpec* gamma = params.spec("gamma")) {
-    ImGui::SetNextItemWidth(-90);
-    drawParamWidget(app, *gamma);
-  }
-  if (!rod.profile())
-    ImGui::TextDisabled("main stepper is %s: eps, tau act on the SPOOK ghost only", params.choice("stepper").c_str());
-}
-
-void drawConventions(AppState& app, RodScene& rod) {
-  RodPanelState& st = panelState();
-  const double h = app.driver.h();
-  const ParamSet& params = app.driver.params();
-  std::vector<RelaxationTarget> targets{{RelaxationTarget::Kind::Global, "", -1}};
-  std::vector<std::string> names{"global"};
-  for (const auto& g : tunableGroups(rod, params)) {
-    targets.push_back({RelaxationTarget::Kind::Group, g, -1});
-    names.push_back("group " + g);
-  }
-  if (st.picked >= 0) {
-    targets.push_back({RelaxationTarget::Kind::Constraint, "", st.picked});
-    names.push_back("picked " + rod.constraintStatus(st.picked).name);
-  }
-  if (st.conventionTarget >= int(targets.size())) st.conventionTarget = 0;
-  ImGui::SetNextItemWidth(150);
-  if (ImGui::BeginCombo("of", names[size_t(st.conventionTarget)].c_str())) {
-    for (size_t i = 0; i < names.size(); ++i)
-      if (ImGui::Selectable(names[i].c_str(), int(i) == st.conventionTarget)) st.conventionTarget = int(i);
-    ImGui::EndCombo();
-  }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(90);
-  double mass = st.effectiveMass;
-  if (ImGui::InputDouble("m [kg]", &mass, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
-    tryEdit("mass", [&] {
-      toConvention(Convention::SpringDamperPerMass, {1, 1}, h, mass);  // validates m
-      st.effectiveMass = mass;
-    });
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("effective mass for k/m, c/m, MuJoCo and Box2D (1 kg = per unit mass)");
-  showError("mass");
-  const RelaxationTarget& target = targets[size_t(st.conventionTarget)];
-  const SpookParameters p = targetRelaxation(rod, params, target);
-  ImGui::TextDisabled("eps = %.3g, tau = %.4g s = %.3g h, h = %.4g s; edit a value + Enter to set eps, tau", p.epsilon,
-                      p.tau, p.tau / h, h);
-  if (!ImGui::BeginTable("conv", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
-  ImGui::TableSetupColumn("convention", ImGuiTableColumnFlags_WidthFixed, 96.0f);
-  for (Convention c : kConventions) {
-    const ConventionInfo info = conventionInfo(c);
-    ImGui::PushID(info.name);
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(info.name);
-    std::array<double, 2> ab{NAN, NAN};
-    std::string unavailable;
-    try {
-      ab = toConvention(c, p, h, st.effectiveMass);
-    } catch (const BadInput& e) {
-      unavailable = e.what();
-    }
-    for (int k = 0; k < 2; ++k) {
-      ImGui::TableNextColumn();
-      ImGui::SetNextItemWidth(-1);
-      const std::string format = std::string(k ? info.labelB : info.labelA) + " %.5g";
-      double v = ab[size_t(k)];
-      if (ImGui::InputDouble(k ? "##b" : "##a", &v, 0, 0, format.c_str(), ImGuiInputTextFlags_EnterReturnsTrue)) {
-        std::array<double, 2> edited = ab;
-        edited[size_t(k)] = v;
-        tryEdit(info.name, [&] {
-          applyTargetRelaxation(app.driver, rod, target, fromConvention(c, edited, h, st.effectiveMass));
-          if (target.kind == RelaxationTarget::Kind::Constraint) st.overrides.insert(target.constraint);
-        });
-      }
-      if (ImGui::IsItemHovered() && !unavailable.empty()) ImGui::SetTooltip("%s", unavailable.c_str());
-      else if (ImGui::IsItemHovered() && c == Convention::OdeErpCfm)
-        ImGui::SetTooltip("CFM = 4 eps/(h + 4 tau), ERP = 4h/(h + 4 tau); ERP <= 1 needs tau >= 3h/4.\n"
-                          "ODE has no Upsilon G v_k term, so the same ERP/CFM is not the same stepper.");
-    }
-    if (panelState().errors.count(info.name)) {
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(1);
-      showError(info.name);
-    }
-    ImGui::PopID();
-  }
-  ImGui::EndTable();
-}
-
 // Picking: a click (press and release without dragging) in the 3-D view picks the joint or pin
 // nearest the mouse ray within kPickPixels; hovering rings the candidate.
 void handlePicking(AppState& app, RodScene& rod) {
-  RodPanelState& st = panelState();
+  RodPanelState& st = rodPanelState();
   const ImGuiIO& io = ImGui::GetIO();
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) st.pressedInView = !io.WantCaptureMouse;
   if (io.WantCaptureMouse && !ImGui::IsMouseReleased(ImGuiMouseButton_Left)) return;
@@ -282,7 +100,7 @@ void handlePicking(AppState& app, RodScene& rod) {
 
 // Ring and label on the picked joint, over the 3-D scene and under the panels.
 void drawPickMarker(AppState& app, const RodScene& rod) {
-  const RodPanelState& st = panelState();
+  const RodPanelState& st = rodPanelState();
   if (st.picked < 0) return;
   const ImGuiIO& io = ImGui::GetIO();
   const Eigen::Vector3d p = rod.jointPosition(st.picked);
@@ -295,13 +113,17 @@ void drawPickMarker(AppState& app, const RodScene& rod) {
   dl->AddCircle(ImVec2(px.x, px.y), 11.0f, IM_COL32(0, 0, 0, 160), 24, 4.0f);
   dl->AddCircle(ImVec2(px.x, px.y), 11.0f, col, 24, 2.0f);
   char label[160];
-  std::snprintf(label, sizeof label, "%s  gap %.2e m  F %.4g N", s.name.c_str(), s.violation, s.force);
-  dl->AddText(ImVec2(px.x + 15, px.y - 7), IM_COL32(0, 0, 0, 200), label);
-  dl->AddText(ImVec2(px.x + 14, px.y - 8), col, label);
+  std::snprintf(label, sizeof label, "%s  gap %.2e m  F %.4g N", shortName(s.name).c_str(), s.violation, s.force);
+  // Left of the marker when the label would run under the plots column.
+  const float textW = ImGui::CalcTextSize(label).x;
+  const float viewRight = io.DisplaySize.x - std::min(460.0f, 0.36f * io.DisplaySize.x) - 10.0f;
+  const float x = px.x + 14.0f + textW > viewRight ? px.x - 14.0f - textW : px.x + 14.0f;
+  dl->AddText(ImVec2(x + 1, px.y - 7), IM_COL32(0, 0, 0, 200), label);
+  dl->AddText(ImVec2(x, px.y - 8), col, label);
 }
 
 void drawPickedSection(AppState& app, RodScene& rod) {
-  RodPanelState& st = panelState();
+  RodPanelState& st = rodPanelState();
   const auto joints = rod.system().jointConstraintIndices();
   if (joints.empty()) {
     ImGui::TextDisabled("this scene has no joints or pins to pick");
@@ -336,18 +158,25 @@ void drawPickedSection(AppState& app, RodScene& rod) {
   const double tEnd = app.freezePlots ? app.frozenTime : st.trace.data().newestTime();
   const TimeWindow window = timeWindow(tEnd, app.settings.plotWindow);
   const double marker = app.driver.atPresent() ? -1.0 : rod.time();
-  drawPlot(PlotSpec{"picked gap (m)", {"violation"}, true}, st.trace.data(), window, st.violationView, marker, 110.0f);
-  drawPlot(PlotSpec{"picked force (N)", {"force"}, false}, st.trace.data(), window, st.forceView, marker, 110.0f);
+  // Side by side; each plot puts a toolbar and a legend line above its canvas.
+  const float canvas = std::max(70.0f, ImGui::GetContentRegionAvail().y - 2.3f * ImGui::GetFrameHeightWithSpacing());
+  if (!ImGui::BeginTable("pickedplots", 2, ImGuiTableFlags_SizingStretchSame)) return;
+  ImGui::TableNextColumn();
+  drawPlot(PlotSpec{"picked gap (m)", {"gap (m)"}, true}, st.trace.data(), window, st.violationView, marker, canvas);
+  ImGui::TableNextColumn();
+  drawPlot(PlotSpec{"picked force (N)", {"force (N)"}, false}, st.trace.data(), window, st.forceView, marker, canvas);
+  ImGui::EndTable();
 }
 
 void drawSolverAndGhosts(const RodScene& rod) {
   const RodDiagnostics d = rodDiagnostics(rod.system(), rod.state());
-  ImGui::Text("max rod speed %.3g m/s   joint gap rms %.2e m, max %.2e m", d.maxSpeed, d.constraintRms, d.constraintMax);
+  ImGui::Text("joint gap rms %.2e m, max %.2e m; unit rms %.2e", d.constraintRms, d.constraintMax, d.unitRms);
   if (const SpookProfile* p = rod.profile()) {
-    ImGui::Text("linear solve %.0f us (factor %.0f + solve %.0f), step %.0f us", p->factorUs + p->solveUs, p->factorUs,
-                p->solveUs, p->stepUs);
-    ImGui::Text("factor nnz %ld, matrix nnz %ld, fill x%.2f, symbolic analyses %ld", p->factorNnz, p->matrixNnz,
+    ImGui::Text("solve %.0f us (factor %.0f + solve %.0f); assembly %.0f us; step %.0f us", p->factorUs + p->solveUs,
+                p->factorUs, p->solveUs, p->assemblyUs, p->stepUs);
+    ImGui::Text("factor nnz %ld / matrix nnz %ld = fill x%.2f; analyses %ld", p->factorNnz, p->matrixNnz,
                 p->matrixNnz > 0 ? double(p->factorNnz) / double(p->matrixNnz) : 0.0, p->analyses);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("symbolic analyses: one per sparsity pattern (reused every step)");
   }
   const auto ghosts = rod.ghosts();
   if (ghosts.empty()) {
@@ -364,7 +193,7 @@ void drawSolverAndGhosts(const RodScene& rod) {
     ImGui::TableNextColumn();
     // Divergence indicator: red once frozen, amber while the ghost's joints are visibly apart.
     if (g.diverged) ImGui::TextColored(kWarnColor, "DIVERGED t=%.3g s", g.divergedAt);
-    else if (g.constraintRms > 1e-2) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "drifting");
+    else if (g.constraintRms > 1e-2) ImGui::TextColored(kDriftColor, "drifting");
     else ImGui::TextColored(kOkColor, "running");
     if (ImGui::IsItemHovered() && !g.message.empty()) ImGui::SetTooltip("%s", g.message.c_str());
     ImGui::TableNextColumn();
@@ -375,6 +204,57 @@ void drawSolverAndGhosts(const RodScene& rod) {
   ImGui::EndTable();
 }
 
+// Shown above the tabs whenever a group or override is outside the measured stable region.
+// Identical texts are merged ("joints, unit, pins: ..."); the box grows with the text up to 6 lines.
+void drawStabilityWarning(AppState& app, const RodScene& rod) {
+  const auto lines = stabilityWarningLines(rod, app.driver.params(), rodPanelState().overrides);
+  if (lines.empty()) return;
+  std::string text = "OUTSIDE THE MEASURED STABLE REGION (used as set, not clamped):";
+  for (const auto& l : lines) text += "\n" + l;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float wrap = ImGui::GetContentRegionAvail().x - 2.0f * style.WindowPadding.x - style.ScrollbarSize;
+  const float textH = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y;
+  const float height = std::min(textH, 6.0f * ImGui::GetTextLineHeight()) + 2.0f * style.WindowPadding.y;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(120, 28, 18, 255));
+  ImGui::BeginChild("warning", ImVec2(0, height), true);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextColored(ImVec4(1, 0.9f, 0.5f, 1), "%s", text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+}
+
+// One line that stays visible whatever tab is open: what reacts to the tuning at once.
+void drawStatusLine(const RodScene& rod) {
+  // Pieces flow onto the next line instead of running past the window's edge.
+  bool first = true;
+  auto piece = [&first](const ImVec4& color, const std::string& text) {
+    if (!first) {
+      ImGui::SameLine();
+      if (ImGui::CalcTextSize(text.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    }
+    first = false;
+    ImGui::TextColored(color, "%s", text.c_str());
+  };
+  const ImVec4 plain = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  const RodDiagnostics d = rodDiagnostics(rod.system(), rod.state());
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "max rod speed %.3g m/s ", d.maxSpeed);
+  piece(plain, buf);
+  std::snprintf(buf, sizeof buf, "gap rms %.1e m ", d.constraintRms);
+  piece(plain, buf);
+  if (const SpookProfile* p = rod.profile()) {
+    std::snprintf(buf, sizeof buf, "solve %.0f us, fill x%.2f ", p->factorUs + p->solveUs,
+                  p->matrixNnz > 0 ? double(p->factorNnz) / double(p->matrixNnz) : 0.0);
+    piece(plain, buf);
+  }
+  for (const auto& g : rod.ghosts()) {
+    const bool drifting = g.constraintRms > 1e-2;
+    piece(g.diverged ? kWarnColor : drifting ? kDriftColor : kOkColor,
+          g.stepper + (g.diverged ? ": DIVERGED " : drifting ? ": drifting " : ": ok "));
+  }
+}
+
 }  // namespace
 
 void drawRodPanel(AppState& app) {
@@ -382,32 +262,43 @@ void drawRodPanel(AppState& app) {
   if (!rod) return;
   drawPickMarker(app, *rod);
   handlePicking(app, *rod);
-  RodPanelState& st = panelState();
+  RodPanelState& st = rodPanelState();
   const ImGuiIO& io = ImGui::GetIO();
-  const float left = 340.0f, right = std::min(460.0f, 0.36f * io.DisplaySize.x) + 10.0f;
-  ImGui::SetNextWindowPos(ImVec2(left, 0.5f * io.DisplaySize.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(std::max(380.0f, io.DisplaySize.x - left - right), 0.5f * io.DisplaySize.y - 10.0f),
+  // Default place: the lower part of the 3-D view between the left column and the plots, above the
+  // notice area (errors and the divergence message stay visible).
+  const float left = 340.0f, right = std::min(460.0f, 0.36f * io.DisplaySize.x) + 10.0f, noticeRoom = 72.0f;
+  ImGui::SetNextWindowPos(ImVec2(left, 0.54f * io.DisplaySize.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(std::max(380.0f, io.DisplaySize.x - left - right), 0.46f * io.DisplaySize.y - noticeRoom),
                            ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("SPOOK tuning")) {
     ImGui::End();
     return;
   }
-  if (const std::string w = rod->stabilityWarning(); !w.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(110, 25, 15, 255));
-    ImGui::BeginChild("warning", ImVec2(0, 3.2f * ImGui::GetTextLineHeightWithSpacing()), true);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1, 0.9f, 0.5f, 1), "OUTSIDE THE MEASURED STABLE REGION (values used as set, not clamped): %s",
-                       w.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndChild();
-    ImGui::PopStyleColor();
+  drawStabilityWarning(app, *rod);
+  drawStatusLine(*rod);
+  if (ImGui::BeginTabBar("rodtabs")) {
+    if (ImGui::BeginTabItem("eps, tau")) {
+      drawRelaxationTab(app, *rod);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Conventions")) {
+      drawConventionsTab(app, *rod);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Picked joint")) {
+      drawPickedSection(app, *rod);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Whiplash")) {
+      drawSpeedBars(speedProfile(*rod), st.envelope, std::max(90.0f, ImGui::GetContentRegionAvail().y - 40.0f));
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Solver, ghosts")) {
+      drawSolverAndGhosts(*rod);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
   }
-  if (ImGui::CollapsingHeader("Relaxation: eps, tau", ImGuiTreeNodeFlags_DefaultOpen)) drawRelaxationTable(app, *rod);
-  if (ImGui::CollapsingHeader("Conventions (both ways)", ImGuiTreeNodeFlags_DefaultOpen)) drawConventions(app, *rod);
-  if (ImGui::CollapsingHeader("Picked joint", ImGuiTreeNodeFlags_DefaultOpen)) drawPickedSection(app, *rod);
-  if (ImGui::CollapsingHeader("Whiplash profile", ImGuiTreeNodeFlags_DefaultOpen))
-    drawSpeedBars(speedProfile(*rod), st.envelope, 120.0f);
-  if (ImGui::CollapsingHeader("Solver and ghosts", ImGuiTreeNodeFlags_DefaultOpen)) drawSolverAndGhosts(*rod);
   ImGui::End();
 }
 

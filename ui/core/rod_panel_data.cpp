@@ -100,6 +100,27 @@ void applyTargetRelaxation(SimDriver& driver, RodScene& scene, const RelaxationT
   }
 }
 
+std::vector<std::string> stabilityWarningLines(const RodScene& scene, const ParamSet& params, const std::set<int>& overrides) {
+  std::vector<std::pair<std::string, std::string>> byText;  // warning → who, in first-seen order
+  auto add = [&](const std::string& who, const SpookParameters& p) {
+    const std::string w = spookStabilityWarning(p, scene.dt());
+    if (w.empty()) return;
+    for (auto& [text, names] : byText)
+      if (text == w) {
+        names += ", " + who;
+        return;
+      }
+    byText.emplace_back(w, who);
+  };
+  for (const auto& g : tunableGroups(scene, params)) add(g, groupRelaxation(params, g));
+  for (int i : overrides)
+    if (i >= 0 && i < scene.constraintCount())
+      add(scene.constraintStatus(i).name, targetRelaxation(scene, params, {RelaxationTarget::Kind::Constraint, "", i}));
+  std::vector<std::string> lines;
+  for (const auto& [text, names] : byText) lines.push_back(names + ": " + text);
+  return lines;
+}
+
 ConventionInfo conventionInfo(Convention c) {
   switch (c) {
     case Convention::SpringDamperPerMass: return {"spring/damper", "k/m [1/s^2]", "c/m [1/s]"};
@@ -166,7 +187,7 @@ int pickJointOnRay(const RodScene& scene, const Eigen::Vector3d& origin, const E
   return best;
 }
 
-ConstraintTrace::ConstraintTrace(size_t capacity) : data_(capacity) { data_.setSeries({"violation", "force"}); }
+ConstraintTrace::ConstraintTrace(size_t capacity) : data_(capacity) { data_.setSeries({"gap (m)", "force (N)"}); }
 
 void ConstraintTrace::reset(int constraint) {
   constraint_ = constraint;

@@ -6,6 +6,7 @@
 #pragma once
 #include <Eigen/Core>
 #include <array>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@ SpookParameters targetRelaxation(const RodScene& scene, const ParamSet& params, 
 // naming the key, the value and the allowed range (e.g. a group edit while the global ε is 0).
 void applyTargetRelaxation(SimDriver& driver, RodScene& scene, const RelaxationTarget& target, const SpookParameters& p);
 
+// The measured-stability warnings (spookStabilityWarning at the scene's h) of the scene's groups and
+// of the constraints in `overrides`, one line per distinct warning naming everything it applies to,
+// e.g. "joints, unit, pins: tau/h = 0.2 < 0.5: ..."; empty inside the measured region. The same
+// verdicts as RodScene::stabilityWarning(), without repeating a text once per group.
+std::vector<std::string> stabilityWarningLines(const RodScene& scene, const ParamSet& params, const std::set<int>& overrides);
+
 // The four conventions of spook_conventions.h as (a, b) pairs for an entry row.
 enum class Convention { SpringDamperPerMass, OdeErpCfm, MujocoSolref, Box2dSoft };
 constexpr std::array<Convention, 4> kConventions = {Convention::SpringDamperPerMass, Convention::OdeErpCfm,
@@ -58,7 +65,7 @@ SpookParameters fromConvention(Convention c, const std::array<double, 2>& ab, do
 int pickJointOnRay(const RodScene& scene, const Eigen::Vector3d& origin, const Eigen::Vector3d& direction,
                    double maxAngle);
 
-// Ring buffer of the picked constraint's violation and force (series "violation", "force"), one
+// Ring buffer of the picked joint's gap and force (series "gap (m)", "force (N)"), one
 // sample per physics step. Time going back (history scrub, reset) first drops the samples after it.
 class ConstraintTrace {
  public:
