@@ -6,6 +6,7 @@
 
 #include <Eigen/Geometry>
 #include <cmath>
+#include <map>
 
 #include "engine/sim/errors.h"
 #include "scenes/ladder_scene.h"
@@ -292,4 +293,35 @@ TEST_CASE("rod panel: stability warnings merged per text, same verdicts as the s
   REQUIRE(lines.size() == 1);
   CHECK(lines[0].rfind(rod.constraintStatus(joint).name + ": tau/h = 0", 0) == 0);
   CHECK(rod.stabilityWarning().find(rod.constraintStatus(joint).name) != std::string::npos);
+}
+
+TEST_CASE("rod panel: ghost divergence indicator (energy growth warns before RK4-Baumgarte freezes)") {
+  RodScene::GhostStatus g;
+  g.energy = -1000.0;
+  CHECK(ghostHealth(g, -1000.5) == GhostHealth::Running);     // +0.5 J < 1e-3 · 1000 J
+  g.energy = -998.0;
+  CHECK(ghostHealth(g, -1000.0) == GhostHealth::EnergyGrowth);
+  g.diverged = true;
+  CHECK(ghostHealth(g, -1000.0) == GhostHealth::Diverged);
+  // The ladder at h = 1/60 (N = 20): the baselines as ghosts next to SPOOK.
+  SimDriver d = loadedDriver("ladder", {{"ghosts", "true"}});
+  const RodScene& rod = rodScene(d);
+  const double e0 = rodDiagnostics(rod.system(), rod.state()).energy;
+  std::map<std::string, double> firstGrowth, divergedAt;
+  for (int k = 0; k < 180; ++k) {
+    REQUIRE(d.stepOnce());
+    for (const auto& gs : rod.ghosts()) {
+      const GhostHealth h = ghostHealth(gs, e0);
+      if (h == GhostHealth::EnergyGrowth && !firstGrowth.count(gs.stepper)) firstGrowth[gs.stepper] = rod.time();
+      if (h == GhostHealth::Diverged && !divergedAt.count(gs.stepper)) divergedAt[gs.stepper] = gs.divergedAt;
+    }
+    // SPOOK itself never gains energy.
+    CHECK(rodDiagnostics(rod.system(), rod.state()).energy <= e0 + 1e-9 * std::abs(e0));
+  }
+  for (const auto& [name, t] : divergedAt)
+    MESSAGE(name << ": energy above E(0) from t = " << (firstGrowth.count(name) ? firstGrowth[name] : -1) << " s, froze at t = " << t << " s");
+  REQUIRE(divergedAt.count("rk4_baumgarte"));
+  REQUIRE(firstGrowth.count("rk4_baumgarte"));
+  CHECK(firstGrowth["rk4_baumgarte"] < divergedAt["rk4_baumgarte"]);
+  CHECK(divergedAt.count("rattle"));
 }

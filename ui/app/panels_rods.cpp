@@ -37,6 +37,20 @@ void onStep(const Scene& scene) {
   const auto& rod = static_cast<const RodScene&>(scene);
   st.trace.sample(rod);
   st.envelope.update(rod.time(), speedProfile(rod).speeds);
+  // Latch the first energy growth of each ghost (it may swing back below E(0) before freezing);
+  // a rewind before that moment forgets it.
+  for (const auto& g : rod.ghosts()) {
+    auto it = st.ghostGrowthAt.find(g.stepper);
+    if (it != st.ghostGrowthAt.end() && rod.time() < it->second) st.ghostGrowthAt.erase(it);
+    if (ghostHealth(g, st.initialEnergy) == GhostHealth::EnergyGrowth) st.ghostGrowthAt.emplace(g.stepper, rod.time());
+  }
+}
+
+// Diverged, else gained energy at some step so far, else running.
+GhostHealth latchedHealth(const RodScene::GhostStatus& g) {
+  const RodPanelState& st = rodPanelState();
+  const GhostHealth now = ghostHealth(g, st.initialEnergy);
+  return now == GhostHealth::Running && st.ghostGrowthAt.count(g.stepper) ? GhostHealth::EnergyGrowth : now;
 }
 
 // Follows scene changes: another scene drops the pick; a reset of the same scene keeps the picked
@@ -64,6 +78,8 @@ RodScene* syncScene(AppState& app) {
   st.conventionTarget = 0;
   st.pressedInView = false;
   st.trace.reset(st.picked);
+  st.initialEnergy = rod ? rodDiagnostics(rod->system(), rod->state()).energy : 0.0;
+  st.ghostGrowthAt.clear();
   if (rod) {
     st.trace.sample(*rod);
     st.envelope.update(rod->time(), speedProfile(*rod).speeds);
@@ -183,23 +199,34 @@ void drawSolverAndGhosts(const RodScene& rod) {
     ImGui::TextDisabled("ghosts off (parameter 'ghosts', applies on reset)");
     return;
   }
-  if (!ImGui::BeginTable("ghosts", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
-  for (const char* h : {"ghost", "status", "E - E_main (J)", "joint rms (m)"}) ImGui::TableSetupColumn(h);
+  const double e0 = rodPanelState().initialEnergy;
+  if (!ImGui::BeginTable("ghosts", 5, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+  for (const char* h : {"ghost", "status", "E-E(0) J", "E-E_main J", "gap rms m"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const auto& g : ghosts) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(g.stepper.c_str());
     ImGui::TableNextColumn();
-    // Divergence indicator: red once frozen, amber while the ghost's joints are visibly apart.
-    if (g.diverged) ImGui::TextColored(kWarnColor, "DIVERGED t=%.3g s", g.divergedAt);
-    else if (g.constraintRms > 1e-2) ImGui::TextColored(kDriftColor, "drifting");
-    else ImGui::TextColored(kOkColor, "running");
-    if (ImGui::IsItemHovered() && !g.message.empty()) ImGui::SetTooltip("%s", g.message.c_str());
+    // Divergence indicator: red once frozen, amber while gaining energy (see ghostHealth).
+    switch (latchedHealth(g)) {
+      case GhostHealth::Diverged: ImGui::TextColored(kWarnColor, "DIVERGED %.3g s", g.divergedAt); break;
+      case GhostHealth::EnergyGrowth:
+        ImGui::TextColored(kDriftColor, "E > E(0) %.3g s", rodPanelState().ghostGrowthAt.count(g.stepper)
+                                                               ? rodPanelState().ghostGrowthAt.at(g.stepper) : rod.time());
+        break;
+      case GhostHealth::Running: ImGui::TextColored(kOkColor, "running"); break;
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", g.message.empty() ? "amber: its energy rose above E(0) + 0.1% at the time shown (neither baseline "
+                                                  "may gain energy); red: frozen at a divergence"
+                                                : g.message.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%+.4g", g.energy - e0);
     ImGui::TableNextColumn();
     ImGui::Text("%+.4g", g.energy - d.energy);
     ImGui::TableNextColumn();
-    ImGui::Text("%.2e", g.constraintRms);
+    ImGui::Text("%.1e", g.constraintRms);
   }
   ImGui::EndTable();
 }
@@ -224,34 +251,36 @@ void drawStabilityWarning(AppState& app, const RodScene& rod) {
   ImGui::PopStyleColor();
 }
 
-// One line that stays visible whatever tab is open: what reacts to the tuning at once.
-void drawStatusLine(const RodScene& rod) {
-  // Pieces flow onto the next line instead of running past the window's edge.
-  bool first = true;
-  auto piece = [&first](const ImVec4& color, const std::string& text) {
+// Two lines that stay visible whatever tab is open (what reacts to the tuning at once): the main
+// stepper's figures, then the ghosts. A fixed layout keeps the tabs from jumping as texts change.
+void drawStatusLines(const RodScene& rod) {
+  auto piece = [](bool first, const ImVec4& color, const std::string& text) {
     if (!first) {
       ImGui::SameLine();
       if (ImGui::CalcTextSize(text.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
     }
-    first = false;
     ImGui::TextColored(color, "%s", text.c_str());
   };
-  const ImVec4 plain = ImGui::GetStyleColorVec4(ImGuiCol_Text);
   const RodDiagnostics d = rodDiagnostics(rod.system(), rod.state());
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "max rod speed %.3g m/s ", d.maxSpeed);
-  piece(plain, buf);
-  std::snprintf(buf, sizeof buf, "gap rms %.1e m ", d.constraintRms);
-  piece(plain, buf);
-  if (const SpookProfile* p = rod.profile()) {
-    std::snprintf(buf, sizeof buf, "solve %.0f us, fill x%.2f ", p->factorUs + p->solveUs,
-                  p->matrixNnz > 0 ? double(p->factorNnz) / double(p->matrixNnz) : 0.0);
-    piece(plain, buf);
+  const SpookProfile* p = rod.profile();
+  if (p)
+    ImGui::Text("max speed %.3g m/s | gap rms %.1e m | solve %.0f us | fill x%.2f", d.maxSpeed, d.constraintRms,
+                p->factorUs + p->solveUs, p->matrixNnz > 0 ? double(p->factorNnz) / double(p->matrixNnz) : 0.0);
+  else
+    ImGui::Text("max speed %.3g m/s | gap rms %.1e m | no SPOOK solve (baseline)", d.maxSpeed, d.constraintRms);
+  const auto ghosts = rod.ghosts();
+  if (ghosts.empty()) {
+    ImGui::TextDisabled("ghosts off");
+    return;
   }
-  for (const auto& g : rod.ghosts()) {
-    const bool drifting = g.constraintRms > 1e-2;
-    piece(g.diverged ? kWarnColor : drifting ? kDriftColor : kOkColor,
-          g.stepper + (g.diverged ? ": DIVERGED " : drifting ? ": drifting " : ": ok "));
+  bool first = true;
+  for (const auto& g : ghosts) {
+    const GhostHealth health = latchedHealth(g);
+    piece(first, health == GhostHealth::Diverged ? kWarnColor : health == GhostHealth::EnergyGrowth ? kDriftColor : kOkColor,
+          "ghost " + g.stepper + (health == GhostHealth::Diverged       ? ": DIVERGED "
+                                  : health == GhostHealth::EnergyGrowth ? ": gained energy "
+                                                                        : ": ok "));
+    first = false;
   }
 }
 
@@ -275,7 +304,7 @@ void drawRodPanel(AppState& app) {
     return;
   }
   drawStabilityWarning(app, *rod);
-  drawStatusLine(*rod);
+  drawStatusLines(*rod);
   if (ImGui::BeginTabBar("rodtabs")) {
     if (ImGui::BeginTabItem("eps, tau")) {
       drawRelaxationTab(app, *rod);

@@ -16,7 +16,7 @@ namespace varsim {
 inline const ImVec4 kWarnColor(1.0f, 0.45f, 0.3f, 1.0f);   // rejections, divergence
 inline const ImVec4 kPickColor(1.0f, 0.85f, 0.25f, 1.0f);   // the picked joint (row, marker)
 inline const ImVec4 kOkColor(0.45f, 0.85f, 0.45f, 1.0f);    // ghost running
-inline const ImVec4 kDriftColor(1.0f, 0.8f, 0.3f, 1.0f);    // ghost joints visibly apart
+inline const ImVec4 kDriftColor(1.0f, 0.8f, 0.3f, 1.0f);    // ghost gaining energy
 
 struct RodPanelState {
   const Scene* scene = nullptr;  // the scene object everything below belongs to
@@ -25,6 +25,8 @@ struct RodPanelState {
   std::set<int> overrides;  // constraints given their own ε, τ in this scene object
   ConstraintTrace trace;
   SpeedEnvelope envelope;
+  double initialEnergy = 0.0;  // J, of the scene object when it appeared (t = 0 after load/reset)
+  std::map<std::string, double> ghostGrowthAt;  // ghost stepper → first time it gained energy (latched)
   std::map<std::string, std::string> errors;  // widget row → last rejection message
   int conventionTarget = 0;
   double effectiveMass = 1.0;  // kg: 1 = per unit mass

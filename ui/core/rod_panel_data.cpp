@@ -121,6 +121,12 @@ std::vector<std::string> stabilityWarningLines(const RodScene& scene, const Para
   return lines;
 }
 
+GhostHealth ghostHealth(const RodScene::GhostStatus& ghost, double initialEnergy, double tolerance) {
+  if (ghost.diverged) return GhostHealth::Diverged;
+  const double allowed = tolerance * std::max(std::abs(initialEnergy), 1.0);
+  return ghost.energy > initialEnergy + allowed ? GhostHealth::EnergyGrowth : GhostHealth::Running;
+}
+
 ConventionInfo conventionInfo(Convention c) {
   switch (c) {
     case Convention::SpringDamperPerMass: return {"spring/damper", "k/m [1/s^2]", "c/m [1/s]"};

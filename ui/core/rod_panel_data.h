@@ -42,6 +42,13 @@ void applyTargetRelaxation(SimDriver& driver, RodScene& scene, const RelaxationT
 // verdicts as RodScene::stabilityWarning(), without repeating a text once per group.
 std::vector<std::string> stabilityWarningLines(const RodScene& scene, const ParamSet& params, const std::set<int>& overrides);
 
+// The ghost steppers' divergence indicator: Diverged once a ghost froze; EnergyGrowth while its energy
+// is above the initial energy E0 by more than tolerance · max(|E0|, 1 J) (neither baseline may gain
+// energy, and in the measured runs instability showed first as energy growth; the joint gaps are no
+// indicator: rods in (x, u) form have linear joint rows, which RK4 and RATTLE keep to round-off).
+enum class GhostHealth { Running, EnergyGrowth, Diverged };
+GhostHealth ghostHealth(const RodScene::GhostStatus& ghost, double initialEnergy, double tolerance = 1e-3);
+
 // The four conventions of spook_conventions.h as (a, b) pairs for an entry row.
 enum class Convention { SpringDamperPerMass, OdeErpCfm, MujocoSolref, Box2dSoft };
 constexpr std::array<Convention, 4> kConventions = {Convention::SpringDamperPerMass, Convention::OdeErpCfm,
