@@ -14,6 +14,7 @@
 #include "render/gl_geometry.h"
 #include "render/shader_program.h"
 #include "render/line_segments.h"
+#include "render/offscreen_target.h"
 #include "render/shape_instances.h"
 
 using varsim::render::kLodCount;
@@ -71,6 +72,9 @@ struct Renderer::Impl {
   varsim::render::DynamicMeshBuffers meshes;
   varsim::render::LineBuffers lines;
   varsim::render::BackdropBuffers backdrop;
+  varsim::render::OffscreenTarget offscreen;
+  int maxSamples = 0;
+  bool software = false;
   Stats stats;
 
   // Per-frame scratch, kept to avoid reallocation.
@@ -168,7 +172,10 @@ bool Renderer::init(std::string& error) {
     shutdown();
     return false;
   }
+  glGetIntegerv(GL_MAX_SAMPLES, &r.maxSamples);
   r.ready = true;
+  r.software = softwareRasterizer();
+  if (r.software) style.msaaSamples = 0;  // per-sample shading cost on a CPU rasterizer
   return true;
 }
 
@@ -183,8 +190,11 @@ void Renderer::shutdown() {
   r.meshes.destroy();
   r.lines.destroy();
   r.backdrop.destroy();
+  r.offscreen.destroy();
   r.ready = false;
 }
+
+int Renderer::maxMsaaSamples() const { return impl_->ready ? impl_->maxSamples : 0; }
 
 Renderer::Stats Renderer::stats() const { return impl_->stats; }
 
@@ -202,16 +212,44 @@ bool Renderer::worldToScreen(const glm::vec3& p, const OrbitCamera& cam, int w, 
   return cam.project(p, w, h, out);
 }
 
-void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, int width, int height) {
+void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, ViewRect view, int framebufferWidth,
+                      int framebufferHeight) {
   using namespace varsim::render;
   const auto start = std::chrono::steady_clock::now();
   Impl& r = *impl_;
   r.stats = Stats{};
-  if (!r.ready || width <= 0 || height <= 0) return;
+  if (!r.ready || framebufferWidth <= 0 || framebufferHeight <= 0) return;
 
-  const glm::mat4 view = camera.view();
+  // The whole window first (what shows around the view and under translucent panels).
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDisable(GL_SCISSOR_TEST);
+  glViewport(0, 0, framebufferWidth, framebufferHeight);
+  glDepthMask(GL_TRUE);
+  glStencilMask(0xFF);
+  glClearColor(kHorizon.r, kHorizon.g, kHorizon.b, 1.0f);
+  glClearDepth(1.0);
+  glClearStencil(0);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+  // Clip the view to the framebuffer; GL counts rows from the bottom.
+  const int x0 = std::clamp(view.x, 0, framebufferWidth), x1 = std::clamp(view.x + view.width, 0, framebufferWidth);
+  const int y0 = std::clamp(view.y, 0, framebufferHeight), y1 = std::clamp(view.y + view.height, 0, framebufferHeight);
+  const int width = x1 - x0, height = y1 - y0;
+  if (width <= 0 || height <= 0) return;
+  const int glX = x0, glY = framebufferHeight - y1;
+  const int samples = std::clamp(style.msaaSamples, 0, r.maxSamples);
+  const bool offscreen = samples > 0 && r.offscreen.ensure(width, height, samples);
+  if (offscreen) {
+    r.offscreen.bind();
+    glViewport(0, 0, width, height);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+  } else {
+    glViewport(glX, glY, width, height);
+  }
+  r.stats.msaaSamples = offscreen ? samples : 0;
+
+  const glm::mat4 view3d = camera.view();
   const glm::mat4 projection = camera.projection(float(width) / float(height));
-  const glm::mat4 viewProj = projection * view;
+  const glm::mat4 viewProj = projection * view3d;
   const glm::vec3 eye = camera.eye();
   glm::vec3 lightDir = glm::length(style.lightDirection) > 0 ? glm::normalize(style.lightDirection)
                                                              : glm::vec3(0, 0, 1);
@@ -224,14 +262,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, i
   const float fadeEnd = std::min(std::max({60.0f, 14.0f * camera.distance, 4.0f * eyeHeight}),
                                  0.9f * camera.farPlane);
 
-  glViewport(0, 0, width, height);
-  glEnable(GL_MULTISAMPLE);
-  glDepthMask(GL_TRUE);
-  glStencilMask(0xFF);
-  glClearColor(kHorizon.r, kHorizon.g, kHorizon.b, 1.0f);
-  glClearDepth(1.0);
-  glClearStencil(0);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+  if (offscreen) glEnable(GL_MULTISAMPLE);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_STENCIL_TEST);
   glDisable(GL_POLYGON_OFFSET_FILL);
@@ -403,5 +434,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, i
   glDisable(GL_BLEND);
   glBindVertexArray(0);
   glUseProgram(0);
+  if (offscreen) r.offscreen.resolveTo(glX, glY);
+  glViewport(0, 0, framebufferWidth, framebufferHeight);
   r.stats.cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }

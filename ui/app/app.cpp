@@ -152,9 +152,9 @@ int runBench(AppState& app, const AppOptions& o) {
   std::printf("varsim --bench-frames: scene %s, framebuffer %dx%d, h = %.6g s, renderer: %s\n",
               app.driver.sceneName().c_str(), fbw, fbh, app.driver.h(),
               reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
-  std::printf("renderer CPU time per frame (mean): %.2f ms, last frame %d draw calls, %d triangles\n",
+  std::printf("renderer CPU time per frame (mean): %.2f ms, last frame %d draw calls, %d triangles, MSAA %dx, UI %s\n",
               log.count() ? renderMs / double(log.count()) : 0.0, app.renderer.stats().drawCalls,
-              app.renderer.stats().triangles);
+              app.renderer.stats().triangles, app.renderer.stats().msaaSamples, app.hideUi ? "hidden" : "shown");
   std::printf("%s", log.report(steps, app.driver.missedTicks(), wall, app.driver.h()).c_str());
   return 0;
 }
@@ -206,7 +206,6 @@ int runApp(const std::vector<std::string>& args) {
     wc.y = app->settings.windowY;
   }
   wc.vsync = options.mode == AppOptions::Mode::Interactive;
-  if (const char* msaa = std::getenv("VARSIM_MSAA"); msaa && *msaa) wc.msaaSamples = std::atoi(msaa);
   std::string error;
   app->window = openAppWindow(wc, error);
   if (!app->window) {
@@ -219,6 +218,8 @@ int runApp(const std::vector<std::string>& args) {
     std::fprintf(stderr, "varsim: renderer: %s\n", error.c_str());
     code = 1;
   } else {
+    // Default: 4x on GPUs, off on CPU rasterizers (renderer.init); VARSIM_MSAA overrides both.
+    if (const char* msaa = std::getenv("VARSIM_MSAA"); msaa && *msaa) app->renderer.style.msaaSamples = std::atoi(msaa);
     app->gamepad.init();
     const std::string mappings = options.gamepadMappings.empty() ? app->settings.gamepadMappingsFile : options.gamepadMappings;
     if (!mappings.empty()) {

@@ -33,7 +33,7 @@ GLFWwindow* openAppWindow(const AppWindowConfig& c, std::string& error) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_SAMPLES, c.msaaSamples);
+  glfwWindowHint(GLFW_SAMPLES, 0);  // MSAA lives in the renderer's offscreen target
   glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: window size in logical pixels
   GLFWwindow* window = glfwCreateWindow(c.width, c.height, c.title.c_str(), nullptr, nullptr);
@@ -49,7 +49,6 @@ GLFWwindow* openAppWindow(const AppWindowConfig& c, std::string& error) {
     return nullptr;
   }
   glfwSwapInterval(c.vsync ? 1 : 0);
-  glEnable(GL_MULTISAMPLE);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

@@ -1,4 +1,4 @@
-// The GLFW window with a GL 3.3 core context (MSAA 4x, vsync), the glad loader and Dear ImGui with
+// The GLFW window with a GL 3.3 core context (vsync; no samples: the renderer multisamples the 3-D view offscreen), the glad loader and Dear ImGui with
 // its GLFW/OpenGL3 backends, scaled for HiDPI monitors (content scale → font size and style).
 #pragma once
 #include <string>
@@ -11,7 +11,6 @@ struct AppWindowConfig {
   int width = 1280, height = 720;  // window (screen) coordinates
   int x = -1, y = -1;              // -1: placed by the window manager
   bool vsync = true;
-  int msaaSamples = 4;  // 0 disables multisampling (software rasterizers: llvmpipe pays per sample)
   std::string title = "varsim";
 };
 
