@@ -8,6 +8,7 @@
 
 #include "engine/models/rigid_body.h"
 #include "tests/csv_table.h"
+#include "tests/log_log_slope.h"
 
 namespace varsim::test {
 
@@ -21,17 +22,6 @@ inline Vector4d quatColumns(const CsvTable& t, size_t row, const std::string& pr
 }
 inline Vector3d posColumns(const CsvTable& t, size_t row, const std::string& prefix = "") {
   return Vector3d(t.at(row, prefix + "x"), t.at(row, prefix + "y"), t.at(row, prefix + "z"));
-}
-
-// Least-squares slope of log(e) against log(h): the observed order of convergence.
-inline double fitSlope(const std::vector<double>& h, const std::vector<double>& e) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = double(h.size());
-  for (size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(e[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
 }  // namespace varsim::test

@@ -14,6 +14,9 @@
 #include "engine/integrators/spook.h"
 #include "engine/models/ladder.h"
 #include "tests/csv_table.h"
+#include "tests/log_log_slope.h"
+
+using varsim::test::logLogSlope;
 
 using namespace varsim;
 
@@ -116,16 +119,6 @@ MeanViolation meanViolation(int links, double h, double T, double epsilon) {
   for (double u : t.column("unit_rms")) m.unit += u / double(t.rows.size());
   return m;
 }
-double slope(const std::vector<double>& x, const std::vector<double>& y) {  // least squares in log-log
-  double mx = 0, my = 0;
-  for (size_t i = 0; i < x.size(); ++i) mx += std::log(x[i]) / x.size(), my += std::log(y[i]) / y.size();
-  double sxy = 0, sxx = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    sxy += (std::log(x[i]) - mx) * (std::log(y[i]) - my);
-    sxx += (std::log(x[i]) - mx) * (std::log(x[i]) - mx);
-  }
-  return sxy / sxx;
-}
 }  // namespace
 
 static bool sanitized() { return std::getenv("VARSIM_SANITIZED") != nullptr; }
@@ -143,7 +136,7 @@ TEST_CASE("ladder: constraint violation is O(h^2) (seed 001 Fig. 6)") {
     units.push_back(m.unit);
     MESSAGE("eps=1e-12 h = 1/" << div << ": mean unit residual RMS " << m.unit << ", mean joint gap RMS " << m.gap << " m");
   }
-  const double sUnit = slope(hs, units);
+  const double sUnit = logLogSlope(hs, units);
   MESSAGE("log-log slope of the unit-row violation over " << hs.size() << " step sizes: " << sUnit);
   CHECK(sUnit > 1.8);
   CHECK(sUnit < 2.2);

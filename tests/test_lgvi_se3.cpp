@@ -219,7 +219,7 @@ TEST_CASE("MomentumDriftShrinksWithHForTlnAndTruncatedExp") {
   for (const auto& cs : cases) {
     std::vector<double> drift;
     for (double h : hs) drift.push_back(momentumDrift(options(cs.group, cs.tau, cs.c), h, long(std::llround(20.0 / h))));
-    const double slope = fitSlope(hs, drift);
+    const double slope = logLogSlope(hs, drift);
     MESSAGE((cs.group == LgviGroup::SE3 ? "SE(3) " : "SO(3)xR3 ")
             << (cs.tau == Retraction::Cay ? "cay " : "exp ") << name(cs.c) << ": momentum drift over 20 s " << drift[0]
             << ", " << drift[1] << ", " << drift[2] << ", " << drift[3] << " at h = 0.1, 0.05, 0.025, 0.0125; slope "
@@ -274,7 +274,7 @@ TEST_CASE("ObservedOrderTwoForEveryChoiceAndOrderOneWithAppendixAStart") {
           legendre.push_back(poseErrorAt(options(group, tau, c), h, T, ref, false));
           naive.push_back(poseErrorAt(options(group, tau, c), h, T, ref, true));
         }
-        const double p2 = fitSlope(hs, legendre), p1 = fitSlope(hs, naive);
+        const double p2 = logLogSlope(hs, legendre), p1 = logLogSlope(hs, naive);
         MESSAGE((group == LgviGroup::SE3 ? "SE(3) " : "SO(3)xR3 ")
                 << (tau == Retraction::Cay ? "cay " : "exp ") << name(c) << ": pose error at T=2 s, h=0.1 -> "
                 << legendre.front() << ", h=0.00625 -> " << legendre.back() << ", slope " << p2

@@ -16,6 +16,9 @@
 #include "render/line_segments.h"
 #include "render/primitive_mesh.h"
 #include "render/shape_instances.h"
+#include "tests/log_log_slope.h"
+
+using varsim::test::logLogSlope;
 
 using namespace varsim::render;
 
@@ -79,19 +82,6 @@ double worstNormalAgreement(const Placed& p) {
     for (int k = 0; k < 3; ++k) worst = std::min(worst, glm::dot(glm::normalize(n), p.normals[p.indices[t + k]]));
   }
   return worst;
-}
-
-double slope(const std::vector<double>& x, const std::vector<double>& y) {  // least squares, log-log
-  double mx = 0, my = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) mx += std::log(x[i]), my += std::log(y[i]);
-  mx /= double(x.size());
-  my /= double(y.size());
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    sxy += (std::log(x[i]) - mx) * (std::log(y[i]) - my);
-    sxx += (std::log(x[i]) - mx) * (std::log(x[i]) - mx);
-  }
-  return sxy / sxx;
 }
 
 varsim::ShapeItem item(varsim::ShapeKind kind, const glm::mat4& m, varsim::Vec3f size) {
@@ -172,7 +162,7 @@ TEST_CASE("RoundPrimitivesConvergeAtSecondOrder") {
     sphereError.push_back(4.0 / 3.0 * kPi - signedVolume(place(makeSphere(n))));
     capsuleError.push_back(capsuleExact - signedVolume(place(makeCapsule(n), glm::vec3(float(r)), float(halfLength))));
   }
-  const double sphereSlope = slope(segments, sphereError), capsuleSlope = slope(segments, capsuleError);
+  const double sphereSlope = logLogSlope(segments, sphereError), capsuleSlope = logLogSlope(segments, capsuleError);
   MESSAGE("volume error slope vs segments: sphere " << sphereSlope << ", capsule " << capsuleSlope
                                                     << "; finest errors " << sphereError.back() << ", "
                                                     << capsuleError.back());

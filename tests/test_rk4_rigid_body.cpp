@@ -55,7 +55,7 @@ TEST_CASE("ObservedOrderFour") {
     err.push_back(quat::angleBetween(rk.quaternion(), quatColumns(gt, row, "gt_")) +
                   (rk.pose().x - posColumns(gt, row, "gt_")).norm());
   }
-  const double slope = fitSlope(hs, err);
+  const double slope = logLogSlope(hs, err);
   MESSAGE("RK4 pose error at 3 s: " << err[0] << ", " << err[1] << ", " << err[2] << ", " << err[3] << "; slope " << slope);
   CHECK(slope == doctest::Approx(4.0).epsilon(0.05));
 }

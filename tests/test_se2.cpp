@@ -10,6 +10,9 @@
 
 #include "engine/lie/se2.h"
 #include "engine/lie/se3.h"
+#include "tests/log_log_slope.h"
+
+using varsim::test::logLogSlope;
 
 using namespace varsim;
 using se2::Pose2;
@@ -34,18 +37,6 @@ std::vector<Vector3d> samples(unsigned seed, double maxAngle, bool nearPi) {
 Pose2 randPose(std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   return Pose2{3 * u(rng), 5 * u(rng), 5 * u(rng)};
-}
-
-double slope(const std::vector<double>& x, const std::vector<double>& y) {
-  double mx = 0, my = 0;
-  const double n = double(x.size());
-  for (size_t i = 0; i < x.size(); ++i) mx += std::log(x[i]) / n, my += std::log(y[i]) / n;
-  double sxy = 0, sxx = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double dx = std::log(x[i]) - mx;
-    sxy += dx * (std::log(y[i]) - my), sxx += dx * dx;
-  }
-  return sxy / sxx;
 }
 
 // Right-trivialized inverse tangent: d/ds tauInv(exp(s eta) tau(v)), central FD.
@@ -144,7 +135,7 @@ TEST_CASE("se2: cay(v) - exp(v) = O(|v|^3) (fitted slope 3)") {
     m.push_back(std::pow(10.0, -k));
     e.push_back((se2::cay(m.back() * u).matrix() - se2::exp(m.back() * u).matrix()).norm());
   }
-  const double p = slope(m, e);
+  const double p = logLogSlope(m, e);
   MESSAGE("fitted slope |cay - exp|: " << p);
   CHECK(std::abs(p - 3.0) < 0.1);
 }
@@ -196,7 +187,7 @@ TEST_CASE("se2: Cexp - CexpTrunc = O(|v|^4) (fitted slope 4)") {
     m.push_back(std::pow(10.0, -k));
     e.push_back((se2::Cexp(m.back() * u) - se2::CexpTrunc(m.back() * u)).norm());
   }
-  const double p = slope(m, e);
+  const double p = logLogSlope(m, e);
   MESSAGE("fitted slope |Cexp - CexpTrunc|: " << p);
   CHECK(std::abs(p - 4.0) < 0.1);
 }

@@ -10,6 +10,9 @@
 
 #include "engine/lie/se3.h"
 #include "engine/lie/so3.h"
+#include "tests/log_log_slope.h"
+
+using varsim::test::logLogSlope;
 
 using namespace varsim;
 using se3::Pose;
@@ -48,18 +51,6 @@ Pose randPose(std::mt19937& rng) {
 }
 
 double orthoErr(const Matrix3d& R) { return (R.transpose() * R - Matrix3d::Identity()).norm(); }
-
-double slope(const std::vector<double>& x, const std::vector<double>& y) {
-  double mx = 0, my = 0;
-  const double n = double(x.size());
-  for (size_t i = 0; i < x.size(); ++i) mx += std::log(x[i]) / n, my += std::log(y[i]) / n;
-  double sxy = 0, sxx = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double dx = std::log(x[i]) - mx;
-    sxy += dx * (std::log(y[i]) - my), sxx += dx * dx;
-  }
-  return sxy / sxx;
-}
 
 // dtau^{-1}_xi eta = d/ds tauInv(exp(s eta) tau(xi)) (right-trivialized, seed 000 Sec. 3.1), central FD.
 template <class Tau, class TauInv>
@@ -180,7 +171,7 @@ TEST_CASE("se3: cay(xi) - exp(xi) = O(|xi|^3) (fitted slope 3)") {
     m.push_back(std::pow(10.0, -k));
     e.push_back((se3::cay(m.back() * u).matrix() - se3::exp(m.back() * u).matrix()).norm());
   }
-  const double p = slope(m, e);
+  const double p = logLogSlope(m, e);
   MESSAGE("fitted slope |cay - exp| vs |xi|: " << p);
   CHECK(std::abs(p - 3.0) < 0.1);
 }
@@ -281,7 +272,7 @@ TEST_CASE("se3: Cexp - CexpTrunc = O(|xi|^4) (fitted slope 4)") {
     m.push_back(std::pow(10.0, -k));
     e.push_back((se3::Cexp(m.back() * u) - se3::CexpTrunc(m.back() * u)).norm());
   }
-  const double p = slope(m, e);
+  const double p = logLogSlope(m, e);
   MESSAGE("fitted slope |Cexp - CexpTrunc| vs |xi|: " << p);
   CHECK(std::abs(p - 4.0) < 0.1);
 }

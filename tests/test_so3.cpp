@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "engine/lie/so3.h"
+#include "tests/log_log_slope.h"
+
+using varsim::test::logLogSlope;
 
 using namespace varsim;
 
@@ -36,18 +39,6 @@ std::vector<Vector3d> samples(unsigned seed, double maxAngle, bool nearPi) {
 }
 
 double orthoErr(const Matrix3d& R) { return (R.transpose() * R - Matrix3d::Identity()).norm(); }
-
-double slope(const std::vector<double>& x, const std::vector<double>& y) {  // least squares, log-log
-  double mx = 0, my = 0;
-  const double n = double(x.size());
-  for (size_t i = 0; i < x.size(); ++i) mx += std::log(x[i]) / n, my += std::log(y[i]) / n;
-  double sxy = 0, sxx = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double dx = std::log(x[i]) - mx;
-    sxy += dx * (std::log(y[i]) - my), sxx += dx * dx;
-  }
-  return sxy / sxx;
-}
 
 // Right-trivialized inverse tangent by central differences:
 //   dtau^{-1}_w eta = d/ds tauInv(exp(s eta) tau(w)) at s = 0.
@@ -155,7 +146,7 @@ TEST_CASE("so3: cay(w) - exp(w) = O(|w|^3) (fitted slope 3)") {
     m.push_back(std::pow(10.0, -k));
     e.push_back((so3::cay(m.back() * u) - so3::exp(m.back() * u)).norm());
   }
-  const double p = slope(m, e);
+  const double p = logLogSlope(m, e);
   MESSAGE("fitted slope |cay - exp| vs |w|: " << p);
   CHECK(std::abs(p - 3.0) < 0.1);
 }

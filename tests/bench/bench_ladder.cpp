@@ -16,6 +16,9 @@
 #include "engine/integrators/spook.h"
 #include "engine/integrators/spook_conventions.h"
 #include "engine/models/ladder.h"
+#include "tests/log_log_slope.h"
+
+using varsim::test::logLogSlope;
 
 using namespace varsim;
 
@@ -52,17 +55,6 @@ Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed) {
   return t;
 }
 
-double slope(const std::vector<double>& x, const std::vector<double>& y) {
-  double mx = 0, my = 0;
-  for (size_t i = 0; i < x.size(); ++i) mx += std::log(x[i]) / double(x.size()), my += std::log(y[i]) / double(y.size());
-  double sxy = 0, sxx = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    sxy += (std::log(x[i]) - mx) * (std::log(y[i]) - my);
-    sxx += (std::log(x[i]) - mx) * (std::log(x[i]) - mx);
-  }
-  return sxy / sxx;
-}
-
 void sweep() {
   std::printf("SPOOK ladder, h = 1/60, eps = 1e-8, tau = 2h: mean over 40 steps after 20 warm-up steps (ms per step;\n"
               "phases and step are wall time, cpu is process CPU time per step)\n");
@@ -84,7 +76,7 @@ void sweep() {
     umfSteps.push_back(rows[1].cpu);
   }
   std::printf("log-log slope of CPU time per step vs N: ldlt %.3f, umfpack %.3f (paper Fig. 7: linear = 1)\n",
-              slope(Ns, ldltSteps), slope(Ns, umfSteps));
+              logLogSlope(Ns, ldltSteps), logLogSlope(Ns, umfSteps));
   std::printf("N = 1000: ldlt %.2f ms CPU per step (%s the 16.7 ms real-time budget at 60 Hz), umfpack %.2f ms\n",
               ldltSteps.back(), ldltSteps.back() < 1000.0 / 60 ? "within" : "OVER", umfSteps.back());
 }
