@@ -112,6 +112,41 @@ TEST_CASE("SettingsPath: $VARSIM_SETTINGS wins") {
   CHECK(defaultSettingsPath() == "/tmp/cfg/varsim/settings.json");
 }
 
+TEST_CASE("SettingsMsaa: the user's choice round-trips, bad values warn and keep automatic") {
+  Settings s;
+  CHECK(s.msaaSamples == Settings::kMsaaAutomatic);
+  const std::string path = std::string(VARSIM_TEST_OUT) + "/settings_msaa.json";
+  std::string error;
+  for (int samples : {0, 2, 4, 8, Settings::kMsaaAutomatic}) {
+    s.msaaSamples = samples;
+    REQUIRE(saveSettings(path, s, error));
+    std::vector<std::string> w;
+    CHECK(loadSettings(path, w).msaaSamples == samples);
+    CHECK(w.empty());
+  }
+  for (const char* bad : {R"({"msaa_samples": 3})", R"({"msaa_samples": 16})", R"({"msaa_samples": "4"})",
+                          R"({"msaa_samples": 4.5})", R"({"msaa_samples": -7})", R"({"msaa_samples": 4294967300})",
+                          R"({"msaa_samples": 18446744073709551615})"}) {
+    std::vector<std::string> w;
+    const Settings r = parseSettingsJson(bad, "s.json", w);
+    CHECK(r.msaaSamples == Settings::kMsaaAutomatic);
+    REQUIRE(w.size() == 1);
+    CHECK(w[0] == "s.json: 'msaa_samples' must be 0 (off), 2, 4, 8 or -1 (automatic); using the default");
+  }
+  // An out-of-range value set in code is not written out.
+  s.msaaSamples = 6;
+  CHECK(settingsToJson(s).find("\"msaa_samples\": -1") != std::string::npos);
+  CHECK(validMsaaChoice(8));
+  CHECK_FALSE(validMsaaChoice(1));
+}
+
+TEST_CASE("SettingsPanelLayout: ImGui's layout file sits next to the settings file") {
+  CHECK(panelLayoutPath("/home/u/.config/varsim/settings.json") == "/home/u/.config/varsim/settings.imgui.ini");
+  CHECK(panelLayoutPath("/tmp/x/varsim.json") == "/tmp/x/varsim.imgui.ini");
+  CHECK(panelLayoutPath("varsim_settings.json") == "varsim_settings.imgui.ini");
+  CHECK(panelLayoutPath("") == "varsim_settings.imgui.ini");
+}
+
 TEST_CASE("AppOptions: modes, values and errors that name the option") {
   AppOptions o = parseAppOptions({});
   CHECK(o.mode == AppOptions::Mode::Interactive);

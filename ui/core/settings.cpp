@@ -25,6 +25,16 @@ std::string defaultSettingsPath() {
   return "varsim_settings.json";
 }
 
+std::string panelLayoutPath(const std::string& settingsPath) {
+  std::filesystem::path p(settingsPath.empty() ? "varsim_settings.json" : settingsPath);
+  p.replace_filename(p.stem().string() + ".imgui.ini");
+  return p.string();
+}
+
+bool validMsaaChoice(int samples) {
+  return samples == Settings::kMsaaAutomatic || samples == 0 || samples == 2 || samples == 4 || samples == 8;
+}
+
 namespace {
 
 struct Reader {
@@ -153,6 +163,15 @@ Settings parseSettingsJson(const std::string& text, const std::string& source, s
   r.number(root, "plot_window", "", s.plotWindow, kPlotWindows.front(), kPlotWindows.back());
   s.plotWindow = clampPlotWindow(s.plotWindow);
   r.text(root, "gamepad_mappings", "", s.gamepadMappingsFile);
+  if (root.contains("msaa_samples")) {
+    const json& m = root["msaa_samples"];
+    // Read at full width: a huge integer must not wrap around to a valid count.
+    long long v = -2;
+    if (m.is_number_unsigned()) v = m.get<unsigned long long>() <= 8 ? (long long)m.get<unsigned long long>() : -2;
+    else if (m.is_number_integer()) v = m.get<long long>();
+    if (v >= -1 && v <= 8 && validMsaaChoice(int(v))) s.msaaSamples = int(v);
+    else r.warn("msaa_samples", "must be 0 (off), 2, 4, 8 or -1 (automatic)");
+  }
   if (root.contains("input")) {
     const json& in = root["input"];
     if (!in.is_object()) r.warn("input", "must be an object");
@@ -184,6 +203,7 @@ std::string settingsToJson(const Settings& s) {
   root["speed"] = s.speed;
   root["plot_window"] = s.plotWindow;
   root["gamepad_mappings"] = s.gamepadMappingsFile;
+  root["msaa_samples"] = validMsaaChoice(s.msaaSamples) ? s.msaaSamples : Settings::kMsaaAutomatic;
   json input = json::object();
   for (const auto& [scene, controls] : s.inputMappings)
     for (const auto& [control, b] : controls) input[scene][control] = bindingJson(b);

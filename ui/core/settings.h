@@ -1,5 +1,5 @@
-// Settings persisted between runs (window, panels, last scene, speed, plot window, input mapping per
-// scene, gamepad mapping file) in a small JSON file: $VARSIM_SETTINGS, else
+// Settings persisted between runs (window, panels, last scene, speed, plot window, MSAA, input
+// mapping per scene, gamepad mapping file) in a small JSON file: $VARSIM_SETTINGS, else
 // $XDG_CONFIG_HOME/varsim/settings.json, else ~/.config/varsim/settings.json. A missing or corrupt
 // file never stops the app: every unreadable field is reported and falls back to its default.
 #pragma once
@@ -36,11 +36,19 @@ struct Settings {
   double speed = 1.0;
   double plotWindow = 10.0;  // seconds
   std::string gamepadMappingsFile;
+  // Anti-aliasing samples the user chose: 0 (off), 2, 4 or 8; kMsaaAutomatic keeps the renderer's
+  // default (4x on GPUs, off on CPU rasterizers, where it costs about twice the frame time).
+  static constexpr int kMsaaAutomatic = -1;
+  int msaaSamples = kMsaaAutomatic;
   // scene name → control name → binding
   std::map<std::string, std::map<std::string, SavedBinding>> inputMappings;
 };
 
 std::string defaultSettingsPath();
+// ImGui's panel layout file next to the settings file: settings.json -> settings.imgui.ini.
+std::string panelLayoutPath(const std::string& settingsPath);
+// True for the sample counts the MSAA control offers (kMsaaAutomatic, 0, 2, 4, 8).
+bool validMsaaChoice(int samples);
 // Never throws: problems go to `warnings` ("settings.json: 'speed' is not a number; using 1").
 Settings loadSettings(const std::string& path, std::vector<std::string>& warnings);
 Settings parseSettingsJson(const std::string& text, const std::string& source, std::vector<std::string>& warnings);
