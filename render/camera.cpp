@@ -69,6 +69,10 @@ void OrbitCamera::update(const varsim::CameraHint& hint, float dtSeconds) {
     adoptedHint = true;
     if (std::isfinite(hint.distance) && hint.distance > 0.0f) distance = hint.distance;
     if (hintOk) target = glm::vec3(hint.target[0], hint.target[1], hint.target[2]);
+    if (hint.setsAngles && std::isfinite(hint.yaw) && std::isfinite(hint.pitch)) {
+      yaw = hint.yaw;
+      pitch = hint.pitch;
+    }
     if (hint.follow) {
       follow = true;
       followYawOffset = 0.0f;

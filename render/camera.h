@@ -25,8 +25,8 @@ struct OrbitCamera {
   void orbit(float dxPixels, float dyPixels);                     // left drag
   void pan(float dxPixels, float dyPixels, int viewportHeight);   // right/middle drag
   void zoom(float scrollSteps);                                   // wheel, multiplicative
-  // Applies follow; the first call (or after adoptedHint = false) adopts hint.distance and
-  // hint.target, and switches follow on when the scene asks for it (hint.follow).
+  // Applies follow; the first call (or after adoptedHint = false) adopts hint.distance, hint.target
+  // and hint.yaw/pitch (if hint.setsAngles), and switches follow on when the scene asks (hint.follow).
   void update(const varsim::CameraHint& hint, float dtSeconds);
   glm::mat4 view() const;
   glm::mat4 projection(float aspect) const;

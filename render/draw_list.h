@@ -59,6 +59,10 @@ struct CameraHint {
   Vec3f target{0, 0, 0};
   float heading = 0.0f;   // rad, for follow cameras behind vehicles
   float distance = 8.0f;  // m, suggested orbit distance
+  // Initial orbit angles (rad, OrbitCamera's yaw about +z from +x and pitch above the horizon) for
+  // scenes seen best from one side, e.g. face-on to a swing plane; ignored unless setsAngles.
+  bool setsAngles = false;
+  float yaw = 0.0f, pitch = 0.0f;
   bool showGround = true;
   float groundHeight = 0.0f;
 };

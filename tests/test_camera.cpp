@@ -199,6 +199,41 @@ TEST_CASE("FirstUpdateAdoptsHint") {
   CHECK(std::atan2(behind.y, behind.x) == doctest::Approx(0.5f - 3.14159265f).epsilon(1e-5));
 }
 
+TEST_CASE("HintAnglesAreAdoptedOnceAndOnlyWhenSet") {
+  OrbitCamera cam;
+  varsim::CameraHint hint;
+  hint.yaw = -1.2f;
+  hint.pitch = 0.1f;
+  cam.update(hint, 0.016f);  // setsAngles false: the default orbit angles stay
+  CHECK(cam.yaw == doctest::Approx(0.8f));
+  CHECK(cam.pitch == doctest::Approx(0.45f));
+  // Face-on to the x-z plane: yaw -pi/2 puts the eye on -y, looking along +y.
+  OrbitCamera side;
+  hint.setsAngles = true;
+  hint.yaw = -1.5707963f;
+  hint.pitch = 0.1f;
+  hint.distance = 10.0f;
+  side.update(hint, 0.016f);
+  CHECK(side.yaw == doctest::Approx(-1.5707963f));
+  CHECK(side.pitch == doctest::Approx(0.1f));
+  CHECK(side.forward().y == doctest::Approx(std::cos(0.1f)).epsilon(1e-5));
+  CHECK(std::abs(side.forward().x) < 1e-5f);
+  // The user's orbit afterwards is kept: later hints do not reset it.
+  side.orbit(100.0f, 0.0f);
+  const float userYaw = side.yaw;
+  side.update(hint, 0.016f);
+  CHECK(side.yaw == userYaw);
+  // Out-of-range pitch is clamped, non-finite angles are ignored.
+  OrbitCamera steep, broken;
+  hint.pitch = 3.0f;
+  steep.update(hint, 0.016f);
+  CHECK(steep.pitch == doctest::Approx(steep.maxPitch));
+  hint.yaw = std::numeric_limits<float>::quiet_NaN();
+  broken.update(hint, 0.016f);
+  CHECK(broken.yaw == doctest::Approx(0.8f));
+  CHECK(broken.pitch == doctest::Approx(0.45f));
+}
+
 TEST_CASE("FollowFilterIsFrameRateIndependent") {
   // The exponential lag alpha = 1 - exp(-dt/tau) composes exactly: 60 frames of 1/60 s and
   // 6 frames of 1/6 s reach the same state.
