@@ -273,21 +273,18 @@ void BoatScene::draw(DrawList& out) const {
   const HydrostaticState& hydro = nodeHydro();
   char buf[200];
   const double speed = velocity().norm();
-  std::snprintf(buf, sizeof buf, "speed %.2f m/s (%.1f kn)   heading %.0f deg   heel %+.1f deg   trim %+.1f deg", speed,
+  std::snprintf(buf, sizeof buf, "speed %.2f m/s (%.1f kn)  heading %.0f  heel %+.1f  trim %+.1f deg", speed,
                 speed * 1.943844, std::atan2(g.R(1, 0), g.R(0, 0)) * 180.0 / kPi, heel(g.R) * 180.0 / kPi,
                 trim(g.R) * 180.0 / kPi);
   out.hud.push_back(buf);
-  std::snprintf(buf, sizeof buf, "thrust L %.0f N  R %.0f N   submerged %.3f m^3 (floating %.3f)   wetted %.2f m^2",
-                thrust_.x(), thrust_.y(), hydro.volume, boat_.settings().mass / boat_.settings().waterDensity,
-                hydro.wettedArea);
+  std::snprintf(buf, sizeof buf, "thrust L %.0f N  R %.0f N", thrust_.x(), thrust_.y());
   out.hud.push_back(buf);
-  const Vector3d cur = water_.settings().current;
-  std::snprintf(buf, sizeof buf, "wind (%.1f, %.1f) m/s   current (%.1f, %.1f) m/s   waves %.2f m / %.1f m", wind.x(),
-                wind.y(), cur.x(), cur.y(), water_.settings().amplitude, water_.settings().wavelength);
+  std::snprintf(buf, sizeof buf, "submerged %.3f m^3 (floats at %.3f)  wetted %.2f m^2", hydro.volume,
+                boat_.settings().mass / boat_.settings().waterDensity, hydro.wettedArea);
   out.hud.push_back(buf);
   if (sanitizedInputSteps() > 0)
-    out.hud.push_back("notice: invalid inputs (NaN or out of range) were repaired on " +
-                      std::to_string(sanitizedInputSteps()) + " steps");
+    out.hud.push_back("invalid inputs (NaN, out of range) repaired on " + std::to_string(sanitizedInputSteps()) +
+                      " steps");
 }
 
 }  // namespace

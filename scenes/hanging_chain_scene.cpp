@@ -43,17 +43,15 @@ class ChainScene : public RodScene {
   }
 
  protected:
-  std::string title() const override { return "chain of " + std::to_string(chain_.rodCount()) + " rods"; }
   void extraColumns(std::vector<std::string>& c) const override { c.insert(c.end(), {"tip_x", "tip_y", "tip_z"}); }
   void extraDiagnostics(std::vector<double>& row) const override {
     const Eigen::Vector3d p = chain_.system().point(chain_.tipPoint(), main_->state.q);
     row.insert(row.end(), {p.x(), p.y(), p.z()});
   }
   void drawExtras(DrawList& out) const override {
-    const double L = chain_.rodCount() * chain_.config().rodLength;
-    out.camera.target = {0.0f, 0.0f, float(-0.5 * L)};
-    out.camera.distance = float(2.5 * L + 1.0);
-    out.camera.showGround = false;
+    // Released from rest, the chain swings in the vertical plane through its start direction (turned
+    // by `tilt` about z).
+    frameSwingFaceOn(out.camera, chain_.rodCount() * chain_.config().rodLength, chain_.config().tilt);
   }
 
  private:

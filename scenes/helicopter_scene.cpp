@@ -297,31 +297,26 @@ void HelicopterScene::draw(DrawList& out) const {
   out.camera.heading = float(FlightAssist::heading(g.R));
   out.camera.distance = 22.0f;
   out.camera.showGround = hasWorld_;
+  // HUD: flying figures only; actuator values and tilts are plotted, stick values are in Input mapping.
   char buf[160];
   const Vector3d vel = velocity();
-  std::snprintf(buf, sizeof buf, "altitude %.1f m   clearance %.2f m   speed %.1f m/s (climb %+.1f)", g.x.z(),
-                clearance(), vel.norm(), vel.z());
+  std::snprintf(buf, sizeof buf, "altitude %.1f m  clearance %.2f m  speed %.1f m/s (climb %+.1f)", g.x.z(), clearance(),
+                vel.norm(), vel.z());
   out.hud.push_back(buf);
   const double rollDeg = std::atan2(g.R(2, 1), g.R(2, 2)) * 180.0 / kPi;
   const double pitchDeg = std::asin(std::clamp(-g.R(2, 0), -1.0, 1.0)) * 180.0 / kPi;  // + nose down
-  std::snprintf(buf, sizeof buf, "attitude: roll %+.1f deg  pitch %+.1f deg (nose down +)  heading %.0f deg", rollDeg,
-                pitchDeg, FlightAssist::heading(g.R) * 180.0 / kPi);
+  std::snprintf(buf, sizeof buf, "roll %+.1f  pitch %+.1f (nose down +)  heading %.0f deg", rollDeg, pitchDeg,
+                FlightAssist::heading(g.R) * 180.0 / kPi);
   out.hud.push_back(buf);
-  std::snprintf(buf, sizeof buf, "collective %.0f N (%.0f%% hover)  tail %+.0f N  tilt p %+.1f deg r %+.1f deg",
-                actuators_.collective, 100.0 * actuators_.collective / std::max(heli_.hoverCollective(), 1e-9),
-                actuators_.yaw, actuators_.pitch * 180.0 / kPi, actuators_.roll * 180.0 / kPi);
+  const LandingPad* pad = hasWorld_ ? world_.padAt(g.x) : nullptr;
+  const bool landed = pad && clearance() < 0.05 && vel.norm() < 0.3;
+  std::snprintf(buf, sizeof buf, "collective %.0f%% hover  assist %s%s%s%s",
+                100.0 * actuators_.collective / std::max(heli_.hoverCollective(), 1e-9), assistOn_ ? "ON" : "OFF (raw)",
+                landed ? "  landed on '" : "", landed ? pad->name.c_str() : "", landed ? "'" : "");
   out.hud.push_back(buf);
-  std::snprintf(buf, sizeof buf, "sticks: throttle %+.2f yaw %+.2f pitch %+.2f roll %+.2f   assist %s",
-                sticks_.throttle, sticks_.yaw, sticks_.pitch, sticks_.roll,
-                assistOn_ ? "ON (attitude + altitude hold)" : "OFF (raw)");
-  out.hud.push_back(buf);
-  if (hasWorld_) {
-    const LandingPad* pad = world_.padAt(g.x);
-    if (pad && clearance() < 0.05 && vel.norm() < 0.3) out.hud.push_back("landed on pad '" + pad->name + "'");
-  }
   if (sanitizedInputSteps() > 0)
-    out.hud.push_back("notice: invalid inputs (NaN or out of range) were repaired on " +
-                      std::to_string(sanitizedInputSteps()) + " steps");
+    out.hud.push_back("invalid inputs (NaN, out of range) repaired on " + std::to_string(sanitizedInputSteps()) +
+                      " steps");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // drawing and live tuning are RodScene's.
 #include "scenes/ladder_scene.h"
 
+#include <cmath>
+
 namespace varsim {
 
 namespace {
@@ -32,10 +34,10 @@ LadderScene::LadderScene(const ParamSet& params) : RodScene(params, {"joints", "
 }
 
 void LadderScene::drawExtras(DrawList& out) const {
+  // The ladder lies and swings in the x-z plane, hanging from its corner at the origin; the far
+  // corner is R from the pin.
   const double N = ladder_.config().links, l = ladder_.config().rodLength;
-  out.camera.target = {float(0.5 * N * l), 0.0f, float(-0.4 * N * l)};
-  out.camera.distance = float(1.6 * N * l + 4.0 * l);
-  out.camera.showGround = false;
+  frameSwingFaceOn(out.camera, std::hypot(N * l, l), 0.0);
 }
 
 VARSIM_REGISTER_SCENE(SceneInfo{

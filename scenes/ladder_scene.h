@@ -18,7 +18,6 @@ class LadderScene : public RodScene {
 
  protected:
   void drawExtras(DrawList& out) const override;
-  std::string title() const override { return "ladder N=" + std::to_string(ladder_.config().links); }
 
  private:
   Ladder ladder_;

@@ -112,9 +112,9 @@ class RigidBodyScene : public Scene {
     std::vector<double> row;
     diagnostics(row);
     char line[160];
-    std::snprintf(line, sizeof line, "t = %.2f s   E = %.6g J   dE/E = %+.2e", row[0], row[1], row[19]);
+    std::snprintf(line, sizeof line, "E = %.6g J   dE/E = %+.2e", row[1], row[19]);
     out.hud.push_back(line);
-    std::snprintf(line, sizeof line, "|M - M0|/|M0| = %.2e   Newton iterations %d   step %.1f us", row[20],
+    std::snprintf(line, sizeof line, "|M - M0|/|M0| = %.2e   Newton %d   step %.1f us", row[20],
                   sim_.newtonIterations(), sim_.stepMicros());
     out.hud.push_back(line);
     out.hud.push_back(lgvi ? "LGVI: " + lgviOptionsText(lgviOptionsFrom(params_)) : std::string("RK4 (baseline)"));

@@ -296,9 +296,15 @@ void RodScene::loadState(const std::vector<double>& state) {
 }
 
 void RodScene::draw(DrawList& out) const {
+  // The scene's extras first: they set the camera framing, which sizes the rods below.
+  drawExtras(out);
   double maxLength = 0.0;
   for (const auto& b : system_->bodies()) maxLength = std::max(maxLength, b.length);
-  const float radius = float(0.04 * (maxLength > 0 ? maxLength : 1.0));
+  const double l = maxLength > 0 ? maxLength : 1.0;
+  // About 1.5 px of radius at the framing distance (a whole 20-link ladder is framed from ~50 m,
+  // where 0.04 l is half a pixel), but at most 0.15 l so the ladder's rails stay apart. Drawing only.
+  const double framed = std::isfinite(out.camera.distance) ? 0.0028 * out.camera.distance : 0.0;
+  const float radius = float(std::clamp(framed, 0.04 * l, 0.15 * l));
   const double speedScale = 50.0;  // m/s at full red (log scale); whiplash reaches tens of m/s
   for (const auto& g : ghosts_) drawRods(*system_, g->state, out, true, speedScale, radius);
   drawRods(*system_, main_->state, out, false, speedScale, radius);
@@ -309,24 +315,20 @@ void RodScene::draw(DrawList& out) const {
     for (const auto& p : trail_) strip.points.push_back({float(p.x()), float(p.y()), float(p.z())});
     out.lines.push_back(std::move(strip));
   }
+  // HUD: what to watch while it swings (at most three lines here, under the scene's own). Solver
+  // cost, conventions and the full stability warning are in the SPOOK tuning panel.
   const RodDiagnostics d = rodDiagnostics(*system_, main_->state);
   char buf[200];
-  std::snprintf(buf, sizeof buf, "%s (%s)  t=%.2f s  E=%.2f J  joint rms %.2e m  max speed %.2f m/s", title().c_str(),
-                stepperName(main_->kind()), main_->state.t, d.energy, d.constraintRms, d.maxSpeed);
+  std::snprintf(buf, sizeof buf, "%s: E = %.6g J, gap rms %.1e m, v max %.3g m/s", stepperName(main_->kind()), d.energy,
+                d.constraintRms, d.maxSpeed);
   out.hud.push_back(buf);
-  if (const SpookProfile* p = profile()) {
-    std::snprintf(buf, sizeof buf, "solve %.0f us (factor %.0f + solve %.0f), step %.0f us, factor nnz %ld", p->factorUs + p->solveUs,
-                  p->factorUs, p->solveUs, p->stepUs, p->factorNnz);
-    out.hud.push_back(buf);
-  }
+  std::string ghostLine;
   for (const auto& g : ghosts()) {
-    std::snprintf(buf, sizeof buf, "ghost %s: %s%.3g s", g.stepper.c_str(), g.diverged ? "DIVERGED at t = " : "running, t = ",
-                  g.diverged ? g.divergedAt : main_->state.t);
-    out.hud.push_back(buf);
+    std::snprintf(buf, sizeof buf, g.diverged ? "%s DIVERGED %.3g s" : "%s running", g.stepper.c_str(), g.divergedAt);
+    ghostLine += (ghostLine.empty() ? "ghosts: " : ", ") + std::string(buf);
   }
-  for (const auto& line : conventionLines()) out.hud.push_back(line);
-  if (const std::string w = stabilityWarning(); !w.empty()) out.hud.push_back("WARNING: " + w);
-  drawExtras(out);
+  if (!ghostLine.empty()) out.hud.push_back(ghostLine);
+  if (!stabilityWarning().empty()) out.hud.push_back("WARNING: eps, tau outside the stable region (SPOOK tuning)");
 }
 
 std::vector<PlotSpec> RodScene::plots() const {

@@ -6,6 +6,7 @@
 // and forces, per-constraint ε/τ, conventions, measured-stability warning, ghost status).
 #pragma once
 #include <Eigen/Core>
+#include <cmath>
 #include <deque>
 #include <map>
 #include <memory>
@@ -132,8 +133,9 @@ class RodScene : public Scene {
   void initSimulation(RodSystem& system, BodyPoint trail, int tipBody, double massForConventions);
   virtual void extraColumns(std::vector<std::string>&) const {}
   virtual void extraDiagnostics(std::vector<double>&) const {}
+  // Runs first in draw(): the camera hint (its distance sizes the drawn rods), the scene's own shapes
+  // and HUD lines (at most one: the rod lines follow).
   virtual void drawExtras(DrawList&) const {}
-  virtual std::string title() const = 0;
   double lastH() const { return lastH_ > 0 ? lastH_ : dt(); }
 
   RodSystem* system_ = nullptr;
@@ -151,5 +153,20 @@ class RodScene : public Scene {
   double conventionMass_ = 1.0;
   double lastH_ = 0;
 };
+
+// Camera hint for a rod scene swinging about a pin at the origin in the vertical plane through the
+// horizontal direction `azimuth` (rad about z from +x): face-on with that direction to the right,
+// slightly from above, and far enough that a full swing of `radius` (horizontal [-r, r], z [-r, 0])
+// fits the camera's 45-degree vertical field of view in a view up to ~10% wider than high (the
+// default layout's 3-D view above the SPOOK tuning panel) with a 5% margin.
+inline void frameSwingFaceOn(CameraHint& hint, double radius, double azimuth) {
+  const double halfFov = 0.3927, aspect = 1.1, margin = 1.05;
+  hint.target = {0.0f, 0.0f, float(-0.5 * radius)};
+  hint.distance = float(margin * radius / (std::tan(halfFov) * aspect));
+  hint.setsAngles = true;
+  hint.yaw = float(azimuth - 1.5707963267948966);
+  hint.pitch = 0.12f;
+  hint.showGround = false;
+}
 
 }  // namespace varsim

@@ -49,7 +49,6 @@ class SleighScene : public RodScene {
   }
 
  protected:
-  std::string title() const override { return "Chaplygin sleigh"; }
   void extraColumns(std::vector<std::string>& c) const override {
     c.insert(c.end(), {"x", "y", "theta", "speed", "yaw_rate", "slip", "ground_gap", "reduced_energy"});
   }

@@ -277,7 +277,7 @@ void SnakeboardScene::draw(DrawList& out) const {
 
   out.lines.push_back(trail_.strip({1.0f, 0.6f, 0.2f, 1.0f}));
   out.camera.follow = true;
-  out.camera.target = {float(s.g.x), float(s.g.y), float(0.5 * hipZ)};
+  out.camera.target = {float(s.g.x), float(s.g.y), float(hipZ)};  // mid-rider: head and board both in view
   out.camera.heading = float(s.g.theta + kPi);  // forward is body -x
   out.camera.distance = float(9.0 * l);
   char line[160];

@@ -125,13 +125,12 @@ class TumblingBodyScene : public Scene {
     std::vector<double> row;
     diagnostics(row);
     char line[200];
-    std::snprintf(line, sizeof line, "t = %.1f s   h = %.3g s   dE/E: LGVI %+.2e  RK4 %+.2e", row[0], params_.real("dt"),
-                  row[19], row[20]);
+    std::snprintf(line, sizeof line, "dE/E: LGVI %+.2e  RK4 %+.2e", row[19], row[20]);
     out.hud.push_back(line);
-    std::snprintf(line, sizeof line, "d|L|/|L|: LGVI %+.2e  RK4 %+.2e   Newton iterations %d", row[21], row[22],
+    std::snprintf(line, sizeof line, "d|L|/|L|: LGVI %+.2e  RK4 %+.2e  Newton %d", row[21], row[22],
                   lgvi_.newtonIterations());
     out.hud.push_back(line);
-    out.hud.push_back("left: LGVI (" + lgviOptionsText(lgviOptionsFrom(params_)) + ")   right: RK4 (ghost)");
+    out.hud.push_back("LGVI (" + lgviOptionsText(lgviOptionsFrom(params_)) + "), RK4 ghost");
     out.camera.follow = false;
     out.camera.target = {0.0f, 0.0f, 0.0f};
     out.camera.distance = float(4.0 * boxSize_.maxCoeff() + 2.0);
