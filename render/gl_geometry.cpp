@@ -234,6 +234,33 @@ int BackdropBuffers::drawGround() const {
   return ground_.indexCount / 3;
 }
 
+void GridLineBuffers::create() {
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vertexBuffer_);
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vertexBuffer_);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(GridVertex), reinterpret_cast<void*>(offsetof(GridVertex, position)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(GridVertex), reinterpret_cast<void*>(offsetof(GridVertex, color)));
+  glBindVertexArray(0);
+}
+
+void GridLineBuffers::destroy() {
+  if (vao_ != 0) glDeleteVertexArrays(1, &vao_);
+  if (vertexBuffer_ != 0) glDeleteBuffers(1, &vertexBuffer_);
+  vao_ = vertexBuffer_ = 0;
+}
+
+int GridLineBuffers::draw(const std::vector<GridVertex>& vertices) {
+  if (vertices.size() < 2) return 0;
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vertexBuffer_);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(vertices.size() * sizeof(GridVertex)), vertices.data(), GL_STREAM_DRAW);
+  glDrawArrays(GL_LINES, 0, GLsizei(vertices.size() / 2 * 2));
+  return int(vertices.size() / 2);
+}
+
 void LineBuffers::create() {
   // Quad corners: x selects the end point, y the side (see line.vert.glsl).
   const float corners[12] = {0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1};

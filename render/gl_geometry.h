@@ -7,6 +7,7 @@
 #include <glad/gl.h>
 
 #include "render/draw_list.h"
+#include "render/ground_grid.h"
 #include "render/line_segments.h"
 #include "render/primitive_mesh.h"
 #include "render/shape_instances.h"
@@ -64,6 +65,18 @@ class BackdropBuffers {
                      const std::vector<std::uint32_t>& indices);
   static void release(Mesh& mesh);
   Mesh sky_, ground_;
+};
+
+// The ground grid's coloured 1-px GL lines, streamed each frame (render/ground_grid.h).
+class GridLineBuffers {
+ public:
+  void create();
+  void destroy();
+  // With the grid line program bound; returns the segments drawn.
+  int draw(const std::vector<GridVertex>& vertices);
+
+ private:
+  GLuint vao_ = 0, vertexBuffer_ = 0;
 };
 
 class LineBuffers {

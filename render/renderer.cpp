@@ -1,6 +1,6 @@
 // Renderer: per frame, expands the draw list into instance buckets (primitive x level of detail),
-// uploads them into one stream buffer and draws sky, opaque shapes, meshes, ground grid, drop
-// shadows, lines and finally the translucent items back to front. See renderer.h for the contract.
+// uploads them into one stream buffer and draws ground and grid, opaque shapes, meshes, drop
+// shadows, sky, lines and finally the translucent items back to front. See renderer.h for the contract.
 #include "render/renderer.h"
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "render/gl_geometry.h"
+#include "render/ground_grid.h"
 #include "render/shader_program.h"
 #include "render/line_segments.h"
 #include "render/offscreen_target.h"
@@ -27,10 +28,6 @@ constexpr glm::vec3 kZenith{0.40f, 0.56f, 0.78f};
 constexpr glm::vec3 kHorizon{0.86f, 0.89f, 0.93f};
 constexpr glm::vec3 kGroundFar{0.80f, 0.82f, 0.84f};
 constexpr glm::vec3 kGround{0.74f, 0.76f, 0.78f};
-constexpr glm::vec3 kMinorLine{0.60f, 0.62f, 0.65f};
-constexpr glm::vec3 kMajorLine{0.46f, 0.48f, 0.52f};
-constexpr glm::vec3 kAxisX{0.85f, 0.25f, 0.22f};
-constexpr glm::vec3 kAxisY{0.25f, 0.65f, 0.28f};
 constexpr glm::vec3 kLightColorLinear{0.80f, 0.77f, 0.72f};
 constexpr glm::vec3 kSkyAmbientLinear{0.30f, 0.34f, 0.40f};
 constexpr glm::vec3 kGroundAmbientLinear{0.12f, 0.11f, 0.10f};
@@ -67,7 +64,15 @@ void setUniform(const varsim::render::ShaderProgram& p, const char* name, int v)
 
 struct Renderer::Impl {
   bool ready = false;
-  varsim::render::ShaderProgram shapeProgram, lineProgram, skyProgram, gridProgram;
+  varsim::render::ShaderProgram shapeProgram, lineProgram, skyProgram, gridProgram, gridLineProgram;
+  varsim::render::GridLineBuffers gridLines;
+  std::vector<varsim::render::GridVertex> gridVertices;
+  const varsim::render::GroundGridStyle gridStyle = [] {  // haze shared with the sky and ground
+    varsim::render::GroundGridStyle g;
+    g.horizon = kHorizon;
+    g.groundFar = kGroundFar;
+    return g;
+  }();
   varsim::render::PrimitiveBuffers primitives;
   varsim::render::DynamicMeshBuffers meshes;
   varsim::render::LineBuffers lines;
@@ -86,9 +91,10 @@ struct Renderer::Impl {
   std::vector<char> ghostOfPart;
   std::vector<varsim::render::LineSegment> opaqueSegments, translucentSegments;
 
-  // Opaque ground quad around the eye; pushed back in depth so shapes resting on it never
-  // z-fight, and faded into the sky's haze before its edge (see grid.frag.glsl).
-  int drawGround(const glm::mat4& viewProj, const glm::vec3& eye, float height, float fadeEnd) {
+  // Flat ground around the eye, pushed back in depth so shapes and grid lines resting on it never
+  // z-fight and faded into the sky's haze before its edge (grid.vert.glsl); then the grid lines
+  // (blended, no depth writes) on top.
+  int drawGround(const glm::mat4& viewProj, const glm::vec3& eye, float height, float fadeEnd, float pixelsPerRadian) {
     glDisable(GL_CULL_FACE);
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);
@@ -99,17 +105,24 @@ struct Renderer::Impl {
     setUniform(gridProgram, "uHeight", height);
     setUniform(gridProgram, "uEye", eye);
     setUniform(gridProgram, "uFadeEnd", fadeEnd);
-    setUniform(gridProgram, "uMinorSpacing", 1.0f);
-    setUniform(gridProgram, "uMajorSpacing", 10.0f);
     setUniform(gridProgram, "uGround", kGround);
     setUniform(gridProgram, "uHorizon", kHorizon);
-    setUniform(gridProgram, "uMinorColor", kMinorLine);
-    setUniform(gridProgram, "uMajorColor", kMajorLine);
-    setUniform(gridProgram, "uAxisX", kAxisX);
-    setUniform(gridProgram, "uAxisY", kAxisY);
     setUniform(gridProgram, "uGroundFar", kGroundFar);
-    const int triangles = backdrop.drawGround();
+    int triangles = backdrop.drawGround();
     glDisable(GL_POLYGON_OFFSET_FILL);
+
+    gridVertices.clear();
+    appendGroundGrid({eye, height, fadeEnd, pixelsPerRadian}, gridStyle, gridVertices);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    gridLineProgram.use();
+    setUniform(gridLineProgram, "uViewProj", viewProj);
+    glEnable(GL_LINE_SMOOTH);  // coverage-blended edges where there are no samples to resolve
+    triangles += gridLines.draw(gridVertices);  // counted as one triangle per segment
+    glDisable(GL_LINE_SMOOTH);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
     return triangles;
   }
 
@@ -159,7 +172,8 @@ bool Renderer::init(std::string& error) {
   if (!r.shapeProgram.load("shape.vert.glsl", "shape.frag.glsl", error) ||
       !r.lineProgram.load("line.vert.glsl", "line.frag.glsl", error) ||
       !r.skyProgram.load("sky.vert.glsl", "sky.frag.glsl", error) ||
-      !r.gridProgram.load("grid.vert.glsl", "grid.frag.glsl", error)) {
+      !r.gridProgram.load("grid.vert.glsl", "grid.frag.glsl", error) ||
+      !r.gridLineProgram.load("grid_line.vert.glsl", "grid_line.frag.glsl", error)) {
     shutdown();
     return false;
   }
@@ -167,6 +181,7 @@ bool Renderer::init(std::string& error) {
   r.meshes.create();
   r.lines.create();
   r.backdrop.create();
+  r.gridLines.create();
   if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
     error = "OpenGL error " + std::to_string(e) + " while creating renderer buffers";
     shutdown();
@@ -186,6 +201,8 @@ void Renderer::shutdown() {
   r.lineProgram.destroy();
   r.skyProgram.destroy();
   r.gridProgram.destroy();
+  r.gridLineProgram.destroy();
+  r.gridLines.destroy();
   r.primitives.destroy();
   r.meshes.destroy();
   r.lines.destroy();
@@ -331,6 +348,13 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
   }
   r.primitives.uploadInstances(r.instances);
 
+  // Ground and grid first: the grid lines write no depth, so anything lying on the ground (pads,
+  // markings, at exactly its height) is drawn over them; the ground itself is pushed back in depth.
+  if (ground) {
+    r.stats.triangles += r.drawGround(viewProj, eye, groundHeight, fadeEnd, pixelsPerRadian);
+    r.stats.drawCalls += 2;
+  }
+
   // Opaque shapes.
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
@@ -360,12 +384,8 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
       ++r.stats.drawCalls;
     }
 
-  // Ground grid, then drop shadows on it (stencil: each pixel darkened once however many parts
-  // overlap there).
+  // Drop shadows on the ground (stencil: each pixel darkened once however many parts overlap there).
   if (ground) {
-    r.stats.triangles += r.drawGround(viewProj, eye, groundHeight, fadeEnd);
-    ++r.stats.drawCalls;
-
     if (style.shadows && opaqueTotal > 0 && opaqueTotal <= style.maxShadowCasters) {
       glDepthMask(GL_FALSE);
       glEnable(GL_BLEND);
