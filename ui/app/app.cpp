@@ -181,7 +181,7 @@ int runApp(const std::vector<std::string>& args) {
   }
   const bool interactive = options.mode == AppOptions::Mode::Interactive;
   auto app = std::make_unique<AppState>();
-  // Smoke tests and benchmarks neither read nor write the user's settings.
+  // Smoke tests and benchmarks neither read nor write the user's settings or panel layout.
   app->settingsPath = defaultSettingsPath();
   if (interactive) {
     std::vector<std::string> warnings;
@@ -213,12 +213,16 @@ int runApp(const std::vector<std::string>& args) {
     glfwTerminate();
     return 1;
   }
+  if (interactive) app->usePanelLayoutFile();
   int code = 0;
   if (!app->renderer.init(error)) {
     std::fprintf(stderr, "varsim: renderer: %s\n", error.c_str());
     code = 1;
   } else {
-    // Default: 4x on GPUs, off on CPU rasterizers (renderer.init); VARSIM_MSAA overrides both.
+    // Default: 4x on GPUs, off on CPU rasterizers (renderer.init); the user's choice in the View
+    // menu (settings file, interactive runs) replaces it; VARSIM_MSAA overrides all of them.
+    if (interactive && app->settings.msaaSamples != Settings::kMsaaAutomatic)
+      app->renderer.style.msaaSamples = app->settings.msaaSamples;
     if (const char* msaa = std::getenv("VARSIM_MSAA"); msaa && *msaa) app->renderer.style.msaaSamples = std::atoi(msaa);
     app->gamepad.init();
     const std::string mappings = options.gamepadMappings.empty() ? app->settings.gamepadMappingsFile : options.gamepadMappings;

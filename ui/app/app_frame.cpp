@@ -57,6 +57,8 @@ int runAppFrame(AppState& app, double wallDt) {
   pollDevices(app);
 
   handleShortcuts(app);
+  app.panelBoxes.clear();
+  app.menuBarHeight = 0.0f;
   int steps = 0;
   if (app.driver.loaded()) {
     handleCameraMouse(app);
@@ -76,6 +78,8 @@ int runAppFrame(AppState& app, double wallDt) {
     if (app.settings.panels.input) drawInputPanel(app);
     drawRodPanel(app);
   }
+  app.layoutView();
+  if (!app.hideUi) drawRodViewMarks(app);
   if (app.settings.panels.help) drawHelpOverlay(app);
   drawOverlays(app);
   ImGui::Render();
@@ -84,13 +88,16 @@ int runAppFrame(AppState& app, double wallDt) {
   glfwGetFramebufferSize(app.window, &fbw, &fbh);
   if (fbw > 0 && fbh > 0) {  // minimized windows have a 0x0 framebuffer
     glViewport(0, 0, fbw, fbh);
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;  // HiDPI: framebuffer / window pixels
+    const PixelRect px = toFramebufferPixels(app.view, scale.x, scale.y, fbw, fbh);
+    const ViewRect view{px.x, px.y, px.width, px.height};
     if (app.hideScene) {
       // Smoke-test reference: the same frame without the scene's geometry (camera and HUD kept).
       DrawList background;
       background.camera = app.drawList.camera;
-      app.renderer.render(background, app.camera, fbw, fbh);
+      app.renderer.render(background, app.camera, view, fbw, fbh);
     } else {
-      app.renderer.render(app.drawList, app.camera, fbw, fbh);
+      app.renderer.render(app.drawList, app.camera, view, fbw, fbh);
     }
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (app.screenshotRequested) takeScreenshot(app, fbw, fbh);

@@ -1,7 +1,11 @@
-// AppState helpers: notices, scene loading with the saved input mapping, settings persistence.
+// AppState helpers: notices, scene loading with the saved input mapping, settings and panel layout
+// persistence, the 3-D view's rectangle.
 #include "ui/app/app_state.h"
 
+#include <imgui.h>
+
 #include <cstdio>
+#include <filesystem>
 
 #include "engine/sim/errors.h"
 
@@ -41,6 +45,20 @@ void AppState::saveSettings() {
   settings.speed = driver.speed();
   std::string error;
   if (!varsim::saveSettings(settingsPath, settings, error)) std::fprintf(stderr, "varsim: settings not saved: %s\n", error.c_str());
+}
+
+void AppState::usePanelLayoutFile() {
+  panelLayoutFile = panelLayoutPath(settingsPath);
+  // ImGui writes the file with fopen, which does not create the directory (the first run has none).
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::path(panelLayoutFile).parent_path();
+  if (!dir.empty()) std::filesystem::create_directories(dir, ec);
+  ImGui::GetIO().IniFilename = panelLayoutFile.c_str();
+}
+
+void AppState::layoutView() {
+  const ImGuiIO& io = ImGui::GetIO();
+  view = freeViewRect(io.DisplaySize.x, io.DisplaySize.y, hideUi ? 0.0f : menuBarHeight, hideUi ? std::vector<ScreenRect>{} : panelBoxes);
 }
 
 }  // namespace varsim

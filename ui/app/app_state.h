@@ -15,6 +15,7 @@
 #include "ui/core/frame_stats.h"
 #include "ui/core/settings.h"
 #include "ui/core/sim_driver.h"
+#include "ui/core/view_layout.h"
 #include "ui/input/axis_shaping.h"
 #include "ui/input/live_input.h"
 
@@ -52,6 +53,13 @@ struct AppState {
   int calibratingControl = -1;
   AxisCalibrator calibrator;
   bool screenshotRequested = false;
+  // The 3-D view's rectangle (logical pixels): the window minus the docked panels, recomputed every
+  // frame once the panels are laid out (the camera's mouse input uses the previous frame's).
+  ScreenRect view;
+  std::vector<ScreenRect> panelBoxes;  // this frame's shown panels (beginPanel records them)
+  float menuBarHeight = 0.0f;          // this frame's main menu bar, 0 when hidden
+  bool cameraDrag[3] = {false, false, false};  // per mouse button: pressed over the view
+  std::string panelLayoutFile;         // ImGui's ini (interactive runs only; io.IniFilename points here)
 
   void notify(const std::string& text, bool error = false);
   // Loads a scene with its saved input mapping and resets camera/plots; false + notice on BadInput.
@@ -59,6 +67,11 @@ struct AppState {
   // After driver.load(): input mapping of the new scene, camera re-adopts its hint, errors cleared.
   void onSceneLoaded();
   void saveSettings();
+  // Interactive runs: ImGui keeps the panel layout in panelLayoutPath(settingsPath), so moved and
+  // resized panels come back. Call before the first frame; smoke tests and benchmarks never do.
+  void usePanelLayoutFile();
+  // The view rectangle from this frame's panels (whole window with the UI hidden).
+  void layoutView();
 };
 
 }  // namespace varsim

@@ -98,11 +98,21 @@ void handleShortcuts(AppState& app) {
 
 void handleCameraMouse(AppState& app) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantCaptureMouse) return;
-  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f)) app.camera.orbit(io.MouseDelta.x, io.MouseDelta.y);
-  if (ImGui::IsMouseDragging(ImGuiMouseButton_Right, 0.0f) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle, 0.0f))
-    app.camera.pan(io.MouseDelta.x, io.MouseDelta.y, int(io.DisplaySize.y));
-  if (io.MouseWheel != 0.0f) app.camera.zoom(io.MouseWheel);
+  const bool overView = app.view.contains(io.MousePos.x, io.MousePos.y) && !io.WantCaptureMouse;
+  // A drag belongs to the camera when its button went down over the view; it may then cross panels
+  // (ImGui does not capture a drag that started outside its windows).
+  // The press frame's delta is skipped: on a slow frame it holds the jump to where the button went
+  // down, not a drag.
+  bool dragging[3];
+  for (int b = 0; b < 3; ++b) {
+    if (ImGui::IsMouseClicked(b)) app.cameraDrag[b] = overView;
+    else if (!ImGui::IsMouseDown(b)) app.cameraDrag[b] = false;
+    dragging[b] = app.cameraDrag[b] && !ImGui::IsMouseClicked(b) && ImGui::IsMouseDragging(b, 0.0f);
+  }
+  if (dragging[ImGuiMouseButton_Left]) app.camera.orbit(io.MouseDelta.x, io.MouseDelta.y);
+  if (dragging[ImGuiMouseButton_Right] || dragging[ImGuiMouseButton_Middle])
+    app.camera.pan(io.MouseDelta.x, io.MouseDelta.y, int(app.view.h));  // metres per pixel of the view's height
+  if (overView && io.MouseWheel != 0.0f) app.camera.zoom(io.MouseWheel);
 }
 
 }  // namespace varsim

@@ -18,7 +18,8 @@ KeyboardSnapshot pollControlKeys(GLFWwindow* window, const std::vector<ControlBi
 void handleShortcuts(AppState& app);
 // Installs the key-press queue; call before ImGui's GLFW backend installs (and chains) its callbacks.
 void installKeyQueue(GLFWwindow* window);
-// Left drag orbit, right/middle drag pan, wheel zoom, when the mouse is over the 3-D view.
+// Left drag orbit, right/middle drag pan, wheel zoom, when the mouse is over the 3-D view (inside
+// app.view and not over a panel).
 void handleCameraMouse(AppState& app);
 
 }  // namespace varsim

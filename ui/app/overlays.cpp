@@ -1,6 +1,6 @@
-// Overlays on the 3-D view: the scene's HUD lines with the rates (hidden with the panels by Tab),
-// world labels projected by the renderer, the notice area (errors stay until dismissed, other
-// notices fade after 8 s; always shown) and the F1 help with every shortcut.
+// Overlays on the 3-D view, placed in its rectangle (app.view): the scene's HUD lines under an app
+// line (hidden with the panels by Tab), world labels projected by the renderer, the notice area
+// (errors stay until dismissed, other notices fade after 8 s; always shown) and the F1 help.
 #include <imgui.h>
 
 #include <algorithm>
@@ -17,28 +17,22 @@ const ImGuiWindowFlags kOverlayFlags = ImGuiWindowFlags_NoDecoration | ImGuiWind
                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                        ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
 
-// Right edge of the free 3-D view (left of the plots panel when it is shown).
-float viewRight(const AppState& app) {
-  const float w = ImGui::GetIO().DisplaySize.x;
-  return !app.hideUi && app.settings.panels.plots ? w - 470.0f : w - 10.0f;
-}
+constexpr float kMargin = 8.0f;  // px between the view's edge and an overlay
 
-float viewLeft(const AppState& app) {
-  return (!app.hideUi && (app.settings.panels.scenes || app.settings.panels.simulation || app.settings.panels.parameters))
-             ? 340.0f
-             : 10.0f;
-}
+// Text wraps at the view's right edge, so long lines never run under the plots column.
+float wrapWidth(const AppState& app) { return std::max(200.0f, app.view.w - 2.0f * kMargin); }
 
+// One app line (scene, time, speed, frame rate) over the scene's own lines (at most four by
+// convention: what matters while watching; details live in the panels). NoInputs: the HUD never
+// blocks orbiting or picking under it.
 void drawHud(AppState& app) {
   const SimDriver& d = app.driver;
-  ImGui::SetNextWindowPos(ImVec2(viewLeft(app), app.hideUi ? 10.0f : 32.0f));
+  ImGui::SetNextWindowPos(ImVec2(app.view.x + kMargin, app.view.y + kMargin));
   ImGui::SetNextWindowBgAlpha(0.45f);
-  if (ImGui::Begin("##hud", nullptr, kOverlayFlags)) {
-    // Wrap before the plots panel so long scene lines do not run under it.
-    ImGui::PushTextWrapPos(std::max(200.0f, viewRight(app) - viewLeft(app)));
-    ImGui::Text("%s  t = %.3f s  h = %.4g s  %.0f%% real time%s", d.sceneName().c_str(), d.scene().time(), d.h(),
-                d.speed() * 100.0, d.paused() ? "  [paused]" : "");
-    ImGui::Text("FPS %.0f   physics %.0f Hz   step %.1f us", app.rates.fps(), app.rates.physicsHz(), app.rates.stepMicros());
+  if (ImGui::Begin("##hud", nullptr, kOverlayFlags | ImGuiWindowFlags_NoInputs)) {
+    ImGui::PushTextWrapPos(wrapWidth(app));
+    ImGui::Text("%s  t = %.3f s  %.0f%% real time  %.0f FPS%s", d.sceneName().c_str(), d.scene().time(), d.speed() * 100.0,
+                app.rates.fps(), d.paused() ? "  [paused]" : "");
     for (const auto& line : app.drawList.hud) ImGui::TextWrapped("%s", line.c_str());
     ImGui::PopTextWrapPos();
   }
@@ -46,13 +40,15 @@ void drawHud(AppState& app) {
 }
 
 void drawLabels(AppState& app) {
-  const ImGuiIO& io = ImGui::GetIO();
-  // Behind the panels (background list), above the 3-D view (drawn before ImGui).
+  // Behind the panels (background list), above the 3-D view (drawn before ImGui). Projected into
+  // the view rectangle the renderer draws in, then offset to window pixels.
   ImDrawList* bg = ImGui::GetBackgroundDrawList();
+  const ScreenRect& view = app.view;
   for (const auto& label : app.drawList.labels) {
     glm::vec2 px;
     const glm::vec3 p(label.position[0], label.position[1], label.position[2]);
-    if (!app.renderer.worldToScreen(p, app.camera, int(io.DisplaySize.x), int(io.DisplaySize.y), px)) continue;
+    if (!app.renderer.worldToScreen(p, app.camera, int(view.w), int(view.h), px)) continue;
+    px += glm::vec2(view.x, view.y);
     const ImU32 col = ImGui::ColorConvertFloat4ToU32(ImVec4(label.color.r, label.color.g, label.color.b, label.color.a));
     bg->AddText(ImVec2(px.x + 1, px.y + 1), IM_COL32(0, 0, 0, 160), label.text.c_str());
     bg->AddText(ImVec2(px.x, px.y), col, label.text.c_str());
@@ -64,11 +60,12 @@ void drawNotices(AppState& app) {
     app.notices.pop_front();
   const bool diverged = app.driver.loaded() && app.driver.diverged();
   if (app.notices.empty() && !diverged) return;
-  const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(viewLeft(app), io.DisplaySize.y - 10.0f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+  // Bottom-left of the view: above a panel docked at the bottom (the SPOOK tuning window).
+  ImGui::SetNextWindowPos(ImVec2(app.view.x + kMargin, app.view.y + app.view.h - kMargin), ImGuiCond_Always,
+                          ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.7f);
   if (ImGui::Begin("##notices", nullptr, kOverlayFlags & ~ImGuiWindowFlags_NoNav)) {
-    ImGui::PushTextWrapPos(std::max(200.0f, viewRight(app) - viewLeft(app)));
+    ImGui::PushTextWrapPos(wrapWidth(app));
     if (diverged) ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "%s  (Backspace resets)", app.driver.divergedMessage().c_str());
     for (size_t i = 0; i < app.notices.size(); ++i) {
       const Notice& n = app.notices[i];

@@ -14,6 +14,9 @@ void drawPlotsPanel(AppState& app);
 void drawInputPanel(AppState& app);
 // SPOOK tuning (ε, τ, conventions, picked joint, whiplash profile, ghosts); only for rod scenes.
 void drawRodPanel(AppState& app);
+// Picking a joint by clicking it in the 3-D view and the picked joint's marker; after
+// AppState::layoutView, as both map pixels through the view rectangle.
+void drawRodViewMarks(AppState& app);
 void drawHelpOverlay(AppState& app);
 // HUD lines of the scene and the rates (hidden by Tab), world labels and the notice area (always).
 void drawOverlays(AppState& app);
@@ -27,7 +30,10 @@ struct PanelRect {
 };
 PanelRect panelRect(const char* panel, float displayW, float displayH);
 // ImGui::Begin at the default layout of `panel`; false (window collapsed, End already called) means
-// skip the contents. When true the caller ends with ImGui::End().
-bool beginPanel(const char* panel, const char* title, bool* open);
+// skip the contents. When true the caller ends with ImGui::End(). Records the window's rectangle
+// in app.panelBoxes (docked panels shrink the 3-D view).
+bool beginPanel(AppState& app, const char* panel, const char* title, bool* open);
+// Adds the current ImGui window's rectangle to app.panelBoxes (between Begin and End).
+void notePanelBox(AppState& app);
 
 }  // namespace varsim

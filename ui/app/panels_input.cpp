@@ -31,7 +31,7 @@ bool keyField(const char* label, int& code) {
 }  // namespace
 
 void drawInputPanel(AppState& app) {
-  if (!beginPanel("Input", "Input mapping", &app.settings.panels.input)) return;
+  if (!beginPanel(app, "Input", "Input mapping", &app.settings.panels.input)) return;
   LiveInput& live = app.live;
   const GamepadSnapshot& pad = live.gamepad();
   if (pad.connected) ImGui::Text("gamepad: %s", pad.name.c_str());

@@ -105,7 +105,7 @@ void drawParamWidget(AppState& app, const ParamSpec& spec) {
 
 void drawParametersPanel(AppState& app) {
   if (!app.driver.loaded()) return;
-  if (!beginPanel("Parameters", "Parameters", &app.settings.panels.parameters)) return;
+  if (!beginPanel(app, "Parameters", "Parameters", &app.settings.panels.parameters)) return;
   ImGui::TextDisabled("live parameters apply at once; (reset) ones on Reset");
   ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.48f);
   for (const auto& spec : app.driver.params().specs())

@@ -14,7 +14,7 @@ namespace varsim {
 void drawPlotsPanel(AppState& app) {
   SimDriver& d = app.driver;
   if (!d.loaded()) return;
-  if (!beginPanel("Plots", "Plots", &app.settings.panels.plots)) return;
+  if (!beginPanel(app, "Plots", "Plots", &app.settings.panels.plots)) return;
   // Window selection.
   char current[32];
   auto windowLabel = [](double s, char* buf, size_t n) {

@@ -88,26 +88,29 @@ RodScene* syncScene(AppState& app) {
 }
 
 // Picking: a click (press and release without dragging) in the 3-D view picks the joint or pin
-// nearest the mouse ray within kPickPixels; hovering rings the candidate.
+// nearest the mouse ray within kPickPixels; hovering rings the candidate. Pixels are taken relative
+// to the view rectangle, whose size and aspect the camera renders with.
 void handlePicking(AppState& app, RodScene& rod) {
   RodPanelState& st = rodPanelState();
   const ImGuiIO& io = ImGui::GetIO();
-  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) st.pressedInView = !io.WantCaptureMouse;
-  if (io.WantCaptureMouse && !ImGui::IsMouseReleased(ImGuiMouseButton_Left)) return;
-  const int w = int(io.DisplaySize.x), h = int(io.DisplaySize.y);
+  const ScreenRect& view = app.view;
+  const bool overView = view.contains(io.MousePos.x, io.MousePos.y) && !io.WantCaptureMouse;
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) st.pressedInView = overView;
+  const bool released = ImGui::IsMouseReleased(ImGuiMouseButton_Left);
+  if (!view.contains(io.MousePos.x, io.MousePos.y) || (io.WantCaptureMouse && !released)) return;
+  const int w = int(view.w), h = int(view.h);
   if (w <= 0 || h <= 0) return;
   glm::vec3 o, d;
-  app.camera.pixelRay(io.MousePos.x, io.MousePos.y, w, h, o, d);
+  app.camera.pixelRay(io.MousePos.x - view.x, io.MousePos.y - view.y, w, h, o, d);
   const double pixelAngle = std::atan(2.0 * std::tan(0.5 * app.camera.fovY) / h);
   const int candidate = pickJointOnRay(rod, {o.x, o.y, o.z}, {d.x, d.y, d.z}, kPickPixels * pixelAngle);
   glm::vec2 px;
   if (candidate >= 0 && candidate != st.picked && !io.WantCaptureMouse) {
     const Eigen::Vector3d p = rod.jointPosition(candidate);
     if (app.camera.project({float(p.x()), float(p.y()), float(p.z())}, w, h, px))
-      ImGui::GetBackgroundDrawList()->AddCircle(ImVec2(px.x, px.y), 9.0f, IM_COL32(255, 255, 255, 150), 20, 1.5f);
+      ImGui::GetBackgroundDrawList()->AddCircle(ImVec2(view.x + px.x, view.y + px.y), 9.0f, IM_COL32(255, 255, 255, 150), 20, 1.5f);
   }
-  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && st.pressedInView && io.MouseDragMaxDistanceSqr[0] < 16.0f &&
-      candidate >= 0 && candidate != st.picked) {
+  if (released && st.pressedInView && io.MouseDragMaxDistanceSqr[0] < 16.0f && candidate >= 0 && candidate != st.picked) {
     st.picked = candidate;
     st.trace.reset(candidate);
     st.trace.sample(rod);
@@ -118,11 +121,11 @@ void handlePicking(AppState& app, RodScene& rod) {
 void drawPickMarker(AppState& app, const RodScene& rod) {
   const RodPanelState& st = rodPanelState();
   if (st.picked < 0) return;
-  const ImGuiIO& io = ImGui::GetIO();
+  const ScreenRect& view = app.view;
   const Eigen::Vector3d p = rod.jointPosition(st.picked);
   glm::vec2 px;
-  if (!app.camera.project({float(p.x()), float(p.y()), float(p.z())}, int(io.DisplaySize.x), int(io.DisplaySize.y), px))
-    return;
+  if (!app.camera.project({float(p.x()), float(p.y()), float(p.z())}, int(view.w), int(view.h), px)) return;
+  px += glm::vec2(view.x, view.y);
   const RodScene::ConstraintStatus s = rod.constraintStatus(st.picked);
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
   const ImU32 col = ImGui::ColorConvertFloat4ToU32(kPickColor);
@@ -130,12 +133,13 @@ void drawPickMarker(AppState& app, const RodScene& rod) {
   dl->AddCircle(ImVec2(px.x, px.y), 11.0f, col, 24, 2.0f);
   char label[160];
   std::snprintf(label, sizeof label, "%s  gap %.2e m  F %.4g N", shortName(s.name).c_str(), s.violation, s.force);
-  // Left of the marker when the label would run under the plots column.
+  // Right of the ring; when that would run out of the view (under the plots column), to the left and
+  // raised clear of the ring, so it sits neither on a horizontal rail nor on a hanging ladder.
   const float textW = ImGui::CalcTextSize(label).x;
-  const float viewRight = io.DisplaySize.x - std::min(460.0f, 0.36f * io.DisplaySize.x) - 10.0f;
-  const float x = px.x + 14.0f + textW > viewRight ? px.x - 14.0f - textW : px.x + 14.0f;
-  dl->AddText(ImVec2(x + 1, px.y - 7), IM_COL32(0, 0, 0, 200), label);
-  dl->AddText(ImVec2(x, px.y - 8), col, label);
+  const bool flip = px.x + 14.0f + textW > view.x + view.w;
+  const float x = flip ? px.x - 12.0f - textW : px.x + 14.0f, y = flip ? px.y - 26.0f : px.y - 8.0f;
+  dl->AddText(ImVec2(x + 1, y + 1), IM_COL32(0, 0, 0, 200), label);
+  dl->AddText(ImVec2(x, y), col, label);
 }
 
 void drawPickedSection(AppState& app, RodScene& rod) {
@@ -289,17 +293,16 @@ void drawStatusLines(const RodScene& rod) {
 void drawRodPanel(AppState& app) {
   RodScene* rod = syncScene(app);
   if (!rod) return;
-  drawPickMarker(app, *rod);
-  handlePicking(app, *rod);
   RodPanelState& st = rodPanelState();
   const ImGuiIO& io = ImGui::GetIO();
-  // Default place: the lower part of the 3-D view between the left column and the plots, above the
-  // notice area (errors and the divergence message stay visible).
-  const float left = 340.0f, right = std::min(460.0f, 0.36f * io.DisplaySize.x) + 10.0f, noticeRoom = 72.0f;
-  ImGui::SetNextWindowPos(ImVec2(left, 0.54f * io.DisplaySize.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(std::max(380.0f, io.DisplaySize.x - left - right), 0.46f * io.DisplaySize.y - noticeRoom),
-                           ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("SPOOK tuning")) {
+  // Default place: along the bottom between the left column and the plots (panelRect), so the 3-D
+  // view above it stays clear; the notices then sit at the bottom of the view, above this window.
+  const PanelRect r = panelRect("SPOOK tuning", io.DisplaySize.x, io.DisplaySize.y);
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
+  const bool expanded = ImGui::Begin("SPOOK tuning");
+  notePanelBox(app);
+  if (!expanded) {
     ImGui::End();
     return;
   }
@@ -329,6 +332,13 @@ void drawRodPanel(AppState& app) {
     ImGui::EndTabBar();
   }
   ImGui::End();
+}
+
+void drawRodViewMarks(AppState& app) {
+  RodScene* rod = app.driver.loaded() ? dynamic_cast<RodScene*>(&app.driver.scene()) : nullptr;
+  if (!rod || rod != rodPanelState().scene) return;  // drawRodPanel syncs the panel state first
+  drawPickMarker(app, *rod);
+  handlePicking(app, *rod);
 }
 
 }  // namespace varsim

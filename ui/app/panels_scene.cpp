@@ -1,7 +1,9 @@
-// Scene picker (every registered scene: title, name, description), the main menu bar and the
-// default panel layout.
+// Scene picker (every registered scene: title, name, description), the main menu bar (panels,
+// anti-aliasing, simulation, help) and the default panel layout.
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "ui/app/app_state.h"
@@ -16,21 +18,33 @@ PanelRect panelRect(const char* panel, float w, float h) {
   if (!std::strcmp(panel, "Parameters")) return {0, top + 0.58f * h, left, h - top - 0.58f * h};
   if (!std::strcmp(panel, "Plots")) return {w - right, top, right, h - top};
   if (!std::strcmp(panel, "Input")) return {left + 10, 0.3f * h, std::min(620.0f, w - left - right - 20), 0.68f * h};
+  // Along the bottom between the columns: the 3-D view keeps the space above it (view_layout.h).
+  if (!std::strcmp(panel, "SPOOK tuning")) {
+    const float height = std::clamp(0.36f * h, 200.0f, 300.0f);
+    return {left, h - height, std::max(380.0f, w - left - right), height};
+  }
   return {w * 0.25f, h * 0.15f, w * 0.5f, h * 0.7f};
 }
 
-bool beginPanel(const char* panel, const char* title, bool* open) {
+void notePanelBox(AppState& app) {
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  app.panelBoxes.push_back({pos.x, pos.y, size.x, size.y});
+}
+
+bool beginPanel(AppState& app, const char* panel, const char* title, bool* open) {
   const ImGuiIO& io = ImGui::GetIO();
   const PanelRect r = panelRect(panel, io.DisplaySize.x, io.DisplaySize.y);
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
-  if (ImGui::Begin(title, open)) return true;
+  const bool expanded = ImGui::Begin(title, open);
+  notePanelBox(app);  // collapsed panels too: their title bar still covers the view
+  if (expanded) return true;
   ImGui::End();
   return false;
 }
 
 void drawScenePanel(AppState& app) {
-  if (!beginPanel("Scenes", "Scenes", &app.settings.panels.scenes)) return;
+  if (!beginPanel(app, "Scenes", "Scenes", &app.settings.panels.scenes)) return;
   const auto& scenes = SceneRegistry::all();
   if (scenes.empty()) ImGui::TextWrapped("No scenes are registered in this build.");
   const SceneInfo* current = nullptr;
@@ -60,8 +74,31 @@ void drawScenePanel(AppState& app) {
   ImGui::End();
 }
 
+namespace {
+
+// Off/2x/4x/8x for the 3-D view; counts above the context's limit are disabled. The choice is saved
+// in the settings file (VARSIM_MSAA still overrides it at start).
+void drawMsaaMenu(AppState& app) {
+  if (!ImGui::BeginMenu("Anti-aliasing (MSAA)")) return;
+  const int limit = app.renderer.maxMsaaSamples();
+  for (int samples : {0, 2, 4, 8}) {
+    char label[16];
+    std::snprintf(label, sizeof label, samples ? "%dx" : "Off", samples);
+    if (ImGui::MenuItem(label, nullptr, app.renderer.style.msaaSamples == samples, samples <= limit)) {
+      app.renderer.style.msaaSamples = samples;
+      app.settings.msaaSamples = samples;
+    }
+  }
+  if (app.renderer.softwareRasterizer()) ImGui::TextDisabled("(software rasterizer: off by default, costs ~2x per frame)");
+  ImGui::TextDisabled("drawn with %dx; this context allows up to %dx", app.renderer.stats().msaaSamples, limit);
+  ImGui::EndMenu();
+}
+
+}  // namespace
+
 void drawMainMenu(AppState& app) {
   if (!ImGui::BeginMainMenuBar()) return;
+  app.menuBarHeight = ImGui::GetWindowSize().y;
   PanelVisibility& p = app.settings.panels;
   if (ImGui::BeginMenu("View")) {
     ImGui::MenuItem("Scenes", nullptr, &p.scenes);
@@ -69,6 +106,8 @@ void drawMainMenu(AppState& app) {
     ImGui::MenuItem("Parameters", nullptr, &p.parameters);
     ImGui::MenuItem("Plots", nullptr, &p.plots);
     ImGui::MenuItem("Input mapping", nullptr, &p.input);
+    ImGui::Separator();
+    drawMsaaMenu(app);
     ImGui::Separator();
     ImGui::MenuItem("Hide all panels", "Tab", &app.hideUi);
     ImGui::MenuItem("Screenshot", "F12 / P", &app.screenshotRequested);

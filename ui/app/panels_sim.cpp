@@ -73,7 +73,7 @@ void drawRecordReplay(AppState& app) {
 void drawSimulationPanel(AppState& app) {
   SimDriver& d = app.driver;
   if (!d.loaded()) return;
-  if (!beginPanel("Simulation", "Simulation", &app.settings.panels.simulation)) return;
+  if (!beginPanel(app, "Simulation", "Simulation", &app.settings.panels.simulation)) return;
   if (ImGui::Button(d.paused() ? "Run (Space)" : "Pause (Space)", ImVec2(110, 0))) d.setPaused(!d.paused());
   ImGui::SameLine();
   if (ImGui::Button("<- Back")) d.stepBack();
