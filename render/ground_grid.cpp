@@ -13,6 +13,13 @@ float smoothstep(float edge0, float edge1, float x) {
   return t * t * (3.0f - 2.0f * t);
 }
 
+// Cohen-Sutherland outcode in clip space: one bit per frustum plane the point is outside of.
+unsigned outcode(const glm::mat4& viewProj, const glm::vec3& p) {
+  const glm::vec4 c = viewProj * glm::vec4(p, 1.0f);
+  return (c.x < -c.w ? 1u : 0u) | (c.x > c.w ? 2u : 0u) | (c.y < -c.w ? 4u : 0u) | (c.y > c.w ? 8u : 0u) |
+         (c.z < -c.w ? 16u : 0u) | (c.z > c.w ? 32u : 0u);
+}
+
 struct Family {
   float spacing;
   long skipEvery;  // lines at multiples of skipEvery*spacing belong to another family (or an axis)
@@ -49,15 +56,16 @@ int appendLine(const GroundGridView& view, const GroundGridStyle& style, const F
     float s = 0.0f;
     while (s < halfChord) {
       const float r = std::hypot(offset, s);
-      const float next = std::min(halfChord, s + std::max(family.spacing, 0.2f * r));
+      const float next = std::min(halfChord, s + std::max(2.0f * family.spacing, 0.5f * r));
       const glm::vec3 a = point(float(direction) * s), b = point(float(direction) * next);
+      s = next;
+      if (view.cullToView && (outcode(view.viewProj, a) & outcode(view.viewProj, b)) != 0) continue;
       const glm::vec4 ca = lineColor(view, style, family, eyeHeight, a), cb = lineColor(view, style, family, eyeHeight, b);
       if (ca.a > 0.004f || cb.a > 0.004f) {
         out.push_back({a, ca});
         out.push_back({b, cb});
         ++segments;
       }
-      s = next;
     }
   }
   return segments;

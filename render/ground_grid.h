@@ -27,6 +27,10 @@ struct GroundGridView {
   float groundHeight = 0.0f;
   float fadeEnd = 60.0f;           // m from the eye where the ground has become haze
   float pixelsPerRadian = 900.0f;  // lodPixelsPerRadian(viewport height, fovY)
+  // Segments wholly outside this view frustum are dropped (most of the disc around the eye is
+  // behind or beside the camera); identity keeps everything inside the clip cube [-1, 1]^3.
+  bool cullToView = false;
+  glm::mat4 viewProj{1.0f};
 };
 
 // Haze colour of the ground seen in direction eye -> point (sky.vert.glsl below the horizon).

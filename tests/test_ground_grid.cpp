@@ -7,6 +7,8 @@
 #include <limits>
 #include <vector>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "render/ground_grid.h"
 
 using namespace varsim::render;
@@ -137,4 +139,39 @@ TEST_CASE("bad views append nothing") {
   badStyle.minorSpacing = -1.0f;
   CHECK(appendGroundGrid(GroundGridView{}, badStyle, v) == 0);
   CHECK(v.empty());
+}
+
+TEST_CASE("culling to the view keeps every segment with a visible end and drops most of the disc") {
+  GroundGridStyle style;
+  GroundGridView view;
+  view.eye = {6.0f, -5.0f, 3.5f};
+  view.fadeEnd = 112.0f;
+  view.pixelsPerRadian = 917.0f;
+  const glm::vec3 target(0.0f, 0.0f, 0.5f);
+  const glm::mat4 projection = glm::perspective(0.785f, 16.0f / 9.0f, 0.05f, 2000.0f);
+  const glm::mat4 viewProj = projection * glm::lookAt(view.eye, target, glm::vec3(0, 0, 1));
+  std::vector<GridVertex> all, culled;
+  const int allSegments = appendGroundGrid(view, style, all);
+  view.cullToView = true;
+  view.viewProj = viewProj;
+  const int culledSegments = appendGroundGrid(view, style, culled);
+  CHECK(culledSegments < allSegments / 2);
+  CHECK(culledSegments > 20);
+  auto inside = [&](const glm::vec3& p) {
+    const glm::vec4 c = viewProj * glm::vec4(p, 1.0f);
+    return c.w > 0 && std::abs(c.x) < c.w && std::abs(c.y) < c.w && std::abs(c.z) < c.w;
+  };
+  auto kept = [&](const GridVertex& a, const GridVertex& b) {
+    for (std::size_t j = 0; j + 1 < culled.size(); j += 2)
+      if (culled[j].position == a.position && culled[j + 1].position == b.position) return true;
+    return false;
+  };
+  int visible = 0, lost = 0;
+  for (std::size_t i = 0; i + 1 < all.size(); i += 2)
+    if (inside(all[i].position) || inside(all[i + 1].position)) {
+      ++visible;
+      lost += kept(all[i], all[i + 1]) ? 0 : 1;
+    }
+  CHECK(visible > 20);
+  CHECK(lost == 0);
 }
