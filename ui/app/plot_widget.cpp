@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 namespace varsim {
 
@@ -21,6 +22,9 @@ std::string tickLabel(double v, bool logY) {
   else std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
 }
+
+// Scratch for series polylines, reused across plots and frames (the UI runs on one thread).
+std::vector<ImVec2> polyline_;
 
 }  // namespace
 
@@ -95,6 +99,10 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
   const ImVec2 p0(origin.x + axisW, origin.y + 2.0f);
   const ImVec2 p1(origin.x + width - 4.0f, origin.y + height - axisH);
   ImGui::InvisibleButton("canvas", ImVec2(width, height));
+  if (!ImGui::IsItemVisible()) {  // scrolled out of the panel: nothing to draw
+    ImGui::PopID();
+    return result;
+  }
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p0, p1, IM_COL32(22, 24, 30, 255));
@@ -118,7 +126,9 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
   }
   if (!y.valid) dl->AddText(ImVec2(p0.x + 8, p0.y + 8), textCol, view.logY ? "no nonzero data" : "no data");
 
-  // Series: one vertical min/max span per pixel column, joined column to column.
+  // Series: one vertical min/max span per pixel column, joined column to column, as one polyline
+  // per series (a zig-zag through each span): a few vertices per column instead of two separate
+  // lines, which keeps ten plots cheap to build.
   dl->PushClipRect(p0, p1, true);
   const int columns = std::max(1, int(p1.x - p0.x));
   if (y.valid)
@@ -126,18 +136,27 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
       if (index[s] < 0 || view.hidden[s]) continue;
       const ImU32 col = kSeriesColors[s % std::size(kSeriesColors)];
       const auto spans = decimateMinMax(data, size_t(index[s]), first, last, window.tMin, window.tMax, columns, view.logY);
-      bool havePrev = false;
-      ImVec2 prev;
+      polyline_.clear();
+      auto flush = [&] {
+        if (polyline_.size() >= 2) dl->AddPolyline(polyline_.data(), int(polyline_.size()), col, 0, 1.5f);
+        polyline_.clear();
+      };
       for (int c = 0; c < columns; ++c) {
         const ColumnSpan& sp = spans[size_t(c)];
-        if (std::isnan(sp.lo)) continue;
-        const float px = p0.x + c + 0.5f;
-        const ImVec2 lo(px, yOf(sp.lo)), hi(px, yOf(sp.hi));
-        if (havePrev) dl->AddLine(prev, ImVec2(px, yOf(0.5 * (sp.lo + sp.hi))), col, 1.5f);
-        if (hi.y < lo.y - 1.0f) dl->AddLine(lo, hi, col, 1.5f);
-        prev = ImVec2(px, yOf(0.5 * (sp.lo + sp.hi)));
-        havePrev = true;
+        if (std::isnan(sp.lo)) continue;  // no sample in this column: joined across, as before
+        const float px = p0.x + float(c) + 0.5f;
+        const float yLo = yOf(sp.lo), yHi = yOf(sp.hi);
+        if (yLo - yHi <= 1.0f) {
+          polyline_.push_back(ImVec2(px, 0.5f * (yLo + yHi)));
+        } else if (!polyline_.empty() && std::fabs(polyline_.back().y - yHi) < std::fabs(polyline_.back().y - yLo)) {
+          polyline_.push_back(ImVec2(px, yHi));  // enter the span at the end nearer the previous point
+          polyline_.push_back(ImVec2(px, yLo));
+        } else {
+          polyline_.push_back(ImVec2(px, yLo));
+          polyline_.push_back(ImVec2(px, yHi));
+        }
       }
+      flush();
     }
   if (markerTime >= window.tMin && markerTime <= window.tMax)
     dl->AddLine(ImVec2(xOf(markerTime), p0.y), ImVec2(xOf(markerTime), p1.y), IM_COL32(255, 255, 255, 140), 1.0f);
