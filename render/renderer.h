@@ -65,6 +65,7 @@ class Renderer {
     float ghostAlpha = 0.35f;      // alpha of ghost items whose colour is opaque
     bool shadows = true;           // planar drop shadows of opaque shapes onto the ground
     int msaaSamples = 4;           // 0 = off; clamped to maxMsaaSamples(); changeable any frame
+    glm::vec3 outsideColor{0.86f, 0.89f, 0.93f};  // the framebuffer around the view (the app's panel colour)
     int maxShadowCasters = 1000;   // above this many opaque parts, no shadows (they double the
                                    // vertex work, which dominates big scenes on software GL)
   };

@@ -2,6 +2,8 @@
 // settings, scene, then the main loop. Exit codes: 0 ok, 1 no display/window/GL, 2 bad input.
 #include "ui/app/app.h"
 
+#include <imgui.h>
+
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -219,6 +221,9 @@ int runApp(const std::vector<std::string>& args) {
     std::fprintf(stderr, "varsim: renderer: %s\n", error.c_str());
     code = 1;
   } else {
+    // Around the view lie the docked panels, drawn without their own background (panels_scene.cpp).
+    const ImVec4 panelColor = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    app->renderer.style.outsideColor = {panelColor.x, panelColor.y, panelColor.z};
     // Default: 4x on GPUs, off on CPU rasterizers (renderer.init); the user's choice in the View
     // menu (settings file, interactive runs) replaces it; VARSIM_MSAA overrides all of them.
     if (interactive && app->settings.msaaSamples != Settings::kMsaaAutomatic)

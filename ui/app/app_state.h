@@ -57,6 +57,9 @@ struct AppState {
   // frame once the panels are laid out (the camera's mouse input uses the previous frame's).
   ScreenRect view;
   std::vector<ScreenRect> panelBoxes;  // this frame's shown panels (beginPanel records them)
+  // Panels that lay wholly outside the view last frame: drawn without a window background, over
+  // the renderer's clear in the same colour (a CPU rasterizer pays per blended panel pixel).
+  std::map<std::string, bool> panelOutsideView;
   float menuBarHeight = 0.0f;          // this frame's main menu bar, 0 when hidden
   bool cameraDrag[3] = {false, false, false};  // per mouse button: pressed over the view
   std::string panelLayoutFile;         // ImGui's ini (interactive runs only; io.IniFilename points here)

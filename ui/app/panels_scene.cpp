@@ -36,8 +36,12 @@ bool beginPanel(AppState& app, const char* panel, const char* title, bool* open)
   const PanelRect r = panelRect(panel, io.DisplaySize.x, io.DisplaySize.y);
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
-  const bool expanded = ImGui::Begin(title, open);
+  const bool outside = app.panelOutsideView[title];
+  const bool expanded = ImGui::Begin(title, open, outside ? ImGuiWindowFlags_NoBackground : 0);
   notePanelBox(app);  // collapsed panels too: their title bar still covers the view
+  const ScreenRect& box = app.panelBoxes.back();
+  const ScreenRect& v = app.view;
+  app.panelOutsideView[title] = box.x >= v.x + v.w || box.x + box.w <= v.x || box.y >= v.y + v.h || box.y + box.h <= v.y;
   if (expanded) return true;
   ImGui::End();
   return false;
