@@ -1,6 +1,6 @@
 // tests/scene_harness.h — helpers for scene-level tests: build a registered scene with parameter
-// overrides, step it with an input function and collect the diagnostics rows, and run the headless
-// binary to check exit codes. Header-only, test use.
+// overrides, step it with an input function and collect the diagnostics rows (plain or in a
+// Recorder), and run the headless binary to check exit codes. Header-only, test use.
 #pragma once
 #include <sys/wait.h>
 
@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/sim/recorder.h"
 #include "scenes/scene.h"
 
 namespace varsim::test {
@@ -36,6 +37,18 @@ inline Rows runScene(Scene& scene, long steps, const std::function<InputVector(l
     rows.push_back(row);
   }
   return rows;
+}
+
+// The same run kept in a Recorder, for tests that read columns by name; no inputs = neutral controls.
+inline Recorder recordScene(Scene& scene, long steps, const std::function<InputVector(long)>& inputs = {}) {
+  Recorder rec(scene.columns());
+  const InputVector neutral(scene.controls().size(), 0.0);
+  for (const auto& row : runScene(scene, steps, [&](long k) { return inputs ? inputs(k) : neutral; })) rec.add(row);
+  return rec;
+}
+
+inline double at(const Recorder& r, size_t row, const std::string& column) {
+  return r.rows().at(row).at(size_t(r.columnIndex(column)));
 }
 
 inline int columnOf(const Scene& scene, const std::string& name) {

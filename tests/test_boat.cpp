@@ -4,19 +4,21 @@
 // waves with wind, current and thrust, the drawn water being the physical water, live parameters, input
 // sanitizing, save/load and bad parameters through the headless binary.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <functional>
 #include <limits>
 
 #include "engine/models/boat.h"
 #include "engine/sim/recorder.h"
 #include "scenes/scene.h"
+#include "tests/scene_harness.h"
 
 using namespace varsim;
+using varsim::test::at;
+using varsim::test::exitCodeOf;
+using varsim::test::recordScene;
 
 namespace {
 
@@ -26,41 +28,16 @@ using Sets = std::vector<std::pair<std::string, std::string>>;
 // Still water and no wind unless a test says otherwise; coarse patches keep the suite fast (the volume is
 // exact for any patch size).
 std::unique_ptr<Scene> makeBoat(const Sets& sets) {
-  ParamSet p = SceneRegistry::defaults("boat");
-  for (const auto& [k, v] : Sets{{"wave_amplitude", "0"}, {"wind", "0,0,0"}, {"patch_size", "0.5"}})
-    p.setFromString(k, v, "test");
-  for (const auto& [k, v] : sets) p.setFromString(k, v, "test");
-  return SceneRegistry::create("boat", p);
+  Sets all{{"wave_amplitude", "0"}, {"wind", "0,0,0"}, {"patch_size", "0.5"}};
+  all.insert(all.end(), sets.begin(), sets.end());  // later settings win
+  return test::makeScene("boat", all);
 }
 
-Recorder runScene(Scene& scene, long steps, const std::function<InputVector(long)>& inputs = {}) {
-  Recorder rec(scene.columns());
-  std::vector<double> row;
-  scene.diagnostics(row);
-  rec.add(row);
-  const InputVector neutral(scene.controls().size(), 0.0);
-  for (long k = 0; k < steps; ++k) {
-    scene.step(scene.dt(), inputs ? inputs(k) : neutral);
-    scene.diagnostics(row);
-    rec.add(row);
-  }
-  return rec;
-}
-
-double at(const Recorder& r, size_t row, const std::string& col) {
-  return r.rows().at(row).at(size_t(r.columnIndex(col)));
-}
 size_t last(const Recorder& r) { return r.rows().size() - 1; }
 
 double heading(const Recorder& r, size_t k) {
   const double w = at(r, k, "qw"), x = at(r, k, "qx"), y = at(r, k, "qy"), z = at(r, k, "qz");
   return std::atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z));
-}
-
-int runBinary(const std::string& args) {
-  const std::string cmd = std::string(VARSIM_BINARY) + " " + args + " > /dev/null 2>&1";
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 bool sanitized() { return std::getenv("VARSIM_SANITIZED") != nullptr; }
@@ -85,8 +62,8 @@ TEST_CASE("DifferentialThrustTurnsTheBoat") {
   const long n = sanitized() ? 300 : 600;
   auto left = makeBoat({});
   auto right = makeBoat({});
-  const Recorder rl = runScene(*left, n, [](long) { return InputVector{1.0, 0.0}; });
-  const Recorder rr = runScene(*right, n, [](long) { return InputVector{0.0, 1.0}; });
+  const Recorder rl = recordScene(*left, n, [](long) { return InputVector{1.0, 0.0}; });
+  const Recorder rr = recordScene(*right, n, [](long) { return InputVector{0.0, 1.0}; });
   MESSAGE("heading after " << n / 60 << " s: port thruster only " << heading(rl, last(rl)) << " rad, starboard only "
                            << heading(rr, last(rr)) << " rad");
   CHECK(heading(rl, last(rl)) < -0.3);  // port (left) thrust turns to starboard: clockwise
@@ -108,7 +85,7 @@ TEST_CASE("BoxHullFloatsAtTheAnalyticalDraft") {
                           {"water_density", c.rho},
                           {"start_heave", "0.06"},
                           {"com_height", "-0.1"}});
-    const Recorder r = runScene(*boat, sanitized() ? 600 : 1200);
+    const Recorder r = recordScene(*boat, sanitized() ? 600 : 1200);
     ParamSet p = boat->params();
     const Vector3d hull = p.vec3("hull");
     const double analytic = p.real("mass") / (p.real("water_density") * hull.x() * hull.y());
@@ -127,7 +104,7 @@ TEST_CASE("TiltedHullRightsItselfWithADecayingRollOscillation") {
   // Metacentric stability: GM = KB + BM - KG = T/2 + W^2/(12 T) - (H/2 + com_height) > 0 rights the hull
   // with period ~ 2 pi sqrt(J1 / (rho g V GM)); E damps the oscillation.
   auto boat = makeBoat({{"start_attitude", "0.3,0,0"}});
-  const Recorder r = runScene(*boat, sanitized() ? 360 : 600);
+  const Recorder r = recordScene(*boat, sanitized() ? 360 : 600);
   std::vector<double> peaks, times;
   for (size_t k = 1; k + 1 < r.rows().size(); ++k) {
     const double a = at(r, k - 1, "heel"), b = at(r, k, "heel"), c = at(r, k + 1, "heel");
@@ -157,7 +134,7 @@ TEST_CASE("HighCentreOfMassCapsizes") {
   // Narrow deep hull: GM = 0.146 + 0.285 - (0.5 + com) is +0.23 m with com = -0.3 and -0.37 m with com = +0.3.
   auto stable = makeBoat({{"hull", "4,1,1"}, {"com_height", "-0.3"}, {"start_attitude", "0.2,0,0"}});
   auto unstable = makeBoat({{"hull", "4,1,1"}, {"com_height", "0.3"}, {"start_attitude", "0.2,0,0"}});
-  const Recorder rs = runScene(*stable, 480), ru = runScene(*unstable, 480);
+  const Recorder rs = recordScene(*stable, 480), ru = recordScene(*unstable, 480);
   double maxStable = 0.0, maxUnstable = 0.0;
   for (size_t k = 0; k < rs.rows().size(); ++k) {
     maxStable = std::max(maxStable, std::abs(at(rs, k, "heel")));
@@ -169,7 +146,7 @@ TEST_CASE("HighCentreOfMassCapsizes") {
 
 TEST_CASE("ThrustersOffInStillWaterTheBoatCoastsToRest") {
   auto boat = makeBoat({{"start_velocity", "2,0.5,0"}, {"start_attitude", "0,0,0.4"}});
-  const Recorder r = runScene(*boat, sanitized() ? 1200 : 1800);
+  const Recorder r = recordScene(*boat, sanitized() ? 1200 : 1800);
   const double e0 = at(r, 0, "energy");
   double rise = 0.0;
   for (size_t k = 1; k < r.rows().size(); ++k) rise = std::max(rise, at(r, k, "energy") - at(r, k - 1, "energy"));
@@ -187,7 +164,7 @@ TEST_CASE("UndampedBoatKeepsItsEnergyBounded") {
   // is variational and the energy (kinetic + m g z - rho g int z dV) oscillates without drift.
   auto boat = makeBoat({{"damping", "0,0,0"}, {"start_attitude", "0.2,0.05,0"}, {"start_heave", "0.05"}});
   const long n = sanitized() ? 600 : 1800;
-  const Recorder r = runScene(*boat, n);
+  const Recorder r = recordScene(*boat, n);
   const double e0 = at(r, 0, "energy");
   double worst = 0.0, early = 0.0, late = 0.0;
   for (size_t k = 0; k < r.rows().size(); ++k) {
@@ -210,7 +187,7 @@ TEST_CASE("MomentumBalanceInWavesWithWindCurrentAndThrust") {
                           {"pressure", "200"},
                           {"integrator", integrator},
                           {"patch_size", "0.6"}});
-    const Recorder r = runScene(*boat, sanitized() ? 120 : 600, [](long k) {
+    const Recorder r = recordScene(*boat, sanitized() ? 120 : 600, [](long k) {
       return InputVector{0.5 + 0.5 * std::sin(k / 50.0), 0.8};
     });
     double worst = 0.0, scale = 0.0;
@@ -229,7 +206,7 @@ TEST_CASE("MomentumBalanceInWavesWithWindCurrentAndThrust") {
 TEST_CASE("TheDrawnWaterIsThePhysicalWater") {
   auto boat =
       makeBoat({{"wave_amplitude", "0.3"}, {"wave_length", "9"}, {"wave_direction", "0.5"}, {"water_grid", "0.4"}});
-  runScene(*boat, 30);
+  recordScene(*boat, 30);
   DrawList dl;
   boat->draw(dl);
   REQUIRE(dl.meshes.size() == 1);
@@ -258,7 +235,7 @@ TEST_CASE("TheDrawnWaterIsThePhysicalWater") {
 
 TEST_CASE("LiveParametersTakeEffectWithoutReset") {
   auto boat = makeBoat({});
-  runScene(*boat, 60);
+  recordScene(*boat, 60);
   const std::vector<std::string> cols = boat->columns();
   auto value = [&](const std::vector<double>& row, const char* name) {
     return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
@@ -277,12 +254,12 @@ TEST_CASE("LiveParametersTakeEffectWithoutReset") {
   CHECK(std::abs(value(after, "submerged_volume") - value(before, "submerged_volume")) > 1e-3);  // now in waves
   // Only the wind changed (still water): it pushes the boat along +x, unlike an unchanged copy.
   auto calm = makeBoat({}), windy = makeBoat({});
-  runScene(*calm, 60);
-  runScene(*windy, 60);
+  recordScene(*calm, 60);
+  recordScene(*windy, 60);
   ParamSet w = windy->params();
   w.setFromString("wind", "10,0,0", "test");
   windy->applyLive(w);
-  const Recorder rc = runScene(*calm, 240), rw = runScene(*windy, 240);
+  const Recorder rc = recordScene(*calm, 240), rw = recordScene(*windy, 240);
   MESSAGE("4 s after a live 10 m/s wind: x moved " << at(rw, last(rw), "x") - at(rw, 0, "x") << " m (calm copy "
                                                    << at(rc, last(rc), "x") - at(rc, 0, "x") << " m)");
   CHECK(at(rw, last(rw), "x") - at(rw, 0, "x") > 0.05);
@@ -293,8 +270,8 @@ TEST_CASE("LiveParametersTakeEffectWithoutReset") {
 TEST_CASE("NanOrOutOfRangeTriggersNeverReachThePhysics") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   auto a = makeBoat({}), b = makeBoat({});
-  const Recorder ra = runScene(*a, 240, [&](long k) { return InputVector{k % 5 ? 0.7 : nan, k % 3 ? 0.2 : 4.0}; });
-  const Recorder rb = runScene(*b, 240, [&](long k) { return InputVector{k % 5 ? 0.7 : 0.0, k % 3 ? 0.2 : 1.0}; });
+  const Recorder ra = recordScene(*a, 240, [&](long k) { return InputVector{k % 5 ? 0.7 : nan, k % 3 ? 0.2 : 4.0}; });
+  const Recorder rb = recordScene(*b, 240, [&](long k) { return InputVector{k % 5 ? 0.7 : 0.0, k % 3 ? 0.2 : 1.0}; });
   CHECK(ra.rows() == rb.rows());
   DrawList dl;
   a->draw(dl);
@@ -306,20 +283,20 @@ TEST_CASE("NanOrOutOfRangeTriggersNeverReachThePhysics") {
 TEST_CASE("SaveAndLoadStateContinuesBitIdenticallyInWaves") {
   for (const char* integrator : {"lgvi", "rk4"}) {
     auto boat = makeBoat({{"wave_amplitude", "0.2"}, {"wind", "5,2,0"}, {"integrator", integrator}});
-    runScene(*boat, 60, [](long) { return InputVector{0.3, 0.6}; });
+    recordScene(*boat, 60, [](long) { return InputVector{0.3, 0.6}; });
     const std::vector<double> state = boat->saveState();
-    const Recorder first = runScene(*boat, 60, [](long k) { return InputVector{0.1 * (k % 4), 0.5}; });
+    const Recorder first = recordScene(*boat, 60, [](long k) { return InputVector{0.1 * (k % 4), 0.5}; });
     boat->loadState(state);
-    const Recorder second = runScene(*boat, 60, [](long k) { return InputVector{0.1 * (k % 4), 0.5}; });
+    const Recorder second = recordScene(*boat, 60, [](long k) { return InputVector{0.1 * (k % 4), 0.5}; });
     CHECK(first.rows() == second.rows());
   }
 }
 
 TEST_CASE("BadBoatParametersExitWithCodeTwo") {
-  CHECK(runBinary("describe boat") == 0);
-  CHECK(runBinary("run boat --steps 2") == 0);
+  CHECK(exitCodeOf("describe boat") == 0);
+  CHECK(exitCodeOf("run boat --steps 2") == 0);
   for (const char* set : {"hull=0,1,1", "hull=4,1.8", "mass=0", "water_density=-1", "thrust_left=2000",
                           "thrust_right=-5", "com_height=0.5", "water_grid=0", "patch_size=0", "wave_amplitude=-0.1",
                           "damping=-1,0,0", "start_attitude=0,0", "wind=1,2,nan", "integrator=euler"})
-    CHECK_MESSAGE(runBinary(std::string("run boat --steps 2 --set ") + set) == 2, set);
+    CHECK_MESSAGE(exitCodeOf(std::string("run boat --steps 2 --set ") + set) == 2, set);
 }

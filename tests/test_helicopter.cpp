@@ -4,13 +4,11 @@
 // actuator rate limits, input sanitizing, gamepad-disconnect fallback, the pad-landing replay (on the pad,
 // bit-identical twice) and bad parameters through the headless binary (exit 2).
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
 #include <Eigen/Geometry>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -21,8 +19,12 @@
 #include "engine/models/helicopter_world.h"
 #include "engine/sim/recorder.h"
 #include "scenes/scene.h"
+#include "tests/scene_harness.h"
 
 using namespace varsim;
+using varsim::test::at;
+using varsim::test::exitCodeOf;
+using varsim::test::recordScene;
 
 namespace {
 
@@ -31,29 +33,7 @@ constexpr int kYaw = 0, kThrottle = 1, kRoll = 2, kPitch = 3;  // the scene's co
 
 using Sets = std::vector<std::pair<std::string, std::string>>;
 
-std::unique_ptr<Scene> makeScene(const Sets& sets) {
-  ParamSet p = SceneRegistry::defaults("helicopter");
-  for (const auto& [k, v] : sets) p.setFromString(k, v, "test");
-  return SceneRegistry::create("helicopter", p);
-}
-
-Recorder runScene(Scene& scene, long steps, const std::function<InputVector(long)>& inputs = {}) {
-  Recorder rec(scene.columns());
-  std::vector<double> row;
-  scene.diagnostics(row);
-  rec.add(row);
-  const InputVector neutral(scene.controls().size(), 0.0);
-  for (long k = 0; k < steps; ++k) {
-    scene.step(scene.dt(), inputs ? inputs(k) : neutral);
-    scene.diagnostics(row);
-    rec.add(row);
-  }
-  return rec;
-}
-
-double at(const Recorder& r, size_t row, const std::string& col) {
-  return r.rows().at(row).at(size_t(r.columnIndex(col)));
-}
+std::unique_ptr<Scene> makeScene(const Sets& sets) { return test::makeScene("helicopter", sets); }
 
 Vector6d momentum(const Recorder& r, size_t row) {
   Vector6d m;
@@ -77,12 +57,6 @@ Vector4d quatAt(const Recorder& r, size_t row) {
 double tiltAngle(const Vector4d& q) {  // angle between body z and world z
   const Matrix3d R = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).toRotationMatrix();
   return std::acos(std::clamp(R(2, 2), -1.0, 1.0));
-}
-
-int runBinary(const std::string& args) {
-  const std::string cmd = std::string(VARSIM_BINARY) + " " + args + " > /dev/null 2>&1";
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 std::string readFile(const std::string& path) {
@@ -148,7 +122,7 @@ TEST_CASE("HoverStaysWithinOneMillimetreForTenSeconds") {
   };
   for (const Sets& sets : cases) {
     auto scene = makeScene(sets);
-    const Recorder r = runScene(*scene, 600);
+    const Recorder r = recordScene(*scene, 600);
     double drift = 0.0;
     for (size_t k = 0; k < r.rows().size(); ++k)
       drift = std::max(drift, (Vector3d(at(r, k, "x"), at(r, k, "y"), at(r, k, "z")) - Vector3d(3, -2, 20)).norm());
@@ -174,7 +148,7 @@ TEST_CASE("FreeFallMatchesHalfGTSquaredAtTheStepTimes") {
   cases[3].push_back({"yaw", "300"});  // tail force: the body spins and drifts sideways -> check only z
   for (size_t c = 0; c < cases.size(); ++c) {
     auto scene = makeScene(cases[c]);
-    const Recorder r = runScene(*scene, 300);
+    const Recorder r = recordScene(*scene, 300);
     double err = 0.0;
     for (size_t k = 0; k < r.rows().size(); ++k) {
       const double t = at(r, k, "t");
@@ -195,7 +169,7 @@ TEST_CASE("FreeFallEnergyIsConservedExactlyByTheNodeMomentum") {
                           {"drag_angular", "0"},
                           {"start_position", "0,0,50"},
                           {"start_velocity", "2,0,5"}});
-  const Recorder r = runScene(*scene, 600);
+  const Recorder r = recordScene(*scene, 600);
   const double e0 = at(r, 0, "energy");
   double worst = 0.0;
   for (size_t k = 0; k < r.rows().size(); ++k) worst = std::max(worst, std::abs(at(r, k, "energy") - e0));
@@ -247,7 +221,7 @@ TEST_CASE("DiscreteMomentumBalanceOfTheSceneWithGroundContactLgviVersusRk4") {
   double lgviRel = 0.0, rk4Rel = 0.0;
   for (const char* integrator : {"lgvi", "rk4"}) {
     auto scene = makeScene({{"assist", "false"}, {"integrator", integrator}});
-    const Recorder r = runScene(*scene, 1800, [](long k) {
+    const Recorder r = recordScene(*scene, 1800, [](long k) {
       InputVector u = wiggle(k);
       u[kThrottle] = k < 300 ? 0.4 : (k < 1200 ? 0.05 * std::sin(k / 60.0) : -0.6);
       return u;
@@ -283,7 +257,7 @@ TEST_CASE("So3xR3AttitudeIgnoresGravityWhileSe3CouplesIt") {
                               {"gravity", gravity},
                               {"start_velocity", "20,0,0"},
                               {"start_omega", "0.3,1.5,-0.2"}});
-      return runScene(*scene, 240);
+      return recordScene(*scene, 240);
     };
     const Recorder with = tumble("9.81"), without = tumble("0");
     double gap = 0.0;
@@ -309,7 +283,7 @@ TEST_CASE("ReleasedStickSettlesUnderRotationalDragAtFirstOrder") {
                             {"start_position", "0,0,30"},
                             {"start_omega", "0,0,1"},
                             {"dt", std::to_string(1.0 / n)}});
-    const Recorder r = runScene(*scene, 5 * n);
+    const Recorder r = recordScene(*scene, 5 * n);
     auto heading = [&](size_t k) {
       const Vector4d q = quatAt(r, k);
       return std::atan2(2.0 * (q[0] * q[3] + q[1] * q[2]), 1.0 - 2.0 * (q[2] * q[2] + q[3] * q[3]));
@@ -338,7 +312,7 @@ TEST_CASE("ReleasedStickSettlesUnderRotationalDragAtFirstOrder") {
 
 TEST_CASE("ActuatorRangeAndRateLimits") {
   auto scene = makeScene({{"assist", "false"}, {"world", "none"}, {"start_position", "0,0,30"}});
-  const Recorder r = runScene(*scene, 120, [](long) { return InputVector{-1.0, 1.0, -1.0, 1.0}; });
+  const Recorder r = recordScene(*scene, 120, [](long) { return InputVector{-1.0, 1.0, -1.0, 1.0}; });
   const double h = 1.0 / 60.0;
   // Collective climbs from m g at 10000 N/s to its 12000 N range; tilts at 1.2 rad/s to 0.25 rad.
   for (size_t k = 1; k < 30; ++k) {
@@ -373,7 +347,7 @@ TEST_CASE("NanOrOutOfRangeAxisNeverReachesThePhysics") {
   };
   auto a = makeScene({{"start_position", "0,0,30"}});
   auto b = makeScene({{"start_position", "0,0,30"}});
-  const Recorder ra = runScene(*a, 600, bad), rb = runScene(*b, 600, repaired);
+  const Recorder ra = recordScene(*a, 600, bad), rb = recordScene(*b, 600, repaired);
   CHECK(ra.rows() == rb.rows());
   for (const auto& row : ra.rows())
     for (double v : row) REQUIRE(std::isfinite(v));
@@ -388,10 +362,10 @@ TEST_CASE("GamepadDisconnectFallsBackToNeutralAndTheAssistHoldsAttitude") {
   // Fly banked, pitched and yawing for 4 s; then the input layer delivers neutral controls (disconnect):
   // the assist levels the helicopter, holds the altitude it had and brakes to a hover.
   auto scene = makeScene({{"start_position", "0,0,40"}});
-  const Recorder flying = runScene(*scene, 240, [](long) { return InputVector{0.6, 0.0, -0.8, 0.9}; });
+  const Recorder flying = recordScene(*scene, 240, [](long) { return InputVector{0.6, 0.0, -0.8, 0.9}; });
   const double zDisconnect = at(flying, 240, "z");
   CHECK(tiltAngle(quatAt(flying, 240)) > 0.2);
-  const Recorder after = runScene(*scene, 900);  // neutral inputs
+  const Recorder after = recordScene(*scene, 900);  // neutral inputs
   const size_t n = after.rows().size() - 1;
   CHECK(tiltAngle(quatAt(after, n)) < 1e-3);
   CHECK(std::abs(at(after, n, "z") - zDisconnect) < 1.0);
@@ -409,7 +383,7 @@ TEST_CASE("LiveAssistToggleEngagesOnTheCurrentAltitudeWithoutAJump") {
                           {"world", "none"},
                           {"start_position", "0,0,10"},
                           {"collective", std::to_string(1.05 * 600.0 * 9.81)}});
-  runScene(*scene, 180);
+  recordScene(*scene, 180);
   std::vector<double> before, after;
   scene->diagnostics(before);
   ParamSet p = scene->params();
@@ -418,7 +392,7 @@ TEST_CASE("LiveAssistToggleEngagesOnTheCurrentAltitudeWithoutAJump") {
   scene->applyLive(p);
   scene->diagnostics(after);
   for (size_t i : {0, 8, 9, 10, 11}) CHECK(after[i] == before[i]);  // t, x, y, z, qw
-  const Recorder r = runScene(*scene, 600);
+  const Recorder r = recordScene(*scene, 600);
   const double z0 = before[10];
   CHECK(at(r, 0, "speed") > 0.5);  // it was climbing
   CHECK(std::abs(at(r, 600, "z") - z0) < 1.0);
@@ -428,11 +402,11 @@ TEST_CASE("LiveAssistToggleEngagesOnTheCurrentAltitudeWithoutAJump") {
 
 TEST_CASE("SaveAndLoadStateContinuesBitIdentically") {
   auto a = makeScene({});
-  runScene(*a, 300, wiggle);
+  recordScene(*a, 300, wiggle);
   const std::vector<double> state = a->saveState();
-  const Recorder first = runScene(*a, 300, [](long k) { return wiggle(k + 300); });
+  const Recorder first = recordScene(*a, 300, [](long k) { return wiggle(k + 300); });
   a->loadState(state);
-  const Recorder second = runScene(*a, 300, [](long k) { return wiggle(k + 300); });
+  const Recorder second = recordScene(*a, 300, [](long k) { return wiggle(k + 300); });
   CHECK(first.rows() == second.rows());
   CHECK_THROWS_AS(a->loadState(std::vector<double>(3, 0.0)), BadInput);
 }
@@ -441,8 +415,8 @@ TEST_CASE("PadLandingReplayEndsOnThePadAndIsBitIdentical") {
   const std::string track = std::string(VARSIM_ASSET_DIR) + "/inputs/helicopter_pad_landing.csv";
   const std::string out1 = std::string(VARSIM_TEST_OUT) + "/heli_pad_1.csv";
   const std::string out2 = std::string(VARSIM_TEST_OUT) + "/heli_pad_2.csv";
-  REQUIRE(runBinary("run helicopter --duration 45 --input " + track + " --csv " + out1) == 0);
-  REQUIRE(runBinary("run helicopter --duration 45 --input " + track + " --csv " + out2) == 0);
+  REQUIRE(exitCodeOf("run helicopter --duration 45 --input " + track + " --csv " + out1) == 0);
+  REQUIRE(exitCodeOf("run helicopter --duration 45 --input " + track + " --csv " + out2) == 0);
   const std::string a = readFile(out1), b = readFile(out2);
   REQUIRE(a.size() > 10000);
   CHECK(a == b);
@@ -472,15 +446,15 @@ TEST_CASE("PadLandingReplayEndsOnThePadAndIsBitIdentical") {
 }
 
 TEST_CASE("BadParametersExitWithCodeTwo") {
-  CHECK(runBinary("describe helicopter") == 0);
-  CHECK(runBinary("run helicopter --steps 2") == 0);
+  CHECK(exitCodeOf("describe helicopter") == 0);
+  CHECK(exitCodeOf("run helicopter --steps 2") == 0);
   for (const char* set : {"mass=-1", "mass=nan", "inertia=1,1,5", "inertia=1,2", "collective=20000", "pitch=0.5",
                           "roll=-0.3", "yaw=5000", "actuator_max=12000,2000,1.6", "world=moon", "group=so3",
                           "integrator=euler", "dt=0", "drag_linear=-1", "assist=maybe", "start_position=0,0"})
-    CHECK_MESSAGE(runBinary(std::string("run helicopter --steps 2 --set ") + set) == 2, set);
+    CHECK_MESSAGE(exitCodeOf(std::string("run helicopter --steps 2 --set ") + set) == 2, set);
   const std::string badTrack = std::string(VARSIM_TEST_OUT) + "/heli_bad_track.csv";
   std::ofstream(badTrack) << "step,throttle,yaw,pitch,roll\n0,0,0,2,0\n";
-  CHECK(runBinary("run helicopter --steps 2 --input " + badTrack) == 2);
+  CHECK(exitCodeOf("run helicopter --steps 2 --input " + badTrack) == 2);
   std::ofstream(badTrack) << "step,throttle,collective\n0,0,0\n";
-  CHECK(runBinary("run helicopter --steps 2 --input " + badTrack) == 2);
+  CHECK(exitCodeOf("run helicopter --steps 2 --input " + badTrack) == 2);
 }
