@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "ui/app/keyboard.h"
 
@@ -21,6 +22,19 @@ std::string& glfwErrorText() {
 }
 void glfwErrorCallback(int code, const char* description) {
   glfwErrorText() = "GLFW error " + std::to_string(code) + ": " + (description ? description : "");
+}
+
+// The default font (ProggyClean) stops at U+00FF; parameter descriptions and panels use Greek
+// (epsilon, tau, omega, mu), arrows and math symbols. Merged from Debian's fonts-dejavu-core when
+// present; without it those glyphs show as '?' and nothing else changes.
+void mergeSymbolFont(ImGuiIO& io, float sizePixels) {
+  static const ImWchar kRanges[] = {0x0370, 0x03FF, 0x2010, 0x206F, 0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
+  const char* path = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+  if (!std::filesystem::exists(path)) return;
+  ImFontConfig merge;
+  merge.MergeMode = true;
+  merge.PixelSnapH = true;
+  io.Fonts->AddFontFromFileTTF(path, sizePixels, &merge, kRanges);
 }
 }  // namespace
 
@@ -69,6 +83,7 @@ GLFWwindow* openAppWindow(const AppWindowConfig& c, std::string& error) {
   ImFontConfig font;
   font.SizePixels = 13.0f * scale;
   io.Fonts->AddFontDefault(&font);
+  mergeSymbolFont(io, font.SizePixels);
   ImGuiStyle& style = ImGui::GetStyle();
   style.ScaleAllSizes(scale);
   style.WindowRounding = 3.0f;

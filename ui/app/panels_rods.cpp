@@ -309,7 +309,7 @@ void drawRodPanel(AppState& app) {
   drawStabilityWarning(app, *rod);
   drawStatusLines(*rod);
   if (ImGui::BeginTabBar("rodtabs")) {
-    if (ImGui::BeginTabItem("eps, tau")) {
+    if (ImGui::BeginTabItem("ε, τ")) {
       drawRelaxationTab(app, *rod);
       ImGui::EndTabItem();
     }

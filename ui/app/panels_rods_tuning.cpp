@@ -17,13 +17,13 @@ bool relaxationSliders(double& epsilon, double& tauOverH) {
   static const double epsLo = 1e-12, epsHi = 1.0, ratioLo = 0.0, ratioHi = 20.0;
   ImGui::TableNextColumn();
   ImGui::SetNextItemWidth(-1);
-  bool changed = ImGui::SliderScalar("##eps", ImGuiDataType_Double, &epsilon, &epsLo, &epsHi, "eps %.3g",
+  bool changed = ImGui::SliderScalar("##eps", ImGuiDataType_Double, &epsilon, &epsLo, &epsHi, "ε %.3g",
                                      ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("compliance eps (m/N for joints); Ctrl+click to type a value (0 = rigid: no redundant rows)");
   ImGui::TableNextColumn();
   ImGui::SetNextItemWidth(-1);
-  changed |= ImGui::SliderScalar("##tau", ImGuiDataType_Double, &tauOverH, &ratioLo, &ratioHi, "tau %.3g h");
+  changed |= ImGui::SliderScalar("##tau", ImGuiDataType_Double, &tauOverH, &ratioLo, &ratioHi, "τ %.3g h");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("stabilisation time tau in steps h (paper default 2)");
   return changed;
 }
@@ -85,7 +85,7 @@ void drawRelaxationTab(AppState& app, RodScene& rod) {
   }
   ImGui::EndTable();
   if (st.picked < 0 && !rod.system().jointConstraintIndices().empty())
-    ImGui::TextDisabled("click a joint in the 3-D view to give it its own eps, tau");
+    ImGui::TextDisabled("click a joint in the 3-D view to give it its own ε, τ");
   if (const ParamSpec* gamma = params.spec("gamma")) {
     ImGui::SetNextItemWidth(-90);
     drawParamWidget(app, *gamma);
@@ -130,7 +130,7 @@ void drawConventionsTab(AppState& app, RodScene& rod) {
   showRodPanelError("mass");
   const RelaxationTarget& target = targets[size_t(st.conventionTarget)];
   const SpookParameters p = targetRelaxation(rod, params, target);
-  ImGui::TextDisabled("eps %.3g, tau %.3g h = %.4g s; type a value + Enter to set", p.epsilon, p.tau / h, p.tau);
+  ImGui::TextDisabled("ε %.3g, τ %.3g h = %.4g s; type a value + Enter to set", p.epsilon, p.tau / h, p.tau);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("h = %.6g s. Each row is the same (eps, tau) in another convention; editing one value keeps the\n"
                       "other of its row and sets eps, tau of the chosen target (rejected values are named, never clamped).",
