@@ -174,7 +174,7 @@ void drawPickedSection(AppState& app, RodScene& rod) {
   }
   const RodScene::ConstraintStatus s = rod.constraintStatus(st.picked);
   ImGui::Text("group %s   gap %.3e m   force %.5g N%s", rod.system().groupNames().at(size_t(s.group)).c_str(), s.violation,
-              s.force, s.overridden ? "   (own eps, tau)" : "");
+              s.force, s.overridden ? "   (own ε, τ)" : "");
   const double tEnd = app.freezePlots ? app.frozenTime : st.trace.data().newestTime();
   const TimeWindow window = timeWindow(tEnd, app.settings.plotWindow);
   const double marker = app.driver.atPresent() ? -1.0 : rod.time();
