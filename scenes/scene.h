@@ -5,8 +5,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "engine/sim/errors.h"
 #include "engine/sim/param.h"
 #include "engine/sim/system.h"
 #include "render/draw_list.h"
@@ -26,6 +28,23 @@ class Scene : public System {
   // Applies changed parameters. Parameters whose spec is `live` must take effect immediately and
   // keep the state; the caller rebuilds the scene (reset) for the others. Default: store values.
   virtual void applyLive(const ParamSet& params) { params_ = params; }
+
+  // Live edits that are not declared parameters (e.g. a per-constraint eps/tau override), as text
+  // key/value pairs, so the UI, recordings (timed events in an input file) and history snapshots
+  // handle every scene alike. applyEdit throws BadInput naming the key/value on anything it cannot
+  // take (state unchanged); an empty value clears that edit. edits() lists every edit in force, so
+  // clearEdits() followed by applyEdit of each restores them exactly.
+  virtual void applyEdit(const std::string& key, const std::string& value) {
+    throw BadInput("scene has no live edit '" + key + "' (value '" + value + "')");
+  }
+  virtual std::vector<std::pair<std::string, std::string>> edits() const { return {}; }
+  virtual void clearEdits() {}
+
+  // Cumulative work (J) done on the system since reset by its controls and by external
+  // non-conservative sources (motors, thrusters, wind, current, a prescribed gait). The energy
+  // monitor flags a run whose energy(t) - energy(0) - inputWork(t) rises above a tolerance; a
+  // scene with such sources must report their work (part of its saved state).
+  virtual double inputWork() const { return 0.0; }
 
  protected:
   ParamSet params_;
