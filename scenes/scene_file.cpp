@@ -1,11 +1,14 @@
-// JSON scene files and `describe` output, both generated from the scene's ParamSpec list.
+// JSON scene files and `describe` output, both generated from the scene's ParamSpec list. Scene files
+// are read strictly: bounded depth, no repeated keys, every number finite, messages never echo a whole value.
 #include "scenes/scene_file.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
 #include "scenes/scene.h"
 
 namespace varsim {
@@ -20,10 +23,109 @@ static std::string lineColumn(const std::string& text, size_t byte) {
   return std::to_string(line) + ":" + std::to_string(col);
 }
 
+// A value quoted in a message: at most ~60 characters, whatever its size (depth is bounded below).
+static std::string shown(const json& j) {
+  return shortText(j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+namespace {
+
+// SAX front end of nlohmann's DOM builder: the parse stays iterative, and three things the plain
+// json::parse accepts or reports without a place are refused here with the key path and the line:
+// nesting deeper than kMaxSceneJsonDepth, a key repeated in one object (last one would win), and a
+// number that overflows a double (nlohmann's out_of_range 406 has no byte offset of its own).
+class SceneJsonSax {
+ public:
+  explicit SceneJsonSax(json& root) : dom_(root, false) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const std::string& s) { return dom_.number_float(v, s); }
+  bool string(std::string& v) { return dom_.string(v); }
+  bool binary(json::binary_t& v) { return dom_.binary(v); }
+  bool start_object(std::size_t n) { return open(true) && dom_.start_object(n); }
+  bool start_array(std::size_t n) { return open(false) && dom_.start_array(n); }
+  bool end_object() { return close() && dom_.end_object(); }
+  bool end_array() { return close() && dom_.end_array(); }
+  bool key(std::string& k) {
+    Frame& f = frames_.back();
+    if (!f.keys.insert(k).second) return fail("key '" + path(k) + "' appears twice in one object; give it once");
+    f.key = k;
+    return dom_.key(k);
+  }
+  bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& ex) {
+    byte_ = position;
+    // "[json.exception.parse_error.101] parse error at line 1, column 32: syntax error ..." -> "syntax error ..."
+    std::string msg = ex.what();
+    const auto bracket = msg.find("] ");
+    if (bracket != std::string::npos) msg = msg.substr(bracket + 2);
+    const auto colon = msg.find(": ");
+    if (msg.rfind("parse error", 0) == 0 && colon != std::string::npos) msg = msg.substr(colon + 2);
+    if (ex.id == 406) msg = "number " + shortText(token, 40) + " is out of the range of a double (|x| < 1.8e308)";
+    const std::string here = path(frames_.size(), "");
+    const std::string where = here.empty() ? "" : "key '" + here + "': ";
+    error_ = where + (ex.id == 406 ? msg : "malformed JSON: " + shortText(msg, 160));
+    return false;
+  }
+
+  const std::string& error() const { return error_; }
+  size_t byte() const { return byte_; }  // set for parse errors only
+
+ private:
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;  // the key whose value is being read (objects)
+  };
+  bool open(bool object) {
+    if (frames_.size() >= kMaxSceneJsonDepth)
+      return fail((path(frames_.size(), "").empty() ? std::string("the document")
+                                                     : "the value of key '" + path(frames_.size(), "") + "'") +
+                  " nests deeper than " + std::to_string(kMaxSceneJsonDepth) + " levels");
+    frames_.push_back({object, {}, {}});
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+  // "params.m": the keys of the outer frames, then `last` (array levels add nothing).
+  std::string path(const std::string& last) const { return path(frames_.size() - 1, last); }
+  std::string path(size_t outer, const std::string& last) const {
+    std::string p;
+    for (size_t i = 0; i < outer; ++i)
+      if (frames_[i].object && !frames_[i].key.empty()) p += (p.empty() ? "" : ".") + shortText(frames_[i].key, 40);
+    if (!last.empty()) p += (p.empty() ? "" : ".") + shortText(last, 60);
+    return shortText(p, 120);
+  }
+  bool fail(const std::string& msg) {
+    error_ = msg;
+    return false;
+  }
+
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  std::vector<Frame> frames_;
+  std::string error_;
+  size_t byte_ = std::string::npos;
+};
+
+}  // namespace
+
+static json parseStrictJson(const std::string& text, const std::string& source) {
+  json doc;
+  SceneJsonSax sax(doc);
+  if (json::sax_parse(text, &sax)) return doc;
+  if (sax.error().empty()) throw BadInput(source + ": malformed JSON");
+  if (sax.byte() == std::string::npos) throw BadInput(source + ": " + sax.error());
+  throw BadInput(source + ":" + lineColumn(text, sax.byte() ? sax.byte() - 1 : 0) + ": " + sax.error());
+}
+
 static ParamValue jsonToValue(const ParamSpec& spec, const json& j, const std::string& where) {
   ParamValue v;
   auto typeError = [&](const char* expected) {
-    return BadInput(where + ": expected " + expected + ", got " + j.dump() + "; allowed " + spec.rangeText());
+    return BadInput(where + ": expected " + expected + ", got " + shown(j) + "; allowed " + spec.rangeText());
   };
   switch (spec.type) {
     case ParamType::Choice:
@@ -49,15 +151,7 @@ static ParamValue jsonToValue(const ParamSpec& spec, const json& j, const std::s
 }
 
 SceneConfig parseSceneJson(const std::string& text, const std::string& source) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string msg = e.what();
-    const auto colon = msg.find("]: ");
-    throw BadInput(source + ":" + lineColumn(text, e.byte ? e.byte - 1 : 0) +
-                   ": malformed JSON: " + (colon == std::string::npos ? msg : msg.substr(colon + 3)));
-  }
+  const json doc = parseStrictJson(text, source);
   if (!doc.is_object() || !doc.contains("scene") || !doc["scene"].is_string())
     throw BadInput(source + ": key 'scene' missing or not a string (expected {\"scene\": name, \"params\": {...}})");
   SceneConfig config;
@@ -65,9 +159,9 @@ SceneConfig parseSceneJson(const std::string& text, const std::string& source) {
   config.params = SceneRegistry::defaults(config.scene);
   for (auto it = doc.begin(); it != doc.end(); ++it)
     if (it.key() != "scene" && it.key() != "params")
-      throw BadInput(source + ": unknown top-level key '" + it.key() + "'; allowed: scene, params");
+      throw BadInput(source + ": unknown top-level key '" + shortText(it.key()) + "'; allowed: scene, params");
   if (doc.contains("params")) {
-    if (!doc["params"].is_object()) throw BadInput(source + ": key 'params' must be an object");
+    if (!doc["params"].is_object()) throw BadInput(source + ": key 'params' must be an object, got " + shown(doc["params"]));
     for (auto it = doc["params"].begin(); it != doc["params"].end(); ++it) {
       const ParamSpec* spec = config.params.spec(it.key());
       if (!spec) config.params.set(it.key(), {}, source);  // throws the unknown-key message

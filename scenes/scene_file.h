@@ -12,7 +12,13 @@ struct SceneConfig {
   ParamSet params;
 };
 
-SceneConfig loadSceneFile(const std::string& path);       // throws BadInput
+// Deepest nesting a scene file may use (a scene file needs 3: document, params, a vector value); the
+// bound keeps every later step (messages, dumps) away from input-sized recursion.
+constexpr size_t kMaxSceneJsonDepth = 64;
+
+SceneConfig loadSceneFile(const std::string& path);  // throws BadInput
+// Throws BadInput naming `source`, the line:column or key path, and the reason: malformed JSON,
+// nesting deeper than kMaxSceneJsonDepth, a repeated key, a number beyond a double, a bad value.
 SceneConfig parseSceneJson(const std::string& text, const std::string& source);
 std::string describeSceneJson(const std::string& scene);  // `varsim describe` output
 std::string sceneToJson(const SceneConfig& config);       // for saving presets from the app

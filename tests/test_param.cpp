@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
 #include "engine/sim/param.h"
 
 using namespace varsim;
@@ -69,4 +70,47 @@ TEST_CASE("param: bad values are rejected with key, value and range") {
 TEST_CASE("param: formatNumber round-trips") {
   for (double v : {0.1, 1.0 / 3.0, 1e-300, 6.02214076e23, -2.5}) CHECK(std::strtod(formatNumber(v).c_str(), nullptr) == v);
   CHECK(formatNumber(0.1) == "0.1");
+  // The shortest text wins: 10 is "10", not "1e+01"; 1e6 stays "1e+06".
+  CHECK(formatNumber(10) == "10");
+  CHECK(formatNumber(100) == "100");
+  CHECK(formatNumber(1e6) == "1e+06");
+  CHECK(formatNumber(1e8) == "1e+08");
+}
+
+TEST_CASE("param: --set numbers follow the one strict parser (number_text.h)") {
+  ParamSet p = sample();
+  p.setFromString("mass", "1e-320", "--set");  // a subnormal, as a scene file takes it
+  CHECK(p.real("mass") == 1e-320);
+  p.setFromString("inertia", "2,4,5", "--set");
+  CHECK(p.vector("inertia")[2] == 5.0);
+  std::string m = messageOf([&] { p.setFromString("inertia", "2,4,5,", "--set"); });
+  CHECK(m.find("--set: key 'inertia': item 4: empty text is not a number") != std::string::npos);
+  CHECK(m.find("allowed 3 numbers") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("inertia", ",2,4", "x"); }).find("item 1") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("mass", "0x10", "x"); }).find("'0x10' is not a number") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("mass", " 3", "x"); }).find("not a number") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("mass", "1e400", "x"); }).find("out of the range") != std::string::npos);
+  CHECK(messageOf([&] { p.setFromString("links", "inf", "x"); }).find("not finite") != std::string::npos);
+  const std::string huge(100000, '9');
+  m = messageOf([&] { p.setFromString("mass", huge, "x"); });
+  CHECK(m.find("(100000 characters)") != std::string::npos);
+  CHECK(m.size() < 200);
+  m = messageOf([&] { p.setFromString(std::string(10000, 'k'), "1", "x"); });
+  CHECK(m.find("unknown key") != std::string::npos);
+  CHECK(m.size() < 300);
+}
+
+TEST_CASE("param: counts are whole numbers checked against their limits before conversion") {
+  CHECK(parseCount("1e8", 0, 1e8).value == 1e8);
+  CHECK(parseCount("0", 0, 1e8).ok);
+  CHECK(parseCount("1e300", 0, 1e8).error == "'1e300' is above the maximum 1e+08");
+  CHECK(parseCount("-1", 0, 1e8).error == "'-1' is below the minimum 0");
+  CHECK(parseCount("2.5", 1, 10).error == "'2.5' is not a whole number");
+  CHECK_FALSE(parseCount("0x10", 0, 100).ok);
+  std::vector<double> v;
+  CHECK(parseNumberList("1,2.5,-3e-2", v).empty());
+  CHECK(v == std::vector<double>{1, 2.5, -3e-2});
+  CHECK(parseNumberList("1,2,", v) == "item 3: empty text is not a number (expected a decimal literal such as -1.5e-3)");
+  CHECK(shortText("abc", 60) == "abc");
+  CHECK(shortText(std::string(61, 'a'), 60) == std::string(60, 'a') + "... (61 characters)");
 }

@@ -85,7 +85,7 @@ TEST_CASE("ListAndDescribe") {
 
 TEST_CASE("RunWritesStandardColumnsRoundTripAndConservesMomentum") {
   const std::string csv = outPath("rigid_body_default.csv");
-  const RunResult r = varsimRun("run rigid_body --steps 600 --csv " + csv);
+  const RunResult r = varsimRun("run rigid_body --steps 600 --timings --csv " + csv);  // step_us only with --timings
   REQUIRE(r.exitCode == 0);
   const auto table = test::readCsv(csv);
   const std::vector<std::string> standard = {"t",  "energy", "L_x", "L_y", "L_z", "p_x", "p_y", "p_z", "x",

@@ -1,96 +1,131 @@
 // Headless runner: parses the command line per ARCHITECTURE.md, builds the scene from defaults, a
-// scene file and --set overrides, steps it at fixed h and streams diagnostics to CSV.
+// scene file and --set overrides, steps it at fixed h and streams diagnostics to CSV. Every number on
+// the command line goes through parseNumber/parseCount (engine/sim/number_text.h), and every count is
+// range-checked as a double before it becomes an integer, so no input wraps or runs without end.
 #include "ui/headless_runner.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <iostream>
+#include <exception>
 #include <memory>
 
 #include "engine/sim/errors.h"
 #include "engine/sim/input_track.h"
+#include "engine/sim/number_text.h"
 #include "engine/sim/recorder.h"
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
 
 namespace varsim {
 
+static const char* kRunUsage =
+    "usage: varsim run SCENE|FILE.json [--set key=value]... [--dt H] [--duration T | --steps N] "
+    "[--csv FILE] [--every K] [--input FILE] [--timings]";
+
 bool isHeadlessCommand(const std::string& arg) { return arg == "list" || arg == "describe" || arg == "run"; }
 
-static bool endsWith(const std::string& s, const std::string& suffix) {
+namespace {
+
+struct RunOptions {
+  SceneConfig config;
+  double duration = 10.0;  // s, default when neither --duration nor --steps is given
+  bool haveDuration = false;
+  double steps = -1;  // a whole number in [0, kMaxRunSteps] once given
+  double every = 1;
+  std::string csvPath, inputPath;
+  bool timings = false;
+};
+
+bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-static double parseNumberArg(const std::string& flag, const std::string& text, double lo, bool loExclusive) {
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v) || (loExclusive ? v <= lo : v < lo))
-    throw BadInput(flag + " " + text + ": expected a finite number " + (loExclusive ? "> " : ">= ") + formatNumber(lo));
-  return v;
+std::string flagError(const std::string& flag, const std::string& value, const std::string& why) {
+  return flag + " " + shortText(value) + ": " + why;
 }
 
-static int runScene(const std::vector<std::string>& args) {
-  if (args.size() < 2) throw BadInput("usage: varsim run SCENE|FILE.json [--set key=value]... [--dt H] "
-                                      "[--duration T | --steps N] [--csv FILE] [--every K] [--input FILE]");
-  SceneConfig config;
-  if (endsWith(args[1], ".json")) config = loadSceneFile(args[1]);
-  else { config.scene = args[1]; config.params = SceneRegistry::defaults(args[1]); }
+double countArg(const std::string& flag, const std::string& value, double lo, double hi) {
+  const NumberText n = parseCount(value, lo, hi);
+  if (!n.ok) throw BadInput(flagError(flag, value, n.error + "; allowed a whole number in [" + formatNumber(lo) + ", " +
+                                                       formatNumber(hi) + "]"));
+  return n.value;
+}
 
-  double duration = 10.0;
-  long steps = -1;
-  long every = 1;
-  std::string csvPath, inputPath;
-  bool haveDuration = false;
+std::string fileArg(const std::string& flag, const std::string& value) {
+  if (value.empty()) throw BadInput(flag + ": empty file name");
+  return value;
+}
+
+RunOptions parseRunArgs(const std::vector<std::string>& args) {
+  if (args.size() < 2) throw BadInput(kRunUsage);
+  RunOptions o;
+  if (endsWith(args[1], ".json")) o.config = loadSceneFile(args[1]);
+  else { o.config.scene = args[1]; o.config.params = SceneRegistry::defaults(args[1]); }
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& flag = args[i];
-    if (i + 1 >= args.size()) throw BadInput(flag + ": missing value");
+    if (flag == "--timings") { o.timings = true; continue; }
+    if (i + 1 >= args.size()) throw BadInput(flag + ": missing value; " + kRunUsage);
     const std::string& value = args[++i];
     if (flag == "--set") {
       const auto eq = value.find('=');
-      if (eq == std::string::npos) throw BadInput("--set " + value + ": expected key=value");
-      config.params.setFromString(value.substr(0, eq), value.substr(eq + 1), "--set");
+      if (eq == std::string::npos) throw BadInput(flagError(flag, value, "expected key=value"));
+      o.config.params.setFromString(value.substr(0, eq), value.substr(eq + 1), "--set");
     } else if (flag == "--dt") {
-      config.params.setFromString("dt", value, "--dt");
+      o.config.params.setFromString("dt", value, "--dt");
     } else if (flag == "--duration") {
-      duration = parseNumberArg(flag, value, 0.0, false);
-      haveDuration = true;
+      const NumberText n = parseNumber(value);
+      if (!n.ok || n.value < 0) throw BadInput(flagError(flag, value, (n.ok ? "negative" : n.error) + "; allowed >= 0 s"));
+      o.duration = n.value;
+      o.haveDuration = true;
     } else if (flag == "--steps") {
-      double n = parseNumberArg(flag, value, 0.0, false);
-      if (n != std::floor(n) || n > 1e12) throw BadInput("--steps " + value + ": expected an integer in [0, 1e12]");
-      steps = long(n);
+      o.steps = countArg(flag, value, 0, kMaxRunSteps);
     } else if (flag == "--every") {
-      double k = parseNumberArg(flag, value, 1.0, false);
-      if (k != std::floor(k)) throw BadInput("--every " + value + ": expected an integer >= 1");
-      every = long(k);
+      o.every = countArg(flag, value, 1, kMaxRunSteps);
     } else if (flag == "--csv") {
-      csvPath = value;
+      o.csvPath = fileArg(flag, value);
     } else if (flag == "--input") {
-      inputPath = value;
+      o.inputPath = fileArg(flag, value);
     } else {
-      throw BadInput("unknown option '" + flag + "'; allowed: --set, --dt, --duration, --steps, --csv, --every, --input");
+      throw BadInput("unknown option '" + shortText(flag) +
+                     "'; allowed: --set, --dt, --duration, --steps, --csv, --every, --input, --timings");
     }
   }
-  if (haveDuration && steps >= 0) throw BadInput("--duration and --steps are exclusive; give one");
+  if (o.haveDuration && o.steps >= 0) throw BadInput("--duration and --steps are exclusive; give one");
+  return o;
+}
 
-  std::unique_ptr<Scene> scene = SceneRegistry::create(config.scene, config.params);
+// Steps for --duration T at step h, checked while still a double: 1e300 / h never reaches llround.
+long stepsFor(const RunOptions& o, double h) {
+  if (o.steps >= 0) return long(o.steps);
+  const double n = o.duration / h;
+  if (!(n <= kMaxRunSteps))
+    throw BadInput("--duration " + formatNumber(o.duration) + (o.haveDuration ? "" : " (default)") + " at dt " +
+                   formatNumber(h) + " is " + formatNumber(n) + " steps; the maximum is " + formatNumber(kMaxRunSteps) +
+                   " steps per run (shorten the duration or raise dt)");
+  return long(std::llround(n));
+}
+
+int runScene(const std::vector<std::string>& args) {
+  const RunOptions o = parseRunArgs(args);
+  std::unique_ptr<Scene> scene = SceneRegistry::create(o.config.scene, o.config.params);
   const double h = scene->dt();
-  if (steps < 0) steps = long(std::llround(duration / h));
+  const long steps = stepsFor(o, h);
+  const long every = long(o.every);
   const auto controls = scene->controls();
   InputTrack track;
   track.neutral = neutralInputs(controls);
-  if (!inputPath.empty()) track = InputTrack::load(inputPath, controls, h);
+  if (!o.inputPath.empty()) track = InputTrack::load(o.inputPath, controls, h);
 
   const auto columns = scene->columns();
   CsvWriter csv;
-  if (!csvPath.empty()) csv.open(csvPath, columns);
+  if (!o.csvPath.empty()) csv.open(o.csvPath, columns, o.timings ? CsvTimings::Keep : CsvTimings::Drop);
   std::vector<double> row;
   auto checkRow = [&](long k) {
     scene->diagnostics(row);
     for (size_t c = 0; c < row.size(); ++c)
       if (!std::isfinite(row[c]))
-        throw SimulationDiverged("step " + std::to_string(k) + " (t=" + formatNumber(scene->time()) +
-                                 "): '" + columns[c] + "' is not finite");
+        throw SimulationDiverged("step " + std::to_string(k) + " (t=" + formatNumber(scene->time()) + "): '" +
+                                 columns[c] + "' is not finite");
   };
   checkRow(0);
   csv.write(row);
@@ -103,29 +138,42 @@ static int runScene(const std::vector<std::string>& args) {
     checkRow(k + 1);
     if ((k + 1) % every == 0) csv.write(row);
   }
-  std::fprintf(stderr, "%s: %ld steps of h=%s, t=%s\n", config.scene.c_str(), steps, formatNumber(h).c_str(),
+  csv.finish();
+  std::fprintf(stderr, "%s: %ld steps of h=%s, t=%s\n", o.config.scene.c_str(), steps, formatNumber(h).c_str(),
                formatNumber(scene->time()).c_str());
   return kExitOk;
 }
 
+int dispatch(const std::vector<std::string>& args) {
+  if (args.empty() || !isHeadlessCommand(args[0])) throw BadInput("usage: varsim list | describe SCENE | run ...");
+  if (args[0] == "list") {
+    for (const auto& s : SceneRegistry::all()) std::printf("%s\n", s.name.c_str());
+    return kExitOk;
+  }
+  if (args[0] == "describe") {
+    if (args.size() != 2) throw BadInput("usage: varsim describe SCENE");
+    std::printf("%s\n", describeSceneJson(args[1]).c_str());
+    return kExitOk;
+  }
+  return runScene(args);
+}
+
+}  // namespace
+
 int runHeadless(const std::vector<std::string>& args) {
   try {
-    if (args[0] == "list") {
-      for (const auto& s : SceneRegistry::all()) std::printf("%s\n", s.name.c_str());
-      return kExitOk;
-    }
-    if (args[0] == "describe") {
-      if (args.size() != 2) throw BadInput("usage: varsim describe SCENE");
-      std::printf("%s\n", describeSceneJson(args[1]).c_str());
-      return kExitOk;
-    }
-    return runScene(args);
+    return dispatch(args);
   } catch (const BadInput& e) {
     std::fprintf(stderr, "varsim: error: %s\n", e.what());
     return kExitBadInput;
   } catch (const SimulationDiverged& e) {
     std::fprintf(stderr, "varsim: diverged: %s\n", e.what());
     return kExitDiverged;
+  } catch (const std::exception& e) {
+    // Last line of defence: any other exception is still a refused input, never an abort. Real
+    // causes are fixed where they arise (the fuzz test reports which inputs reach this line).
+    std::fprintf(stderr, "varsim: error: unexpected failure: %s\n", shortText(e.what(), 200).c_str());
+    return kExitBadInput;
   }
 }
 

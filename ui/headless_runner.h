@@ -1,5 +1,6 @@
 // The headless runner (`varsim list | describe | run`): the contract tests and outside checks rely
-// on. Never touches a display. Exit codes: 0 ok, 2 bad input, 3 the simulation diverged.
+// on. Never touches a display. Exit codes: 0 ok, 2 bad input, 3 the simulation diverged; no exception
+// leaves runHeadless.
 #pragma once
 #include <string>
 #include <vector>
@@ -9,6 +10,12 @@ namespace varsim {
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
 constexpr int kExitDiverged = 3;
+
+// Most physics steps one `varsim run` may take (--steps, or --duration / dt). 1e8 steps is 19 days of
+// simulated time at the default h = 1/60 s: ~2 min for the cheapest scene (car, ~1 us/step measured)
+// and hours for the rod scenes. Longer is a typo (1e17) or a wrapped conversion, not a run anyone
+// waits for; soaks that need more run in-process (bench_ladder --soak).
+constexpr double kMaxRunSteps = 1e8;
 
 bool isHeadlessCommand(const std::string& arg);
 int runHeadless(const std::vector<std::string>& args);  // args[0] is the command

@@ -2,23 +2,25 @@
 // allowed range so a user can fix a scene file or a --set without reading code.
 #include "engine/sim/param.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
+#include <cstring>
 
 #include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
 
 namespace varsim {
 
+// Shortest text that reads back as exactly v: "10" rather than "1e+01", "1e+06" rather than "1000000".
 std::string formatNumber(double v) {
+  std::string best;
   char buf[40];
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
+    if (std::strtod(buf, nullptr) == v && (best.empty() || std::strlen(buf) < best.size())) best = buf;
   }
-  return buf;
+  return best.empty() ? buf : best;
 }
 
 ParamSpec ParamSpec::real(std::string key, double def, double lo, double hi, std::string unit,
@@ -104,7 +106,7 @@ std::optional<std::string> validateParam(const ParamSpec& spec, const ParamValue
   if (spec.type == ParamType::Choice) {
     for (const auto& c : spec.choices)
       if (c == value.choice) return std::nullopt;
-    return "'" + value.choice + "' is not allowed; " + spec.rangeText();
+    return "'" + shortText(value.choice) + "' is not allowed; " + spec.rangeText();
   }
   const size_t expected = spec.type == ParamType::Vector ? size_t(spec.size) : 1;
   if (value.numbers.size() != expected)
@@ -133,7 +135,7 @@ const ParamSpec* ParamSet::spec(const std::string& key) const {
 
 const ParamValue& ParamSet::value(const std::string& key) const {
   auto it = values_.find(key);
-  if (it == values_.end()) throw BadInput("unknown parameter '" + key + "'");
+  if (it == values_.end()) throw BadInput("unknown parameter '" + shortText(key) + "'");
   return it->second;
 }
 
@@ -154,40 +156,31 @@ void ParamSet::set(const std::string& key, const ParamValue& v, const std::strin
   if (!s) {
     std::string known;
     for (const auto& sp : specs_) known += (known.empty() ? "" : ", ") + sp.key;
-    throw BadInput(source + ": unknown key '" + key + "'; known keys: " + known);
+    throw BadInput(source + ": unknown key '" + shortText(key) + "'; known keys: " + known);
   }
   if (auto err = validateParam(*s, v)) throw BadInput(source + ": key '" + key + "': " + *err);
   values_[key] = v;
-}
-
-static bool parseDouble(const std::string& text, double& out) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  out = std::strtod(text.c_str(), &end);
-  while (end && (*end == ' ' || *end == '\t')) ++end;
-  return end && *end == '\0' && errno != ERANGE;
 }
 
 void ParamSet::setFromString(const std::string& key, const std::string& text, const std::string& source) {
   const ParamSpec* s = spec(key);
   if (!s) return set(key, {}, source);  // produces the unknown-key message
   ParamValue v;
+  const std::string where = source + ": key '" + shortText(key) + "': ";
   if (s->type == ParamType::Choice) {
     v.choice = text;
   } else if (s->type == ParamType::Bool) {
     if (text == "true" || text == "1" || text == "on") v.numbers = {1.0};
     else if (text == "false" || text == "0" || text == "off") v.numbers = {0.0};
-    else throw BadInput(source + ": key '" + key + "': '" + text + "' is not a boolean; allowed true|false");
+    else throw BadInput(where + "'" + shortText(text) + "' is not a boolean; allowed true|false");
+  } else if (s->type == ParamType::Vector) {
+    // The same rules as one number (number_text.h), item by item; "2,4,5," has an empty 4th item.
+    const std::string err = parseNumberList(text, v.numbers);
+    if (!err.empty()) throw BadInput(where + err + "; allowed " + s->rangeText());
   } else {
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      double d;
-      if (!parseDouble(item, d))
-        throw BadInput(source + ": key '" + key + "': '" + text + "' is not a number list; allowed " + s->rangeText());
-      v.numbers.push_back(d);
-    }
+    const NumberText n = parseNumber(text);
+    if (!n.ok) throw BadInput(where + n.error + "; allowed " + s->rangeText());
+    v.numbers = {n.value};
   }
   set(key, v, source);
 }

@@ -1,26 +1,63 @@
 // CSV output for diagnostics; numbers use %.17g so every double round-trips exactly.
 #include "engine/sim/recorder.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include "engine/sim/errors.h"
 
 namespace varsim {
 
+bool isWallClockColumn(const std::string& name) {
+  const std::string tag = "_us";
+  for (size_t at = name.find(tag); at != std::string::npos; at = name.find(tag, at + 1)) {
+    const size_t after = at + tag.size();
+    if (after == name.size() || name[after] == '_') return true;
+  }
+  return false;
+}
+
 CsvWriter::~CsvWriter() { close(); }
 
-void CsvWriter::open(const std::string& path, const std::vector<std::string>& columns) {
+void CsvWriter::check(bool ok, const char* what) {
+  if (ok) return;
+  const std::string reason = std::strerror(errno);
   close();
+  throw BadInput(path_ + ": " + what + " failed: " + reason);
+}
+
+void CsvWriter::open(const std::string& path, const std::vector<std::string>& columns, CsvTimings timings) {
+  close();
+  path_ = path;
   file_ = std::fopen(path.c_str(), "w");
-  if (!file_) throw BadInput(path + ": cannot open CSV file for writing");
-  for (size_t i = 0; i < columns.size(); ++i) std::fprintf(file_, "%s%s", i ? "," : "", columns[i].c_str());
-  std::fprintf(file_, "\n");
-  std::fflush(file_);
+  if (!file_) throw BadInput(path + ": cannot open CSV file for writing: " + std::strerror(errno));
+  keep_.clear();
+  bool first = true;
+  for (const auto& c : columns) {
+    keep_.push_back(timings == CsvTimings::Keep || !isWallClockColumn(c));
+    if (!keep_.back()) continue;
+    check(std::fprintf(file_, "%s%s", first ? "" : ",", c.c_str()) >= 0, "writing the CSV header");
+    first = false;
+  }
+  check(std::fputc('\n', file_) != EOF && std::fflush(file_) == 0, "writing the CSV header");
 }
 
 void CsvWriter::write(const std::vector<double>& row) {
   if (!file_) return;
-  for (size_t i = 0; i < row.size(); ++i) std::fprintf(file_, "%s%.17g", i ? "," : "", row[i]);
-  std::fprintf(file_, "\n");
-  std::fflush(file_);
+  bool first = true;
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (i < keep_.size() && !keep_[i]) continue;
+    check(std::fprintf(file_, "%s%.17g", first ? "" : ",", row[i]) >= 0, "writing a CSV row");
+    first = false;
+  }
+  check(std::fputc('\n', file_) != EOF && std::fflush(file_) == 0, "writing a CSV row");
+}
+
+void CsvWriter::finish() {
+  if (!file_) return;
+  const bool ok = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!ok) throw BadInput(path_ + ": closing the CSV file failed: " + std::strerror(errno));
 }
 
 void CsvWriter::close() {
@@ -46,6 +83,7 @@ void Recorder::writeCsv(const std::string& path) const {
   CsvWriter w;
   w.open(path, columns_);
   for (const auto& r : rows_) w.write(r);
+  w.finish();
 }
 
 }  // namespace varsim
