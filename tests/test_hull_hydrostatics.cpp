@@ -1,7 +1,8 @@
 // tests/test_hull_hydrostatics.cpp — the exact clipping of engine/models/hull_hydrostatics against
 // independent closed forms: a tilted box in still water (inclusion-exclusion formulas for the volume and
 // first moments of a box cut by a plane), an upright box under the piecewise-linear waves (column
-// integrals over the grid triangles), full submersion, patch-size invariance and the water surface itself.
+// integrals over the grid triangles), full submersion, patch-size invariance, the water surface itself, and
+// the pose derivative of the volume and its first moment (Reynolds transport) against finite differences.
 #include <doctest/doctest.h>
 
 #include <Eigen/Geometry>
@@ -183,6 +184,58 @@ TEST_CASE("FullySubmergedAndFullyDryUnderWaves") {
   computeHydrostatics(patches, high, water, 2.0, hs);
   CHECK(hs.volume == 0.0);
   CHECK(hs.wettedArea == 0.0);
+}
+
+TEST_CASE("VolumeAndMomentPoseDerivativeMatchFiniteDifferences") {
+  // hydrostaticDerivative against central differences of V and m = R^T (x_s - x) V for g exp(eps^), in still
+  // water and under waves, over random partly wet attitudes (V is C^1, so the central error is O(delta^2)
+  // away from the rare kinks of its second derivative).
+  BoxHull hull;
+  hull.size = Vector3d(3.0, 1.2, 0.7);
+  hull.center = Vector3d(0.2, -0.1, 0.15);
+  const auto patches = hull.patches(0.35);
+  WaveSettings ws;
+  ws.amplitude = 0.2;
+  ws.wavelength = 6.0;
+  ws.direction = 0.7;
+  ws.gridSpacing = 0.3;
+  const WaterSurface waters[2] = {WaterSurface(), WaterSurface(ws)};
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto moment = [](const se3::Pose& g, const HydrostaticState& hs) -> Vector3d {
+    return g.R.transpose() * (hs.centroid - g.x) * hs.volume;
+  };
+  double worst = 0.0;
+  int tested = 0;
+  for (const WaterSurface& water : waters)
+    for (int trial = 0; trial < 40; ++trial) {
+      const se3::Pose g = pose(Vector3d(0.8 * u(rng), 0.8 * u(rng), 3.0 * u(rng)),
+                               Vector3d(20.0 * u(rng), 20.0 * u(rng), 0.4 * u(rng)));
+      HydrostaticState hs;
+      computeHydrostatics(patches, g, water, 1.3, hs);
+      if (hs.volume < 0.05 * hull.volume() || hs.volume > 0.95 * hull.volume()) continue;
+      const HydrostaticDerivative d = hydrostaticDerivative(patches, g, hs);
+      const double delta = 1e-6;
+      Eigen::Matrix<double, 4, 6> fd, an;
+      for (int j = 0; j < 6; ++j) {
+        Eigen::Vector4d val[2];
+        for (int sgn = 0; sgn < 2; ++sgn) {
+          Vector6d eps = Vector6d::Zero();
+          eps[j] = sgn ? -delta : delta;
+          const se3::Pose gp = g * se3::exp(eps);
+          HydrostaticState hp;
+          computeHydrostatics(patches, gp, water, 1.3, hp);
+          val[sgn] << hp.volume, moment(gp, hp);
+        }
+        fd.col(j) = (val[0] - val[1]) / (2.0 * delta);
+      }
+      an << d.volume, d.moment;
+      worst = std::max(worst, (fd - an).cwiseAbs().maxCoeff() / an.cwiseAbs().maxCoeff());
+      ++tested;
+    }
+  MESSAGE("dV/deps, dm/deps vs central differences over " << tested << " poses: max relative error " << worst);
+  CHECK(tested > 30);
+  CHECK(worst < 1e-6);
 }
 
 TEST_CASE("WaterSurfaceIsThePiecewiseLinearInterpolantAndItsVelocityMatchesTheSea") {

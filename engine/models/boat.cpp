@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/lie/so3.h"
+
 namespace varsim {
 
 Boat::Boat(const BoatSettings& settings) { setSettings(settings); }
@@ -58,49 +60,105 @@ double Boat::thrusterImmersion(const se3::Pose& g, const Vector3d& c, const Wate
 
 BoatWrench Boat::wrench(const se3::Pose& g, const Vector6d& xi, double t, const WaterSurface& water,
                         const Eigen::Vector2d& u, HydrostaticState& hydro) const {
+  BoatWrench out;
+  computeHydrostatics(patches_, g, water, t, hydro);
+  hydrostaticWrench(g, hydro, out);
+  patchWrenches(g.R, xi, hydro, waterVelocities(g, t, water, hydro), out);
+  out.thrust = thrustWrench(g, t, water, u);
+  return out;
+}
+
+void Boat::hydrostaticWrench(const se3::Pose& g, const HydrostaticState& hydro, BoatWrench& out,
+                             Matrix6d* dPose) const {
   const BoatSettings& s = settings_;
-  const Matrix3d& R = g.R;
+  const double rg = s.waterDensity * s.gravity;
+  // z = R^T e_z (world up in the body frame), m = int_sub r dV (body).
+  const Vector3d z = g.R.row(2).transpose();
+  const Vector3d m = g.R.transpose() * (hydro.centroid - g.x) * hydro.volume;
+  out.gravity << Vector3d::Zero(), -s.mass * s.gravity * z;
+  out.buoyancy << rg * m.cross(z), rg * hydro.volume * z;  // rho g Pi_s upward at x_s (eq. (15), first term)
+  if (!dPose) return;
+  const HydrostaticDerivative d = hydrostaticDerivative(patches_, g, hydro);
+  const Matrix3d zHat = so3::hat(z), mHat = so3::hat(m);
+  Matrix6d& D = *dPose;
+  D.topRows<3>() = -rg * zHat * d.moment;
+  D.topLeftCorner<3, 3>() += rg * mHat * zHat;
+  D.bottomRows<3>() = rg * z * d.volume;
+  D.bottomLeftCorner<3, 3>() += (rg * hydro.volume - s.mass * s.gravity) * zHat;
+}
+
+std::vector<Vector3d> Boat::waterVelocities(const se3::Pose& g, double t, const WaterSurface& water,
+                                            const HydrostaticState& hydro) const {
+  std::vector<Vector3d> eta(hydro.patches.size(), Vector3d::Zero());
+  for (size_t i = 0; i < eta.size(); ++i)
+    if (hydro.patches[i].wetArea > 0.0) eta[i] = water.velocity(g.act(hydro.patches[i].wetCentroid), t);
+  return eta;
+}
+
+void Boat::patchWrenches(const Matrix3d& R, const Vector6d& xi, const HydrostaticState& hydro,
+                         const std::vector<Vector3d>& eta, BoatWrench& out, Matrix6d* dXi,
+                         Eigen::Matrix<double, 6, 3>* dTheta) const {
+  const BoatSettings& s = settings_;
   const Matrix3d Rt = R.transpose();
   const Vector3d omega = xi.head<3>(), v = xi.tail<3>();
-  BoatWrench out;
-  out.gravity.tail<3>() = Rt * Vector3d(0.0, 0.0, -s.mass * s.gravity);
-
-  computeHydrostatics(patches_, g, water, t, hydro);
-  // Buoyancy rho g Pi_s acting upward at the volume centroid x_s (eq. (15), first term).
-  const Vector3d lift(0.0, 0.0, s.waterDensity * s.gravity * hydro.volume);
-  out.buoyancy << Rt * (hydro.centroid - g.x).cross(lift), Rt * lift;
-
-  const double windSpeed = s.wind.norm();
-  for (size_t i = 0; i < patches_.size(); ++i) {
+  const Vector3d windBody = Rt * s.wind;
+  const bool windy = s.wind.norm() > 0.0;
+  if (dXi) dXi->setZero();
+  if (dTheta) dTheta->setZero();
+  // Adds the load f at body point r to `wrench` and its derivatives for f = F(c - B xi), K = dF: B^T f is the
+  // wrench (B^T = [r^; I]), -B^T K B = [[r^ K r^, -r^ K], [K r^, -K]] its xi-derivative, B^T K c^ the theta one.
+  const auto apply = [&](const Vector3d& r, const Vector3d& f, const Matrix3d& K, const Vector3d& c, Vector6d& wrench) {
+    wrench.head<3>() += r.cross(f);
+    wrench.tail<3>() += f;
+    const Matrix3d rHat = so3::hat(r);
+    if (dXi) {
+      const Matrix3d KrHat = K * rHat;
+      dXi->topLeftCorner<3, 3>() += rHat * KrHat;
+      dXi->topRightCorner<3, 3>() -= rHat * K;
+      dXi->bottomLeftCorner<3, 3>() += KrHat;
+      dXi->bottomRightCorner<3, 3>() -= K;
+    }
+    if (dTheta) {
+      const Matrix3d Kc = K * so3::hat(c);
+      dTheta->topRows<3>() += rHat * Kc;
+      dTheta->bottomRows<3>() += Kc;
+    }
+  };
+  for (size_t i = 0; i < patches_.size() && i < hydro.patches.size(); ++i) {
     const HullPatch& patch = patches_[i];
     const PatchExposure& e = hydro.patches[i];
     if (e.wetArea > 0.0) {
       // f_h dA_i with f_h = -E (r_dot - R^T eta) - P n (tractions, see header).
       const Vector3d& r = e.wetCentroid;
       const Vector3d rdot = v + omega.cross(r);
-      const Vector3d eta = Rt * water.velocity(g.act(r), t);
-      const Vector3d f = (-s.damping.cwiseProduct(rdot - eta) - s.pressure * patch.normal) * e.wetArea;
-      out.hydrodynamic.head<3>() += r.cross(f);
-      out.hydrodynamic.tail<3>() += f;
+      const Vector3d etaBody = Rt * eta[i];
+      const Vector3d f = -s.damping.cwiseProduct(rdot - etaBody) * e.wetArea;
+      apply(r, f, Matrix3d(e.wetArea * s.damping.asDiagonal()), etaBody, out.hydrodynamic);
+      out.waterPower += f.dot(etaBody);
+      const Vector3d fp = -s.pressure * e.wetArea * patch.normal;
+      out.pressure.head<3>() += r.cross(fp);
+      out.pressure.tail<3>() += fp;
     }
-    if (e.dryArea > 0.0 && windSpeed > 0.0) {
-      // Quadratic drag of the relative wind on the dry part of the patch, only on faces that see it.
+    if (e.dryArea > 0.0 && windy) {
+      // Quadratic drag of the relative wind on the dry part of the patch, only on faces that see it:
+      // f = k max(0, -n . rel) rel with k = 1/2 rho_a C_d dA (the exposure max(0, -n.rel/|rel|) times |rel|).
       const Vector3d& r = e.dryCentroid;
-      const Vector3d rel = Rt * s.wind - (v + omega.cross(r));  // body frame
-      const double speed = rel.norm();
-      if (speed > 0.0) {
-        const double exposure = std::max(0.0, -patch.normal.dot(rel) / speed);
-        const Vector3d f = 0.5 * s.airDensity * s.windDrag * exposure * speed * e.dryArea * rel;
-        out.wind.head<3>() += r.cross(f);
-        out.wind.tail<3>() += f;
-      }
+      const Vector3d rel = windBody - (v + omega.cross(r));  // body frame
+      const double k = 0.5 * s.airDensity * s.windDrag * e.dryArea;
+      const double sn = std::max(0.0, -patch.normal.dot(rel));
+      const Vector3d f = k * sn * rel;
+      Matrix3d K = k * sn * Matrix3d::Identity();  // d f / d rel
+      if (sn > 0.0) K.noalias() -= k * rel * patch.normal.transpose();
+      apply(r, f, K, windBody, out.wind);
+      out.windPower += f.dot(windBody);
     }
   }
+}
 
+Vector6d Boat::thrustWrench(const se3::Pose& g, double t, const WaterSurface& water, const Eigen::Vector2d& u) const {
   const Eigen::Vector2d effective(u.x() * thrusterImmersion(g, thrusterRight(), water, t),
                                   u.y() * thrusterImmersion(g, thrusterLeft(), water, t));
-  out.thrust = controlMatrix() * effective;
-  return out;
+  return controlMatrix() * effective;
 }
 
 double Boat::potentialEnergy(const se3::Pose& g, const HydrostaticState& hydro) const {

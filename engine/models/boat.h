@@ -33,14 +33,20 @@ struct BoatSettings {
   double patchSize = 0.25;               // m, hull patch edge (the volume is exact for any size)
 };
 
-// The wrench split by origin (body frame, about the centre of mass), for plots and tests.
+// The wrench split by origin (body frame, about the centre of mass), for plots, tests and the work
+// bookkeeping. The powers are what the moving air and water deliver: sum_i f_i . (source velocity at
+// patch i, body frame); the rest of the drag's power, -f_i . (relative velocity), is dissipation <= 0.
 struct BoatWrench {
   Vector6d gravity = Vector6d::Zero();
   Vector6d buoyancy = Vector6d::Zero();
-  Vector6d hydrodynamic = Vector6d::Zero();
+  Vector6d hydrodynamic = Vector6d::Zero();  // -E (r_dot - R^T eta) dA_i of eq. (15)
+  Vector6d pressure = Vector6d::Zero();      // -P n dA_i of eq. (15)
   Vector6d wind = Vector6d::Zero();
   Vector6d thrust = Vector6d::Zero();
-  Vector6d total() const { return gravity + buoyancy + hydrodynamic + wind + thrust; }
+  double windPower = 0.0;   // W, sum f_wind,i . R^T w
+  double waterPower = 0.0;  // W, sum f_hydro,i . R^T eta(p_i) (current and wave orbital velocity)
+  Vector6d hydrostatic() const { return gravity + buoyancy; }
+  Vector6d total() const { return gravity + buoyancy + hydrodynamic + pressure + wind + thrust; }
 };
 
 class Boat {
@@ -69,9 +75,38 @@ class Boat {
   double thrusterImmersion(const se3::Pose& g, const Vector3d& c, const WaterSurface& water, double t) const;
 
   // Body wrench at pose g, body twist xi = (omega, v), time t, thrusts u = (u_r, u_l) in N. `hydro`
-  // receives the hydrostatic state (volume, centroid, patches) it was computed from.
+  // receives the hydrostatic state (volume, centroid, patches) it was computed from. It is the sum of the
+  // three parts below (one code path per force law).
   BoatWrench wrench(const se3::Pose& g, const Vector6d& xi, double t, const WaterSurface& water,
                     const Eigen::Vector2d& u, HydrostaticState& hydro) const;
+
+  // Gravity and buoyancy rho g Pi_s at x_s for the state `hydro` computed at pose g (fills out.gravity,
+  // out.buoyancy). dPose, if given, receives d(gravity + buoyancy)/d eps for g -> g exp(eps^), eps =
+  // (theta, u) body (rows torque; force), from hydrostaticDerivative: with z = R^T e_z, V, m = int r dV,
+  //   f = rho g V z - m_b g z,  tau = rho g m x z,  dz = z^ theta,
+  //   df = rho g (z dV + V z^ theta) - m_b g z^ theta,  dtau = rho g (-z^ dm + m^ z^ theta).
+  // This is the stiff part (rho g A_waterplane against the mass) that the integrator treats implicitly.
+  void hydrostaticWrench(const se3::Pose& g, const HydrostaticState& hydro, BoatWrench& out,
+                         Matrix6d* dPose = nullptr) const;
+  // World water velocity eta (current + orbital) at the wet centroid of each patch exposed in `hydro` (zero
+  // for dry patches), at pose g and time t: the moving water as a source, evaluated once per node.
+  std::vector<Vector3d> waterVelocities(const se3::Pose& g, double t, const WaterSurface& water,
+                                        const HydrostaticState& hydro) const;
+  // Patch tractions of eq. (15) on the wetted parts and wind drag on the dry parts of the patches as exposed
+  // in `hydro`, for body twist xi of a body with attitude R; eta[i] is the world water velocity at patch i
+  // (waterVelocities). The exposure and eta may belong to another pose than R (the integrator freezes them
+  // at node k and evaluates the drag with the end-of-step twist and attitude). Fills hydrodynamic, pressure,
+  // wind and the powers. With B = [-r^, I] (body velocity of patch point r = B xi), K_i = d f_i / d(relative
+  // velocity) (patch: A E; wind: k (s I - rel n^T [s > 0]), s = max(0, -n . rel)) and the body-frame
+  // source velocity c_i = R^T eta_i or R^T w (d c/d theta = c^ for R -> R exp(theta^)):
+  //   dXi    = d(hydrodynamic + wind)/d xi = -sum B^T K B,
+  //   dTheta = d(hydrodynamic + wind)/d theta at fixed xi = sum B^T K c^   (pressure depends on neither).
+  void patchWrenches(const Matrix3d& R, const Vector6d& xi, const HydrostaticState& hydro,
+                     const std::vector<Vector3d>& eta, BoatWrench& out, Matrix6d* dXi = nullptr,
+                     Eigen::Matrix<double, 6, 3>* dTheta = nullptr) const;
+  // Thrusters with immersion fading (ERRATA control matrix), body wrench.
+  Vector6d thrustWrench(const se3::Pose& g, double t, const WaterSurface& water, const Eigen::Vector2d& u) const;
+
   // m g z - rho g int_sub z dV: the potential of gravity and still-water buoyancy (exact for still water,
   // where it makes the undamped boat conservative; a reference value under waves).
   double potentialEnergy(const se3::Pose& g, const HydrostaticState& hydro) const;

@@ -69,6 +69,7 @@ struct Moments {
   Vector3d first = Vector3d::Zero();         // int q dA
   double volume = 0.0;                       // int n_z (q_z - eta) dA
   Vector3d volumeMoment = Vector3d::Zero();  // int n_z (q_x (q_z - eta), q_y (q_z - eta), (q_z^2 - eta^2)/2) dA
+  Matrix3d second = Matrix3d::Zero();        // int q q^T dA (for hydrostaticDerivative)
 };
 
 // Degree-2 exact: per fan triangle, area/3 times the sum over the three edge midpoints.
@@ -82,7 +83,9 @@ void integrate(const Polygon& w, const Vector3d& normal, double e0, double ex, d
     const Vector3d mids[3] = {0.5 * (p0 + p1), 0.5 * (p1 + p2), 0.5 * (p2 + p0)};
     double vol = 0.0;
     Vector3d vm = Vector3d::Zero();
+    Matrix3d qq = Matrix3d::Zero();
     for (const Vector3d& q : mids) {
+      qq.noalias() += q * q.transpose();
       const double eta = e0 + ex * q.x() + ey * q.y();
       const double depth = q.z() - eta;
       vol += depth;
@@ -92,6 +95,7 @@ void integrate(const Polygon& w, const Vector3d& normal, double e0, double ex, d
     m.first += area * (p0 + p1 + p2) / 3.0;  // linear: the centroid rule is exact
     m.volume += nz * area * vol / 3.0;
     m.volumeMoment += nz * area * vm / 3.0;
+    m.second += (area / 3.0) * qq;
   }
 }
 
@@ -179,7 +183,10 @@ void computeHydrostatics(const std::vector<HullPatch>& patches, const se3::Pose&
     }
     PatchExposure& e = out.patches[idx];
     e.wetArea = std::clamp(m.area, 0.0, hp.area);
-    if (e.wetArea > 0.0) e.wetCentroid = R.transpose() * (m.first / m.area);
+    if (e.wetArea > 0.0) {
+      e.wetCentroid = R.transpose() * (m.first / m.area);
+      e.wetSecondMoment = R.transpose() * m.second * R;
+    }
     e.dryArea = hp.area - e.wetArea;
     if (e.dryArea > 1e-12 * hp.area)
       e.dryCentroid = (hp.area * hp.center - e.wetArea * (e.wetArea > 0.0 ? e.wetCentroid : hp.center)) / e.dryArea;
@@ -190,6 +197,28 @@ void computeHydrostatics(const std::vector<HullPatch>& patches, const se3::Pose&
     volumeMoment += m.volumeMoment;
   }
   out.centroid = out.volume > 0.0 ? Vector3d(o + volumeMoment / out.volume) : o;
+}
+
+HydrostaticDerivative hydrostaticDerivative(const std::vector<HullPatch>& patches, const se3::Pose& pose,
+                                            const HydrostaticState& state) {
+  HydrostaticDerivative d;
+  // The water moving past the fixed body: - int_sub (u + theta x r) dV = -V u + m x theta.
+  const Vector3d m = pose.R.transpose() * (state.centroid - pose.x) * state.volume;
+  d.moment.leftCols<3>() << 0.0, -m.z(), m.y(), m.z(), 0.0, -m.x(), -m.y(), m.x(), 0.0;
+  d.moment.rightCols<3>() = -state.volume * Matrix3d::Identity();
+  for (size_t i = 0; i < patches.size() && i < state.patches.size(); ++i) {
+    const PatchExposure& e = state.patches[i];
+    if (!(e.wetArea > 0.0)) continue;
+    const Vector3d& n = patches[i].normal;
+    const Vector3d firstMoment = e.wetArea * e.wetCentroid;  // int_wet r dA
+    d.volume.head<3>() += firstMoment.cross(n).transpose();  // (theta x r) . n = theta . (r x n)
+    d.volume.tail<3>() += e.wetArea * n.transpose();
+    Matrix3d nHat;
+    nHat << 0.0, -n.z(), n.y(), n.z(), 0.0, -n.x(), -n.y(), n.x(), 0.0;
+    d.moment.leftCols<3>() += e.wetSecondMoment * nHat;  // int r (r x n)^T dA = S n^
+    d.moment.rightCols<3>() += firstMoment * n.transpose();
+  }
+  return d;
 }
 
 }  // namespace varsim

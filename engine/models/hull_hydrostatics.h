@@ -32,10 +32,11 @@ struct BoxHull {
 
 // The wet and dry parts of one hull patch (body frame). The dry part carries the wind load.
 struct PatchExposure {
-  double wetArea = 0.0;                     // m^2
-  Vector3d wetCentroid = Vector3d::Zero();  // m, body; undefined if wetArea == 0
-  double dryArea = 0.0;                     // m^2
-  Vector3d dryCentroid = Vector3d::Zero();  // m, body; undefined if dryArea == 0
+  double wetArea = 0.0;                         // m^2
+  Vector3d wetCentroid = Vector3d::Zero();      // m, body; undefined if wetArea == 0
+  double dryArea = 0.0;                         // m^2
+  Vector3d dryCentroid = Vector3d::Zero();      // m, body; undefined if dryArea == 0
+  Matrix3d wetSecondMoment = Matrix3d::Zero();  // int_wet r r^T dA, m^4, body frame about the body origin
 };
 
 struct HydrostaticState {
@@ -51,5 +52,21 @@ struct HydrostaticState {
 // edge-midpoint rule integrates exactly. Requires a closed hull (all six faces).
 void computeHydrostatics(const std::vector<HullPatch>& patches, const se3::Pose& pose, const WaterSurface& water,
                          double t, HydrostaticState& out);
+
+// First-order change of the submerged volume V and of its body-frame first moment m = int_sub r dV
+// (r = R^T (p - x), so m = R^T (x_s - x) V) when the pose moves by a body twist, g -> g exp(eps^) with
+// eps = (theta, u) (angular first), the water frozen at its time. Seen from the body, the hull is fixed
+// and the water moves by -(u + theta x r); Reynolds' transport theorem over the waterline cap, turned into
+// integrals over the wetted patches by the divergence theorem (int_dOmega r (w.n) = int_Omega w for a rigid
+// field w), gives with patch normal n, wet area A, wet centroid c and S = int_wet r r^T dA:
+//   dV = sum A n . u + sum (A c x n) . theta,      dm = sum (A c n^T u + S n^ theta) - V u + m^ theta.
+// Exact for the piecewise-linear surface wherever V is differentiable (the integrands are linear/quadratic
+// in r and the wet pieces are integrated exactly). `state` must come from computeHydrostatics at `pose`.
+struct HydrostaticDerivative {
+  Eigen::Matrix<double, 1, 6> volume = Eigen::Matrix<double, 1, 6>::Zero();  // dV/deps, m^3 per (rad, m)
+  Eigen::Matrix<double, 3, 6> moment = Eigen::Matrix<double, 3, 6>::Zero();  // dm/deps, m^4 per (rad, m)
+};
+HydrostaticDerivative hydrostaticDerivative(const std::vector<HullPatch>& patches, const se3::Pose& pose,
+                                            const HydrostaticState& state);
 
 }  // namespace varsim
