@@ -55,11 +55,7 @@ Matrix3d inverseOfIdentityPlusHat(double a, const Vector3d& w) {
   return M;
 }
 
-struct NewtonOutcome {
-  int iterations = 0;
-  bool converged = false;
-  double relativeResidual = 0.0;
-};
+using NewtonOutcome = LgviNewtonOutcome;
 
 // Newton on r(x) = 0 with analytic Jacobian. Stops when |r| <= tol |b| or when the residual stalls
 // (|r| <= 1e-12 |b| and no longer halving). At the iteration cap it still counts as converged if |r| is
@@ -230,10 +226,43 @@ Vector6d se3CTmu(Tangent c, const Vector6d& xi, const Vector6d& mu) {
   return mu;
 }
 
-struct LgviSe3::Solution {
+Vector6d LgviSe3::predictor(double h, const Vector6d& fk) const {
+  // Explicit-Euler predictor (ERRATA; App. A uses the unknown xi_k): xi_k^0 = xi_{k-1} + h II^{-1}
+  // (ad*_{xi_{k-1}} II xi_{k-1} + f_k), ad* II xi = (J w x w + m v x v; m v x w) (eq. (8)). Its angular
+  // part is J w x w + torque (m v x v = 0): all the 3x3 rotation solves need.
+  const Matrix3d& J = inertia_.J;
+  const Vector3d wPrev = xiPrev_.head<3>(), vPrev = xiPrev_.tail<3>();
   Vector6d xi;
-  NewtonOutcome newton;
-};
+  xi << wPrev + h * (Jinv_ * ((J * wPrev).cross(wPrev) + fk.head<3>())),
+      vPrev + h * (vPrev.cross(wPrev) + fk.tail<3>() / inertia_.mass);  // linear part: m v' = m v x w + F
+  return xi;
+}
+
+se3::Pose LgviSe3::nextPose(double h, const Vector6d& xi, se3::Pose* segment) const {
+  const Vector3d w = xi.head<3>(), v = xi.tail<3>();
+  se3::Pose gNext, T;
+  if (options_.group == LgviGroup::SE3) {
+    if (options_.retraction == Retraction::Cay) {
+      // eq. (9) with the ERRATA translation block B_cay(w) = I + 2/(4+|w|^2)(w^ + w^2/2) (= se3::Bcay),
+      // applied to the vector (w = h omega, u = h v): u + 2/(4+|w|^2)(w x u + w x (w x u)/2).
+      const Vector3d hw = h * w, hv = h * v, wxu = hw.cross(hv);
+      T.x = hv + (2.0 / (4.0 + hw.squaredNorm())) * (wxu + 0.5 * hw.cross(wxu));
+      T.R = so3::cay(hw);
+      gNext.R.noalias() = g_.R * T.R;
+      gNext.x.noalias() = g_.x + g_.R * T.x;
+    } else {
+      T = se3::exp(h * xi);
+      gNext = g_ * T;  // eq. (9) with B_exp
+    }
+  } else {
+    T.R = options_.retraction == Retraction::Cay ? so3::cay(h * w) : so3::exp(h * w);
+    T.x = h * v;
+    gNext.R = g_.R * T.R;
+    gNext.x = g_.x + h * (g_.R * v);
+  }
+  if (segment) *segment = T;
+  return gNext;
+}
 
 LgviSe3::LgviSe3(RigidBodyInertia inertia, LgviOptions options) : inertia_(std::move(inertia)), options_(options) {
   validateInertia(inertia_);
@@ -286,11 +315,8 @@ LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d
   const Matrix3d& J = inertia_.J;
   const double m = inertia_.mass;
   const Tangent c = options_.tangent;
-  // Explicit-Euler predictor (ERRATA; App. A uses the unknown xi_k): xi_k^0 = xi_{k-1} + h II^{-1}
-  // (ad*_{xi_{k-1}} II xi_{k-1} + f_k), ad* II xi = (J w x w + m v x v; m v x w) (eq. (8)). Its angular
-  // part is J w x w + torque (m v x v = 0): all the 3x3 rotation solves below need.
-  const Vector3d wPrev = xiPrev_.head<3>();
-  Vector3d w = wPrev + h * (Jinv_ * ((J * wPrev).cross(wPrev) + fk.head<3>()));
+  const Vector6d xi0 = predictor(h, fk);
+  Vector3d w = xi0.head<3>();
   Solution s;
   const double bNorm = b.norm();
   const Vector3d bAng = b.head<3>(), bLin = b.tail<3>();
@@ -316,8 +342,7 @@ LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d
     return s;
   }
   // Full 6x6 Newton: r(xi) = C(h xi)^T II xi - b, Jacobian h dCTmu(c, h xi, II xi) + C(h xi)^T II.
-  const Vector3d vPrev = xiPrev_.tail<3>();
-  s.xi << w, vPrev + h * (vPrev.cross(wPrev) + fk.tail<3>() / m);  // linear part: m v' = m v x w + F
+  s.xi = xi0;
   const Matrix6d II = generalizedInertia(inertia_);
   s.newton = newton<6>(
       s.xi, bNorm, options_, [&](const Vector6d& x) { return Vector6d(se3CTmu(c, h * x, II * x) - b); },
@@ -331,7 +356,7 @@ LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d
   return s;
 }
 
-void LgviSe3::step(double h, const WrenchField& f) {
+void LgviSe3::step(double h, const WrenchField& f, const ImplicitWrench& fEnd) {
   if (!initialized_) throw BadInput("LgviSe3::step called before initialize");
   if (!(h > 0.0 && std::isfinite(h))) throw BadInput("LGVI step size h = " + num(h) + ": allowed (0, inf) s");
   const double t = time();
@@ -341,7 +366,8 @@ void LgviSe3::step(double h, const WrenchField& f) {
   const Vector6d muMinus = h == clock_.h ? muMinus_ : Vector6d(muMinus_ + 0.5 * (clock_.h - h) * fk);
   const Vector6d b = muMinus + h * fk;
 
-  const Solution s = solveStep(h, b, fk);  // nothing is committed before the checks below
+  // nothing is committed before the checks below
+  const Solution s = fEnd ? solveStepImplicit(h, b, fk, fEnd) : solveStep(h, b, fk);
   if (!s.newton.converged) {
     throw SimulationDiverged(
         "LGVI Newton " + std::string(s.xi.allFinite() && std::isfinite(s.newton.relativeResidual)
@@ -358,26 +384,14 @@ void LgviSe3::step(double h, const WrenchField& f) {
     throw SimulationDiverged("LGVI step at t=" + num(t) + ": h |omega| = " + num(h * w.norm()) +
                              " rad reached 2 pi, where dexp^-1 is singular (reduce dt or use tangent cay)");
   const Vector6d IIxi = (Vector6d() << inertia_.J * w, inertia_.mass * v).finished();
-  se3::Pose gNext;
+  se3::Pose segment;
+  const se3::Pose gNext = nextPose(h, xi, &segment);
   Vector6d muNext;
   if (options_.group == LgviGroup::SE3) {
-    if (options_.retraction == Retraction::Cay) {
-      // eq. (9) with the ERRATA translation block B_cay(w) = I + 2/(4+|w|^2)(w^ + w^2/2) (= se3::Bcay),
-      // applied to the vector (w = h omega, u = h v): u + 2/(4+|w|^2)(w x u + w x (w x u)/2).
-      const Vector3d hw = h * w, hv = h * v, wxu = hw.cross(hv);
-      const Vector3d Bhv = hv + (2.0 / (4.0 + hw.squaredNorm())) * (wxu + 0.5 * hw.cross(wxu));
-      gNext.R.noalias() = g_.R * so3::cay(hw);
-      gNext.x.noalias() = g_.x + g_.R * Bhv;
-    } else {
-      gNext = g_ * se3::exp(h * xi);  // eq. (9) with B_exp
-    }
     muNext = se3CTmu(options_.tangent, -h * xi, IIxi);
   } else {
-    const Matrix3d dR = options_.retraction == Retraction::Cay ? so3::cay(h * w) : so3::exp(h * w);
-    gNext.R = g_.R * dR;
-    gNext.x = g_.x + h * (g_.R * v);
     // The linear momentum m xdot_k is fixed in the world; express it in the body frame of node k+1.
-    muNext << so3CTmu(options_.tangent, -h * w, IIxi.head<3>()), dR.transpose() * IIxi.tail<3>();
+    muNext << so3CTmu(options_.tangent, -h * w, IIxi.head<3>()), segment.R.transpose() * IIxi.tail<3>();
   }
   if (!gNext.R.allFinite() || !gNext.x.allFinite() || !muNext.allFinite())
     throw SimulationDiverged("LGVI pose or momentum became non-finite at t=" + num(t + h));
@@ -387,6 +401,7 @@ void LgviSe3::step(double h, const WrenchField& f) {
   muMinus_ = muNext;
   xiPrev_ = xi;
   newtonIterations_ = s.newton.iterations;
+  implicitWrench_ = s.fEnd;
 }
 
 std::vector<double> LgviSe3::saveState() const {
@@ -408,6 +423,7 @@ void LgviSe3::loadState(const std::vector<double>& s) {
   xiPrev_ = Eigen::Map<const Vector6d>(s.data() + 18);
   clock_.load(s.data() + 24);
   newtonIterations_ = int(s[27]);
+  implicitWrench_.setZero();
   initialized_ = true;
 }
 

@@ -11,8 +11,17 @@
 // C(h xi_0)^T II xi_0 = II xi(0) + (h/2) f_0 (the discrete Legendre transform). Feeding xi(0) in as
 // xi_{-1} (App. A) makes the scheme first order; initializeFromPreviousVelocity keeps that variant for
 // the test that shows it.
+//
+// Optional END-OF-STEP (implicit) wrench f^+ (step's third argument; see ImplicitWrench): eq. (10) becomes
+//   C(h xi_k)^T II xi_k = mu^-_k + h f_k + h Tr(xi_k) f^+(g_{k+1}, xi_k^+, t_{k+1}),  g_{k+1} = g_k tau(h xi_k),
+// solved by a full 6x6 Newton with the exact Jacobian (lgvi_se3_implicit.cpp). Stiff penalty contact, drag,
+// buoyancy belong here: for a linear spring F = -K x this is x_{k+1} = x_k + h v_k, m v_k = m v_{k-1} - h K x_{k+1}
+// (backward Euler in the force), |lambda|^2 = 1/(1 + h^2 w^2) < 1 for every h w, and the discrete energy
+// 1/2 m v_{k-1}^2 + 1/2 K x_k^2 decreases by 1/2 m dv^2 + 1/2 K dx^2 each step (never gains), whereas the
+// explicit node force f_k is the symplectic-Euler spring, unstable for h w > 2 (issue 15 item 10).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "engine/integrators/step_time.h"
@@ -53,6 +62,35 @@ struct LgviOptions {
   bool reducedNewton = true;
 };
 
+// d f^+ of an end-of-step wrench, both 6x6 with columns (omega, v) / (theta, y):
+struct ImplicitWrenchJacobian {
+  // w.r.t. the pose, perturbed in its body frame to first order: R -> R exp(theta^), x -> x + R y
+  // (the same at first order for g exp(eta) on SE(3) and for the SO(3)xR^3 perturbation).
+  Matrix6d dPose = Matrix6d::Zero();
+  Matrix6d dXi = Matrix6d::Zero();  // w.r.t. the twist xi^+ at fixed pose
+};
+// The end-of-step wrench hook of LgviSe3::step. Called with
+//   g   = g_{k+1} = g_k tau(h xi_k) (exactly the pose the step commits),
+//   xi  = xi_k^+, the segment twist expressed in the body frame of g_{k+1}: xi_k itself on SE(3) (tau(h xi)
+//         commutes with xi), (omega_k, R_{k+1}^T xdot_k) on SO(3)xR^3 (so R (v + omega x r) is the world
+//         velocity of body point r over the segment on both groups),
+//   t   = t_{k+1}.
+// Returns the BODY wrench (torque about the centre of mass; force) in the frame of g. When jac != nullptr it
+// must also fill both partial derivatives (exact where possible: Newton converges quadratically only with
+// the exact Jacobian; tests/test_lgvi_se3.cpp checks the chain rule, the owner checks its partials against
+// finite differences). Must be deterministic and finite; called several times per step (each Newton
+// iterate). The LGVI rotates f^+ into the axes of node k (Tr = diag(dR, dR), dR = tau_SO3(h omega_k): a
+// torque about the centre of mass and a force, on both groups) and adds h Tr f^+ to eq. (10) at node k.
+using ImplicitWrench =
+    std::function<Vector6d(const se3::Pose& g, const Vector6d& xi, double t, ImplicitWrenchJacobian* jac)>;
+
+// Outcome of one Newton solve of eq. (10) (iterations, convergence, final relative residual).
+struct LgviNewtonOutcome {
+  int iterations = 0;
+  bool converged = false;
+  double relativeResidual = 0.0;
+};
+
 class LgviSe3 {
  public:
   // Throws BadInput on invalid inertia (validateInertia) or options.
@@ -70,7 +108,24 @@ class LgviSe3 {
   // (unchanged when no force acts: momentum stays exactly conserved across h changes).
   // Throws SimulationDiverged (state unchanged) on Newton failure or any non-finite value; BadInput
   // on h <= 0 or before initialize.
-  void step(double h, const WrenchField& f);
+  // fEnd (optional): the end-of-step wrench (ImplicitWrench above; empty = the plain scheme, bit-identical
+  // to a call without it). With fEnd both groups solve a full 6x6 Newton (reducedNewton is ignored: the
+  // wrench couples rotation and translation) with a backtracking line search on |r| (penalty contact is
+  // only piecewise smooth), up to max(maxNewtonIterations, 50) iterations.
+  void step(double h, const WrenchField& f, const ImplicitWrench& fEnd = {});
+  // Tr(xi_k) f^+ of the last step: the end-of-step wrench in the axes of node k, where it entered eq. (10)
+  // (zero after a step without fEnd). Its spatial impulse, h Ad*_{g_k^-1} Tr f^+, is what the discrete
+  // momentum balance needs: M_{k+1} - M_k = h Ad*_{g_k^-1} (f_k + Tr f^+). Not saved state (zero after
+  // loadState); read it right after step().
+  const Vector6d& implicitWrench() const { return implicitWrench_; }
+  // Tr(xi) f^+(g_k tau(h xi), xi^+, t + h) from the current node for a trial xi, and its total Jacobian
+  // d/dxi (chain rule through g_{k+1}, xi^+ and Tr); what the Newton of step() uses. Exposed for tests.
+  Vector6d endOfStepWrench(double h, const Vector6d& xi, const ImplicitWrench& fEnd, Matrix6d* jacobian) const;
+  // Discrete work of body wrenches over the last segment: (h/2)(fStart . xi_k + fEnd . xi_k^+), fStart given
+  // in the body frame of node k, fEnd in that of node k+1 (xi_k^+ as for ImplicitWrench). For node wrenches
+  // f_k, f_{k+1} this is the scheme's own work: on SO(3)xR^3 the kinetic energy of the node momenta changes
+  // by the sum of these terms plus the telescoping (h^2/8m)(|F_{k+1}|^2 - |F_k|^2) (F: total node force).
+  double segmentWork(const Vector6d& fStart, const Vector6d& fEnd) const;
 
   // Changes group/retraction/tangent/Newton settings; keeps the state (pose, mu^-, time).
   void setOptions(const LgviOptions& options);
@@ -96,8 +151,17 @@ class LgviSe3 {
   void loadState(const std::vector<double>& state);  // throws BadInput on a wrong size/non-finite data
 
  private:
-  struct Solution;
+  struct Solution {
+    Vector6d xi = Vector6d::Zero();
+    LgviNewtonOutcome newton;
+    Vector6d fEnd = Vector6d::Zero();  // Tr f^+ at the solution (implicit path only)
+  };
   Solution solveStep(double h, const Vector6d& b, const Vector6d& fk) const;
+  Solution solveStepImplicit(double h, const Vector6d& b, const Vector6d& fk, const ImplicitWrench& fEnd) const;
+  Vector6d predictor(double h, const Vector6d& fk) const;  // explicit-Euler xi_k^0 (ERRATA), full 6 components
+  // g_{k+1} = g_k tau(h xi) (eq. (9) on SE(3); R_k tau(h w), x_k + h R_k v on SO(3)xR^3); also returns the
+  // segment motion T = tau(h xi) (SO(3)xR^3: (tau_SO3(h w), h v)).
+  se3::Pose nextPose(double h, const Vector6d& xi, se3::Pose* segment = nullptr) const;
 
   RigidBodyInertia inertia_;
   LgviOptions options_;
@@ -108,6 +172,7 @@ class LgviSe3 {
   StepTime clock_;
   int newtonIterations_ = 0;
   bool initialized_ = false;
+  Vector6d implicitWrench_ = Vector6d::Zero();
 };
 
 // C(xi)^T mu on SO(3) (3-vectors; xi = w already scaled by h) for each Tangent, and its derivative
