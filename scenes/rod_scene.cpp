@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
 #include "scenes/vehicle_drawing.h"
 
 namespace varsim {
@@ -380,6 +381,46 @@ void RodScene::setConstraintRelaxation(int i, double epsilon, double tau) {
 
 void RodScene::clearConstraintRelaxation(int i) {
   overrides_.erase(i);
+  applyParams();
+}
+
+// Per-constraint overrides as Scene edits (recorded as events, restored from history).
+void RodScene::applyEdit(const std::string& key, const std::string& value) {
+  const std::string prefix = "relax.";
+  const std::string what = "edit '" + key + "'";
+  if (key.compare(0, prefix.size(), prefix) != 0)
+    throw BadInput(what + ": unknown edit; allowed: relax.<constraint index> = <eps>,<tau> (empty value clears)");
+  const NumberText index = parseNumber(std::string_view(key).substr(prefix.size()));
+  const std::string allowed = "[0, " + std::to_string(constraintCount() - 1) + "]";
+  if (!index.ok || index.value != std::floor(index.value) || index.value < 0 || index.value >= constraintCount())
+    throw BadInput(what + ": constraint index must be an integer in " + allowed);
+  const int i = int(index.value);
+  if (value.empty()) return clearConstraintRelaxation(i);
+  const size_t comma = value.find(',');
+  if (comma == std::string::npos)
+    throw BadInput(what + " = '" + value + "': expected <eps>,<tau> (or an empty value to clear)");
+  double numbers[2];
+  const std::string parts[2] = {value.substr(0, comma), value.substr(comma + 1)};
+  const char* keys[2] = {"epsilon", "tau"};
+  for (int p = 0; p < 2; ++p) {
+    const NumberText n = parseNumber(parts[p]);
+    if (!n.ok) throw BadInput(what + ": " + keys[p] + ": " + n.error);
+    if (auto error = validateParam(*params_.spec(keys[p]), ParamValue{{n.value}, {}}))
+      throw BadInput(what + ": " + keys[p] + " = " + parts[p] + ": " + *error);
+    numbers[p] = n.value;
+  }
+  setConstraintRelaxation(i, numbers[0], numbers[1]);
+}
+
+std::vector<std::pair<std::string, std::string>> RodScene::edits() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [i, r] : overrides_)
+    out.emplace_back("relax." + std::to_string(i), formatNumber(r.epsilon) + "," + formatNumber(r.tau));
+  return out;
+}
+
+void RodScene::clearEdits() {
+  overrides_.clear();
   applyParams();
 }
 

@@ -93,6 +93,11 @@ class RodScene : public Scene {
   void draw(DrawList& out) const override;
   std::vector<PlotSpec> plots() const override;
   void applyLive(const ParamSet& params) override;
+  // Live edits: key `relax.<constraint index>`, value `<ε>,<τ>` (the ranges of `epsilon` and `tau`)
+  // overrides that constraint's relaxation; an empty value clears it.
+  void applyEdit(const std::string& key, const std::string& value) override;
+  std::vector<std::pair<std::string, std::string>> edits() const override;
+  void clearEdits() override;
 
   struct ConstraintStatus {
     std::string name;

@@ -13,6 +13,7 @@
 #include "engine/sim/input_track.h"
 #include "engine/sim/number_text.h"
 #include "engine/sim/recorder.h"
+#include "scenes/live_edit.h"
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
 
@@ -115,6 +116,11 @@ int runScene(const std::vector<std::string>& args) {
   InputTrack track;
   track.neutral = neutralInputs(controls);
   if (!o.inputPath.empty()) track = InputTrack::load(o.inputPath, controls, h);
+  for (const InputEvent& e : track.events())
+    if (e.kind == InputEvent::Kind::Reset)
+      throw BadInput(e.where + ": reset events are replayed by the app only (`varsim run` writes one run from "
+                     "t = 0; split the file at the reset)");
+  ParamSet edited = o.config.params;  // the run's parameters as events change them (live_edit.h)
 
   const auto columns = scene->columns();
   CsvWriter csv;
@@ -130,6 +136,8 @@ int runScene(const std::vector<std::string>& args) {
   checkRow(0);
   csv.write(row);
   for (long k = 0; k < steps; ++k) {
+    const auto [first, last] = track.eventsAt(k);  // before step k's physics, as in the app
+    for (size_t i = first; i < last; ++i) applyInputEvent(*scene, o.config.scene, edited, track.events()[i]);
     try {
       scene->step(h, track.at(k));
     } catch (const SimulationDiverged& e) {

@@ -70,8 +70,9 @@ void startScene(AppState& app, const AppOptions& o) {
 void saveRecording(AppState& app) {
   if (!app.driver.recording()) return;
   try {
-    app.driver.recordedTrack().save(app.recordPath, app.driver.controls());
-    std::fprintf(stderr, "varsim: inputs of %ld steps saved to %s\n", app.driver.step(), app.recordPath.c_str());
+    app.driver.saveRecording(app.recordPath);
+    std::fprintf(stderr, "varsim: inputs and edits of %ld steps saved to %s\n", app.driver.trackStep(),
+                 app.recordPath.c_str());
   } catch (const BadInput& e) {
     std::fprintf(stderr, "varsim: error: %s\n", e.what());
   }

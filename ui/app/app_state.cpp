@@ -19,6 +19,14 @@ void AppState::notify(const std::string& text, bool error) {
 
 bool AppState::loadScene(const std::string& name, const ParamSet& params) {
   if (driver.loaded()) storeBindings(settings, driver.sceneName(), live.controls(), live.bindings());
+  if (driver.recording()) {  // a recording holds one scene: switching ends it, saved first
+    try {
+      driver.saveRecording(recordPath);
+      notify("scene switch ends the recording: saved to " + recordPath);
+    } catch (const BadInput& e) {
+      notify(e.what(), true);
+    }
+  }
   try {
     driver.load(name, params);
   } catch (const BadInput& e) {

@@ -26,14 +26,15 @@ void drawRecordReplay(AppState& app) {
   SimDriver& d = app.driver;
   char path[512];
   if (d.recording()) {
-    ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "recording inputs (%zu controls)", d.controls().size());
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "recording inputs (%zu controls) and edits (%zu events)",
+                       d.controls().size(), d.recordedEvents().size());
     std::snprintf(path, sizeof path, "%s", app.recordPath.c_str());
     if (ImGui::InputText("file##rec", path, sizeof path)) app.recordPath = path;
     if (ImGui::Button("Stop and save")) {
       d.stopRecording();
       try {
-        d.recordedTrack().save(app.recordPath, d.controls());
-        app.notify("inputs saved to " + app.recordPath + " (replay: varsim --replay " + app.recordPath + ")");
+        d.saveRecording(app.recordPath);
+        app.notify("inputs and edits saved to " + app.recordPath + " (replay: varsim --replay " + app.recordPath + ")");
       } catch (const BadInput& e) {
         app.notify(e.what(), true);
       }
@@ -49,8 +50,9 @@ void drawRecordReplay(AppState& app) {
     if (ImGui::InputText("##record", path, sizeof path)) app.recordPath = path;
   }
   if (d.replaying()) {
-    const bool done = d.replay()->finished(d.step());
-    ImGui::TextColored(ImVec4(0.4f, 0.8f, 1, 1), done ? "replay done (holding last row)" : "replaying");
+    const bool done = d.replay()->finished(d.trackStep());
+    ImGui::TextColored(ImVec4(0.4f, 0.8f, 1, 1), done ? "replay done (holding last row)" : "replaying (%zu events)",
+                       d.replay()->track().events().size());
     if (ImGui::Button("Stop replay (live input)")) d.stopReplay();
   } else {
     std::snprintf(path, sizeof path, "%s", app.replayPath.c_str());

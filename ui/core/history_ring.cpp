@@ -5,6 +5,25 @@
 
 namespace varsim {
 
+static size_t paramSetBytes(const ParamSet& p) {
+  size_t b = sizeof(ParamSet);
+  for (const ParamSpec& s : p.specs()) {
+    b += sizeof(ParamSpec) + s.key.capacity() + s.unit.capacity() + s.help.capacity() +
+         s.defaultNumbers.capacity() * sizeof(double) + s.defaultChoice.capacity();
+    for (const auto& c : s.choices) b += sizeof(std::string) + c.capacity();
+    const ParamValue& v = p.value(s.key);
+    b += sizeof(ParamValue) + 64 + v.numbers.capacity() * sizeof(double) + v.choice.capacity();  // 64: map node
+  }
+  return b;
+}
+
+size_t HistorySettings::approxBytes() const {
+  size_t b = sizeof(*this) + paramSetBytes(running) + paramSetBytes(edited);
+  for (const auto& k : pending) b += sizeof(k) + k.capacity();
+  for (const auto& [k, v] : edits) b += sizeof(k) * 2 + k.capacity() + v.capacity();
+  return b;
+}
+
 HistoryRing::HistoryRing(size_t capacity, size_t maxBytes)
     : capacity_(std::max<size_t>(capacity, 2)), maxBytes_(maxBytes) {}
 
@@ -13,14 +32,39 @@ size_t HistoryRing::effectiveCapacity(size_t stateSize) const {
   return std::clamp<size_t>(maxBytes_ / bytes, 2, capacity_);
 }
 
-void HistoryRing::push(long step, double time, std::vector<double> state) {
+void HistoryRing::push(long step, double time, std::vector<double> state,
+                       std::shared_ptr<const HistorySettings> settings) {
   const size_t cap = effectiveCapacity(state.size());
   while (entries_.size() >= cap) entries_.pop_front();
-  entries_.push_back(Entry{step, time, std::move(state)});
+  entries_.push_back(Entry{step, time, std::move(state), std::move(settings)});
 }
 
 void HistoryRing::truncateAfter(size_t index) {
   if (index + 1 < entries_.size()) entries_.resize(index + 1);
+}
+
+// Entries sharing a snapshot are neighbours (a new one is made only on an edit), so counting the
+// changes along the ring counts the distinct snapshots.
+size_t HistoryRing::distinctSettings() const {
+  size_t n = 0;
+  const HistorySettings* last = nullptr;
+  for (const Entry& e : entries_)
+    if (e.settings && e.settings.get() != last) ++n, last = e.settings.get();
+  return n;
+}
+
+size_t HistoryRing::stateBytes() const {
+  size_t b = 0;
+  for (const Entry& e : entries_) b += sizeof(Entry) + e.state.capacity() * sizeof(double);
+  return b;
+}
+
+size_t HistoryRing::settingsBytes() const {
+  size_t b = 0;
+  const HistorySettings* last = nullptr;
+  for (const Entry& e : entries_)
+    if (e.settings && e.settings.get() != last) b += e.settings->approxBytes(), last = e.settings.get();
+  return b;
 }
 
 }  // namespace varsim

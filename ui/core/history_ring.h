@@ -1,12 +1,28 @@
 // State history ring (MuJoCo `simulate` keeps ~2000 states): the full saveState() vector after each
-// physics step, so ← steps back, a slider scrubs the recent past, and resuming from an entry
-// continues deterministically (loadState restores everything that influences the next step).
+// physics step plus the settings in force (parameters and scene edits), so ← steps back, a slider
+// scrubs the recent past, stepping back across an edit brings the old values back, and resuming from
+// an entry continues deterministically (loadState + settings restore everything the next step uses).
 #pragma once
 #include <cstddef>
 #include <deque>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "engine/sim/param.h"
+
 namespace varsim {
+
+// Everything besides the state that decides the next step. Entries share one snapshot until an edit
+// changes it, so a big ladder's 2000 entries hold one copy per edit, not one per step.
+struct HistorySettings {
+  ParamSet running;                  // the scene's params(): live values in force
+  ParamSet edited;                   // the driver's: also values waiting for a reset
+  std::vector<std::string> pending;  // keys waiting for a reset
+  std::vector<std::pair<std::string, std::string>> edits;  // Scene::edits()
+  size_t approxBytes() const;        // heap + object size, for the memory budget
+};
 
 class HistoryRing {
  public:
@@ -14,13 +30,15 @@ class HistoryRing {
     long step = 0;  // physics steps since reset
     double time = 0.0;
     std::vector<double> state;
+    std::shared_ptr<const HistorySettings> settings;  // shared with neighbours until an edit
   };
 
   // Keeps at most `capacity` entries and, for large systems, at most `maxBytes` of state.
   explicit HistoryRing(size_t capacity = 2000, size_t maxBytes = size_t(256) << 20);
 
   void clear() { entries_.clear(); }
-  void push(long step, double time, std::vector<double> state);  // newest; drops the oldest when full
+  // Newest; drops the oldest when full.
+  void push(long step, double time, std::vector<double> state, std::shared_ptr<const HistorySettings> settings = {});
   void truncateAfter(size_t index);  // keeps entries [0, index]
   size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
@@ -29,6 +47,10 @@ class HistoryRing {
   size_t capacity() const { return capacity_; }
   // Capacity actually usable for states of this many doubles (the byte budget may lower it).
   size_t effectiveCapacity(size_t stateSize) const;
+  // Distinct settings snapshots held, and the bytes of states and of settings (measured, approx.).
+  size_t distinctSettings() const;
+  size_t stateBytes() const;
+  size_t settingsBytes() const;
 
  private:
   size_t capacity_;

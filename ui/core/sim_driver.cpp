@@ -8,6 +8,7 @@
 
 #include "engine/sim/errors.h"
 #include "engine/sim/param.h"
+#include "scenes/live_edit.h"
 #include "ui/core/speed_ladder.h"
 
 namespace varsim {
@@ -17,7 +18,7 @@ static double minPlotInterval(size_t capacity) { return 600.0 / double(capacity)
 
 SimDriver::SimDriver(size_t historyCapacity, size_t plotCapacity) : history_(historyCapacity), plots_(plotCapacity) {}
 
-void SimDriver::load(const std::string& name, const ParamSet& params) {
+std::unique_ptr<Scene> SimDriver::build(const std::string& name, const ParamSet& params) {
   std::unique_ptr<Scene> scene;
   try {
     scene = SceneRegistry::create(name, params);
@@ -27,6 +28,16 @@ void SimDriver::load(const std::string& name, const ParamSet& params) {
     throw BadInput("scene '" + name + "' could not be built: " + e.what());
   }
   if (!scene) throw BadInput("scene '" + name + "' could not be built");
+  return scene;
+}
+
+void SimDriver::load(const std::string& name, const ParamSet& params) {
+  std::unique_ptr<Scene> scene = build(name, params);
+  // A recording holds one scene: a switch (or reload) ends it.
+  recording_ = false;
+  recorded_.clear();
+  recordedEvents_.clear();
+  trackBase_ = 0;
   adopt(std::move(scene), name, params);
 }
 
@@ -40,7 +51,8 @@ void SimDriver::adopt(std::unique_ptr<Scene> scene, const std::string& name, con
   diverged_ = false;
   divergedMessage_.clear();
   inputWasClamped_ = false;
-  recorded_.clear();
+  rewound_ = false;
+  eventsAppliedAt_ = -1;
   lastInputs_ = neutralInputs(scene_->controls());
   columns_ = scene_->columns();
   layout_.configure(columns_);
@@ -49,40 +61,52 @@ void SimDriver::adopt(std::unique_ptr<Scene> scene, const std::string& name, con
   lastPlotTime_ = -1e300;
   lastStepMicros_ = 0.0;
   history_.clear();
-  history_.push(0, scene_->time(), scene_->saveState());
+  settingsChanged_ = true;
+  pushHistory();
   cursor_ = 0;
   recordSample();
 }
 
+void SimDriver::rebuild(long trackBase) {
+  adopt(build(sceneName_, params_), sceneName_, params_);
+  trackBase_ = trackBase;
+}
+
 void SimDriver::reset() {
   if (sceneName_.empty()) return;
-  load(sceneName_, params_);
+  if (!recording_) return rebuild(0);
+  rewriteFutureIfRewound();
+  const long k = trackStep();
+  rebuild(k);  // throws BadInput before anything is recorded
+  recordedEvents_.push_back(InputEvent{k, InputEvent::Kind::Reset, "", "", ""});
 }
 
 SimDriver::Apply SimDriver::setParam(const std::string& key, const ParamValue& value) {
   if (!scene_) throw BadInput("no scene loaded");
-  const ParamSpec* spec = params_.spec(key);
-  if (!spec) throw BadInput("unknown parameter '" + key + "' for scene '" + sceneName_ + "'");
-  ParamSet candidate = params_;
-  candidate.set(key, value, "parameter");  // throws BadInput with the allowed range
-  if (const SceneInfo* info = SceneRegistry::find(sceneName_); info && info->validate) info->validate(candidate);
-  if (spec->live) {
-    // Only this key changes in the running scene; other edits still wait for reset.
-    ParamSet running = scene_->params();
-    running.set(key, value, "parameter");
-    const std::vector<double> before = scene_->saveState();
-    try {
-      scene_->applyLive(running);
-    } catch (const std::exception& e) {
-      scene_->loadState(before);
-      throw BadInput(std::string("parameter '") + key + "': " + e.what());
-    }
-    params_ = candidate;
-    return Apply::Live;
+  const EditTiming timing = applyParamEdit(*scene_, sceneName_, params_, key, value);
+  afterEdit(InputEvent{trackStep(), InputEvent::Kind::Param, key, params_.valueText(key), ""},
+            timing == EditTiming::OnReset);
+  return timing == EditTiming::Live ? Apply::Live : Apply::OnReset;
+}
+
+void SimDriver::applyEdit(const std::string& key, const std::string& value) {
+  if (!scene_) throw BadInput("no scene loaded");
+  InputEvent e{trackStep(), InputEvent::Kind::Edit, key, value, ""};
+  applyInputEvent(*scene_, sceneName_, params_, e);
+  afterEdit(std::move(e), false);
+}
+
+// After an edit took effect: a past state gets a new future, the edit is recorded, and the next
+// history entry carries the new settings.
+void SimDriver::afterEdit(InputEvent event, bool onReset) {
+  if (onReset && std::find(pending_.begin(), pending_.end(), event.key) == pending_.end())
+    pending_.push_back(event.key);
+  rewriteFutureIfRewound();
+  settingsChanged_ = true;
+  if (recording_) {
+    event.where.clear();
+    recordedEvents_.push_back(std::move(event));
   }
-  params_ = candidate;
-  if (std::find(pending_.begin(), pending_.end(), key) == pending_.end()) pending_.push_back(key);
-  return Apply::OnReset;
 }
 
 void SimDriver::setPaused(bool p) {
@@ -104,15 +128,47 @@ int SimDriver::frame(double wallDt) {
 
 bool SimDriver::stepOnce() { return scene_ && doStep(); }
 
-void SimDriver::rewriteFutureIfScrubbed() {
-  if (atPresent()) return;
-  // Resuming from a past state: the recorded future (history, plots, recorded inputs) is rewritten.
+void SimDriver::truncateRecording(long fromTrackStep) {
+  recorded_.erase(std::remove_if(recorded_.begin(), recorded_.end(),
+                                 [&](const std::pair<long, InputVector>& r) { return r.first >= fromTrackStep; }),
+                  recorded_.end());
+  while (!recordedEvents_.empty() && recordedEvents_.back().step >= fromTrackStep) recordedEvents_.pop_back();
+}
+
+void SimDriver::rewriteFutureIfRewound() {
+  if (!rewound_) return;
+  rewound_ = false;
+  // Resuming (or editing) from a restored entry: the recorded future (history, plots, recorded inputs
+  // and events from this step on, which the restore undid) is rewritten.
   history_.truncateAfter(cursor_);
   plots_.truncateAfter(history_.newest().time);
   lastPlotTime_ = plots_.size() ? plots_.newestTime() : -1e300;
-  recorded_.erase(std::remove_if(recorded_.begin(), recorded_.end(),
-                                 [&](const std::pair<long, InputVector>& r) { return r.first >= step_; }),
-                  recorded_.end());
+  truncateRecording(trackStep());
+}
+
+bool SimDriver::applyReplayEvents() {
+  const long k = trackStep();
+  if (!replay_ || eventsAppliedAt_ == k) return true;
+  const auto [first, last] = replay_->track().eventsAt(k);
+  for (size_t i = first; i < last; ++i) {
+    const InputEvent& e = replay_->track().events()[i];
+    try {
+      if (e.kind == InputEvent::Kind::Reset) {
+        if (!recording_) rebuild(k);
+        else reset();
+        continue;
+      }
+      const EditTiming timing = applyInputEvent(*scene_, sceneName_, params_, e);
+      afterEdit(e, timing == EditTiming::OnReset);
+    } catch (const BadInput& err) {
+      notices_.push_back(std::string("replay stopped at step ") + std::to_string(k) + ": " + err.what());
+      stopReplay();
+      setPaused(true);
+      return false;
+    }
+  }
+  eventsAppliedAt_ = k;
+  return true;
 }
 
 bool SimDriver::doStep() {
@@ -121,10 +177,11 @@ bool SimDriver::doStep() {
     diverged_ = false;
     divergedMessage_.clear();
   }
-  rewriteFutureIfScrubbed();
+  rewriteFutureIfRewound();
+  if (!applyReplayEvents()) return false;
   const double h = scene_->dt();
   const std::vector<ControlSpec> controls = scene_->controls();
-  InputVector inputs = replay_ ? replay_->inputsForStep(step_, h)
+  InputVector inputs = replay_ ? replay_->inputsForStep(trackStep(), h)
                        : live_ ? live_->inputsForStep(step_, h)
                                : neutralInputs(controls);
   const bool clamped = sanitizeInputs(controls, inputs);
@@ -150,7 +207,8 @@ bool SimDriver::doStep() {
         failure = "'" + (c < columns_.size() ? columns_[c] : std::to_string(c)) + "' is not finite";
   }
   if (!failure.empty()) {
-    // The state before the step comes back from the history ring, whatever the scene left behind.
+    // The state before the step comes back from the history ring, whatever the scene left behind;
+    // the edits made before the step stay in force (they are what the user is tuning).
     scene_->loadState(history_.at(cursor_).state);
     scene_->diagnostics(row_);
     diverged_ = true;
@@ -161,14 +219,43 @@ bool SimDriver::doStep() {
     return false;
   }
   lastInputs_ = inputs;
-  if (recording_) recorded_.emplace_back(step_, inputs);
+  if (recording_) recorded_.emplace_back(trackStep(), inputs);
   ++step_;
   ++totalSteps_;
-  history_.push(step_, scene_->time(), scene_->saveState());
+  pushHistory();
   cursor_ = history_.size() - 1;
   recordSample();
   if (afterStep) afterStep(step_, *scene_);
   return true;
+}
+
+void SimDriver::pushHistory() {
+  if (settingsChanged_ || !settings_) {
+    auto s = std::make_shared<HistorySettings>();
+    s->running = scene_->params();
+    s->edited = params_;
+    s->pending = pending_;
+    s->edits = scene_->edits();
+    settings_ = std::move(s);
+    settingsChanged_ = false;
+  }
+  history_.push(step_, scene_->time(), scene_->saveState(), settings_);
+}
+
+// Settings first (applyLive/applyEdit may touch derived data), then the state.
+void SimDriver::restoreEntry(size_t index) {
+  const HistoryRing::Entry& e = history_.at(index);
+  if (e.settings && (settingsChanged_ || e.settings != settings_)) {
+    const HistorySettings& s = *e.settings;
+    params_ = s.edited;
+    pending_ = s.pending;
+    scene_->applyLive(s.running);
+    scene_->clearEdits();
+    for (const auto& [key, value] : s.edits) scene_->applyEdit(key, value);
+    settings_ = e.settings;
+    settingsChanged_ = false;
+  }
+  scene_->loadState(e.state);
 }
 
 void SimDriver::recordSample() {
@@ -189,11 +276,12 @@ bool SimDriver::stepBack() {
 void SimDriver::scrubTo(size_t index) {
   if (!scene_ || history_.empty()) return;
   index = std::min(index, history_.size() - 1);
-  const HistoryRing::Entry& e = history_.at(index);
-  scene_->loadState(e.state);
+  restoreEntry(index);
   scene_->diagnostics(row_);
-  step_ = e.step;
+  step_ = history_.at(index).step;
   cursor_ = index;
+  rewound_ = true;
+  eventsAppliedAt_ = -1;  // the entry holds the settings before this step's events
   diverged_ = false;
   divergedMessage_.clear();
   setPaused(true);
@@ -201,23 +289,43 @@ void SimDriver::scrubTo(size_t index) {
 
 void SimDriver::startReplay(InputTrack track) {
   replay_ = std::make_unique<ReplayInput>(std::move(track));
-  reset();
+  rebuild(0);
+  if (recording_) truncateRecording(0);  // a recording running along restarts with the replay
 }
 
 void SimDriver::stopReplay() { replay_.reset(); }
 
 void SimDriver::startRecording() {
+  rewriteFutureIfRewound();
   recording_ = true;
-  recorded_.erase(std::remove_if(recorded_.begin(), recorded_.end(),
-                                 [&](const std::pair<long, InputVector>& r) { return r.first >= step_; }),
-                  recorded_.end());
+  const long k = trackStep();
+  truncateRecording(k);
+  // The replay starts from defaults (or its own --set): live values in force go in as events, values
+  // that need a rebuild are named in the file's comment.
+  const ParamSet defaults = SceneRegistry::defaults(sceneName_);
+  std::string rebuildOnly;
+  for (const ParamSpec& spec : params_.specs()) {
+    const std::string text = scene_->params().valueText(spec.key);
+    if (text == defaults.valueText(spec.key)) continue;
+    if (spec.live) recordedEvents_.push_back(InputEvent{k, InputEvent::Kind::Param, spec.key, text, ""});
+    else rebuildOnly += " " + spec.key + "=" + text;
+  }
+  for (const auto& [key, value] : scene_->edits())
+    recordedEvents_.push_back(InputEvent{k, InputEvent::Kind::Edit, key, value, ""});
+  recordingComment_ = "scene '" + sceneName_ + "', h = " + formatNumber(h()) + " s";
+  if (!rebuildOnly.empty()) recordingComment_ += "\nrecorded with (give them with --set):" + rebuildOnly;
 }
 
 InputTrack SimDriver::recordedTrack() const {
   InputTrack track;
   track.neutral = neutralInputs(controls());
   for (const auto& [k, values] : recorded_) track.append(k, values);
+  for (const InputEvent& e : recordedEvents_) track.addEvent(e);
   return track;
+}
+
+void SimDriver::saveRecording(const std::string& path) const {
+  recordedTrack().save(path, controls(), recordingComment_);
 }
 
 std::vector<std::string> SimDriver::takeNotices() {

@@ -1,6 +1,7 @@
 // The app's simulation core, without any GL: a scene stepped at exactly its h by a FixedStepClock,
 // inputs taken once per physics step from an InputSource (live devices or a replayed track), a
-// history ring for step-back/scrubbing, plot sampling, input recording and divergence handling.
+// history ring for step-back/scrubbing (states + parameters + scene edits), plot sampling, recording
+// of inputs and of every live edit (parameter, scene edit, reset) as timed events, and divergence.
 // The window only calls frame(wallDt) and draws: a slow frame changes how many steps run per frame,
 // never their size or inputs, so the trajectory is a function of (scene, params, inputs by step).
 #pragma once
@@ -27,15 +28,20 @@ class SimDriver {
   // Builds a registered scene (validated). Throws BadInput and keeps the current scene on failure.
   void load(const std::string& name, const ParamSet& params);
   bool loaded() const { return scene_ != nullptr; }
+  // Load ends a recording (a file holds one scene; save it first) and any replay's position.
   // Exact restart: rebuilds from the edited parameters (including those waiting for a reset), step 0,
-  // history/plots/recording cleared, a replay restarts from its first row. Throws BadInput (then the
-  // previous scene stays).
+  // history/plots cleared. While recording, the reset is a recorded event and the recording goes on
+  // (its steps keep counting: trackStep()); otherwise a replay restarts from its first row. Throws
+  // BadInput (then the previous scene stays).
   void reset();
 
+  // Live edits: both validate (BadInput naming key, value and range; nothing changes), take effect
+  // before the next step, are recorded as events while recording, and made in the past (after a step
+  // back or scrub) rewrite the future like Run does. Live keys reach the scene through applyLive;
+  // the others wait for reset(). applyEdit is Scene::applyEdit (e.g. per-constraint overrides).
   enum class Apply { Live, OnReset };
-  // Validates (throws BadInput naming key, value and range; nothing changes). Live keys reach the
-  // scene through applyLive before the next step; the others wait for reset().
   Apply setParam(const std::string& key, const ParamValue& value);
+  void applyEdit(const std::string& key, const std::string& value);
   const ParamSet& params() const { return params_; }
   const std::vector<std::string>& pendingKeys() const { return pending_; }
 
@@ -52,14 +58,22 @@ class SimDriver {
 
   // Inputs. The live source is not owned (the app keeps it); a replay is.
   void setLiveInput(InputSource* live) { live_ = live; }
-  void startReplay(InputTrack track);  // resets the scene and replays from step 0
-  void stopReplay();                   // back to live input from the current step
+  // Resets the scene and replays inputs and events from step 0 (events at step k apply before step
+  // k's physics; a bad event stops the replay with a notice and pauses).
+  void startReplay(InputTrack track);
+  void stopReplay();  // back to live input from the current step
   bool replaying() const { return replay_ != nullptr; }
   const ReplayInput* replay() const { return replay_.get(); }
-  void startRecording();  // records the inputs of every following step (truncated on rewind)
+  // Records the inputs and edits of every following step (truncated on rewind). Live parameters that
+  // differ from the scene's defaults and the scene edits in force are recorded first, as events.
+  void startRecording();
   void stopRecording() { recording_ = false; }
   bool recording() const { return recording_; }
   InputTrack recordedTrack() const;
+  const std::vector<InputEvent>& recordedEvents() const { return recordedEvents_; }
+  void saveRecording(const std::string& path) const;  // with a comment naming rebuild-only parameters
+  // Steps since the replay/recording started: step() plus the steps before the last recorded reset.
+  long trackStep() const { return trackBase_ + step_; }
   std::vector<ControlSpec> controls() const { return scene_ ? scene_->controls() : std::vector<ControlSpec>{}; }
   const InputVector& lastInputs() const { return lastInputs_; }
 
@@ -87,10 +101,17 @@ class SimDriver {
   std::function<void(long step, const Scene&)> afterStep;
 
  private:
+  static std::unique_ptr<Scene> build(const std::string& name, const ParamSet& params);
   void adopt(std::unique_ptr<Scene> scene, const std::string& name, const ParamSet& params);
+  void rebuild(long trackBase);  // reset keeping replay and recording
   bool doStep();
+  bool applyReplayEvents();  // false (replay stopped, paused) on a bad event
+  void afterEdit(InputEvent event, bool onReset);
+  void pushHistory();
+  void restoreEntry(size_t index);
   void recordSample();
-  void rewriteFutureIfScrubbed();
+  void rewriteFutureIfRewound();
+  void truncateRecording(long fromTrackStep);
 
   std::unique_ptr<Scene> scene_;
   std::string sceneName_;
@@ -111,7 +132,14 @@ class SimDriver {
   InputSource* live_ = nullptr;
   std::unique_ptr<ReplayInput> replay_;
   bool recording_ = false;
-  std::vector<std::pair<long, InputVector>> recorded_;
+  std::vector<std::pair<long, InputVector>> recorded_;  // by track step
+  std::vector<InputEvent> recordedEvents_;
+  std::string recordingComment_;
+  long trackBase_ = 0;         // track step of the scene's step 0
+  long eventsAppliedAt_ = -1;  // track step whose replay events are in force (a retry skips them)
+  bool rewound_ = false;       // restored from history: the next step or edit rewrites the future
+  std::shared_ptr<const HistorySettings> settings_;  // snapshot for the next history entry
+  bool settingsChanged_ = true;                      // an edit since settings_ was taken
   InputVector lastInputs_;
   bool inputWasClamped_ = false;
   bool diverged_ = false;
