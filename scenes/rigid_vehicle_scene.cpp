@@ -41,10 +41,12 @@ void RigidVehicleScene::startBody(const RigidBodyInertia& inertia, const se3::Po
     const LgviOptions o = lgviOptionsFrom(params_);
     lgvi_ = std::make_unique<LgviSe3>(inertia, o);
     nodeWrench_ = vehicleWrench(g0, xi0, 0.0);
+    nodeInputWrench_ = inputWrench(g0, xi0, 0.0);
     const Vector6d f0 = nodeWrench_;
     lgvi_->initialize(g0, xi0, 0.0, h, [f0](const se3::Pose&, const Vector6d&, double) { return f0; });
   }
   impulse_.setZero();
+  inputWork_ = 0.0;
   initialMomentum_ = spatialMomentum();  // = Ad*_{g0^-1} II xi0 for both integrators
   trail_.assign(1, g0.x);
 }
@@ -57,8 +59,11 @@ void RigidVehicleScene::refreshNodeWrench() {
   if (!lgvi_) return;
   // The node momentum mu^- + (h/2) f_k moves with f_k; book that half-step impulse so the balance stays exact.
   const Vector6d old = nodeWrench_;
+  const double kineticBefore = kineticEnergy();
   nodeWrench_ = vehicleWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
+  nodeInputWrench_ = inputWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
   impulse_ += 0.5 * lgvi_->stepSize() * se3::spatialMomentum(lgvi_->pose(), Vector6d(nodeWrench_ - old));
+  inputWork_ += kineticEnergy() - kineticBefore;  // the edit moved the node momentum by (h/2) df
 }
 
 const se3::Pose& RigidVehicleScene::pose() const { return lgvi_ ? lgvi_->pose() : rk4_->pose(); }
@@ -98,18 +103,32 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
     if (lgvi_) {
       const se3::Pose gk = lgvi_->pose();
       const Vector6d fk = nodeWrench_;
-      lgvi_->step(h, [fk](const se3::Pose&, const Vector6d&, double) { return fk; });
+      ImplicitWrench fEnd;
+      if (hasEndOfStepWrench())
+        fEnd = [this](const se3::Pose& g, const Vector6d& xi, double t, ImplicitWrenchJacobian* jac) {
+          return endOfStepWrench(g, xi, t, jac);
+        };
+      lgvi_->step(h, [fk](const se3::Pose&, const Vector6d&, double) { return fk; }, fEnd);
+      const Vector6d fEndAtK = lgvi_->implicitWrench();  // h Ad*_{g_k^-1} of it enters the balance (lgvi_se3.h)
       updateActuators(h, inputs);
       nodeWrench_ = vehicleWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
       if (!nodeWrench_.allFinite())
         throw SimulationDiverged("vehicle wrench is not finite at t=" + formatNumber(lgvi_->time()));
-      impulse_ += 0.5 * h * (se3::spatialMomentum(gk, fk) + se3::spatialMomentum(lgvi_->pose(), nodeWrench_));
+      impulse_ += 0.5 * h * (se3::spatialMomentum(gk, fk) + se3::spatialMomentum(lgvi_->pose(), nodeWrench_)) +
+                  h * se3::spatialMomentum(gk, fEndAtK);
+      const Vector6d inputNext = inputWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
+      inputWork_ += lgvi_->segmentWork(nodeInputWrench_, inputNext);
+      nodeInputWrench_ = inputNext;
     } else {
       static constexpr double kWeights[4] = {1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0};
       int stage = 0;
+      const bool endOfStep = hasEndOfStepWrench();
       rk4_->step(h, [&](const se3::Pose& g, const Vector6d& xi, double t) {
-        const Vector6d f = vehicleWrench(g, xi, t);
-        impulse_ += h * kWeights[stage++ % 4] * se3::spatialMomentum(g, f);
+        Vector6d f = vehicleWrench(g, xi, t);
+        if (endOfStep) f += endOfStepWrench(g, xi, t, nullptr);
+        const double w = h * kWeights[stage++ % 4];
+        impulse_ += w * se3::spatialMomentum(g, f);
+        inputWork_ += w * inputWrench(g, xi, t).dot(xi);
         return f;
       });
       updateActuators(h, inputs);
@@ -156,14 +175,16 @@ void RigidVehicleScene::diagnostics(std::vector<double>& row) const {
 }
 
 // Layout: [kind (0 lgvi, 1 rk4), n, body state (n), impulse (6), initial momentum (6), node wrench (6),
-//          sanitized steps, step count, vehicle state...].
+//          node input wrench (6), sanitized steps, step count, input work, vehicle state...].
 std::vector<double> RigidVehicleScene::saveState() const {
   const std::vector<double> body = lgvi_ ? lgvi_->saveState() : rk4_->saveState();
   std::vector<double> s = {lgvi_ ? 0.0 : 1.0, double(body.size())};
   s.insert(s.end(), body.begin(), body.end());
-  for (const Vector6d* v : {&impulse_, &initialMomentum_, &nodeWrench_}) s.insert(s.end(), v->data(), v->data() + 6);
+  for (const Vector6d* v : {&impulse_, &initialMomentum_, &nodeWrench_, &nodeInputWrench_})
+    s.insert(s.end(), v->data(), v->data() + 6);
   s.push_back(double(sanitizedSteps_));
   s.push_back(double(stepCount_));
+  s.push_back(inputWork_);
   const std::vector<double> vehicle = saveVehicle();
   s.insert(s.end(), vehicle.begin(), vehicle.end());
   return s;
@@ -171,22 +192,23 @@ std::vector<double> RigidVehicleScene::saveState() const {
 
 void RigidVehicleScene::loadState(const std::vector<double>& s) {
   const double kind = lgvi_ ? 0.0 : 1.0;
-  if (s.size() < 2 || s[0] != kind || s[1] < 0 || s.size() < size_t(s[1]) + 22)
+  if (s.size() < 2 || s[0] != kind || s[1] < 0 || s.size() < size_t(s[1]) + 29)
     throw BadInput("vehicle state: wrong layout for this scene's integrator");
   const size_t n = size_t(s[1]);
   const std::vector<double> body(s.begin() + 2, s.begin() + 2 + long(n));
   size_t k = 2 + n;
-  Vector6d* parts[3] = {&impulse_, &initialMomentum_, &nodeWrench_};
-  Vector6d values[3];
-  for (int p = 0; p < 3; ++p, k += 6) values[p] = Eigen::Map<const Vector6d>(s.data() + k);
-  loadVehicle(std::vector<double>(s.begin() + long(k) + 2, s.end()));  // validates before anything changes
+  Vector6d* parts[4] = {&impulse_, &initialMomentum_, &nodeWrench_, &nodeInputWrench_};
+  Vector6d values[4];
+  for (int p = 0; p < 4; ++p, k += 6) values[p] = Eigen::Map<const Vector6d>(s.data() + k);
+  loadVehicle(std::vector<double>(s.begin() + long(k) + 3, s.end()));  // validates before anything changes
   if (lgvi_)
     lgvi_->loadState(body);
   else
     rk4_->loadState(body);
-  for (int p = 0; p < 3; ++p) *parts[p] = values[p];
+  for (int p = 0; p < 4; ++p) *parts[p] = values[p];
   sanitizedSteps_ = long(s[k]);
   stepCount_ = long(s[k + 1]);
+  inputWork_ = s[k + 2];
   trail_.assign(1, pose().x);
 }
 

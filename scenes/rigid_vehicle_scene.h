@@ -44,10 +44,28 @@ class RigidVehicleScene : public Scene {
   int newtonIterations() const;
   bool usesLgvi() const { return lgvi_ != nullptr; }
   long sanitizedInputSteps() const { return sanitizedSteps_; }  // steps whose inputs had to be repaired
+  // Work of inputWrench() since t = 0 (J): LGVI, sum of LgviSe3::segmentWork over the node input wrenches
+  // (the scheme's own work, so energy - inputWork only changes by dissipation and a bounded telescoping
+  // term); RK4, the RK4 quadrature of its power. A live edit that changes the node wrench books the jump of
+  // the node kinetic energy here too. Part of the saved state.
+  double inputWork() const override { return inputWork_; }
 
  protected:
   // The vehicle's total body wrench for the CURRENT actuator state; also called at RK4 stage states.
   virtual Vector6d vehicleWrench(const se3::Pose& g, const Vector6d& xi, double t) const = 0;
+  // End-of-step part of the wrench (LGVI: lgvi_se3.h ImplicitWrench, evaluated at g_{k+1} with the segment
+  // twist, with its Jacobian): forces that must be implicit to stay passive for every mass and h (stiff
+  // contact, drag, buoyancy). Used only when hasEndOfStepWrench(); RK4 adds it to vehicleWrench at its stages.
+  virtual bool hasEndOfStepWrench() const { return false; }
+  virtual Vector6d endOfStepWrench(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/,
+                                   ImplicitWrenchJacobian* /*jac*/) const {
+    return Vector6d::Zero();
+  }
+  // The part of vehicleWrench done by controls and external non-conservative sources (thrust, wind, ...):
+  // its work is inputWork(). Default: none.
+  virtual Vector6d inputWrench(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/) const {
+    return Vector6d::Zero();
+  }
   // Called after the body reached the new node, with this step's sanitized inputs: sets the actuator
   // state that acts from the new node on (may read pose(), segmentVelocity(), segmentOmega()).
   virtual void updateActuators(double h, const InputVector& inputs) = 0;
@@ -83,6 +101,8 @@ class RigidVehicleScene : public Scene {
   std::unique_ptr<Rk4RigidBody> rk4_;
   RigidBodyInertia inertia_;
   Vector6d nodeWrench_ = Vector6d::Zero();  // f_k at the current node (LGVI)
+  Vector6d nodeInputWrench_ = Vector6d::Zero();  // inputWrench at the current node (LGVI)
+  double inputWork_ = 0.0;
   Vector6d impulse_ = Vector6d::Zero();
   Vector6d initialMomentum_ = Vector6d::Zero();
   long sanitizedSteps_ = 0;
