@@ -475,7 +475,8 @@ TEST_CASE("AppRecordedEdits: an edit made in the past is recorded there; a recor
   for (int i = 0; i < 20; ++i) REQUIRE(d.stepOnce());
   for (int i = 0; i < 30; ++i) REQUIRE(d.stepBack());  // step 40: damping 0 again
   CHECK(d.scene().params().real("damping") == 0.0);
-  d.setParam("damping", ParamValue{{0.7}, {}});  // rewrites the future: the event at 50 goes
+  d.setParam("damping", ParamValue{{0.5}, {}});  // rewrites the future: the event at 50 goes
+  d.setParam("damping", ParamValue{{0.7}, {}});  // a dragged slider: one event with the last value
   CHECK(d.history().size() == 41);
   for (int i = 0; i < 30; ++i) REQUIRE(d.stepOnce());
   d.setParam("blowup_time", ParamValue{{100.0}, {}});  // waits for the reset

@@ -137,7 +137,11 @@ int runScene(const std::vector<std::string>& args) {
   csv.write(row);
   for (long k = 0; k < steps; ++k) {
     const auto [first, last] = track.eventsAt(k);  // before step k's physics, as in the app
-    for (size_t i = first; i < last; ++i) applyInputEvent(*scene, o.config.scene, edited, track.events()[i]);
+    for (size_t i = first; i < last; ++i)
+      if (applyInputEvent(*scene, o.config.scene, edited, track.events()[i]) == EditTiming::OnReset)
+        std::fprintf(stderr, "varsim: note: %s: '%s' takes effect on a reset only; this run keeps %s\n",
+                     track.events()[i].where.c_str(), track.events()[i].key.c_str(),
+                     scene->params().valueText(track.events()[i].key).c_str());
     try {
       scene->step(h, track.at(k));
     } catch (const SimulationDiverged& e) {

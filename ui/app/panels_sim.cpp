@@ -26,8 +26,8 @@ void drawRecordReplay(AppState& app) {
   SimDriver& d = app.driver;
   char path[512];
   if (d.recording()) {
-    ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "recording inputs (%zu controls) and edits (%zu events)",
-                       d.controls().size(), d.recordedEvents().size());
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "recording inputs and edits (%zu events)",
+                       d.recordedEvents().size());
     std::snprintf(path, sizeof path, "%s", app.recordPath.c_str());
     if (ImGui::InputText("file##rec", path, sizeof path)) app.recordPath = path;
     if (ImGui::Button("Stop and save")) {

@@ -103,10 +103,15 @@ void SimDriver::afterEdit(InputEvent event, bool onReset) {
     pending_.push_back(event.key);
   rewriteFutureIfRewound();
   settingsChanged_ = true;
-  if (recording_) {
-    event.where.clear();
+  if (!recording_) return;
+  event.where.clear();
+  // A slider dragged while paused sends many values at one step: the last one is the edit.
+  InputEvent* last = recordedEvents_.empty() ? nullptr : &recordedEvents_.back();
+  if (last && last->step == event.step && last->kind == event.kind && last->key == event.key &&
+      event.kind != InputEvent::Kind::Reset)
+    last->value = std::move(event.value);
+  else
     recordedEvents_.push_back(std::move(event));
-  }
 }
 
 void SimDriver::setPaused(bool p) {
