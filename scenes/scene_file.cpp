@@ -150,13 +150,18 @@ static ParamValue jsonToValue(const ParamSpec& spec, const json& j, const std::s
   return v;
 }
 
+ParamSet sceneDefaults(const std::string& scene) {
+  if (!SceneRegistry::find(scene)) return SceneRegistry::defaults(shortText(scene));  // throws, listing the scenes
+  return SceneRegistry::defaults(scene);
+}
+
 SceneConfig parseSceneJson(const std::string& text, const std::string& source) {
   const json doc = parseStrictJson(text, source);
   if (!doc.is_object() || !doc.contains("scene") || !doc["scene"].is_string())
     throw BadInput(source + ": key 'scene' missing or not a string (expected {\"scene\": name, \"params\": {...}})");
   SceneConfig config;
   config.scene = doc["scene"].get<std::string>();
-  config.params = SceneRegistry::defaults(config.scene);
+  config.params = sceneDefaults(config.scene);
   for (auto it = doc.begin(); it != doc.end(); ++it)
     if (it.key() != "scene" && it.key() != "params")
       throw BadInput(source + ": unknown top-level key '" + shortText(it.key()) + "'; allowed: scene, params");

@@ -17,6 +17,8 @@ struct SceneConfig {
 constexpr size_t kMaxSceneJsonDepth = 64;
 
 SceneConfig loadSceneFile(const std::string& path);  // throws BadInput
+// Defaults of a registered scene; an unknown name is refused with the name cut to ~60 characters.
+ParamSet sceneDefaults(const std::string& scene);
 // Throws BadInput naming `source`, the line:column or key path, and the reason: malformed JSON,
 // nesting deeper than kMaxSceneJsonDepth, a repeated key, a number beyond a double, a bad value.
 SceneConfig parseSceneJson(const std::string& text, const std::string& source);

@@ -72,6 +72,8 @@ TEST_CASE("RunNumbersFollowOneParserEverywhere") {
   checkRefused({"run", "car", "--bogus", "1"}, {"unknown option '--bogus'", "--timings"});
   checkRefused({"run", "car", "--steps"}, {"--steps: missing value"});
   checkRefused({"run"}, {"usage: varsim run"});
+  checkRefused({"run", std::string(100000, 's')}, {"unknown scene", "(100000 characters)", "rigid_body"});
+  checkRefused({"describe", std::string(100000, 's')}, {"unknown scene", "(100000 characters)"});
   checkRefused({}, {"usage"});
 }
 

@@ -67,6 +67,9 @@ TEST_CASE("SceneFileValuesAreShortenedInMessages") {
   std::string m = messageOf("{\"scene\": \"car\", \"params\": {\"m\": \"" + longString + "\"}}");
   CHECK(has(m, "(100002 characters)"));
   CHECK(m.size() < 250);
+  m = messageOf("{\"scene\": \"" + longString + "\"}");
+  CHECK(has(m, "unknown scene"));
+  CHECK(m.size() < 400);
   m = messageOf("{\"scene\": \"car\", \"params\": {\"" + longString + "\": 1}}");
   CHECK(has(m, "unknown key"));
   CHECK(m.size() < 400);

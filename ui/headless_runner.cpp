@@ -61,7 +61,7 @@ RunOptions parseRunArgs(const std::vector<std::string>& args) {
   if (args.size() < 2) throw BadInput(kRunUsage);
   RunOptions o;
   if (endsWith(args[1], ".json")) o.config = loadSceneFile(args[1]);
-  else { o.config.scene = args[1]; o.config.params = SceneRegistry::defaults(args[1]); }
+  else { o.config.scene = args[1]; o.config.params = sceneDefaults(args[1]); }
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& flag = args[i];
     if (flag == "--timings") { o.timings = true; continue; }
@@ -164,6 +164,7 @@ int dispatch(const std::vector<std::string>& args) {
   }
   if (args[0] == "describe") {
     if (args.size() != 2) throw BadInput("usage: varsim describe SCENE");
+    sceneDefaults(args[1]);  // an unknown name is refused before describe echoes it
     std::printf("%s\n", describeSceneJson(args[1]).c_str());
     return kExitOk;
   }
