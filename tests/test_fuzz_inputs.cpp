@@ -181,6 +181,13 @@ std::string repeatList(const std::string& item, int n) {
   return t;
 }
 
+// ",0" n times: the control cells of a track row after its step.
+std::string zeroCells(int n) {
+  std::string t;
+  for (int i = 0; i < n; ++i) t += ",0";
+  return t;
+}
+
 }  // namespace
 
 TEST_CASE("FuzzSetValuesAtAndBeyondEveryParameterBound") {
@@ -254,16 +261,35 @@ TEST_CASE("FuzzInputTracksForEveryControlledScene") {
     for (int k = 0; k < 10; ++k) run(track.substr(0, rng.below(track.size())), Expect::Any, "truncated");
     run("", Expect::Bad, "empty file");
     run("time," + header.substr(5) + "\n", Expect::Bad, "unknown first column");
-    run(header + ",no_such_control\n0" + repeatList(",0", int(controls.size()) + 1) + "\n", Expect::Bad, "unknown control");
-    run(header + "\n0,abc" + repeatList(",0", int(controls.size()) - 1) + "\n", Expect::Bad, "not a number");
-    run(header + "\n0,0x10" + repeatList(",0", int(controls.size()) - 1) + "\n", Expect::Bad, "hex");
-    run(header + "\n0,1e400" + repeatList(",0", int(controls.size()) - 1) + "\n", Expect::Bad, "overflow");
-    run(header + "\n-1" + repeatList(",0", int(controls.size())) + "\n", Expect::Bad, "negative step");
-    run(header + "\n1.5" + repeatList(",0", int(controls.size())) + "\n", Expect::Bad, "fractional step");
-    run(header + "\n5" + repeatList(",0", int(controls.size())) + "\n1" + repeatList(",0", int(controls.size())) + "\n",
+    run(header + ",no_such_control\n0" + zeroCells(int(controls.size()) + 1) + "\n", Expect::Bad, "unknown control");
+    run(header + "\n0,abc" + zeroCells(int(controls.size()) - 1) + "\n", Expect::Bad, "not a number");
+    run(header + "\n0,0x10" + zeroCells(int(controls.size()) - 1) + "\n", Expect::Bad, "hex");
+    run(header + "\n0,1e400" + zeroCells(int(controls.size()) - 1) + "\n", Expect::Bad, "overflow");
+    run(header + "\n-1" + zeroCells(int(controls.size())) + "\n", Expect::Bad, "negative step");
+    run(header + "\n1.5" + zeroCells(int(controls.size())) + "\n", Expect::Bad, "fractional step");
+    run(header + "\n5" + zeroCells(int(controls.size())) + "\n1" + zeroCells(int(controls.size())) + "\n",
         Expect::Bad, "decreasing steps");
-    run(header + "\n0" + repeatList(",0", int(controls.size()) + 3) + "\n", Expect::Bad, "too many cells");
+    run(header + "\n0" + zeroCells(int(controls.size()) + 3) + "\n", Expect::Bad, "too many cells");
     run(header + "\n0\n", Expect::Any, "too few cells");
+    const std::string zeros = zeroCells(int(controls.size()));
+    for (const char* step : {"1e300", "9223372036854775808", "1e10", "-0.5", "nan"})
+      run(header + "\n" + step + zeros + "\n", Expect::Bad, std::string("step ") + step);
+    run(header + ",steer\n0" + zeros + ",0\n", Expect::Any, "maybe repeated column");
+    run(header + "\n0" + zeros + "\n" + std::string("5\0junk", 6) + zeros + "\n", Expect::Bad, "NUL byte");
+    // Timed events: every parameter at its default (fine), beyond a double (bad), unknown keys (bad).
+    for (const ParamSpec& s : info.params()) {
+      const std::string value = SceneRegistry::defaults(info.name).valueText(s.key);
+      run(header + "\n0" + zeros + "\nevent,1," + "param," + s.key + "," + value + "\n", Expect::Any,
+          "event param " + s.key);
+      if (s.type != ParamType::Choice && s.type != ParamType::Bool)
+        run(header + "\n0" + zeros + "\nevent,1,param," + s.key + ",1e400\n", Expect::Bad, "event 1e400 " + s.key);
+    }
+    run(header + "\nevent,0,param,no_such_key,1\n", Expect::Bad, "event unknown key");
+    run(header + "\nevent,0,param\n", Expect::Bad, "event without key");
+    run(header + "\nevent,0,bogus,a,b\n", Expect::Bad, "unknown event kind");
+    run(header + "\nevent,0,edit,relax.1,1e-6,0.05\n", Expect::Any, "scene edit");
+    run(header + "\nevent,0,reset\n", Expect::Bad, "reset (app only)");
+    run(header + "\nevent,5,param,dt,0.01\nevent,1,param,dt,0.01\n", Expect::Bad, "events going back");
   }
   MESSAGE("input-track cases: " << tally.cases << " (exit 0: " << tally.byCode[0] << ", 2: " << tally.byCode[2]
                                 << ", 3: " << tally.byCode[3] << ")");
