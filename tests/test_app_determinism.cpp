@@ -521,3 +521,55 @@ TEST_CASE("AppHistorySettings: entries share one settings snapshot per edit (mem
                                                << " KiB in " << h.distinctSettings() << " snapshots");
   CHECK(h.settingsBytes() * 20 < h.stateBytes());
 }
+
+TEST_CASE("RodSceneEdits: relax.<i> = eps,tau is validated; edits() lists what clearEdits + applyEdit restore") {
+  std::unique_ptr<Scene> scene = SceneRegistry::create("ladder", SceneRegistry::defaults("ladder"));
+  auto& rod = dynamic_cast<RodScene&>(*scene);
+  scene->applyEdit("relax.3", "1e-6,0.05");
+  scene->applyEdit("relax.10", "0.001,0.2");
+  using Edits = std::vector<std::pair<std::string, std::string>>;
+  const Edits expected{{"relax.3", "1e-06,0.05"}, {"relax.10", "0.001,0.2"}};
+  CHECK(scene->edits() == expected);
+  CHECK(rod.constraintStatus(3).overridden);
+  CHECK(rod.constraintStatus(3).relaxation.epsilon == 1e-6);
+  CHECK(rod.constraintStatus(10).relaxation.tau == 0.2);
+  const std::string last = std::to_string(rod.constraintCount() - 1);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"stiffness.3", "1,1"}, {"relax.", "1e-6,0.05"},  {"relax.x", "1e-6,0.05"}, {"relax.-1", "1e-6,0.05"},
+      {"relax.1.5", "1e-6,0.05"}, {"relax.99999", "1e-6,0.05"}, {"relax.4", "1e-6"},  {"relax.4", "1e-6,abc"},
+      {"relax.4", "2,0.05"},  {"relax.4", "1e-6,11"}, {"relax.4", "1e-6,0.05,3"}, {"relax.4", "-1e-6,0.05"},
+      {"relax.4", "nan,0.05"}, {"relax.4", ","}};
+  for (const auto& [key, value] : bad) {
+    CAPTURE(key);
+    CAPTURE(value);
+    std::string msg;
+    try {
+      scene->applyEdit(key, value);
+    } catch (const BadInput& e) {
+      msg = e.what();
+    }
+    CHECK(msg.find("edit '" + key + "'") != std::string::npos);
+    CHECK(scene->edits() == expected);  // nothing changed
+  }
+  std::string msg;
+  try { scene->applyEdit("relax.99999", "1e-6,0.05"); } catch (const BadInput& e) { msg = e.what(); }
+  CHECK(msg.find("[0, " + last + "]") != std::string::npos);
+  // Restore exactly: every constraint's relaxation bit for bit.
+  auto relaxations = [&] {
+    std::vector<double> r;
+    for (int i = 0; i < rod.constraintCount(); ++i)
+      for (double v : {rod.constraintStatus(i).relaxation.epsilon, rod.constraintStatus(i).relaxation.tau})
+        r.push_back(v);
+    return bits(r);
+  };
+  const auto before = relaxations();
+  const Edits saved = scene->edits();
+  scene->clearEdits();
+  CHECK(scene->edits().empty());
+  CHECK_FALSE(rod.constraintStatus(3).overridden);
+  CHECK(relaxations() != before);
+  for (const auto& [key, value] : saved) scene->applyEdit(key, value);
+  CHECK(relaxations() == before);
+  scene->applyEdit("relax.3", "");  // an empty value clears one
+  CHECK(scene->edits() == Edits{{"relax.10", "0.001,0.2"}});
+}

@@ -28,18 +28,30 @@ bool sanitizeInputs(const std::vector<ControlSpec>& controls, InputVector& value
   values.resize(controls.size(), 0.0);
   for (size_t i = 0; i < controls.size(); ++i) {
     double& v = values[i];
-    if (!std::isfinite(v)) { v = controls[i].neutral; changed = true; }
-    if (v < controls[i].min) { v = controls[i].min; changed = true; }
-    if (v > controls[i].max) { v = controls[i].max; changed = true; }
+    if (!std::isfinite(v)) {
+      v = controls[i].neutral;
+      changed = true;
+    }
+    if (v < controls[i].min) {
+      v = controls[i].min;
+      changed = true;
+    }
+    if (v > controls[i].max) {
+      v = controls[i].max;
+      changed = true;
+    }
   }
   return changed;
 }
 
 const char* eventKindName(InputEvent::Kind kind) {
   switch (kind) {
-    case InputEvent::Kind::Param: return "param";
-    case InputEvent::Kind::Edit: return "edit";
-    case InputEvent::Kind::Reset: return "reset";
+    case InputEvent::Kind::Param:
+      return "param";
+    case InputEvent::Kind::Edit:
+      return "edit";
+    case InputEvent::Kind::Reset:
+      return "reset";
   }
   return "?";
 }
@@ -132,8 +144,9 @@ InputEvent parseEvent(const std::string& line, bool byTime, double h, const Wher
     e.kind = InputEvent::Kind::Reset;
     if (!e.key.empty() || !e.value.empty()) at.fail("a reset event takes no key or value");
   } else if (kind == "scene") {
-    at.fail("scene switches are not recorded: an input file holds the inputs of one scene (record each scene in "
-            "its own file)");
+    at.fail(
+        "scene switches are not recorded: an input file holds the inputs of one scene (record each scene in "
+        "its own file)");
   } else {
     at.fail("unknown event kind '" + shown(kind) + "'; allowed: param, edit, reset");
   }
@@ -196,8 +209,12 @@ InputTrack InputTrack::parse(const std::string& text, const std::string& source,
                 formatNumber(spec.min) + ", " + formatNumber(spec.max) + "]");
       current[size_t(column[c])] = n.value;
     }
-    if (!track.steps_.empty() && track.steps_.back() == step) track.values_.back() = current;
-    else { track.steps_.push_back(step); track.values_.push_back(current); }
+    if (!track.steps_.empty() && track.steps_.back() == step)
+      track.values_.back() = current;
+    else {
+      track.steps_.push_back(step);
+      track.values_.push_back(current);
+    }
   }
   return track;
 }
@@ -225,8 +242,8 @@ InputVector InputTrack::at(long step) const {
 }
 
 std::pair<size_t, size_t> InputTrack::eventsAt(long step) const {
-  const auto lo = std::lower_bound(events_.begin(), events_.end(), step,
-                                   [](const InputEvent& e, long k) { return e.step < k; });
+  const auto lo =
+      std::lower_bound(events_.begin(), events_.end(), step, [](const InputEvent& e, long k) { return e.step < k; });
   auto hi = lo;
   while (hi != events_.end() && hi->step == step) ++hi;
   return {size_t(lo - events_.begin()), size_t(hi - events_.begin())};
@@ -234,7 +251,10 @@ std::pair<size_t, size_t> InputTrack::eventsAt(long step) const {
 
 void InputTrack::append(long step, const InputVector& values) {
   if (!values_.empty() && values_.back() == values) return;
-  if (!steps_.empty() && steps_.back() == step) { values_.back() = values; return; }
+  if (!steps_.empty() && steps_.back() == step) {
+    values_.back() = values;
+    return;
+  }
   steps_.push_back(step);
   values_.push_back(values);
 }
@@ -261,8 +281,9 @@ static void writeEvent(std::FILE* f, const InputEvent& e) {
 void InputTrack::save(const std::string& path, const std::vector<ControlSpec>& controls,
                       const std::string& comment) const {
   std::FILE* f = path.empty() ? nullptr : std::fopen(path.c_str(), "w");
-  if (!f) throw BadInput((path.empty() ? std::string("input file: empty path") : path) + ": cannot write input file: " +
-                         std::strerror(errno));
+  if (!f)
+    throw BadInput((path.empty() ? std::string("input file: empty path") : path) +
+                   ": cannot write input file: " + std::strerror(errno));
   std::fprintf(f, "step");
   for (const auto& c : controls) std::fprintf(f, ",%s", c.name.c_str());
   std::fprintf(f, "\n");

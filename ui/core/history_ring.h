@@ -17,11 +17,11 @@ namespace varsim {
 // Everything besides the state that decides the next step. Entries share one snapshot until an edit
 // changes it, so a big ladder's 2000 entries hold one copy per edit, not one per step.
 struct HistorySettings {
-  ParamSet running;                  // the scene's params(): live values in force
-  ParamSet edited;                   // the driver's: also values waiting for a reset
-  std::vector<std::string> pending;  // keys waiting for a reset
+  ParamSet running;                                        // the scene's params(): live values in force
+  ParamSet edited;                                         // the driver's: also values waiting for a reset
+  std::vector<std::string> pending;                        // keys waiting for a reset
   std::vector<std::pair<std::string, std::string>> edits;  // Scene::edits()
-  size_t approxBytes() const;        // heap + object size, for the memory budget
+  size_t approxBytes() const;                              // heap + object size, for the memory budget
 };
 
 class HistoryRing {

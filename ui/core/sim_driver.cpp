@@ -159,8 +159,10 @@ bool SimDriver::applyReplayEvents() {
     const InputEvent& e = replay_->track().events()[i];
     try {
       if (e.kind == InputEvent::Kind::Reset) {
-        if (!recording_) rebuild(k);
-        else reset();
+        if (!recording_)
+          rebuild(k);
+        else
+          reset();
         continue;
       }
       const EditTiming timing = applyInputEvent(*scene_, sceneName_, params_, e);
@@ -312,8 +314,10 @@ void SimDriver::startRecording() {
   for (const ParamSpec& spec : params_.specs()) {
     const std::string text = scene_->params().valueText(spec.key);
     if (text == defaults.valueText(spec.key)) continue;
-    if (spec.live) recordedEvents_.push_back(InputEvent{k, InputEvent::Kind::Param, spec.key, text, ""});
-    else rebuildOnly += " " + spec.key + "=" + text;
+    if (spec.live)
+      recordedEvents_.push_back(InputEvent{k, InputEvent::Kind::Param, spec.key, text, ""});
+    else
+      rebuildOnly += " " + spec.key + "=" + text;
   }
   for (const auto& [key, value] : scene_->edits())
     recordedEvents_.push_back(InputEvent{k, InputEvent::Kind::Edit, key, value, ""});

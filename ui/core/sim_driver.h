@@ -47,9 +47,9 @@ class SimDriver {
 
   // Runs the steps the clock grants for a frame of wallDt seconds; none while paused or diverged.
   int frame(double wallDt);
-  bool stepOnce();              // one step (also while paused); false if it diverged
-  bool stepBack();              // to the previous history entry; pauses; false at the oldest
-  void scrubTo(size_t index);   // loads history entry `index`; pauses
+  bool stepOnce();             // one step (also while paused); false if it diverged
+  bool stepBack();             // to the previous history entry; pauses; false at the oldest
+  void scrubTo(size_t index);  // loads history entry `index`; pauses
   void setPaused(bool p);
   bool paused() const { return paused_; }
   void setSpeed(double speed);  // clamped to [0.1, 4]
@@ -135,9 +135,9 @@ class SimDriver {
   std::vector<std::pair<long, InputVector>> recorded_;  // by track step
   std::vector<InputEvent> recordedEvents_;
   std::string recordingComment_;
-  long trackBase_ = 0;         // track step of the scene's step 0
-  long eventsAppliedAt_ = -1;  // track step whose replay events are in force (a retry skips them)
-  bool rewound_ = false;       // restored from history: the next step or edit rewrites the future
+  long trackBase_ = 0;                               // track step of the scene's step 0
+  long eventsAppliedAt_ = -1;                        // track step whose replay events are in force (a retry skips them)
+  bool rewound_ = false;                             // restored from history: the next step or edit rewrites the future
   std::shared_ptr<const HistorySettings> settings_;  // snapshot for the next history entry
   bool settingsChanged_ = true;                      // an edit since settings_ was taken
   InputVector lastInputs_;
