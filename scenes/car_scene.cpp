@@ -1,12 +1,13 @@
 // scenes/car_scene.cpp — scene `car`: the car of seed 000 Sec. 5.2.1 on the explicit nonholonomic update
 // (engine/integrators/nonholonomic.h, carStep), driven by throttle/brake/steer controls or constant
 // torque/steering-rate parameters, drawn with a body, four rolling and steering wheels, a trail and an
-// optional parking lot (obstacles and marked bays are scenery: the kinematic car has no contact model).
+// optional parking lot whose parked cars, walls, kerbs, pillars and cones are solid (planar_impact.h: the car
+// stops at the touch and bounces back along its wheels with the restitution e; the hit obstacle flashes).
 #include <Eigen/Geometry>
 #include <cmath>
 #include <cstdio>
 
-#include "engine/integrators/nonholonomic.h"
+#include "engine/integrators/planar_impact.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/input_track.h"
 #include "scenes/scene.h"
@@ -37,18 +38,21 @@ std::vector<ParamSpec> carParams() {
           .setLive(),
       ParamSpec::real("max_steer_rate", 1.0, 0.0, 100.0, "1/s", "|u^sigma| at full stick").setLive(),
       ParamSpec::real("steer_limit", 0.6, 0.0, 1.5, "rad", "largest steering angle |atan sigma|", true).setLive(),
-      ParamSpec::boolean("return_to_centre", false, "with the stick centred and steer_rate = 0, steering returns to straight")
+      ParamSpec::boolean("return_to_centre", true, "with the stick centred and steer_rate = 0, steering returns to straight")
           .setLive(),
       ParamSpec::real("centre_rate", 1.0, 0.0, 100.0, "1/s", "|u^sigma| of the return to centre").setLive(),
-      ParamSpec::choice("world", "parking_lot", {"parking_lot", "open"}, "scenery: a parking lot with bays and obstacles, or open ground"),
+      ParamSpec::boolean("brake_reverses", true,
+                         "game convention: with the throttle released, brake drives backwards (max_torque) once stopped")
+          .setLive(),
+      ParamSpec::choice("world", "parking_lot", {"parking_lot", "open"},
+                        "scenery: a parking lot with bays and solid obstacles (parked cars, walls, pillars, cones), or open ground"),
+      ParamSpec::real("restitution", 0.3, 0.0, 1.0, "",
+                      "impact on an obstacle: the rolling speed becomes -e times itself (0 stops dead, 1 elastic)")
+          .setLive(),
+      ParamSpec::real("start_x", 0.0, -1e4, 1e4, "m", "initial rear-axle position x (must not overlap an obstacle)"),
+      ParamSpec::real("start_y", 0.0, -1e4, 1e4, "m", "initial rear-axle position y"),
+      ParamSpec::real("start_heading", 0.0, -6.283185307179586, 6.283185307179586, "rad", "initial heading theta"),
   };
-}
-
-void validateCar(const ParamSet& p) {
-  const double limit = std::tan(p.real("steer_limit")), steer = p.real("steer");
-  if (std::abs(steer) > limit)
-    throw BadInput("car: key 'steer' = " + formatNumber(steer) + ": allowed range [-" + formatNumber(limit) + ", " +
-                   formatNumber(limit) + "] (tan(steer_limit))");
 }
 
 // Scenery of the parking lot, sized from the car: bays along both sides of an aisle on +x.
@@ -56,8 +60,10 @@ struct ParkingLot {
   struct Box {
     Eigen::Vector3d centre, size;
     Rgba color;
+    const char* kind;  // what the HUD calls it on impact
   };
   std::vector<Box> boxes;
+  std::vector<PlanarBox> obstacles;  // every box is solid: its ground rectangle
   std::vector<LineStrip> lines;
 
   ParkingLot(double carLength, double carWidth, double height) {
@@ -80,7 +86,8 @@ struct ParkingLot {
         const bool taken = (side > 0 ? occupiedNorth : occupiedSouth)[i];
         const double cx = x0 + (i + 0.5) * bw, cy = side * 0.5 * (yIn + yOut);
         if (taken)
-          boxes.push_back({{cx, cy, 0.5 * height}, {carWidth, carLength, height}, paint[(i + (side > 0 ? 0 : 2)) % 4]});
+          boxes.push_back(
+              {{cx, cy, 0.5 * height}, {carWidth, carLength, height}, paint[(i + (side > 0 ? 0 : 2)) % 4], "parked car"});
       }
     }
     // The target bay (north, third from the entrance) is outlined in yellow.
@@ -91,17 +98,46 @@ struct ParkingLot {
     const double xa = -2.0 * carLength, xb = x1 + 2.0 * carLength, kerb = 0.15 * carWidth;
     const Rgba concrete{0.6f, 0.6f, 0.58f, 1}, orange{1.0f, 0.45f, 0.05f, 1};
     for (int side : {1, -1})
-      boxes.push_back({{0.5 * (xa + xb), side * (yOut + kerb), 0.5 * kerb}, {xb - xa, 2 * kerb, kerb}, concrete});
-    boxes.push_back({{xb + kerb, 0.0, 0.6 * height}, {2 * kerb, 2 * (yOut + 2 * kerb), 1.2 * height}, concrete});
+      boxes.push_back({{0.5 * (xa + xb), side * (yOut + kerb), 0.5 * kerb}, {xb - xa, 2 * kerb, kerb}, concrete, "kerb"});
+    boxes.push_back({{xb + kerb, 0.0, 0.6 * height}, {2 * kerb, 2 * (yOut + 2 * kerb), 1.2 * height}, concrete, "end wall"});
     for (int i : {3, 7})
       for (int side : {1, -1})
         boxes.push_back({{x0 + i * bw, side * (yOut + 0.35 * carWidth), 1.5 * height},
-                         {0.4 * carWidth, 0.4 * carWidth, 3.0 * height}, concrete});
+                         {0.4 * carWidth, 0.4 * carWidth, 3.0 * height}, concrete, "pillar"});
     for (int i = 0; i < 3; ++i)
       boxes.push_back({{0.5 * x0 + 0.6 * carLength * i, 0.42 * aisle, 0.25 * height},
-                       {0.25 * carWidth, 0.25 * carWidth, 0.5 * height}, orange});
+                       {0.25 * carWidth, 0.25 * carWidth, 0.5 * height}, orange, "cone"});
+    for (const auto& b : boxes) obstacles.push_back({b.centre.x(), b.centre.y(), 0.0, 0.5 * b.size.x(), 0.5 * b.size.y()});
   }
 };
+
+// Drawn body of a car with wheelbase l and wheel radius rho, and its solid outline (rear-axle frame).
+double bodyLength(double l, double rho) { return l + 2.2 * rho; }
+double bodyWidth(double l, double rho) { return 0.55 * l + 0.5 * rho; }
+Footprint carFootprint(double l, double rho) {
+  const double half = 0.5 * bodyLength(l, rho), w = 0.5 * bodyWidth(l, rho);
+  return {0.5 * l - half, 0.5 * l + half, -w, w};
+}
+ParkingLot lotFor(double l, double rho) { return ParkingLot(bodyLength(l, rho), bodyWidth(l, rho), 1.1 * rho); }
+
+void validateCar(const ParamSet& p) {
+  const double limit = std::tan(p.real("steer_limit")), steer = p.real("steer");
+  if (std::abs(steer) > limit)
+    throw BadInput("car: key 'steer' = " + formatNumber(steer) + ": allowed range [-" + formatNumber(limit) + ", " +
+                   formatNumber(limit) + "] (tan(steer_limit))");
+  if (p.choice("world") != "parking_lot") return;
+  const double l = p.real("l"), rho = p.real("rho");
+  if (!(l > 0.0 && rho > 0.0)) return;  // validateCarParams names those
+  const ParkingLot lot = lotFor(l, rho);
+  int which = -1;
+  const double gap = clearance(carFootprint(l, rho), {p.real("start_heading"), p.real("start_x"), p.real("start_y")},
+                               lot.obstacles, &which);
+  if (gap <= 0.0)
+    throw BadInput("car: keys 'start_x', 'start_y', 'start_heading' = " + formatNumber(p.real("start_x")) + ", " +
+                   formatNumber(p.real("start_y")) + ", " + formatNumber(p.real("start_heading")) +
+                   ": the car would start inside a " + lot.boxes[size_t(which)].kind + " (overlap " + formatNumber(-gap) +
+                   " m); allowed: a pose clear of the parking lot's obstacles, or world = open");
+}
 
 class CarScene : public Scene {
  public:
@@ -109,15 +145,19 @@ class CarScene : public Scene {
       : Scene(p),
         car_{p.real("m"), p.real("I"), p.real("K"), p.real("l"), p.real("rho")},
         alpha_(p.real("alpha")),
-        length_(car_.l + 2.2 * car_.rho),
-        width_(0.55 * car_.l + 0.5 * car_.rho),
+        length_(bodyLength(car_.l, car_.rho)),
+        width_(bodyWidth(car_.l, car_.rho)),
+        footprint_(carFootprint(car_.l, car_.rho)),
         trail_(0.03 * car_.l),
-        lot_(length_, width_, 1.1 * car_.rho) {
+        lot_(lotFor(car_.l, car_.rho)) {
     validateCarParams(car_);
+    if (p.choice("world") == "parking_lot") obstacles_ = lot_.obstacles;
+    validateObstacles(footprint_, obstacles_, "car");
     readLive();
-    state_ = carStart(car_, se2::Pose2{}, 0.0, p.real("steer"), p.real("speed"));
+    const se2::Pose2 g0{p.real("start_heading"), p.real("start_x"), p.real("start_y")};
+    state_ = carStart(car_, g0, 0.0, p.real("steer"), p.real("speed"));
     gPrev_ = state_.g;
-    trail_.add(0.0, 0.0, 0.0);
+    trail_.add(0.0, g0.x, g0.y);
   }
 
   std::vector<ControlSpec> controls() const override {
@@ -137,8 +177,18 @@ class CarScene : public Scene {
     const CarCommand cmd =
         carCommand(drive_, CarControls{in[1], in[2], in[0]}, constTorque_, constSteerRate_, state_.u, state_.sigma, h);
     const se2::Pose2 before = state_.g;
-    carStep(car_, alpha_, h, state_, cmd.steerRate, cmd.torque);  // throws with the state unchanged
+    // Throws with the state unchanged; stops at an obstacle and bounces back along the wheels.
+    const ImpactEvent hit =
+        carStepSolid(car_, alpha_, h, state_, cmd.steerRate, cmd.torque, footprint_, obstacles_, restitution_);
     gPrev_ = before;
+    // Work of the wheel torque over the step, f_{k+alpha} (psi_{k+1} - psi_k) of the unobstructed segment: the
+    // scheme applies the impulse h f in full (exact energy balance E_{k+1} - E_k = h f u_k at alpha = 1/2 and
+    // constant steering; the steering itself is workless, dE/dt = f psi_dot).
+    inputWork_ += h * cmd.torque * state_.u;
+    if (hit.hit) {
+      ++impacts_;
+      impact_ = {double(k_ + 1) * h, double(hit.obstacle), hit.speedBefore, hit.speedAfter, hit.point.x(), hit.point.y()};
+    }
     frontRoll_ += h * state_.u * std::sqrt(1.0 + state_.sigmaMid * state_.sigmaMid);
     ++k_;
     trail_.add(time(), state_.g.x, state_.g.y);
@@ -148,8 +198,10 @@ class CarScene : public Scene {
 
   std::vector<std::string> columns() const override {
     return {"t",      "x",     "y",          "theta",    "energy",   "psi",           "sigma",           "mu",
-            "speed", "steer_angle", "yaw_rate", "torque", "steer_rate", "lateral_velocity"};
+            "speed", "steer_angle", "yaw_rate", "torque", "steer_rate", "lateral_velocity", "clearance", "impacts"};
   }
+
+  double inputWork() const override { return inputWork_; }
 
   void diagnostics(std::vector<double>& row) const override {
     // Lateral body velocity of the last segment recovered from the two poses (the constraint check).
@@ -167,17 +219,20 @@ class CarScene : public Scene {
            (car_.rho / car_.l) * state_.sigmaMid * state_.u,
            state_.torque,
            state_.steerRate,
-           lateral};
+           lateral,
+           obstacles_.empty() ? 0.0 : clearance(footprint_, state_.g, obstacles_),
+           double(impacts_)};
   }
 
   std::vector<double> saveState() const override {
     const auto& s = state_;
-    return {double(k_), s.g.theta, s.g.x,       s.g.y,        s.psi,       s.sigma,     s.pMinus, s.u,
-            s.sigmaMid, s.torque,  s.steerRate, gPrev_.theta, gPrev_.x,    gPrev_.y,    frontRoll_};
+    return {double(k_), s.g.theta,  s.g.x,       s.g.y,        s.psi,       s.sigma,     s.pMinus,  s.u,
+            s.sigmaMid, s.torque,   s.steerRate, gPrev_.theta, gPrev_.x,    gPrev_.y,    frontRoll_, inputWork_,
+            double(impacts_), impact_.t, impact_.obstacle, impact_.before, impact_.after, impact_.x, impact_.y};
   }
 
   void loadState(const std::vector<double>& v) override {
-    if (v.size() != 15) throw BadInput("car: state vector has " + std::to_string(v.size()) + " entries, expected 15");
+    if (v.size() != 23) throw BadInput("car: state vector has " + std::to_string(v.size()) + " entries, expected 23");
     k_ = long(v[0]);
     state_.g = {v[1], v[2], v[3]};
     state_.psi = v[4];
@@ -189,6 +244,9 @@ class CarScene : public Scene {
     state_.steerRate = v[10];
     gPrev_ = {v[11], v[12], v[13]};
     frontRoll_ = v[14];
+    inputWork_ = v[15];
+    impacts_ = long(v[16]);
+    impact_ = {v[17], v[18], v[19], v[20], v[21], v[22]};
     trail_.truncateAfter(time());
   }
 
@@ -202,7 +260,8 @@ class CarScene : public Scene {
             {"speed (m/s)", {"speed"}},
             {"steering", {"steer_angle", "sigma"}},
             {"rear-wheel momentum (kg m^2/s)", {"mu"}},
-            {"lateral velocity from poses (m/s)", {"lateral_velocity"}}};
+            {"lateral velocity from poses (m/s)", {"lateral_velocity"}},
+            {"clearance to obstacles (m)", {"clearance"}}};
   }
 
   void draw(DrawList& out) const override {
@@ -223,10 +282,16 @@ class CarScene : public Scene {
     drawWheel(out, body, {l, half, rho}, wrap(steerLeft), frontRoll_, rho, tyreWidth);
     drawWheel(out, body, {l, -half, rho}, wrap(steerRight), frontRoll_, rho, tyreWidth);
     out.lines.push_back(trail_.strip({0.2f, 0.8f, 1.0f, 1.0f}));
+    const double sinceImpact = impacts_ > 0 ? time() - impact_.t : INFINITY;
     if (params_.choice("world") == "parking_lot") {
-      for (const auto& b : lot_.boxes) drawBox(out, Eigen::Isometry3d::Identity(), b.centre, b.size, b.color);
+      for (size_t i = 0; i < lot_.boxes.size(); ++i) {
+        const auto& b = lot_.boxes[i];
+        const bool flash = sinceImpact < kFlashTime && size_t(impact_.obstacle) == i;
+        drawBox(out, Eigen::Isometry3d::Identity(), b.centre, b.size, flash ? flashColor(sinceImpact) : b.color);
+      }
       out.lines.insert(out.lines.end(), lot_.lines.begin(), lot_.lines.end());
     }
+    if (sinceImpact < kFlashTime) drawImpactMarker(out, impact_.x, impact_.y, 0.4 * rho, sinceImpact / kFlashTime);
     out.camera.follow = true;
     const Eigen::Vector3d centre = body * Eigen::Vector3d(0.5 * l, 0.0, rho);
     out.camera.target = {float(centre.x()), float(centre.y()), float(centre.z())};
@@ -240,6 +305,11 @@ class CarScene : public Scene {
     out.hud.push_back(line);
     std::snprintf(line, sizeof line, "torque %.2f N m, steering rate %.2f 1/s", s.torque, s.steerRate);
     out.hud.push_back(line);
+    if (sinceImpact < kImpactHudTime) {
+      std::snprintf(line, sizeof line, "IMPACT: %s at %.2f m/s -> %.2f m/s (restitution %.2f), %ld so far",
+                    lot_.boxes[size_t(impact_.obstacle)].kind, impact_.before, impact_.after, restitution_, impacts_);
+      out.hud.push_back(line);
+    }
   }
 
  private:
@@ -251,6 +321,8 @@ class CarScene : public Scene {
     drive_.steerLimit = p.real("steer_limit");
     drive_.returnToCentre = p.flag("return_to_centre");
     drive_.centreRate = p.real("centre_rate");
+    drive_.brakeReverses = p.flag("brake_reverses");
+    restitution_ = p.real("restitution");
     constTorque_ = p.real("torque");
     constSteerRate_ = p.real("steer_rate");
   }
@@ -258,7 +330,9 @@ class CarScene : public Scene {
   CarParams car_;
   double alpha_;
   double length_, width_;  // drawn body, m
+  Footprint footprint_;    // solid outline in the rear-axle frame
   CarDriveSettings drive_;
+  double restitution_ = 0.3;
   double constTorque_ = 0.0, constSteerRate_ = 0.0;
   CarState state_;
   se2::Pose2 gPrev_;
@@ -266,6 +340,12 @@ class CarScene : public Scene {
   long k_ = 0;
   GroundTrail trail_;
   ParkingLot lot_;
+  std::vector<PlanarBox> obstacles_;  // the lot's boxes, or none in the open world
+  double inputWork_ = 0.0;            // J, work of the wheel torque since reset
+  long impacts_ = 0;
+  struct {
+    double t = 0.0, obstacle = -1.0, before = 0.0, after = 0.0, x = 0.0, y = 0.0;
+  } impact_;  // the last impact: time, obstacle index, speeds (m/s), contact point
 };
 
 }  // namespace

@@ -1,13 +1,15 @@
 // scenes/snakeboard_scene.cpp — scene `snakeboard`: the snakeboard of seed 000 Sec. 5.2.2 on the explicit
 // nonholonomic update (snakeboardStep) with the shape (rotor psi, steering phi) prescribed either by the
 // auto-gait psi = A_psi sin(w t), phi = A_phi sin(w t + delta) or by two sticks (angle targets followed
-// with a first-order lag). Drawn as a board with two steerable wheel sets and a rider whose torso is psi.
+// with a first-order lag). Drawn as a board with two steerable wheel sets and a rider whose torso is psi, in
+// an arena whose walls and crates are solid (planar_impact.h: the board stops at the touch and bounces back
+// along e1(phi) with the restitution e; the hit obstacle flashes).
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "engine/integrators/nonholonomic.h"
+#include "engine/integrators/planar_impact.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/input_track.h"
 #include "scenes/scene.h"
@@ -28,11 +30,14 @@ std::vector<ParamSpec> snakeboardParams() {
       ParamSpec::real("l", 0.4, 0.0, 10.0, "m", "distance from the board centre to each axle", true),
       ParamSpec::real("alpha", 0.5, 0.0, 1.0, "", "quadrature point: 1/2 second order, 0 or 1 first order"),
       ParamSpec::real("phi", 0.0, -maxSteer, maxSteer, "rad",
-                      "initial steering angle; with the gait off, the steering held while the steer stick is centred"),
+                      "steering trim phi_0: with the gait on, the wheels oscillate about it (phi = phi_0 + A_phi sin(w t + "
+                      "delta), a curved path; |phi| + gait_phi_amplitude <= 1.4); with the gait off, the steering held "
+                      "while the steer stick is centred"),
       ParamSpec::boolean("gait", true, "auto-gait: psi = A_psi sin(w t), phi = A_phi sin(w t + delta); off: the sticks")
           .setLive(),
       ParamSpec::real("gait_psi_amplitude", 1.0, 0.0, 3.0, "rad", "rotor (torso) amplitude A_psi").setLive(),
-      ParamSpec::real("gait_phi_amplitude", 0.5, 0.0, maxSteer, "rad", "steering amplitude A_phi").setLive(),
+      ParamSpec::real("gait_phi_amplitude", 0.5, 0.0, maxSteer, "rad", "steering amplitude A_phi about the trim phi; |phi| + A_phi <= 1.4")
+          .setLive(),
       ParamSpec::real("gait_frequency", 0.5, 0.0, 5.0, "Hz", "gait frequency w / (2 pi)", true).setLive(),
       ParamSpec::real("gait_phase", 0.0, -2 * kPi, 2 * kPi, "rad",
                       "delta: steering phase relative to the rotor; cos(delta) > 0 drives forward (body -x)")
@@ -46,18 +51,59 @@ std::vector<ParamSpec> snakeboardParams() {
       ParamSpec::real("gait_ramp", 1.0, 0.0, 60.0, "s",
                       "blend time between gait and sticks; time constant of amplitude/phase changes", true)
           .setLive(),
+      ParamSpec::choice("world", "arena", {"arena", "open"}, "scenery: a walled arena with crates (solid), or open ground"),
+      ParamSpec::real("restitution", 0.3, 0.0, 1.0, "",
+                      "impact on a wall or crate: the board's velocity becomes -e times itself (0 stops, 1 elastic)")
+          .setLive(),
   };
 }
 
 void validateSnakeboard(const ParamSet& p) {
   validateSnakeboardParams({p.real("m"), p.real("I"), p.real("J"), p.real("l")});
+  const double phi = p.real("phi"), amp = p.real("gait_phi_amplitude");
+  if (std::abs(phi) + amp > snakeboard::kMaxSteer)
+    throw BadInput("snakeboard: keys 'phi' = " + formatNumber(phi) + " and 'gait_phi_amplitude' = " + formatNumber(amp) +
+                   ": allowed |phi| + gait_phi_amplitude <= " + formatNumber(snakeboard::kMaxSteer) +
+                   " (the gait steers phi +- A_phi about the trim phi; at pi/2 the wheels point sideways)");
 }
+
+// The arena, sized from the half board length l: square walls at +-50 l and a few crates off the straight
+// line the default gait rides along body -x.
+struct Arena {
+  struct Box {
+    PlanarBox plan;
+    double height;
+    Rgba color;
+    const char* kind;
+  };
+  std::vector<Box> boxes;
+  std::vector<PlanarBox> obstacles;
+  explicit Arena(double l) {
+    const double half = 50.0 * l, t = 1.0 * l;
+    const Rgba wall{0.6f, 0.6f, 0.58f, 1}, crate{0.65f, 0.45f, 0.25f, 1};
+    for (int side : {-1, 1}) {
+      boxes.push_back({{0.0, side * (half + t), 0.0, half + 2 * t, t}, 2.0 * l, wall, "wall"});
+      boxes.push_back({{side * (half + t), 0.0, 0.0, t, half + 2 * t}, 2.0 * l, wall, "wall"});
+    }
+    const double crates[][3] = {{15, 15, 0.3}, {15, -15, -0.2}, {-20, 25, 0.5}, {-20, -25, 0.0}, {-35, 10, 0.8}, {30, 0, 0.0}};
+    for (const auto& c : crates) boxes.push_back({{c[0] * l, c[1] * l, c[2], 2.0 * l, 2.0 * l}, 1.5 * l, crate, "crate"});
+    for (const auto& b : boxes) obstacles.push_back(b.plan);
+  }
+};
 
 class SnakeboardScene : public Scene {
  public:
   explicit SnakeboardScene(const ParamSet& p)
-      : Scene(p), board_{p.real("m"), p.real("I"), p.real("J"), p.real("l")}, alpha_(p.real("alpha")), trail_(0.05 * board_.l) {
+      : Scene(p),
+        board_{p.real("m"), p.real("I"), p.real("J"), p.real("l")},
+        alpha_(p.real("alpha")),
+        // Board, axles and foot plates turned by up to kMaxSteer stay inside this outline.
+        footprint_{-1.45 * board_.l, 1.45 * board_.l, -0.45 * board_.l, 0.45 * board_.l},
+        trail_(0.05 * board_.l),
+        arena_(board_.l) {
     validateSnakeboardParams(board_);
+    if (p.choice("world") == "arena") obstacles_ = arena_.obstacles;
+    validateObstacles(footprint_, obstacles_, "snakeboard");
     gen_.envelope = p.flag("gait") ? 1.0 : 0.0;
     gen_.amplitudePsi = p.real("gait_psi_amplitude");
     gen_.amplitudePhi = p.real("gait_phi_amplitude");
@@ -97,9 +143,21 @@ class SnakeboardScene : public Scene {
     next.stick = next.target + (gen_.stick - next.target) * std::exp(-h / p.real("shape_response"));
     const Eigen::Vector2d r1 = shapeAt(double(k_ + 1) * h, next);
     const se2::Pose2 before = state_.g;
-    snakeboardStep(board_, alpha_, h, state_, r1[0], r1[1]);  // throws with the state unchanged
+    const Eigen::Vector2d uPrev(state_.uPsi, state_.uPhi), piPrev = shapeMomentum();
+    // Throws with the state unchanged; stops at a wall or crate and bounces back along e1(phi).
+    const ImpactEvent hit = snakeboardStepSolid(board_, alpha_, h, state_, r1[0], r1[1], footprint_, obstacles_,
+                                                params_.real("restitution"));
     gen_ = next;
     gPrev_ = before;
+    // Work of the shape forces (the gait or the sticks) at node k: the jump of the segment shape momentum
+    // dl/du = (I (u^psi + omega), 2 J u^phi) times the mean shape velocity of the two segments. The wheel
+    // constraints do no shape work, so dE/dt = r_dot . d/dt(dl/du) (continuous); with the segment energy
+    // l(u_k, xi_k) of the `energy` column the balance is second order (<Delta mu, xi_mean> = O(h^3) per node).
+    inputWork_ += (shapeMomentum() - piPrev).dot(0.5 * (uPrev + Eigen::Vector2d(state_.uPsi, state_.uPhi)));
+    if (hit.hit) {
+      ++impacts_;
+      impact_ = {double(k_ + 1) * h, double(hit.obstacle), hit.speedBefore, hit.speedAfter, hit.point.x(), hit.point.y()};
+    }
     // Rolling distance of each axle along its wheel heading (x = -l steered by +phi, x = +l by -phi).
     const Vector3d& xi = state_.xi;
     const double phiA = state_.phi - (1.0 - alpha_) * h * state_.uPhi;
@@ -115,15 +173,18 @@ class SnakeboardScene : public Scene {
 
   std::vector<std::string> columns() const override {
     return {"t",     "x",        "y",        "theta",    "energy",  "psi", "phi", "mu", "speed",
-            "yaw_rate", "psi_rate", "phi_rate", "gait_envelope", "constraint_residual"};
+            "yaw_rate", "psi_rate", "phi_rate", "gait_envelope", "constraint_residual", "clearance", "impacts"};
   }
+
+  double inputWork() const override { return inputWork_; }
 
   void diagnostics(std::vector<double>& row) const override {
     const auto& s = state_;
-    const Eigen::Vector2d rate = shapeRateAt(time(), gen_);
-    const Vector3d xiNode = snakeboard::velocityOfMomentum(board_, s.phi, rate[0], s.p);
-    row = {time(), s.g.x, s.g.y, s.g.theta, snakeboard::energy(board_, rate[0], rate[1], xiNode), s.psi, s.phi, s.p,
-           -s.xi[1], s.xi[0], s.uPsi, s.uPhi, gen_.envelope, constraintResidual()};
+    // Energy: the reduced Lagrangian l(u_{k-1}, xi_{k-1}) of the last segment (the continuous start in row 0),
+    // the energy the scheme's momentum balance and inputWork() are consistent with.
+    row = {time(), s.g.x, s.g.y, s.g.theta, snakeboard::energy(board_, s.uPsi, s.uPhi, s.xi), s.psi, s.phi, s.p,
+           -s.xi[1], s.xi[0], s.uPsi, s.uPhi, gen_.envelope, constraintResidual(),
+           obstacles_.empty() ? 0.0 : clearance(footprint_, s.g, obstacles_), double(impacts_)};
   }
 
   std::vector<double> saveState() const override {
@@ -132,11 +193,12 @@ class SnakeboardScene : public Scene {
             s.p,               s.uPsi,           s.uPhi,          s.zeta,        s.xi[0],        s.xi[1],
             s.xi[2],           gPrev_.theta,     gPrev_.x,        gPrev_.y,      gen_.envelope,  gen_.amplitudePsi,
             gen_.amplitudePhi, gen_.delta,       gen_.phase0,     gen_.tAnchor,  gen_.stick[0],  gen_.stick[1],
-            gen_.target[0],    gen_.target[1],   wheelRoll_[0],   wheelRoll_[1]};
+            gen_.target[0],    gen_.target[1],   wheelRoll_[0],   wheelRoll_[1],  inputWork_,     double(impacts_),
+            impact_.t,         impact_.obstacle, impact_.before,  impact_.after,  impact_.x,      impact_.y};
   }
 
   void loadState(const std::vector<double>& v) override {
-    if (v.size() != 28) throw BadInput("snakeboard: state vector has " + std::to_string(v.size()) + " entries, expected 28");
+    if (v.size() != 36) throw BadInput("snakeboard: state vector has " + std::to_string(v.size()) + " entries, expected 36");
     k_ = long(v[0]);
     state_.g = {v[1], v[2], v[3]};
     state_.psi = v[4];
@@ -157,6 +219,9 @@ class SnakeboardScene : public Scene {
     gen_.target = Eigen::Vector2d(v[24], v[25]);
     wheelRoll_[0] = v[26];
     wheelRoll_[1] = v[27];
+    inputWork_ = v[28];
+    impacts_ = long(v[29]);
+    impact_ = {v[30], v[31], v[32], v[33], v[34], v[35]};
     trail_.truncateAfter(time());
   }
 
@@ -173,7 +238,8 @@ class SnakeboardScene : public Scene {
             {"speed (m/s)", {"speed"}},
             {"shape (rad)", {"psi", "phi"}},
             {"energy (J)", {"energy"}},
-            {"wheel constraints from poses (m/s)", {"constraint_residual"}}};
+            {"wheel constraints from poses (m/s)", {"constraint_residual"}},
+            {"clearance to walls and crates (m)", {"clearance"}}};
   }
 
   void draw(DrawList& out) const override;
@@ -189,7 +255,14 @@ class SnakeboardScene : public Scene {
 
   double omega() const { return 2.0 * kPi * params_.real("gait_frequency"); }
   double phase(double t, const Generator& g) const { return g.phase0 + omega() * (t - g.tAnchor); }
-  SnakeboardGait gaitOf(const Generator& g) const { return {g.amplitudePsi, g.amplitudePhi, omega(), g.delta}; }
+  SnakeboardGait gaitOf(const Generator& g) const {
+    return {g.amplitudePsi, g.amplitudePhi, omega(), g.delta, params_.real("phi")};
+  }
+  // Segment shape momentum dl/du of the last segment.
+  Eigen::Vector2d shapeMomentum() const {
+    return SnakeboardModel(board_).dLdu(Eigen::Vector2d(state_.psi, state_.phi), Eigen::Vector2d(state_.uPsi, state_.uPhi),
+                                        state_.xi);
+  }
   Eigen::Vector2d shapeAt(double t, const Generator& g) const {
     return g.envelope * gaitOf(g).shape(phase(t, g)) + (1.0 - g.envelope) * g.stick;
   }
@@ -209,12 +282,20 @@ class SnakeboardScene : public Scene {
 
   SnakeboardParams board_;
   double alpha_;
+  Footprint footprint_;  // solid outline in the board frame
   SnakeboardState state_;
   se2::Pose2 gPrev_;
   Generator gen_;
   long k_ = 0;
   double wheelRoll_[2] = {0.0, 0.0};  // m rolled by the wheels at x = -l and x = +l (drawing only)
   GroundTrail trail_;
+  Arena arena_;
+  std::vector<PlanarBox> obstacles_;  // the arena's, or none in the open world
+  double inputWork_ = 0.0;            // J, work of the shape forces since reset
+  long impacts_ = 0;
+  struct {
+    double t = 0.0, obstacle = -1.0, before = 0.0, after = 0.0, x = 0.0, y = 0.0;
+  } impact_;  // the last impact: time, obstacle index, speeds (m/s), contact point
 };
 
 // A capsule between two world points.
@@ -276,6 +357,15 @@ void SnakeboardScene::draw(DrawList& out) const {
   drawBox(out, torso, {0.0, 0.17 * l, 0.8 * torsoLen}, {0.12 * l, 0.06 * l, 0.12 * l}, {0.1f, 0.1f, 0.1f, 1});
 
   out.lines.push_back(trail_.strip({1.0f, 0.6f, 0.2f, 1.0f}));
+  const double sinceImpact = impacts_ > 0 ? time() - impact_.t : INFINITY;
+  if (params_.choice("world") == "arena")
+    for (size_t i = 0; i < arena_.boxes.size(); ++i) {
+      const auto& b = arena_.boxes[i].plan;
+      const bool flash = sinceImpact < kFlashTime && size_t(impact_.obstacle) == i;
+      drawBox(out, planarFrame(b.heading, b.cx, b.cy), {0.0, 0.0, 0.5 * arena_.boxes[i].height},
+              {2.0 * b.halfX, 2.0 * b.halfY, arena_.boxes[i].height}, flash ? flashColor(sinceImpact) : arena_.boxes[i].color);
+    }
+  if (sinceImpact < kFlashTime) drawImpactMarker(out, impact_.x, impact_.y, 0.5 * l, sinceImpact / kFlashTime);
   out.camera.follow = true;
   out.camera.target = {float(s.g.x), float(s.g.y), float(hipZ)};  // mid-rider: head and board both in view
   out.camera.heading = float(s.g.theta + kPi);  // forward is body -x
@@ -286,11 +376,17 @@ void SnakeboardScene::draw(DrawList& out) const {
   std::snprintf(line, sizeof line, "torso psi %.1f deg, steering phi %.1f deg", s.psi * kRadToDeg, s.phi * kRadToDeg);
   out.hud.push_back(line);
   if (params_.flag("gait"))
-    std::snprintf(line, sizeof line, "auto-gait: %.2f Hz, A_psi %.2f, A_phi %.2f, delta %.2f rad", params_.real("gait_frequency"),
-                  gen_.amplitudePsi, gen_.amplitudePhi, gen_.delta);
+    std::snprintf(line, sizeof line, "auto-gait: %.2f Hz, A_psi %.2f, A_phi %.2f about trim phi %.2f, delta %.2f rad",
+                  params_.real("gait_frequency"), gen_.amplitudePsi, gen_.amplitudePhi, params_.real("phi"), gen_.delta);
   else
     std::snprintf(line, sizeof line, "sticks: rotor -> torso, steer -> wheels (gait off)");
   out.hud.push_back(line);
+  if (sinceImpact < kImpactHudTime) {
+    std::snprintf(line, sizeof line, "IMPACT: %s at %.2f m/s -> %.2f m/s (restitution %.2f), %ld so far",
+                  arena_.boxes[size_t(impact_.obstacle)].kind, impact_.before, impact_.after, params_.real("restitution"),
+                  impacts_);
+    out.hud.push_back(line);
+  }
 }
 
 }  // namespace
@@ -299,8 +395,10 @@ VARSIM_REGISTER_SCENE(SceneInfo{
     "snakeboard", "Snakeboard (nonholonomic)",
     "Snakeboard (seed 000 Sec. 5.2.2, ERRATA connection and momentum) on the explicit nonholonomic update. The "
     "rider's torso (rotor psi) and the wheel steering phi are prescribed: by the auto-gait psi = A_psi sin(w t), "
-    "phi = A_phi sin(w t + delta), which builds speed without pushing off (forward is body -x for cos delta > 0), or, "
-    "with the gait off, by the rotor/steer sticks as angle targets. `mu` is the momentum p = <dl/dxi, e1(phi)> at "
+    "phi = phi_0 + A_phi sin(w t + delta) (phi_0 = the `phi` trim: a curved path), which builds speed without pushing "
+    "off (forward is body -x for cos delta > 0), or, with the gait off, by the rotor/steer sticks as angle targets. "
+    "Walls and crates of the arena are solid (impact with restitution along the wheels' rolling direction). `energy` "
+    "is the reduced Lagrangian of the last segment; inputWork() is the work of the shape forces. `mu` is the momentum p = <dl/dxi, e1(phi)> at "
     "the node; it stays constant while phi is held (circular arc).",
     snakeboardParams, validateSnakeboard, [](const ParamSet& p) { return std::make_unique<SnakeboardScene>(p); }});
 

@@ -20,6 +20,19 @@ Eigen::Isometry3d planarFrame(double theta, double x, double y, double z) {
   return T;
 }
 
+Rgba flashColor(double since) {
+  return int(since / 0.1) % 2 == 0 ? Rgba{1.0f, 0.95f, 0.2f, 1.0f} : Rgba{1.0f, 0.2f, 0.1f, 1.0f};
+}
+
+void drawImpactMarker(DrawList& out, double x, double y, double radius, double progress) {
+  ShapeItem disc;
+  disc.kind = ShapeKind::Disc;
+  disc.transform = toMat4(planarFrame(0.0, x, y, 0.02));
+  disc.size = {float(radius * (1.0 + 2.0 * progress)), 0.0f, 0.0f};
+  disc.color = {1.0f, 0.15f, 0.1f, float(1.0 - 0.7 * progress)};
+  out.shapes.push_back(disc);
+}
+
 void drawWheel(DrawList& out, const Eigen::Isometry3d& body, const Eigen::Vector3d& hub, double steer, double roll,
                double radius, double width, Rgba tyre, Rgba spoke) {
   Eigen::Isometry3d axle = body;

@@ -24,6 +24,13 @@ void drawWheel(DrawList& out, const Eigen::Isometry3d& body, const Eigen::Vector
 void drawBox(DrawList& out, const Eigen::Isometry3d& frame, const Eigen::Vector3d& centre, const Eigen::Vector3d& size,
              Rgba color);
 
+// Impact indication of the solid-scenery scenes (car, snakeboard): the hit obstacle flashes and a disc
+// pulses on the ground at the contact point for kFlashTime s; the scene's HUD line stays kImpactHudTime s.
+constexpr double kFlashTime = 0.6, kImpactHudTime = 2.5;
+Rgba flashColor(double since);  // alternates yellow/red every 0.1 s
+// Disc at ground point (x, y), growing from `radius` and fading with `progress` in [0, 1].
+void drawImpactMarker(DrawList& out, double x, double y, double radius, double progress);
+
 // Ground trail of a moving point: a point is kept when it is at least `spacing` from the previous one;
 // at most `capacity` points (oldest dropped). Times allow cutting it back after a history jump.
 class GroundTrail {

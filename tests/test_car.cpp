@@ -1,18 +1,22 @@
 // tests/test_car.cpp — the explicit car update of seed 000 Sec. 5.2.1: the reference file reproduced
 // (same scheme, same start), constraints from consecutive poses, the exact circle at zero torque,
 // convergence order against an independent multiplier/RK4 reference, the alpha = 0/1 energy drift of
-// ERRATA, the driver layer (override rule, steering limit, return to centre) and the `car` scene
-// (determinism, save/load, sanitized inputs, bad parameters, headless exit codes).
+// ERRATA, the driver layer (override rule, steering limit, return to centre, brake-to-reverse) and the `car`
+// scene (determinism, save/load, sanitized inputs, bad parameters, headless exit codes, solid obstacles with
+// impacts that never overlap nor gain energy, and the energy balance against inputWork()).
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "engine/integrators/nonholonomic.h"
 #include "tests/constrained_rk4.h"
 #include "tests/csv_table.h"
 #include "tests/scene_harness.h"
+#include "tests/solid_run.h"
 #include "engine/sim/errors.h"
 
 using namespace varsim;
@@ -279,8 +283,9 @@ InputVector driveInputs(long k) {
 
 TEST_CASE("CarSceneFollowsTheExplicitUpdate") {
   // No inputs: the constant parameters drive the scene; rows equal carStep bit for bit.
+  // Open ground: in the parking lot this circle meets a cone (solid scenery, CarStopsAt... below).
   auto scene = test::makeScene("car", {{"steer", "0.3"}, {"torque", "0.05"}, {"steer_rate", "-0.02"},
-                                       {"return_to_centre", "false"}});
+                                       {"return_to_centre", "false"}, {"world", "open"}});
   const auto rows = test::runScene(*scene, 600, [](long) { return InputVector{0, 0, 0}; });  // steer, throttle, brake
   const CarParams p;
   CarState s = carStart(p, se2::Pose2{}, 0.0, 0.3, 4.0);
@@ -379,4 +384,114 @@ TEST_CASE("CarBadParametersAndHeadlessExitCodes") {
   CHECK(table.at(61, "torque") == 0.0);     // released: the `torque` parameter (0)
   CHECK(table.at(120, "sigma") > 0.0);      // the stick steered left
   CHECK(table.at(120, "x") > 0.5);
+}
+
+namespace {
+
+// Default car (l = 1.5 m, rho = 0.35 m): body length L = l + 2.2 rho, width W = 0.55 l + 0.5 rho; the lot's bays
+// are 1.7 W wide from x0 = 2 L (scenes/car_scene.cpp ParkingLot), bay 1 on the north side holds a parked car.
+constexpr double kL = 1.5 + 2.2 * 0.35, kW = 0.55 * 1.5 + 0.5 * 0.35;
+const InputVector kCoast{0.0, 0.0, 0.0};
+
+}  // namespace
+
+TEST_CASE("CarStopsAtWallsParkedCarsAndConesWithoutOverlapOrEnergyGain") {
+  struct Case {
+    const char* what;
+    double x, y, heading;
+  };
+  const Case cases[] = {{"end wall", 0.0, 0.0, 0.0},                                  // straight down the aisle
+                        {"parked car", 2.0 * kL + 1.5 * 1.7 * kW, 0.0, 1.5707963267948966},  // nose first into bay 1
+                        {"cone", 0.0, 0.0, 0.7}};                                     // a cone hit off-centre at 40 deg
+  for (const Case& c : cases)
+    for (double speed : {1.0, 5.0, 20.0, 80.0})  // rad/s: 0.35 .. 28 m/s
+      for (double e : {0.0, 0.3, 1.0}) {
+        CAPTURE(c.what);
+        CAPTURE(speed);
+        CAPTURE(e);
+        auto scene = test::makeScene("car", {{"speed", std::to_string(speed)},
+                                             {"start_x", std::to_string(c.x)},
+                                             {"start_y", std::to_string(c.y)},
+                                             {"start_heading", std::to_string(c.heading)},
+                                             {"restitution", std::to_string(e)}});
+        const long steps = long(std::ceil(40.0 / (0.35 * speed) * 60.0)) + 120;
+        const test::SolidRun r = test::runSolid(*scene, std::min(steps, 8000L), [](long) { return kCoast; });
+        REQUIRE(r.finite);
+        CHECK(r.impacts >= 1);
+        CHECK(test::hudSays(r, c.what));
+        CHECK(r.minClearance >= 0.0);  // never inside (the requirement allows 1 mm; the touch is found to round-off)
+        // Coasting: the energy is constant between impacts and each impact multiplies it by e^2.
+        CHECK(r.maxEnergyStepRise <= 1e-12 * r.e0);
+        CHECK(r.eEnd <= r.e0 * (e * e + 1e-12));
+        if (e == 0.0) CHECK(r.speedEnd == 0.0);
+        if (c.heading == 0.0 && speed == 20.0)
+          std::printf("car into the %s at %.1f m/s, e = %.1f: %ld impact(s), min clearance %.3g m, E %.4g -> %.4g J\n",
+                      c.what, 0.35 * speed, e, r.impacts, r.minClearance, r.e0, r.eEnd);
+      }
+}
+
+TEST_CASE("CarThrottleIntoWallNeverGainsEnergy") {
+  // Full throttle from rest into the end wall, elastic and inelastic: the car pushes, bounces, pushes again.
+  for (double e : {0.0, 0.5, 1.0}) {
+    auto scene = test::makeScene("car", {{"speed", "0"}, {"restitution", std::to_string(e)}, {"max_torque", "3"}});
+    const test::SolidRun r = test::runSolid(*scene, 3600, [](long) { return InputVector{0.0, 1.0, 0.0}; });
+    std::printf("car throttle into the wall, e = %.1f: %ld impacts, min clearance %.3g m, max E - E0 - W %.3g J\n", e,
+                r.impacts, r.minClearance, r.maxEnergyRise);
+    REQUIRE(r.finite);
+    CHECK(r.impacts >= 1);
+    CHECK(r.minClearance >= 0.0);
+    CHECK(r.maxEnergyStepRise <= 1e-12 * std::max(1.0, r.speedMaxAbs * r.speedMaxAbs));
+    CHECK(r.maxEnergyRise <= 1e-9);
+  }
+}
+
+TEST_CASE("CarEnergyBalanceWithInputWork") {
+  // Throttle pulses and braking with the steering held: E(t) - E(0) = inputWork(t) to round-off at alpha = 1/2.
+  auto straight = test::makeScene("car", {{"world", "open"}, {"speed", "0"}});
+  const test::SolidRun s = test::runSolid(*straight, 1200, [](long k) { return InputVector{0.0, std::max(0.0, std::sin(0.02 * k)), k > 900 ? 0.5 : 0.0}; });
+  // The full drive (steering sweeps too): steering is workless in continuous time, and at alpha = 1/2 the
+  // scheme's energy error from a changing sigma stays bounded.
+  auto driven = test::makeScene("car", {{"world", "open"}});
+  const test::SolidRun d = test::runSolid(*driven, 1800, driveInputs);
+  const double scaleS = std::max(s.e0, s.eEnd), scaleD = std::max(d.e0, d.eEnd);
+  std::printf("car energy balance: steering held |E - E0 - W| <= %.3g J (E up to %.3g J); driven E - E0 - W in [%.3g, %.3g] J "
+              "(E up to %.3g J)\n",
+              std::max({std::abs(s.maxEnergyRise), std::abs(s.minEnergyRise)}), scaleS, d.minEnergyRise, d.maxEnergyRise,
+              scaleD);
+  CHECK(std::max(std::abs(s.maxEnergyRise), std::abs(s.minEnergyRise)) <= 1e-12 * scaleS);
+  CHECK(d.maxEnergyRise <= 1e-6 * scaleD);
+  CHECK(d.minEnergyRise >= -1e-6 * scaleD);
+  // inputWork is part of the saved state.
+  auto c = test::makeScene("car");
+  test::runScene(*c, 300, driveInputs);
+  const auto saved = c->saveState();
+  const double w = c->inputWork();
+  test::runScene(*c, 100, driveInputs);
+  CHECK(c->inputWork() != w);
+  c->loadState(saved);
+  CHECK(c->inputWork() == w);
+}
+
+TEST_CASE("CarStartInsideAnObstacleIsBadInput") {
+  CHECK_THROWS_WITH_AS(test::makeScene("car", {{"start_x", std::to_string(2.0 * kL + 1.5 * 1.7 * kW)}, {"start_y", "4"}}),
+                       doctest::Contains("parked car"), BadInput);
+  CHECK_NOTHROW(test::makeScene("car", {{"start_x", std::to_string(2.0 * kL + 1.5 * 1.7 * kW)}, {"start_y", "4"}, {"world", "open"}}));
+  CHECK(test::exitCodeOf("run car --steps 10 --set start_x=25.5 --set start_y=0") == 2);  // nose in the end wall
+  CHECK(test::exitCodeOf("run car --steps 10 --set restitution=1.5") == 2);
+}
+
+TEST_CASE("CarBrakeReversesOnceStopped") {
+  CarDriveSettings s;
+  s.brakeReverses = true;
+  const double h = 0.01;
+  CHECK(carCommand(s, {0.0, 1.0, 0.0}, 0, 0, 4.0, 0.0, h).torque == doctest::Approx(-2.0 * std::tanh(8.0)));  // braking
+  CHECK(carCommand(s, {0.0, 1.0, 0.0}, 0, 0, 0.0, 0.0, h).torque == -1.0);    // stopped: reverse at max_torque
+  CHECK(carCommand(s, {0.0, 0.5, 0.0}, 0, 0, -3.0, 0.0, h).torque == -0.5);   // rolling back: still reverse
+  CHECK(carCommand(s, {0.2, 1.0, 0.0}, 0, 0, 0.0, 0.0, h).torque == 0.2);     // throttle held: a plain brake (0 at rest)
+  // The scene: hold brake from rest, the car backs away; release, press throttle, it comes forward.
+  auto scene = test::makeScene("car", {{"speed", "0"}});
+  const auto rows = test::runScene(*scene, 400, [](long k) { return k < 120 ? InputVector{0, 0, 1} : InputVector{0, 1, 0}; });
+  const int ix = test::columnOf(*scene, "x");
+  CHECK(rows[120][size_t(ix)] < -0.5);
+  CHECK(rows[400][size_t(ix)] > rows[340][size_t(ix)]);
 }

@@ -2,7 +2,8 @@
 // momentum): the reference gait file reproduced (engine and scene), constraints on every segment, the
 // momentum conserved on a circular arc while phi is held, the gait's direction of travel against the
 // paper's averaged momentum equation, convergence of the per-cycle displacement against an independent
-// multiplier/RK4 reference, and the `snakeboard` scene (determinism, save/load, inputs, bad parameters).
+// multiplier/RK4 reference, and the `snakeboard` scene (determinism, save/load, inputs, bad parameters, the
+// `phi` trim under the gait, solid arena walls, and the energy balance against inputWork()).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "tests/constrained_rk4.h"
 #include "tests/csv_table.h"
 #include "tests/scene_harness.h"
+#include "tests/solid_run.h"
 
 using namespace varsim;
 
@@ -316,4 +318,97 @@ TEST_CASE("SnakeboardSceneInputsAndBadParameters") {
   CHECK_THROWS_AS(snakeboardStep(SnakeboardParams{}, 0.5, 0.01, s, 0.0, -3.9), SimulationDiverged);
   CHECK(s.p == before.p);
   CHECK(s.phi == before.phi);
+}
+
+TEST_CASE("SnakeboardPhiIsTheGaitSteeringTrim") {
+  // With the gait on, phi = phi_0 + A_phi sin(w t + delta): over whole cycles phi averages phi_0, psi is
+  // unchanged, and the path bends (a different heading after 3 cycles than with phi_0 = 0).
+  auto straight = test::makeScene("snakeboard", {{"world", "open"}});
+  auto trimmed = test::makeScene("snakeboard", {{"world", "open"}, {"phi", "0.3"}});
+  const auto rs = test::runScene(*straight, 360, [](long) { return InputVector{0, 0}; });
+  const auto rt = test::runScene(*trimmed, 360, [](long) { return InputVector{0, 0}; });
+  const int cphi = test::columnOf(*trimmed, "phi"), cpsi = test::columnOf(*trimmed, "psi"), cth = test::columnOf(*trimmed, "theta");
+  double mean = 0, maxDev = 0;
+  for (size_t k = 0; k < 360; ++k) {
+    mean += rt[k][size_t(cphi)] / 360.0;
+    maxDev = std::max(maxDev, std::abs(rt[k][size_t(cphi)] - rs[k][size_t(cphi)] - 0.3));
+    CHECK(rt[k][size_t(cpsi)] == rs[k][size_t(cpsi)]);
+  }
+  std::printf("snakeboard phi trim 0.3 under the gait: mean phi %.15f, |phi - phi(trim 0) - 0.3| <= %.3g, heading after 3 "
+              "cycles %.4f vs %.4f rad\n",
+              mean, maxDev, rt.back()[size_t(cth)], rs.back()[size_t(cth)]);
+  CHECK(mean == doctest::Approx(0.3).epsilon(1e-12));
+  CHECK(maxDev <= 1e-15);
+  CHECK(std::abs(rt.back()[size_t(cth)] - rs.back()[size_t(cth)]) > 0.1);
+  // The trim plus the gait's amplitude must stay short of pi/2 (kMaxSteer): exit 2 naming both keys.
+  CHECK_THROWS_WITH_AS(test::makeScene("snakeboard", {{"phi", "1.0"}}), doctest::Contains("'gait_phi_amplitude'"), BadInput);
+  CHECK_NOTHROW(test::makeScene("snakeboard", {{"phi", "1.0"}, {"gait_phi_amplitude", "0.4"}}));
+  CHECK(test::exitCodeOf("run snakeboard --steps 10 --set phi=1.2") == 2);
+  CHECK(test::exitCodeOf("run snakeboard --steps 10 --set phi=0.9") == 0);
+}
+
+TEST_CASE("SnakeboardStopsAtArenaWallsWithoutOverlapOrEnergyGain") {
+  // Rider still (gait off, sticks centred), rolling straight along body -x into the wall at x = -50 l.
+  for (double speed : {0.5, 2.0, 8.0, 30.0})
+    for (double e : {0.0, 0.3, 1.0}) {
+      CAPTURE(speed);
+      CAPTURE(e);
+      auto scene = test::makeScene("snakeboard", {{"gait", "false"}, {"speed", std::to_string(speed)},
+                                                  {"restitution", std::to_string(e)}});
+      const long steps = long(std::ceil(25.0 / speed * 60.0)) + 120;
+      const test::SolidRun r = test::runSolid(*scene, steps, [](long) { return InputVector{0, 0}; });
+      REQUIRE(r.finite);
+      CHECK(r.impacts >= 1);
+      CHECK(test::hudSays(r, "wall"));
+      CHECK(r.minClearance >= 0.0);
+      CHECK(r.maxEnergyStepRise <= 1e-12 * r.e0);
+      CHECK(r.eEnd <= r.e0 * (e * e + 1e-12));
+      if (speed == 8.0)
+        std::printf("snakeboard into the wall at %.1f m/s, e = %.1f: %ld impact(s), min clearance %.3g m, E %.4g -> %.4g J\n",
+                    speed, e, r.impacts, r.minClearance, r.e0, r.eEnd);
+    }
+  // Riding the gait for 60 s in the arena (it meets the wall after ~17 s): never inside, and the energy
+  // never rises above what the gait put in.
+  auto gait = test::makeScene("snakeboard");
+  const test::SolidRun g = test::runSolid(*gait, 3600, [](long) { return InputVector{0, 0}; });
+  std::printf("snakeboard gait in the arena, 60 s: %ld impacts, min clearance %.3g m, E - E0 - W in [%.3g, %.3g] J, "
+              "E up to %.3g J\n",
+              g.impacts, g.minClearance, g.minEnergyRise, g.maxEnergyRise, g.eMax);
+  REQUIRE(g.finite);
+  CHECK(g.impacts >= 1);
+  CHECK(g.minClearance >= 0.0);
+  CHECK(g.maxEnergyRise <= 1e-3 * g.eMax);  // the O(h^2) balance error of the gait, not a gain at impacts
+}
+
+TEST_CASE("SnakeboardEnergyBalanceWithInputWork") {
+  // Gait from rest on open ground: E(t) - E(0) - inputWork(t) is second order in h.
+  double err[2] = {0, 0}, scale = 0;
+  for (int i = 0; i < 2; ++i) {
+    const double h = 0.01 / (1 << i);
+    auto scene = test::makeScene("snakeboard", {{"world", "open"}, {"dt", std::to_string(h)}});
+    const test::SolidRun r = test::runSolid(*scene, long(std::lround(20.0 / h)), [](long) { return InputVector{0, 0}; });
+    err[i] = std::max(std::abs(r.maxEnergyRise), std::abs(r.minEnergyRise));
+    scale = std::max(scale, r.eMax);
+  }
+  // Sticks with the gait off (shape lag, envelope ramps) on the default step.
+  auto sticks = test::makeScene("snakeboard", {{"world", "open"}, {"gait", "false"}});
+  const test::SolidRun s = test::runSolid(*sticks, 1800, [](long k) {
+    return InputVector{std::sin(0.05 * double(k)), 0.6 * std::sin(0.05 * double(k) + 0.3)};
+  });
+  const double errS = std::max(std::abs(s.maxEnergyRise), std::abs(s.minEnergyRise));
+  std::printf("snakeboard energy balance over 20 s of gait: |E - E0 - W| %.3g J (h = 0.01), %.3g J (h = 0.005), E up to "
+              "%.3g J; sticks %.3g J (E up to %.3g J)\n",
+              err[0], err[1], scale, errS, s.eMax);
+  CHECK(err[0] <= 1e-3 * scale);
+  CHECK(err[0] / err[1] == doctest::Approx(4.0).epsilon(0.1));
+  CHECK(errS <= 1e-3 * s.eMax);
+  // inputWork is part of the saved state.
+  auto c = test::makeScene("snakeboard");
+  test::runScene(*c, 200, [](long) { return InputVector{0, 0}; });
+  const auto saved = c->saveState();
+  const double w = c->inputWork();
+  test::runScene(*c, 100, [](long) { return InputVector{0, 0}; });
+  CHECK(c->inputWork() != w);
+  c->loadState(saved);
+  CHECK(c->inputWork() == w);
 }

@@ -45,7 +45,9 @@ CarModel::Algebra CarModel::dLdxi(const Eigen::VectorXd&, const Eigen::VectorXd&
 CarCommand carCommand(const CarDriveSettings& s, const CarControls& c, double constTorque, double constSteerRate,
                       double uPrev, double sigma, double h) {
   CarCommand out;
-  if (c.throttle > 0.0 || c.brake > 0.0)
+  if (s.brakeReverses && c.throttle <= 0.0 && c.brake > 0.0 && uPrev < 0.1 * s.brakeSpeed)
+    out.torque = -s.maxTorque * c.brake;  // stopped: the brake pedal becomes reverse
+  else if (c.throttle > 0.0 || c.brake > 0.0)
     out.torque = s.maxTorque * c.throttle - s.brakeTorque * c.brake * std::tanh(uPrev / s.brakeSpeed);
   else
     out.torque = constTorque;

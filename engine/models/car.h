@@ -59,6 +59,8 @@ struct CarDriveSettings {
   double steerLimit = 0.6;      // rad, in (0, 1.5]: |steering angle| <= steerLimit, i.e. |sigma| <= tan
   bool returnToCentre = true;   // with the stick neutral and steer_rate = 0, sigma returns to 0
   double centreRate = 1.0;      // 1/s, >= 0: |u^sigma| of the return to centre
+  bool brakeReverses = false;   // game convention: with the throttle released, the brake drives backwards
+                                // (-maxTorque * brake) once the wheel rate is below 0.1 brakeSpeed
 };
 
 // The controls of one step (already sanitized): throttle, brake in [0, 1]; steer in [-1, 1], positive
@@ -76,7 +78,8 @@ struct CarCommand {
 
 // Maps controls to (f^psi, u^sigma). Override rule (per channel):
 //  * torque: if throttle > 0 or brake > 0, f = maxTorque*throttle - brakeTorque*brake*tanh(uPrev/brakeSpeed);
-//    otherwise f = constTorque (the `torque` parameter).
+//    otherwise f = constTorque (the `torque` parameter). With brakeReverses, throttle = 0 and
+//    uPrev < 0.1 brakeSpeed (stopped or rolling back), the brake is a reverse throttle: f = -maxTorque*brake.
 //  * steering: if steer != 0, u^sigma = -maxSteerRate*steer (right = clockwise); otherwise u^sigma = constSteerRate (the
 //    `steer_rate` parameter), or, when that is 0 and returnToCentre is on, a return to sigma = 0 at
 //    centreRate that lands exactly on 0.

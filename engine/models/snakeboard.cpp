@@ -80,7 +80,7 @@ SnakeboardModel::Algebra SnakeboardModel::dLdxi(const Eigen::VectorXd&, const Ei
 }
 
 Eigen::Vector2d SnakeboardGait::shape(double phase) const {
-  return Eigen::Vector2d(psiAmplitude * std::sin(phase), phiAmplitude * std::sin(phase + delta));
+  return Eigen::Vector2d(psiAmplitude * std::sin(phase), phiOffset + phiAmplitude * std::sin(phase + delta));
 }
 
 Eigen::Vector2d SnakeboardGait::shapeRate(double phase) const {

@@ -57,12 +57,14 @@ class SnakeboardModel : public NonholonomicModel<3> {
   SnakeboardParams p_;
 };
 
-// The auto-gait: psi = A_psi sin(phase), phi = A_phi sin(phase + delta), phase = w t (+ offset).
+// The auto-gait: psi = A_psi sin(phase), phi = phi_0 + A_phi sin(phase + delta), phase = w t (+ offset).
+// The steering trim phi_0 bends the path into a curve; |phi_0| + A_phi <= snakeboard::kMaxSteer.
 struct SnakeboardGait {
   double psiAmplitude = 1.0;  // rad, A_psi
   double phiAmplitude = 0.5;  // rad, A_phi, <= snakeboard::kMaxSteer
   double omega = 3.14159265358979323846;  // rad/s, w (cycle 2 pi / w)
   double delta = 0.0;         // rad, phase of the steering relative to the rotor
+  double phiOffset = 0.0;     // rad, phi_0: steering trim the wheels oscillate about
   // (psi, phi) and their time derivatives at gait phase `phase` (w is the phase rate).
   Eigen::Vector2d shape(double phase) const;
   Eigen::Vector2d shapeRate(double phase) const;

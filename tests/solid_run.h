@@ -1,0 +1,69 @@
+// tests/solid_run.h — runs a vehicle scene with solid scenery and collects what the obstacle and energy
+// tests assert: the smallest clearance of any row, the energy balance E(t) - E(0) - inputWork(t) per row and
+// per step, impacts and the HUD at the first impact. Header-only, test use (car and snakeboard).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tests/scene_harness.h"
+
+namespace varsim::test {
+
+// One scene run with the numbers the solid-obstacle and energy-balance tests look at.
+struct SolidRun {
+  double minClearance = INFINITY;  // m, over every row (negative would be an overlap)
+  double maxEnergyRise = -INFINITY;  // J, max over rows of E(t) - E(0) - inputWork(t)
+  double minEnergyRise = INFINITY;   // J, min of the same
+  double maxEnergyStepRise = -INFINITY;  // J, max over steps of E(k+1) - E(k) - (W(k+1) - W(k))
+  double e0 = 0.0, eEnd = 0.0, eMax = 0.0, speedEnd = 0.0, speedMaxAbs = 0.0;
+  long impacts = 0, firstImpactRow = -1;
+  bool finite = true;
+  std::vector<std::string> hudAtFirstImpact;
+};
+
+inline SolidRun runSolid(Scene& scene, long steps, const std::function<InputVector(long)>& inputs) {
+  const int ie = test::columnOf(scene, "energy"), ic = test::columnOf(scene, "clearance"),
+            ii = test::columnOf(scene, "impacts"), is = test::columnOf(scene, "speed");
+  SolidRun r;
+  std::vector<double> row;
+  scene.diagnostics(row);
+  r.e0 = row[size_t(ie)];
+  double ePrev = r.e0, wPrev = scene.inputWork();
+  for (long k = 0; k <= steps; ++k) {
+    if (k > 0) {
+      scene.step(scene.dt(), inputs(k - 1));
+      scene.diagnostics(row);
+    }
+    for (double v : row) r.finite = r.finite && std::isfinite(v);
+    const double e = row[size_t(ie)], w = scene.inputWork();
+    r.eMax = std::max(r.eMax, e);
+    r.minClearance = std::min(r.minClearance, row[size_t(ic)]);
+    r.maxEnergyRise = std::max(r.maxEnergyRise, e - r.e0 - w);
+    r.minEnergyRise = std::min(r.minEnergyRise, e - r.e0 - w);
+    if (k > 0) r.maxEnergyStepRise = std::max(r.maxEnergyStepRise, (e - ePrev) - (w - wPrev));
+    ePrev = e, wPrev = w;
+    r.speedMaxAbs = std::max(r.speedMaxAbs, std::abs(row[size_t(is)]));
+    if (row[size_t(ii)] > 0 && r.firstImpactRow < 0) {
+      r.firstImpactRow = k;
+      DrawList out;
+      scene.draw(out);
+      r.hudAtFirstImpact = out.hud;
+    }
+    r.impacts = long(row[size_t(ii)]);
+  }
+  r.eEnd = row[size_t(ie)];
+  r.speedEnd = row[size_t(is)];
+  return r;
+}
+
+inline bool hudSays(const SolidRun& r, const std::string& what) {
+  for (const auto& line : r.hudAtFirstImpact)
+    if (line.find("IMPACT: " + what) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace varsim::test
