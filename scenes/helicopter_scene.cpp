@@ -46,6 +46,10 @@ std::vector<ParamSpec> helicopterParams() {
       ParamSpec::real("gravity", 9.81, 0.0, 100.0, "m/s^2", "gravitational acceleration (world -z)"),
       ParamSpec::choice("world", "canyon", {"canyon", "none"},
                         "canyon: ground, three landing pads and a canyon (penalty contact); none: empty space"),
+      ParamSpec::choice("contact", "implicit", {"implicit", "explicit"},
+                        "implicit: contact and drag evaluated at the end of the step (backward Euler in the force, "
+                        "stiffness from the mass: passive for every mass and dt); explicit: the old soft penalty "
+                        "(3e4 N/m) in the node wrench, unstable below ~50 kg (baseline; always used with rk4)"),
       ParamSpec::vector("start_position", {0.0, 0.0, 1.1}, -1e5, 1e5, "m",
                         "initial centre of mass (default: resting on the 'start' pad)"),
       ParamSpec::real("start_heading", 0.0, -2.0 * kPi, 2.0 * kPi, "rad", "initial yaw about world z"),
@@ -92,6 +96,9 @@ class HelicopterScene : public RigidVehicleScene {
   explicit HelicopterScene(const ParamSet& params)
       : RigidVehicleScene(params), heli_(settingsFrom(params)), assistOn_(params.flag("assist")) {
     hasWorld_ = params.choice("world") == "canyon";
+    // rk4 keeps the soft explicit law: the stiff contact (h w_c = 4 at 1/60 s) is beyond RK4's stability limit.
+    implicit_ = params.choice("contact") == "implicit" && params.choice("integrator") == "lgvi";
+    if (implicit_) contact_ = ContactSettings::implicitFor(params.real("mass"), 4);  // the four skid ends
     if (hasWorld_) world_ = HelicopterWorld::standard();
     se3::Pose g0;
     g0.R = Eigen::AngleAxisd(params.real("start_heading"), Vector3d::UnitZ()).toRotationMatrix();
@@ -134,18 +141,21 @@ class HelicopterScene : public RigidVehicleScene {
   void draw(DrawList& out) const override;
 
  protected:
+  // Node wrench f_k: gravity and rotor controls (explicit contact: also drag and contact, the old baseline).
   Vector6d vehicleWrench(const se3::Pose& g, const Vector6d& xi, double /*t*/) const override {
-    Vector6d f = heli_.gravityWrench(g.R) + heli_.controlWrench(actuators_) + heli_.dragWrench(xi);
-    if (!hasWorld_) return f;
-    const Vector3d omega = xi.head<3>(), v = xi.tail<3>();
-    for (const Vector3d& r : heli_.contactPoints()) {
-      const Vector3d force = world_.contactForce(g.act(r), g.R * (v + omega.cross(r)), contact_);
-      if (force.isZero()) continue;
-      const Vector3d fb = g.R.transpose() * force;
-      f.head<3>() += r.cross(fb);
-      f.tail<3>() += fb;
-    }
+    Vector6d f = heli_.gravityWrench(g.R) + heli_.controlWrench(actuators_);
+    if (!implicit_) f += dissipativeWrench(g, xi, nullptr);
     return f;
+  }
+  // Drag and contact at the end of the step (lgvi_se3.h ImplicitWrench): backward Euler in these forces is
+  // what makes them passive for every mass and h (issue 15 item 10).
+  bool hasEndOfStepWrench() const override { return implicit_; }
+  Vector6d endOfStepWrench(const se3::Pose& g, const Vector6d& xi, double /*t*/,
+                           ImplicitWrenchJacobian* jac) const override {
+    return dissipativeWrench(g, xi, jac);
+  }
+  Vector6d inputWrench(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/) const override {
+    return heli_.controlWrench(actuators_);  // thrust and tail rotor: the only energy sources
   }
 
   void updateActuators(double h, const InputVector& in) override {
@@ -156,7 +166,10 @@ class HelicopterScene : public RigidVehicleScene {
     actuators_ = heli_.advanceActuators(actuators_, target, h);
   }
 
-  double potentialEnergy() const override { return heli_.potentialEnergy(pose().x); }
+  double potentialEnergy() const override {  // gravity and the elastic energy of the penalty contact
+    const double contact = hasWorld_ ? world_.contactPotential(pose(), heli_.contactPoints(), contact_) : 0.0;
+    return heli_.potentialEnergy(pose().x) + contact;
+  }
 
   std::vector<std::string> vehicleColumns() const override {
     return {"u_c", "u_psi", "gamma_p", "gamma_r", "altitude", "speed", "clearance"};
@@ -204,6 +217,25 @@ class HelicopterScene : public RigidVehicleScene {
     return heli_.clampToLimits(a);
   }
 
+  // Drag (-c_w omega, -c_v v) and contact (HelicopterWorld::contactWrench), with derivatives if jac is given.
+  Vector6d dissipativeWrench(const se3::Pose& g, const Vector6d& xi, ImplicitWrenchJacobian* jac) const {
+    Vector6d f = heli_.dragWrench(xi);
+    if (jac) {
+      jac->dPose.setZero();
+      jac->dXi.setZero();
+      jac->dXi.diagonal() << Vector3d::Constant(-heli_.settings().dragAngular),
+          Vector3d::Constant(-heli_.settings().dragLinear);
+    }
+    if (!hasWorld_) return f;
+    Matrix6d dPose, dXi;
+    f += world_.contactWrench(g, xi, heli_.contactPoints(), contact_, jac ? &dPose : nullptr, jac ? &dXi : nullptr);
+    if (jac) {
+      jac->dPose += dPose;
+      jac->dXi += dXi;
+    }
+    return f;
+  }
+
   double clearance() const {
     if (!hasWorld_) return 0.0;
     double c = 1e300;
@@ -218,6 +250,7 @@ class HelicopterScene : public RigidVehicleScene {
   StickCommand sticks_;
   bool assistOn_ = true;
   bool hasWorld_ = true;
+  bool implicit_ = true;  // drag and contact in the end-of-step wrench (contact=implicit with the LGVI)
   HelicopterWorld world_;
   ContactSettings contact_;
 };
@@ -283,7 +316,9 @@ void HelicopterScene::draw(DrawList& out) const {
         toMat4(g, tailHub, tailDisc * Eigen::AngleAxisd(3.0 * spin, Vector3d::UnitZ()).toRotationMatrix()),
         {1.4f, 0.1f, 0.03f}, dark);
   // Thrust arrow along n(gamma), length proportional to u_c / (m g).
-  const double thrustLen = 2.5 * actuators_.collective / std::max(heli_.hoverCollective(), 1e-9);
+  // Scale: the hover thrust m g, or m * 1 m/s^2 without gravity (no division by g = 0).
+  const double thrustRef = hs.mass * std::max(hs.gravity, FlightAssist::kMinGravity);
+  const double thrustLen = 2.5 * actuators_.collective / thrustRef;
   if (thrustLen > 1e-3) {
     const Matrix3d arrow = tilt;  // local z of the arrow = n(gamma)
     shape(ShapeKind::Arrow, toMat4(g, hub + Vector3d(0, 0, 0.3), arrow), {0.05f, 0.12f, float(thrustLen)},
@@ -310,8 +345,8 @@ void HelicopterScene::draw(DrawList& out) const {
   out.hud.push_back(buf);
   const LandingPad* pad = hasWorld_ ? world_.padAt(g.x) : nullptr;
   const bool landed = pad && clearance() < 0.05 && vel.norm() < 0.3;
-  std::snprintf(buf, sizeof buf, "collective %.0f%% hover  assist %s%s%s%s",
-                100.0 * actuators_.collective / std::max(heli_.hoverCollective(), 1e-9), assistOn_ ? "ON" : "OFF (raw)",
+  std::snprintf(buf, sizeof buf, "collective %.0f%% %s  assist %s%s%s%s", 100.0 * actuators_.collective / thrustRef,
+                hs.gravity >= FlightAssist::kMinGravity ? "hover" : "of m x 1 m/s^2", assistOn_ ? "ON" : "OFF (raw)",
                 landed ? "  landed on '" : "", landed ? pad->name.c_str() : "", landed ? "'" : "");
   out.hud.push_back(buf);
   if (sanitizedInputSteps() > 0)

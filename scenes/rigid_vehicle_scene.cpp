@@ -42,7 +42,8 @@ void RigidVehicleScene::startBody(const RigidBodyInertia& inertia, const se3::Po
     lgvi_ = std::make_unique<LgviSe3>(inertia, o);
     nodeWrench_ = vehicleWrench(g0, xi0, 0.0);
     nodeInputWrench_ = inputWrench(g0, xi0, 0.0);
-    const Vector6d f0 = nodeWrench_;
+    nodeEndWrench_ = hasEndOfStepWrench() ? endOfStepWrench(g0, xi0, 0.0, nullptr) : Vector6d::Zero();
+    const Vector6d f0 = nodeWrench_ + nodeEndWrench_;  // discrete Legendre start: node momentum = II xi0
     lgvi_->initialize(g0, xi0, 0.0, h, [f0](const se3::Pose&, const Vector6d&, double) { return f0; });
   }
   impulse_.setZero();
@@ -71,7 +72,7 @@ double RigidVehicleScene::time() const { return lgvi_ ? lgvi_->time() : rk4_->ti
 int RigidVehicleScene::newtonIterations() const { return lgvi_ ? lgvi_->newtonIterations() : 0; }
 
 Vector6d RigidVehicleScene::bodyMomentumAtNode() const {
-  if (lgvi_) return lgvi_->momentumBody() + 0.5 * lgvi_->stepSize() * nodeWrench_;
+  if (lgvi_) return lgvi_->momentumBody() + 0.5 * lgvi_->stepSize() * (nodeWrench_ + nodeEndWrench_);
   return rk4_->momentumBody();
 }
 
@@ -114,8 +115,13 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
       nodeWrench_ = vehicleWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
       if (!nodeWrench_.allFinite())
         throw SimulationDiverged("vehicle wrench is not finite at t=" + formatNumber(lgvi_->time()));
+      // Node momentum mu^- + (h/2)(f + c): M_{k+1} - M_k = trapezoid of f + h Ad*(g_k) Tr c_{k+1} + half the
+      // jump of c (c_{k+1} at g_{k+1} minus c_k at g_k).
+      const Vector6d ck = nodeEndWrench_;
+      nodeEndWrench_ = lgvi_->implicitWrenchAtEnd();
       impulse_ += 0.5 * h * (se3::spatialMomentum(gk, fk) + se3::spatialMomentum(lgvi_->pose(), nodeWrench_)) +
-                  h * se3::spatialMomentum(gk, fEndAtK);
+                  h * se3::spatialMomentum(gk, fEndAtK) +
+                  0.5 * h * (se3::spatialMomentum(lgvi_->pose(), nodeEndWrench_) - se3::spatialMomentum(gk, ck));
       const Vector6d inputNext = inputWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
       inputWork_ += lgvi_->segmentWork(nodeInputWrench_, inputNext);
       nodeInputWrench_ = inputNext;
@@ -175,12 +181,13 @@ void RigidVehicleScene::diagnostics(std::vector<double>& row) const {
 }
 
 // Layout: [kind (0 lgvi, 1 rk4), n, body state (n), impulse (6), initial momentum (6), node wrench (6),
-//          node input wrench (6), sanitized steps, step count, input work, vehicle state...].
+//          node input wrench (6), node end-of-step wrench (6), sanitized steps, step count, input work,
+//          vehicle state...].
 std::vector<double> RigidVehicleScene::saveState() const {
   const std::vector<double> body = lgvi_ ? lgvi_->saveState() : rk4_->saveState();
   std::vector<double> s = {lgvi_ ? 0.0 : 1.0, double(body.size())};
   s.insert(s.end(), body.begin(), body.end());
-  for (const Vector6d* v : {&impulse_, &initialMomentum_, &nodeWrench_, &nodeInputWrench_})
+  for (const Vector6d* v : {&impulse_, &initialMomentum_, &nodeWrench_, &nodeInputWrench_, &nodeEndWrench_})
     s.insert(s.end(), v->data(), v->data() + 6);
   s.push_back(double(sanitizedSteps_));
   s.push_back(double(stepCount_));
@@ -192,20 +199,20 @@ std::vector<double> RigidVehicleScene::saveState() const {
 
 void RigidVehicleScene::loadState(const std::vector<double>& s) {
   const double kind = lgvi_ ? 0.0 : 1.0;
-  if (s.size() < 2 || s[0] != kind || s[1] < 0 || s.size() < size_t(s[1]) + 29)
+  if (s.size() < 2 || s[0] != kind || s[1] < 0 || s.size() < size_t(s[1]) + 35)
     throw BadInput("vehicle state: wrong layout for this scene's integrator");
   const size_t n = size_t(s[1]);
   const std::vector<double> body(s.begin() + 2, s.begin() + 2 + long(n));
   size_t k = 2 + n;
-  Vector6d* parts[4] = {&impulse_, &initialMomentum_, &nodeWrench_, &nodeInputWrench_};
-  Vector6d values[4];
-  for (int p = 0; p < 4; ++p, k += 6) values[p] = Eigen::Map<const Vector6d>(s.data() + k);
+  Vector6d* parts[5] = {&impulse_, &initialMomentum_, &nodeWrench_, &nodeInputWrench_, &nodeEndWrench_};
+  Vector6d values[5];
+  for (int p = 0; p < 5; ++p, k += 6) values[p] = Eigen::Map<const Vector6d>(s.data() + k);
   loadVehicle(std::vector<double>(s.begin() + long(k) + 3, s.end()));  // validates before anything changes
   if (lgvi_)
     lgvi_->loadState(body);
   else
     rk4_->loadState(body);
-  for (int p = 0; p < 4; ++p) *parts[p] = values[p];
+  for (int p = 0; p < 5; ++p) *parts[p] = values[p];
   sanitizedSteps_ = long(s[k]);
   stepCount_ = long(s[k + 1]);
   inputWork_ = s[k + 2];

@@ -102,6 +102,10 @@ class RigidVehicleScene : public Scene {
   RigidBodyInertia inertia_;
   Vector6d nodeWrench_ = Vector6d::Zero();  // f_k at the current node (LGVI)
   Vector6d nodeInputWrench_ = Vector6d::Zero();  // inputWrench at the current node (LGVI)
+  // End-of-step wrench of the last step, f^+(g_k, xi_{k-1}): also a wrench AT node k (lgvi_se3.h
+  // implicitWrenchAtEnd), so the node momentum is mu^-_k + (h/2)(f_k + c_k): zero for a body resting on
+  // contact (with f_k alone it would read (h/2) m g / m = 0.004 m/s at rest for h = 1/60).
+  Vector6d nodeEndWrench_ = Vector6d::Zero();
   double inputWork_ = 0.0;
   Vector6d impulse_ = Vector6d::Zero();
   Vector6d initialMomentum_ = Vector6d::Zero();

@@ -402,6 +402,7 @@ void LgviSe3::step(double h, const WrenchField& f, const ImplicitWrench& fEnd) {
   xiPrev_ = xi;
   newtonIterations_ = s.newton.iterations;
   implicitWrench_ = s.fEnd;
+  implicitWrenchAtEnd_ = s.fEndRaw;
 }
 
 std::vector<double> LgviSe3::saveState() const {
@@ -424,6 +425,7 @@ void LgviSe3::loadState(const std::vector<double>& s) {
   clock_.load(s.data() + 24);
   newtonIterations_ = int(s[27]);
   implicitWrench_.setZero();
+  implicitWrenchAtEnd_.setZero();
   initialized_ = true;
 }
 

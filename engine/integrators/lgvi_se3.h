@@ -118,9 +118,14 @@ class LgviSe3 {
   // momentum balance needs: M_{k+1} - M_k = h Ad*_{g_k^-1} (f_k + Tr f^+). Not saved state (zero after
   // loadState); read it right after step().
   const Vector6d& implicitWrench() const { return implicitWrench_; }
+  // f^+ of the last step as the hook returned it (body frame of the new node g_{k+1}): the end-of-step wrench
+  // is f(g_{k+1}, xi_k) -- a wrench AT node k+1, like the explicit f_{k+1} = f(g_{k+1}, xi_k); only the equation
+  // it enters differs. Zero after a step without fEnd and after loadState.
+  const Vector6d& implicitWrenchAtEnd() const { return implicitWrenchAtEnd_; }
   // Tr(xi) f^+(g_k tau(h xi), xi^+, t + h) from the current node for a trial xi, and its total Jacobian
   // d/dxi (chain rule through g_{k+1}, xi^+ and Tr); what the Newton of step() uses. Exposed for tests.
-  Vector6d endOfStepWrench(double h, const Vector6d& xi, const ImplicitWrench& fEnd, Matrix6d* jacobian) const;
+  Vector6d endOfStepWrench(double h, const Vector6d& xi, const ImplicitWrench& fEnd, Matrix6d* jacobian,
+                           Vector6d* raw = nullptr) const;  // raw: f^+ before the rotation Tr
   // Discrete work of body wrenches over the last segment: (h/2)(fStart . xi_k + fEnd . xi_k^+), fStart given
   // in the body frame of node k, fEnd in that of node k+1 (xi_k^+ as for ImplicitWrench). For node wrenches
   // f_k, f_{k+1} this is the scheme's own work: on SO(3)xR^3 the kinetic energy of the node momenta changes
@@ -154,7 +159,8 @@ class LgviSe3 {
   struct Solution {
     Vector6d xi = Vector6d::Zero();
     LgviNewtonOutcome newton;
-    Vector6d fEnd = Vector6d::Zero();  // Tr f^+ at the solution (implicit path only)
+    Vector6d fEnd = Vector6d::Zero();     // Tr f^+ at the solution (implicit path only)
+    Vector6d fEndRaw = Vector6d::Zero();  // f^+ itself (frame of g_{k+1})
   };
   Solution solveStep(double h, const Vector6d& b, const Vector6d& fk) const;
   Solution solveStepImplicit(double h, const Vector6d& b, const Vector6d& fk, const ImplicitWrench& fEnd) const;
@@ -173,6 +179,7 @@ class LgviSe3 {
   int newtonIterations_ = 0;
   bool initialized_ = false;
   Vector6d implicitWrench_ = Vector6d::Zero();
+  Vector6d implicitWrenchAtEnd_ = Vector6d::Zero();
 };
 
 // C(xi)^T mu on SO(3) (3-vectors; xi = w already scaled by h) for each Tangent, and its derivative

@@ -21,16 +21,17 @@ namespace {
 // Body-frame perturbation eta of tau(h xi) per unit d xi, on the group of the
 // retraction: tau(h(xi + d)) = tau(h xi) exp(h dtau_{-h xi} d) + O(d^2)
 // (right-trivialized dtau; Ad_{tau(x)^-1} dtau_x = dtau_{-x}).
-Matrix3d so3EtaPerXi(Retraction tau, double h, const Vector3d &w) {
+Matrix3d so3EtaPerXi(Retraction tau, double h, const Vector3d& w) {
   return h * (tau == Retraction::Cay ? so3::dcay(-h * w) : so3::dexp(-h * w));
 }
-Matrix6d se3EtaPerXi(Retraction tau, double h, const Vector6d &xi) {
+Matrix6d se3EtaPerXi(Retraction tau, double h, const Vector6d& xi) {
   return h * (tau == Retraction::Cay ? se3::dcay(-h * xi) : se3::dexp(-h * xi));
 }
 
 }  // namespace
 
-Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d &xi, const ImplicitWrench &fEnd, Matrix6d *jacobian) const {
+Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d& xi, const ImplicitWrench& fEnd, Matrix6d* jacobian,
+                                  Vector6d* raw) const {
   const bool onSe3 = options_.group == LgviGroup::SE3;
   se3::Pose T;  // segment motion tau(h xi) (SO(3)xR^3: its rotation)
   const se3::Pose gNext = nextPose(h, xi, &T);
@@ -38,6 +39,7 @@ Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d &xi, const ImplicitWr
   if (!onSe3) xiPlus.tail<3>() = T.R.transpose() * xi.tail<3>();
   ImplicitWrenchJacobian partial;
   const Vector6d F = fEnd(gNext, xiPlus, time() + h, jacobian ? &partial : nullptr);
+  if (raw) *raw = F;
   // Tr F: the torque about the centre of mass and the force, rotated into the
   // axes of node k (both groups). Not Ad_{T^-1}^T on SE(3): that adds the
   // moment (h v) x F of a force through the centre of mass at k+1 about the one
@@ -72,13 +74,13 @@ Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d &xi, const ImplicitWr
   return f;
 }
 
-LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d &b, const Vector6d &fk,
-                                             const ImplicitWrench &fEnd) const {
+LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d& b, const Vector6d& fk,
+                                             const ImplicitWrench& fEnd) const {
   const Tangent c = options_.tangent;
   const bool onSe3 = options_.group == LgviGroup::SE3;
   const Matrix6d II = generalizedInertia(inertia_);
   struct Eval {
-    Vector6d r, fEnd;
+    Vector6d r, fEnd, fEndRaw;
     Matrix6d J;
     double scale = 0.0;  // size of the terms that cancel in r (relative tolerance)
     // Round-off floor of r: the wrench sees g_{k+1} rounded to eps (|x| + 1)
@@ -89,10 +91,10 @@ LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d &b, const 
   };
   // r(xi) = C(h xi)^T II xi - b - h Tr f^+(xi)   (SO(3)xR^3: rotation rows on
   // SO(3), linear rows m v - b_lin)
-  const auto evaluate = [&](const Vector6d &x) {
+  const auto evaluate = [&](const Vector6d& x) {
     Eval e;
     Matrix6d Jf;
-    e.fEnd = endOfStepWrench(h, x, fEnd, &Jf);
+    e.fEnd = endOfStepWrench(h, x, fEnd, &Jf, &e.fEndRaw);
     const Vector6d IIx = II * x;
     if (onSe3) {
       e.r = se3CTmu(c, h * x, IIx) - b;
@@ -121,6 +123,7 @@ LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d &b, const 
     s.newton.iterations = it;
     s.newton.relativeResidual = e.scale > 0.0 ? rn / e.scale : rn;
     s.fEnd = e.fEnd;
+    s.fEndRaw = e.fEndRaw;
     if (!std::isfinite(rn) || !e.J.allFinite()) return s;
     // Converged at the tolerance, or stalled at the round-off floor (as the
     // plain Newton of lgvi_se3.cpp).
@@ -154,7 +157,7 @@ LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d &b, const 
   }
 }
 
-double LgviSe3::segmentWork(const Vector6d &fStart, const Vector6d &fEnd) const {
+double LgviSe3::segmentWork(const Vector6d& fStart, const Vector6d& fEnd) const {
   const double h = clock_.h;
   Vector6d xiPlus = xiPrev_;
   if (options_.group == LgviGroup::SO3xR3) {

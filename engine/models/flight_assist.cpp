@@ -26,7 +26,7 @@ Eigen::Vector2d FlightAssist::attitudeCommand(const StickCommand& sticks, const 
                                               double gravity) const {
   const double c = std::cos(heading), s = std::sin(heading);
   const double forward = c * velocity.x() + s * velocity.y(), left = -s * velocity.x() + c * velocity.y();
-  const double g = std::max(gravity, 1.0), k = settings_.brakeGain, tilt = settings_.maxTilt;
+  const double g = std::max(gravity, kMinGravity), k = settings_.brakeGain, tilt = settings_.maxTilt;
   // +theta accelerates forward, +phi accelerates to the right (-y): brake against the drift.
   const double brakeTheta = std::clamp(-std::atan(k * forward / g), -tilt, tilt);
   const double brakePhi = std::clamp(std::atan(k * left / g), -tilt, tilt);
@@ -74,13 +74,17 @@ RotorState FlightAssist::command(const Helicopter& heli, const se3::Pose& g, con
   const Vector3d tau = -(wa * wa) * J.cwiseProduct(eR) - (2.0 * wa) * J.cwiseProduct(omega - omegaDes) +
                        omega.cross(J.cwiseProduct(omega)) + hs.dragAngular * omega;
 
-  // Invert the torque rows of F(gamma): the tilt arm uses the new collective (at least 20% of hover so a
-  // nearly idle rotor does not ask for huge tilts).
-  const double arm = hs.hubHeight * std::max(cmd.collective, 0.2 * heli.hoverCollective());
+  // Invert the torque rows of F(gamma): the tilt arm uses the new collective, at least 20% of the hover
+  // thrust m g so a nearly idle rotor does not ask for huge tilts. Without gravity (g = 0 is allowed) the
+  // hover thrust is 0, so the floor uses g >= kMinGravity: the assist still works (issue 15 item 5). A zero
+  // hub height or tail arm (allowed) gives no authority over that axis: the command there stays 0.
+  const double arm = hs.hubHeight * std::max(cmd.collective, 0.2 * hs.mass * std::max(hs.gravity, kMinGravity));
   const double sMax = std::sin(hs.limits.tiltMax);
-  cmd.roll = std::asin(std::clamp(tau.x() / arm, -sMax, sMax));
-  cmd.pitch = std::asin(std::clamp(tau.y() / (arm * std::cos(cmd.roll)), -sMax, sMax));
-  cmd.yaw = tau.z() / hs.tailArm;
+  if (arm > 0.0) {
+    cmd.roll = std::asin(std::clamp(tau.x() / arm, -sMax, sMax));
+    cmd.pitch = std::asin(std::clamp(tau.y() / (arm * std::cos(cmd.roll)), -sMax, sMax));
+  }
+  cmd.yaw = hs.tailArm > 0.0 ? tau.z() / hs.tailArm : 0.0;
   return heli.clampToLimits(cmd);
 }
 

@@ -38,6 +38,9 @@ struct FlightAssistState {
 
 class FlightAssist {
  public:
+  // m/s^2: g is floored at this wherever the assist divides by it or scales with it (brake angle, tilt arm),
+  // so it is well defined at g = 0 (the scene allows gravity in [0, 100]).
+  static constexpr double kMinGravity = 1.0;
   explicit FlightAssist(const FlightAssistSettings& settings = {}) : settings_(settings) {}
   const FlightAssistSettings& settings() const { return settings_; }
 
@@ -46,7 +49,7 @@ class FlightAssist {
   // in our z-up frame, about x by +phi is right wing down.
   static Matrix3d desiredAttitude(double theta, double phi, double headingRef);
   // theta, phi for the sticks: s maxTilt, blended with the brake atan(k v / g) as (1 - |s|) (velocity in
-  // the heading frame, world z up; g floored at 1 m/s^2), so a centred stick brings the helicopter to a hover.
+  // the heading frame, world z up; g floored at kMinGravity), so a centred stick brings the helicopter to a hover.
   Eigen::Vector2d attitudeCommand(const StickCommand& sticks, const Vector3d& velocity, double heading,
                                   double gravity) const;
 
