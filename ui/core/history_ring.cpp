@@ -5,21 +5,14 @@
 
 namespace varsim {
 
-static size_t paramSetBytes(const ParamSet& p) {
-  size_t b = sizeof(ParamSet);
-  for (const ParamSpec& s : p.specs()) {
-    b += sizeof(ParamSpec) + s.key.capacity() + s.unit.capacity() + s.help.capacity() +
-         s.defaultNumbers.capacity() * sizeof(double) + s.defaultChoice.capacity();
-    for (const auto& c : s.choices) b += sizeof(std::string) + c.capacity();
-    const ParamValue& v = p.value(s.key);
-    b += sizeof(ParamValue) + 64 + v.numbers.capacity() * sizeof(double) + v.choice.capacity();  // 64: map node
-  }
-  return b;
+static size_t valueBytes(const ParamValue& v) {
+  return sizeof(ParamValue) + v.numbers.capacity() * sizeof(double) + v.choice.capacity();
 }
 
 size_t HistorySettings::approxBytes() const {
-  size_t b = sizeof(*this) + paramSetBytes(running) + paramSetBytes(edited);
-  for (const auto& k : pending) b += sizeof(k) + k.capacity();
+  size_t b = sizeof(*this);
+  for (const ParamValue& v : running) b += valueBytes(v);
+  for (const auto& [k, v] : pending) b += sizeof(k) + k.capacity() + valueBytes(v);
   for (const auto& [k, v] : edits) b += sizeof(k) * 2 + k.capacity() + v.capacity();
   return b;
 }

@@ -14,14 +14,14 @@
 
 namespace varsim {
 
-// Everything besides the state that decides the next step. Entries share one snapshot until an edit
-// changes it, so a big ladder's 2000 entries hold one copy per edit, not one per step.
+// Everything besides the state that decides the next step. Values only (the specs never change
+// within a scene), and entries share one snapshot until an edit changes it, so a big ladder's 2000
+// entries hold one small copy per edit, not one per step.
 struct HistorySettings {
-  ParamSet running;                                        // the scene's params(): live values in force
-  ParamSet edited;                                         // the driver's: also values waiting for a reset
-  std::vector<std::string> pending;                        // keys waiting for a reset
-  std::vector<std::pair<std::string, std::string>> edits;  // Scene::edits()
-  size_t approxBytes() const;                              // heap + object size, for the memory budget
+  std::vector<ParamValue> running;                          // the scene's params() in spec order: the values in force
+  std::vector<std::pair<std::string, ParamValue>> pending;  // the driver's values waiting for a reset
+  std::vector<std::pair<std::string, std::string>> edits;   // Scene::edits()
+  size_t approxBytes() const;                               // heap + object size, for the memory budget
 };
 
 class HistoryRing {

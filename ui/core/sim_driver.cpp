@@ -239,9 +239,8 @@ bool SimDriver::doStep() {
 void SimDriver::pushHistory() {
   if (settingsChanged_ || !settings_) {
     auto s = std::make_shared<HistorySettings>();
-    s->running = scene_->params();
-    s->edited = params_;
-    s->pending = pending_;
+    for (const ParamSpec& spec : scene_->params().specs()) s->running.push_back(scene_->params().value(spec.key));
+    for (const std::string& key : pending_) s->pending.emplace_back(key, params_.value(key));
     s->edits = scene_->edits();
     settings_ = std::move(s);
     settingsChanged_ = false;
@@ -253,10 +252,17 @@ void SimDriver::pushHistory() {
 void SimDriver::restoreEntry(size_t index) {
   const HistoryRing::Entry& e = history_.at(index);
   if (e.settings && (settingsChanged_ || e.settings != settings_)) {
+    // The driver's parameters are the running ones except for the keys waiting for a reset.
     const HistorySettings& s = *e.settings;
-    params_ = s.edited;
-    pending_ = s.pending;
-    scene_->applyLive(s.running);
+    ParamSet running = scene_->params();
+    for (size_t i = 0; i < s.running.size(); ++i) running.set(running.specs()[i].key, s.running[i], "history");
+    params_ = running;
+    pending_.clear();
+    for (const auto& [key, value] : s.pending) {
+      params_.set(key, value, "history");
+      pending_.push_back(key);
+    }
+    scene_->applyLive(running);
     scene_->clearEdits();
     for (const auto& [key, value] : s.edits) scene_->applyEdit(key, value);
     settings_ = e.settings;
