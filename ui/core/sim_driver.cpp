@@ -340,7 +340,15 @@ InputTrack SimDriver::recordedTrack() const {
 }
 
 void SimDriver::saveRecording(const std::string& path) const {
-  recordedTrack().save(path, controls(), recordingComment_);
+  // The length is not in the rows (they store changes only): say how to replay all of it.
+  const long steps = recorded_.empty() ? 0 : recorded_.back().first + 1;
+  const bool reset = std::any_of(recordedEvents_.begin(), recordedEvents_.end(),
+                                 [](const InputEvent& e) { return e.kind == InputEvent::Kind::Reset; });
+  const std::string n = std::to_string(steps);
+  recordedTrack().save(path, controls(),
+                       recordingComment_ + "\n" + n + " steps: " +
+                           (reset ? "varsim --replay " + path + " (resets replay in the app only)"
+                                  : "varsim run " + sceneName_ + " --steps " + n + " --input " + path));
 }
 
 std::vector<std::string> SimDriver::takeNotices() {
