@@ -502,6 +502,13 @@ TEST_CASE("AppRecordedEdits: an edit made in the past is recorded there; a recor
   CHECK(r.scene().params().real("blowup_time") == 100.0);
   CHECK(r.scene().params().real("damping") == 0.7);
   CHECK(bits(r.scene().saveState()) == finalState);
+  // A scene switch ends the replay and a recording (a file holds one scene).
+  r.startRecording();
+  r.setParam("damping", ParamValue{{0.1}, {}});
+  r.load("ladder", SceneRegistry::defaults("ladder"));
+  CHECK_FALSE(r.replaying());
+  CHECK_FALSE(r.recording());
+  CHECK(r.recordedEvents().empty());
 }
 
 TEST_CASE("AppHistorySettings: entries share one settings snapshot per edit (memory of a big ladder)") {

@@ -33,7 +33,8 @@ std::unique_ptr<Scene> SimDriver::build(const std::string& name, const ParamSet&
 
 void SimDriver::load(const std::string& name, const ParamSet& params) {
   std::unique_ptr<Scene> scene = build(name, params);
-  // A recording holds one scene: a switch (or reload) ends it.
+  // A recording and a replay hold one scene: a switch (or reload) ends both.
+  replay_.reset();
   recording_ = false;
   recorded_.clear();
   recordedEvents_.clear();

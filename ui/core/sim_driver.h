@@ -26,9 +26,9 @@ class SimDriver {
   explicit SimDriver(size_t historyCapacity = 2000, size_t plotCapacity = 65536);
 
   // Builds a registered scene (validated). Throws BadInput and keeps the current scene on failure.
+  // Ends a recording (a file holds one scene: save it first) and a replay.
   void load(const std::string& name, const ParamSet& params);
   bool loaded() const { return scene_ != nullptr; }
-  // Load ends a recording (a file holds one scene; save it first) and any replay's position.
   // Exact restart: rebuilds from the edited parameters (including those waiting for a reset), step 0,
   // history/plots cleared. While recording, the reset is a recorded event and the recording goes on
   // (its steps keep counting: trackStep()); otherwise a replay restarts from its first row. Throws
