@@ -103,6 +103,11 @@ Vector6d FreeBodySim::velocity() const { return lgvi_ ? lgvi_->xi() : rk4_->xi()
 
 double FreeBodySim::kineticEnergy() const { return kineticEnergyOfMomentum(inertia_, nodeMomentumBody()); }
 
+double FreeBodySim::energyScale(double h, double size) const {
+  const double hw = h * velocity().head<3>().norm();
+  return kineticEnergy() * (1.0 + hw * hw) + inertia_.mass * gravity_.norm() * size;
+}
+
 double FreeBodySim::potentialEnergy() const { return gravityPotential(inertia_.mass, gravity_, pose()); }
 
 int FreeBodySim::newtonIterations() const { return lgvi_ ? lgvi_->newtonIterations() : 0; }

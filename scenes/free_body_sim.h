@@ -51,6 +51,10 @@ class FreeBodySim {
   double kineticEnergy() const;       // 1/2 mu^T II^-1 mu of the node momentum, J
   double potentialEnergy() const;     // -m g . x, J
   double energy() const { return kineticEnergy() + potentialEnergy(); }
+  // Scale of the legitimate energy error (J, for the energy monitor): the LGVI's error is bounded
+  // and O((h|ω|)²) relative to the kinetic energy (10 % of it at h|ω| = 2, tumbling_body's preset),
+  // so K (1 + (h|ω|)²), plus the weight times the body's size m|g| L for a body at rest.
+  double energyScale(double h, double size) const;
   int newtonIterations() const;       // 0 for RK4
   double stepMicros() const { return stepMicros_; }  // wall time of the last step, us
   double time() const;

@@ -256,6 +256,12 @@ void RodScene::step(double h, const InputVector&) {
   }
 }
 
+double RodScene::energyScale() const {
+  double weightTimesSize = 0.0;
+  for (const auto& b : system_->bodies()) weightTimesSize += b.mass * system_->gravity().norm() * b.length;
+  return rodDiagnostics(*system_, main_->state).kinetic + weightTimesSize;
+}
+
 std::vector<std::string> RodScene::columns() const {
   std::vector<std::string> c{"t",        "energy",  "constraint_rms", "constraint_max", "max_speed",
                              "solve_us", "step_us", "unit_rms",       "unit_max",       "kinetic",

@@ -98,6 +98,11 @@ class RodScene : public Scene {
   void applyEdit(const std::string& key, const std::string& value) override;
   std::vector<std::pair<std::string, std::string>> edits() const override;
   void clearEdits() override;
+  // Kinetic energy plus Σ m|g| L: SPOOK's stored and released constraint energy and its damping
+  // scale with these (energy_monitor.h). The monitored energy is kinetic + gravity only; ε/τ edits
+  // change the constraint's stored energy, not E, so they do no work in the monitor's balance: an
+  // edit that makes a stretched joint spring back shows as a gain if it exceeds the tolerance.
+  double energyScale() const override;
 
   struct ConstraintStatus {
     std::string name;

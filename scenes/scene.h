@@ -45,6 +45,10 @@ class Scene : public System {
   // monitor flags a run whose energy(t) - energy(0) - inputWork(t) rises above a tolerance; a
   // scene with such sources must report their work (part of its saved state).
   virtual double inputWork() const { return 0.0; }
+  // Energy (J) that the integrator's legitimate error is proportional to at the current state (e.g.
+  // kinetic energy times (1 + (h|ω|)²) plus weight times size). The monitor measures a gain against
+  // the running maximum of this, |E0|, |E| and |W| (engine/sim/energy_monitor.h); 0 leaves only those.
+  virtual double energyScale() const { return 0.0; }
 
  protected:
   ParamSet params_;

@@ -9,6 +9,7 @@
 #include <exception>
 #include <memory>
 
+#include "engine/sim/energy_monitor.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/input_track.h"
 #include "engine/sim/number_text.h"
@@ -123,8 +124,14 @@ int runScene(const std::vector<std::string>& args) {
   ParamSet edited = o.config.params;  // the run's parameters as events change them (live_edit.h)
 
   const auto columns = scene->columns();
+  // Energy monitor (energy_monitor.h): two columns after the scene's, energy_gain = E - E0 - W_in (J)
+  // and energy_flag (0, then 1 from the first flagged step on); a warning on stderr; exit code unchanged.
+  const int energyCol = EnergyMonitor::energyColumn(columns);
+  EnergyMonitor monitor;
+  std::vector<std::string> csvColumns = columns;
+  if (energyCol >= 0) csvColumns.insert(csvColumns.end(), {"energy_gain", "energy_flag"});
   CsvWriter csv;
-  if (!o.csvPath.empty()) csv.open(o.csvPath, columns, o.timings ? CsvTimings::Keep : CsvTimings::Drop);
+  if (!o.csvPath.empty()) csv.open(o.csvPath, csvColumns, o.timings ? CsvTimings::Keep : CsvTimings::Drop);
   std::vector<double> row;
   auto checkRow = [&](long k) {
     scene->diagnostics(row);
@@ -133,7 +140,15 @@ int runScene(const std::vector<std::string>& args) {
         throw SimulationDiverged("step " + std::to_string(k) + " (t=" + formatNumber(scene->time()) + "): '" +
                                  columns[c] + "' is not finite");
   };
+  auto monitorRow = [&](long k) {
+    if (energyCol < 0) return;
+    if (k == 0) monitor.start(row[size_t(energyCol)], scene->inputWork(), scene->energyScale());
+    else if (monitor.update(k, scene->time(), row[size_t(energyCol)], scene->inputWork(), scene->energyScale()))
+      std::fprintf(stderr, "varsim: warning: %s\n", monitor.message().c_str());
+    row.insert(row.end(), {monitor.gain(), monitor.flagged() ? 1.0 : 0.0});
+  };
   checkRow(0);
+  monitorRow(0);
   csv.write(row);
   for (long k = 0; k < steps; ++k) {
     const auto [first, last] = track.eventsAt(k);  // before step k's physics, as in the app
@@ -142,12 +157,18 @@ int runScene(const std::vector<std::string>& args) {
         std::fprintf(stderr, "varsim: note: %s: '%s' takes effect on a reset only; this run keeps %s\n",
                      track.events()[i].where.c_str(), track.events()[i].key.c_str(),
                      scene->params().valueText(track.events()[i].key).c_str());
+    if (first < last && energyCol >= 0) {  // an edit's energy jump at fixed state is work (e.g. gravity)
+      const double before = row[size_t(energyCol)];
+      scene->diagnostics(row);
+      monitor.addEditWork(row[size_t(energyCol)] - before);
+    }
     try {
       scene->step(h, track.at(k));
     } catch (const SimulationDiverged& e) {
       throw SimulationDiverged("step " + std::to_string(k + 1) + ": " + e.what());
     }
     checkRow(k + 1);
+    monitorRow(k + 1);
     if ((k + 1) % every == 0) csv.write(row);
   }
   csv.finish();

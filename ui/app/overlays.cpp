@@ -34,6 +34,9 @@ void drawHud(AppState& app) {
     ImGui::Text("%s  t = %.3f s  %.0f%% real time  %.0f FPS%s", d.sceneName().c_str(), d.scene().time(), d.speed() * 100.0,
                 app.rates.fps(), d.paused() ? "  [paused]" : "");
     for (const auto& line : app.drawList.hud) ImGui::TextWrapped("%s", line.c_str());
+    if (const EnergyMonitor::Flag& e = d.energyMonitor().flag(); d.energyMonitor().flagged())
+      ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "ENERGY GAIN %+.3g J without input at t = %.3f s (tol %.3g J)",
+                         e.gain, e.time, e.tolerance);
     ImGui::PopTextWrapPos();
   }
   ImGui::End();

@@ -66,6 +66,10 @@ void SimDriver::adopt(std::unique_ptr<Scene> scene, const std::string& name, con
   pushHistory();
   cursor_ = 0;
   recordSample();
+  energyColumn_ = EnergyMonitor::energyColumn(columns_);
+  energy_ = EnergyMonitor{};
+  scene_->diagnostics(row_);
+  if (energyColumn_ >= 0) energy_.start(energyNow(), scene_->inputWork(), scene_->energyScale());
 }
 
 void SimDriver::rebuild(long trackBase) {
@@ -100,6 +104,11 @@ void SimDriver::applyEdit(const std::string& key, const std::string& value) {
 // After an edit took effect: a past state gets a new future, the edit is recorded, and the next
 // history entry carries the new settings.
 void SimDriver::afterEdit(InputEvent event, bool onReset) {
+  // row_ holds the state's diagnostics from before the edit: the energy jump at fixed state (e.g.
+  // gravity: ΔE = −m Δg·x) is work done by the edit, not by the integrator.
+  const double energyBefore = energyNow();
+  scene_->diagnostics(row_);
+  energy_.addEditWork(energyNow() - energyBefore);
   if (onReset && std::find(pending_.begin(), pending_.end(), event.key) == pending_.end())
     pending_.push_back(event.key);
   rewriteFutureIfRewound();
@@ -230,6 +239,9 @@ bool SimDriver::doStep() {
   if (recording_) recorded_.emplace_back(trackStep(), inputs);
   ++step_;
   ++totalSteps_;
+  if (energyColumn_ >= 0 &&
+      energy_.update(step_, scene_->time(), energyNow(), scene_->inputWork(), scene_->energyScale()))
+    notices_.push_back(energy_.message());
   pushHistory();
   cursor_ = history_.size() - 1;
   recordSample();
@@ -296,6 +308,7 @@ void SimDriver::scrubTo(size_t index) {
   cursor_ = index;
   rewound_ = true;
   eventsAppliedAt_ = -1;  // the entry holds the settings before this step's events
+  energy_.rebase(energyNow(), scene_->inputWork());
   diverged_ = false;
   divergedMessage_.clear();
   setPaused(true);

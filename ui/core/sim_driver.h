@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/sim/energy_monitor.h"
 #include "engine/sim/fixed_step_clock.h"
 #include "engine/sim/input_track.h"
 #include "scenes/scene.h"
@@ -94,6 +95,8 @@ class SimDriver {
   bool diverged() const { return diverged_; }
   const std::string& divergedMessage() const { return divergedMessage_; }
   std::vector<std::string> takeNotices();  // events: input clamped, parameter applied, …
+  // Energy gained without input (flagged like a divergence: a notice once, a HUD line while it holds).
+  const EnergyMonitor& energyMonitor() const { return energy_; }
   double lastStepMicros() const { return lastStepMicros_; }
   long totalSteps() const { return totalSteps_; }  // steps run since construction (rate meters)
 
@@ -144,6 +147,9 @@ class SimDriver {
   bool inputWasClamped_ = false;
   bool diverged_ = false;
   std::string divergedMessage_;
+  int energyColumn_ = -1;
+  EnergyMonitor energy_;
+  double energyNow() const { return energyColumn_ >= 0 ? row_[size_t(energyColumn_)] : 0.0; }
   std::vector<std::string> notices_;
   double lastStepMicros_ = 0.0;
 };
