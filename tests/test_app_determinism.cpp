@@ -346,6 +346,8 @@ std::vector<std::vector<uint64_t>> timelessRows(const std::vector<std::string>& 
   return out;
 }
 
+// A runner CSV's rows in the scene's columns: the energy monitor's energy_gain, energy_flag (appended
+// last by the runner, energy_monitor.h) are checked and dropped.
 std::vector<std::vector<double>> readCsvRows(const std::string& path, std::vector<std::string>& header) {
   std::ifstream in(path);
   std::string line, cell;
@@ -359,6 +361,11 @@ std::vector<std::vector<double>> readCsvRows(const std::string& path, std::vecto
     rows.emplace_back();
     while (std::getline(ls, cell, ',')) rows.back().push_back(std::strtod(cell.c_str(), nullptr));
   }
+  REQUIRE(header.size() >= 2);
+  CHECK(header[header.size() - 2] == "energy_gain");
+  CHECK(header.back() == "energy_flag");
+  header.resize(header.size() - 2);
+  for (auto& r : rows) r.resize(header.size());
   return rows;
 }
 
