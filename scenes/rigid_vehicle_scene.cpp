@@ -42,7 +42,8 @@ void RigidVehicleScene::startBody(const RigidBodyInertia& inertia, const se3::Po
     lgvi_ = std::make_unique<LgviSe3>(inertia, o);
     nodeWrench_ = vehicleWrench(g0, xi0, 0.0);
     nodeInputWrench_ = inputWrench(g0, xi0, 0.0);
-    nodeEndWrench_ = hasEndOfStepWrench() ? endOfStepWrench(g0, xi0, 0.0, nullptr) : Vector6d::Zero();
+    nodeEndWrench_ = hasEndOfStepWrench() && endOfStepWrenchInNodeMomentum() ? endOfStepWrench(g0, xi0, 0.0, nullptr)
+                                                                             : Vector6d::Zero();
     const Vector6d f0 = nodeWrench_ + nodeEndWrench_;  // discrete Legendre start: node momentum = II xi0
     lgvi_->initialize(g0, xi0, 0.0, h, [f0](const se3::Pose&, const Vector6d&, double) { return f0; });
   }
@@ -118,7 +119,7 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
       // Node momentum mu^- + (h/2)(f + c): M_{k+1} - M_k = trapezoid of f + h Ad*(g_k) Tr c_{k+1} + half the
       // jump of c (c_{k+1} at g_{k+1} minus c_k at g_k).
       const Vector6d ck = nodeEndWrench_;
-      nodeEndWrench_ = lgvi_->implicitWrenchAtEnd();
+      nodeEndWrench_ = endOfStepWrenchInNodeMomentum() ? lgvi_->implicitWrenchAtEnd() : Vector6d::Zero();
       impulse_ += 0.5 * h * (se3::spatialMomentum(gk, fk) + se3::spatialMomentum(lgvi_->pose(), nodeWrench_)) +
                   h * se3::spatialMomentum(gk, fEndAtK) +
                   0.5 * h * (se3::spatialMomentum(lgvi_->pose(), nodeEndWrench_) - se3::spatialMomentum(gk, ck));

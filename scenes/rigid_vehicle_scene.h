@@ -57,6 +57,11 @@ class RigidVehicleScene : public Scene {
   // twist, with its Jacobian): forces that must be implicit to stay passive for every mass and h (stiff
   // contact, drag, buoyancy). Used only when hasEndOfStepWrench(); RK4 adds it to vehicleWrench at its stages.
   virtual bool hasEndOfStepWrench() const { return false; }
+  // Whether the node momentum counts the end-of-step wrench at the node, mu^-_k + (h/2)(f_k + c_k) (default:
+  // zero velocity for a body resting on contact under explicit gravity), or not, mu^-_k + (h/2) f_k: the
+  // pairing (g_k, xi_{k-1}) in which backward Euler's energy never rises when c carries the whole potential
+  // force (the boat's gravity + buoyancy; with c counted, a 1 kg hull's heave energy doubles in one step).
+  virtual bool endOfStepWrenchInNodeMomentum() const { return true; }
   virtual Vector6d endOfStepWrench(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/,
                                    ImplicitWrenchJacobian* /*jac*/) const {
     return Vector6d::Zero();

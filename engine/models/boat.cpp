@@ -2,6 +2,7 @@
 // tractions (eq. (15) sum, read as tractions), wind on dry patches, thrusters (ERRATA control matrix).
 #include "engine/models/boat.h"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 
@@ -164,6 +165,24 @@ Vector6d Boat::thrustWrench(const se3::Pose& g, double t, const WaterSurface& wa
 double Boat::potentialEnergy(const se3::Pose& g, const HydrostaticState& hydro) const {
   const BoatSettings& s = settings_;
   return s.mass * s.gravity * g.x.z() - s.waterDensity * s.gravity * hydro.volume * hydro.centroid.z();
+}
+
+Eigen::Vector2d Boat::restRates(const WaterSurface& stillWater) const {
+  se3::Pose g;
+  g.x.z() = equilibriumHeight();
+  HydrostaticState hydro;
+  computeHydrostatics(patches_, g, stillWater, 0.0, hydro);
+  BoatWrench w;
+  Matrix6d K, C;
+  hydrostaticWrench(g, hydro, w, &K);
+  patchWrenches(g.R, Vector6d::Zero(), hydro, std::vector<Vector3d>(patches_.size(), Vector3d::Zero()), w, &C);
+  Vector6d Minv;
+  Minv << principalInertia().cwiseInverse(), Vector3d::Constant(1.0 / settings_.mass);
+  const auto largest = [&](const Matrix6d& A) {
+    const Matrix6d scaled = Minv.asDiagonal() * A;
+    return Eigen::EigenSolver<Matrix6d>(scaled, false).eigenvalues().cwiseAbs().maxCoeff();
+  };
+  return {std::sqrt(largest(K)), largest(C)};
 }
 
 }  // namespace varsim

@@ -107,6 +107,11 @@ class Boat {
   // Thrusters with immersion fading (ERRATA control matrix), body wrench.
   Vector6d thrustWrench(const se3::Pose& g, double t, const WaterSurface& water, const Eigen::Vector2d& u) const;
 
+  // The stiffest hydrostatic frequency omega (rad/s) and the largest drag rate c (1/s) of the upright hull at
+  // rest in still water (the wind as set): max |eig| of M^-1 K and of M^-1 C, K = -d(gravity + buoyancy)/d eps,
+  // C = -d(drag + wind)/d xi, M = diag(J, m). Forces evaluated explicitly at the node are stable only for
+  // h omega < 2 and h c < 2 (Stoermer-Verlet, forward Euler); for a 1 kg default hull omega = 269 rad/s.
+  Eigen::Vector2d restRates(const WaterSurface& stillWater = WaterSurface()) const;
   // m g z - rho g int_sub z dV: the potential of gravity and still-water buoyancy (exact for still water,
   // where it makes the undamped boat conservative; a reference value under waves).
   double potentialEnergy(const se3::Pose& g, const HydrostaticState& hydro) const;
