@@ -32,9 +32,10 @@ inline void writeFile(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-// stderr goes to a file under VARSIM_TEST_OUT for the duration of the call (fd 2 redirected).
+// stderr goes to a file under VARSIM_TEST_OUT for the duration of the call (fd 2 redirected). The
+// file name carries the process id: ctest runs several test executables at once in that directory.
 inline HeadlessResult runCaptured(const std::vector<std::string>& args) {
-  const std::string errPath = testOut("headless_capture.err");
+  const std::string errPath = testOut("headless_capture_" + std::to_string(getpid()) + ".err");
   std::fflush(stderr);
   const int saved = dup(2);
   std::FILE* f = std::fopen(errPath.c_str(), "w");
