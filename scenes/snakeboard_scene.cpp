@@ -123,7 +123,9 @@ class SnakeboardScene : public Scene {
   std::vector<ControlSpec> controls() const override {
     return {
         {"rotor", -1.0, 1.0, 0.0, "gait off: torso angle target psi = psi_max * rotor (followed with shape_response)"},
-        {"steer", -1.0, 1.0, 0.0, "gait off: steering target phi = phi + phi_max * steer, within +-1.4 rad"},
+        {"steer", -1.0, 1.0, 0.0,
+         "gait off: > 0 steers right (like the car): steering target phi = phi - phi_max * steer, within +-1.4 rad "
+         "(phi > 0 turns left)"},
     };
   }
 
@@ -138,7 +140,7 @@ class SnakeboardScene : public Scene {
     next.amplitudePhi = p.real("gait_phi_amplitude") + (gen_.amplitudePhi - p.real("gait_phi_amplitude")) * lag;
     next.delta = p.real("gait_phase") + (gen_.delta - p.real("gait_phase")) * lag;
     next.target = Eigen::Vector2d(p.real("psi_max") * in[0],
-                                  std::clamp(p.real("phi") + p.real("phi_max") * in[1], -snakeboard::kMaxSteer,
+                                  std::clamp(p.real("phi") - p.real("phi_max") * in[1], -snakeboard::kMaxSteer,
                                              snakeboard::kMaxSteer));
     next.stick = next.target + (gen_.stick - next.target) * std::exp(-h / p.real("shape_response"));
     const Eigen::Vector2d r1 = shapeAt(double(k_ + 1) * h, next);
@@ -376,10 +378,11 @@ void SnakeboardScene::draw(DrawList& out) const {
   std::snprintf(line, sizeof line, "torso psi %.1f deg, steering phi %.1f deg", s.psi * kRadToDeg, s.phi * kRadToDeg);
   out.hud.push_back(line);
   if (params_.flag("gait"))
-    std::snprintf(line, sizeof line, "auto-gait: %.2f Hz, A_psi %.2f, A_phi %.2f about trim phi %.2f, delta %.2f rad",
+    std::snprintf(line, sizeof line, "auto-gait: %.2f Hz, A_psi %.2f, A_phi %.2f about trim phi %.2f, delta %.2f rad "
+                  "(untick gait to ride with the sticks/keys)",
                   params_.real("gait_frequency"), gen_.amplitudePsi, gen_.amplitudePhi, params_.real("phi"), gen_.delta);
   else
-    std::snprintf(line, sizeof line, "sticks: rotor -> torso, steer -> wheels (gait off)");
+    std::snprintf(line, sizeof line, "sticks: rotor -> torso, steer -> wheels (gait off): pump them in turn to ride");
   out.hud.push_back(line);
   if (sinceImpact < kImpactHudTime) {
     std::snprintf(line, sizeof line, "IMPACT: %s at %.2f m/s -> %.2f m/s (restitution %.2f), %ld so far",

@@ -32,6 +32,7 @@ TEST_CASE("SettingsRoundTrip: every field survives save and load") {
   b.axis = 3;
   b.keyPos = key::kI;
   b.keyNeg = key::kK;
+  b.moreKeysPos = {key::kUp, key::kO};
   b.shaping.deadZone = 0.12;
   b.shaping.expo = 0.4;
   b.shaping.invert = true;
@@ -54,6 +55,8 @@ TEST_CASE("SettingsRoundTrip: every field survives save and load") {
   const ControlBinding& rb = r.inputMappings.at("car").at("steer").binding;
   CHECK(rb.axis == 3);
   CHECK(rb.keyPos == key::kI);
+  CHECK(rb.moreKeysPos == std::vector<int>{key::kUp, key::kO});
+  CHECK(rb.moreKeysNeg.empty());
   CHECK(rb.shaping.deadZone == 0.12);
   CHECK(rb.shaping.invert);
   CHECK(rb.shaping.cal.center == 0.03);
@@ -62,6 +65,22 @@ TEST_CASE("SettingsRoundTrip: every field survives save and load") {
   const auto bs = bindingsFor(r, "car", controls);
   CHECK(bs[1].axis == 3);
   CHECK(bs[0].axis == 5);
+  CHECK(bs[0].keyPos == key::kW);  // default throttle keys: W and Up
+  CHECK(bs[0].moreKeysPos == std::vector<int>{key::kUp});
+}
+
+TEST_CASE("SettingsMoreKeys: bad extra-key lists warn and keep the defaults") {
+  std::vector<std::string> warnings;
+  const Settings s = parseSettingsJson(
+      R"({"input": {"car": {"steer": {"keys_pos_more": ["Up", "Nope"]}, "throttle": {"keys_pos_more": "Up"}}}})", "t.json",
+      warnings);
+  CHECK(warnings.size() == 2);
+  const std::vector<ControlSpec> controls = {{"steer", -1, 1, 0, ""}, {"throttle", 0, 1, 0, ""}};
+  const auto bs = bindingsFor(s, "car", controls);
+  CHECK(bs[0].moreKeysPos == std::vector<int>{key::kRight});
+  CHECK(bs[1].moreKeysPos == std::vector<int>{key::kUp});
+  const Settings cleared = parseSettingsJson(R"({"input": {"car": {"steer": {"keys_pos_more": []}}}})", "t.json", warnings);
+  CHECK(bindingsFor(cleared, "car", controls)[0].moreKeysPos.empty());
 }
 
 TEST_CASE("SettingsCorrupt: never throws; bad fields warn and keep their defaults") {

@@ -1,5 +1,6 @@
 // Input layer (ui/input): rescaled dead-zone, expo, invert, calibration sweep and re-centre, keyboard
-// ramps per physics step, NaN/out-of-range axes and disconnects → neutral with a notice.
+// ramps per physics step, NaN/out-of-range axes and disconnects → neutral with a notice, the game-convention
+// key layout of every vehicle, and a recorded key sequence driving the car scene through this layer (no GL).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "ui/input/control_binding.h"
 #include "ui/input/key_names.h"
 #include "ui/input/live_input.h"
+#include "tests/scene_harness.h"
 
 using namespace varsim;
 
@@ -263,4 +265,104 @@ TEST_CASE("GamepadButtons: ramp like keys; invalid binding indices are dropped")
   in.setDevices(pad, {});
   // Buttons of a disconnected pad are released: the ramp returns to neutral.
   CHECK(in.inputsForStep(2, 0.05)[0] == doctest::Approx(0.0));
+}
+
+namespace {
+
+// A recorded key sequence: the keys held on steps [from, to).
+struct KeySpan {
+  long from, to;
+  std::vector<int> keys;
+};
+
+// Steps `scene` with the inputs LiveInput makes of the key sequence (defaults: the game conventions).
+test::Rows driveWithKeys(Scene& scene, const std::vector<KeySpan>& sequence, long steps) {
+  LiveInput in;
+  in.configure(scene.controls(), {});
+  test::Rows rows;
+  std::vector<double> row;
+  scene.diagnostics(row);
+  rows.push_back(row);
+  for (long k = 0; k < steps; ++k) {
+    KeyboardSnapshot keys;
+    for (const auto& span : sequence)
+      if (k >= span.from && k < span.to) keys.down.insert(keys.down.end(), span.keys.begin(), span.keys.end());
+    in.setDevices(GamepadSnapshot{}, keys);
+    scene.step(scene.dt(), in.inputsForStep(k, scene.dt()));
+    scene.diagnostics(row);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("KeyboardDrivesTheCar: W forward, A left, steering centres on release, S brakes then reverses") {
+  auto scene = test::makeScene("car", {{"speed", "0"}, {"world", "open"}});
+  // 2 s W, 1 s W+A, 2 s W, 4 s S (60 steps per second).
+  const std::vector<KeySpan> seq = {{0, 120, {key::kW}}, {120, 180, {key::kW, key::kA}}, {180, 300, {key::kW}}, {300, 540, {key::kS}}};
+  const auto rows = driveWithKeys(*scene, seq, 540);
+  const auto col = [&](const char* name) { return size_t(test::columnOf(*scene, name)); };
+  const size_t x = col("x"), y = col("y"), th = col("theta"), steer = col("steer_angle"), speed = col("speed");
+  std::printf("keys on the car: after 2 s of W x = %.3f m, speed %.3f m/s; after 1 s of W+A heading %.3f rad, steering %.3f rad\n",
+              rows[120][x], rows[120][speed], rows[180][th], rows[180][steer]);
+  CHECK(rows[120][x] > 1.0);  // W: forward along the heading
+  CHECK(rows[120][y] == 0.0);
+  CHECK(rows[120][speed] > 0.5);
+  CHECK(rows[180][th] > 0.05);  // A: a left (counter-clockwise) turn
+  CHECK(rows[180][steer] > 0.2);
+  // Released A: the key ramp returns in 1/(2 x 3/s) s, then return_to_centre brings the steering angle
+  // back at centre_rate = 1/s: at most 1/6 + tan(0.6)/1 = 0.85 s.
+  const double stated = 1.0 / 6.0 + std::tan(0.6) / 1.0;
+  const long back = 180 + long(std::ceil(stated * 60.0));
+  CHECK(rows[back][steer] == 0.0);
+  CHECK(rows[back - 6][steer] > 0.0);  // not instantly: the stated time is the right size
+  for (long k = back; k <= 300; ++k) CHECK(rows[size_t(k)][steer] == 0.0);
+  // S: brakes to a stop, then (throttle released, brake_reverses) backs up.
+  double slowest = INFINITY;
+  for (long k = 300; k <= 540; ++k) slowest = std::min(slowest, rows[size_t(k)][speed]);
+  CHECK(rows[300][speed] > 1.0);
+  CHECK(slowest < -0.3);
+  // The arrows are the same controls: Up/Left instead of W/A give the same run bit for bit.
+  auto arrows = test::makeScene("car", {{"speed", "0"}, {"world", "open"}});
+  const std::vector<KeySpan> seqArrows = {
+      {0, 120, {key::kUp}}, {120, 180, {key::kUp, key::kLeft}}, {180, 300, {key::kUp}}, {300, 540, {key::kDown}}};
+  CHECK(driveWithKeys(*arrows, seqArrows, 540) == rows);
+}
+
+TEST_CASE("KeyConventions: every vehicle scene's keys, and the HUD legend") {
+  auto controlsOf = [](const char* scene) { return test::makeScene(scene)->controls(); };
+  auto pressed = [](const std::vector<ControlSpec>& controls, std::vector<int> keys) {
+    LiveInput in;
+    in.configure(controls, {});
+    KeyboardSnapshot snap;
+    snap.down = keys;
+    in.setDevices(GamepadSnapshot{}, snap);
+    InputVector u;
+    for (int k = 0; k < 120; ++k) u = in.inputsForStep(k, 1.0 / 60.0);  // ramped to full
+    return u;
+  };
+  const auto car = controlsOf("car");  // steer, throttle, brake
+  CHECK(pressed(car, {key::kD}) == InputVector{1.0, 0.0, 0.0});
+  CHECK(pressed(car, {key::kRight}) == InputVector{1.0, 0.0, 0.0});
+  CHECK(pressed(car, {key::kS}) == InputVector{0.0, 0.0, 1.0});
+  CHECK(keyboardLegend(car, defaultBindings(car)) ==
+        "steer A/\u2190 | D/\u2192  \u00b7  throttle W/\u2191  \u00b7  brake S/\u2193");
+  const auto heli = controlsOf("helicopter");  // yaw, throttle, roll, pitch
+  CHECK(pressed(heli, {key::kW}) == InputVector{0.0, 1.0, 0.0, 0.0});
+  CHECK(pressed(heli, {key::kA}) == InputVector{-1.0, 0.0, 0.0, 0.0});
+  CHECK(pressed(heli, {key::kUp}) == InputVector{0.0, 0.0, 0.0, 1.0});    // nose down, forward
+  CHECK(pressed(heli, {key::kLeft}) == InputVector{0.0, 0.0, -1.0, 0.0});  // roll left
+  const auto boat = controlsOf("boat");  // thrust_left, thrust_right
+  CHECK(pressed(boat, {key::kW}) == InputVector{1.0, 1.0});
+  CHECK(pressed(boat, {key::kUp}) == InputVector{1.0, 1.0});
+  CHECK(pressed(boat, {key::kA}) == InputVector{0.0, 1.0});  // right thruster: turns left
+  CHECK(pressed(boat, {key::kRight}) == InputVector{1.0, 0.0});
+  const auto board = controlsOf("snakeboard");  // rotor, steer
+  CHECK(pressed(board, {key::kW}) == InputVector{1.0, 0.0});
+  CHECK(pressed(board, {key::kLeft}) == InputVector{0.0, -1.0});  // steer < 0: phi > 0, a left turn
+  // No key of any vehicle scene is a simulation shortcut (Space, Backspace, P, Tab, +/-, , and .).
+  for (const char* name : {"car", "helicopter", "boat", "snakeboard"})
+    for (const auto& b : defaultBindings(controlsOf(name)))
+      for (int k : {b.keyPos, b.keyNeg}) CHECK((k == key::kNone || (k >= 'A' && k <= 'Z' && k != 'P') || (k >= key::kRight && k <= key::kUp)));
 }

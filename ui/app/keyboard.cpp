@@ -21,8 +21,9 @@ KeyboardSnapshot pollControlKeys(GLFWwindow* window, const std::vector<ControlBi
   KeyboardSnapshot keys;
   if (textInputActive || !window) return keys;
   for (const auto& b : bindings)
-    for (int code : {b.keyPos, b.keyNeg})
-      if (code >= 0 && glfwGetKey(window, code) == GLFW_PRESS) keys.down.push_back(code);
+    for (const std::vector<int>& codes : {std::vector<int>{b.keyPos, b.keyNeg}, b.moreKeysPos, b.moreKeysNeg})
+      for (int code : codes)
+        if (code >= 0 && glfwGetKey(window, code) == GLFW_PRESS) keys.down.push_back(code);
   return keys;
 }
 
@@ -51,18 +52,19 @@ void handleShortcuts(AppState& app) {
   if (ImGui::GetIO().WantTextInput) return;  // typing into a field is not a shortcut
   SimDriver& d = app.driver;
   for (const KeyEvent& e : events) {
-    const bool simulationKey = e.key == GLFW_KEY_SPACE || e.key == GLFW_KEY_RIGHT || e.key == GLFW_KEY_LEFT ||
+    const bool simulationKey = e.key == GLFW_KEY_SPACE || e.key == GLFW_KEY_PERIOD || e.key == GLFW_KEY_COMMA ||
                                e.key == GLFW_KEY_BACKSPACE;
     if (simulationKey && !d.loaded()) continue;
     switch (e.key) {
       case GLFW_KEY_SPACE:
         if (!e.repeat) d.setPaused(!d.paused());
         break;
-      case GLFW_KEY_RIGHT:
+      // History stepping on , and . (the < > keys): the arrows and W/A/S/D drive the vehicles.
+      case GLFW_KEY_PERIOD:
         d.setPaused(true);
         d.stepOnce();
         break;
-      case GLFW_KEY_LEFT:
+      case GLFW_KEY_COMMA:
         if (!d.stepBack()) app.notify("history: oldest stored state reached");
         break;
       case GLFW_KEY_BACKSPACE:

@@ -11,7 +11,7 @@ struct AppState;
 
 // Keys bound to the current scene's controls that are held now.
 KeyboardSnapshot pollControlKeys(GLFWwindow* window, const std::vector<ControlBinding>& bindings, bool textInputActive);
-// Space pause, → step, ← step back, Backspace reset, +/− speed, Tab hide UI, F1 help, F12/P screenshot,
+// Space pause, . step, , step back (the arrows drive vehicles), Backspace reset, +/− speed, Tab hide UI, F1 help, F12/P screenshot,
 // Ctrl+Q quit.
 // Consumes the key presses queued since the last frame (installKeyQueue); call once per frame
 // between ImGui::NewFrame and ImGui::Render.

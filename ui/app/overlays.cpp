@@ -33,6 +33,9 @@ void drawHud(AppState& app) {
     ImGui::PushTextWrapPos(wrapWidth(app));
     ImGui::Text("%s  t = %.3f s  %.0f%% real time  %.0f FPS%s", d.sceneName().c_str(), d.scene().time(), d.speed() * 100.0,
                 app.rates.fps(), d.paused() ? "  [paused]" : "");
+    // The keys that drive this scene, from the live bindings (so an edited mapping shows as it is).
+    const std::string keys = keyboardLegend(app.live.controls(), app.live.bindings());
+    if (!keys.empty() && !d.replaying()) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "keys: %s", keys.c_str());
     for (const auto& line : app.drawList.hud) ImGui::TextWrapped("%s", line.c_str());
     if (const EnergyMonitor::Flag& e = d.energyMonitor().flag(); d.energyMonitor().flagged())
       ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "ENERGY GAIN %+.3g J without input at t = %.3f s (tol %.3g J)",
@@ -80,6 +83,20 @@ void drawNotices(AppState& app) {
   ImGui::End();
 }
 
+// Two columns: key (highlighted) and what it does.
+template <class Rows>
+void keyTable(const char* id, const Rows& rows) {
+  if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) return;
+  for (const auto& r : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", r[0]);
+    ImGui::TableSetColumnIndex(1);
+    ImGui::TextUnformatted(r[1]);
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void drawOverlays(AppState& app) {
@@ -100,8 +117,8 @@ void drawHelpOverlay(AppState& app) {
   }
   static const char* kShortcuts[][2] = {
       {"Space", "pause / run"},
-      {"Right", "single physics step (pauses; hold to repeat)"},
-      {"Left", "step back through the history ring (~2000 states)"},
+      {". (period)", "single physics step (pauses; hold to repeat)"},
+      {", (comma)", "step back through the history ring (~2000 states)"},
       {"Backspace", "reset: rebuild the scene, applying pending parameters"},
       {"+ / -", "speed up / slow down (x0.1 ... x4, log-spaced)"},
       {"Tab", "hide / show all panels"},
@@ -111,17 +128,14 @@ void drawHelpOverlay(AppState& app) {
       {"left drag", "orbit the camera"},
       {"right / middle drag", "pan"},
       {"wheel", "zoom"},
-      {"D/A W/S L/J I/K E/Q Up/Down O/U H/F", "keyboard fallback: controls 1-8 (+/-), see Input mapping"},
   };
-  if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-    for (const auto& s : kShortcuts) {
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s[0]);
-      ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(s[1]);
-    }
-    ImGui::EndTable();
+  keyTable("shortcuts", kShortcuts);
+  ImGui::Separator();
+  ImGui::TextUnformatted("Driving without a gamepad (game conventions; remap in Input mapping):");
+  keyTable("driving", kKeyConventions);
+  if (app.driver.loaded()) {
+    const std::string keys = keyboardLegend(app.live.controls(), app.live.bindings());
+    ImGui::Text("This scene: %s", keys.empty() ? "no keyboard controls" : keys.c_str());
   }
   ImGui::Separator();
   ImGui::TextDisabled("Command line: varsim --help.  Headless: varsim list | describe SCENE | run SCENE ...");

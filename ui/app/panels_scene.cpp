@@ -120,8 +120,8 @@ void drawMainMenu(AppState& app) {
   if (ImGui::BeginMenu("Simulation")) {
     SimDriver& d = app.driver;
     if (ImGui::MenuItem(d.paused() ? "Run" : "Pause", "Space")) d.setPaused(!d.paused());
-    if (ImGui::MenuItem("Step", "Right")) { d.setPaused(true); d.stepOnce(); }
-    if (ImGui::MenuItem("Step back", "Left")) d.stepBack();
+    if (ImGui::MenuItem("Step", ".")) { d.setPaused(true); d.stepOnce(); }
+    if (ImGui::MenuItem("Step back", ",")) d.stepBack();
     if (ImGui::MenuItem("Reset", "Backspace")) {
       try { d.reset(); } catch (const std::exception& e) { app.notify(std::string("reset failed: ") + e.what(), true); }
     }

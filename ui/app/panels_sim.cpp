@@ -129,7 +129,7 @@ void drawSimulationPanel(AppState& app) {
     ImGui::PopTextWrapPos();
     if (ImGui::Button("Reset (Backspace)")) tryReset(app);
     ImGui::SameLine();
-    ImGui::TextDisabled("or step back with Left");
+    ImGui::TextDisabled("or step back with , (comma)");
   }
   ImGui::End();
 }

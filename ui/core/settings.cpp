@@ -82,6 +82,20 @@ struct Reader {
     out = code;
     return true;
   }
+  // A list of key names (the arrows beside W/A/S/D); [] unbinds them all.
+  bool keyList(const json& j, const char* key, const std::string& where, std::vector<int>& out) {
+    if (!j.contains(key)) return false;
+    const json& v = j.at(key);
+    if (!v.is_array() || v.size() > 3) { warn(where + key, "must be a list of at most 3 key names"); return false; }
+    std::vector<int> codes;
+    for (const json& name : v) {
+      const int code = name.is_string() ? keyFromName(name.get<std::string>()) : -1;
+      if (code < 0) { warn(where + key, "holds an unknown key name (" + name.dump() + ")"); return false; }
+      codes.push_back(code);
+    }
+    out = codes;
+    return true;
+  }
   SavedBinding binding(const json& j, const std::string& where) {
     SavedBinding saved;
     saved.fields = 0;
@@ -93,6 +107,8 @@ struct Reader {
     mark(integer(j, "button_neg", where, b.buttonNeg, -1, kGamepadButtonCount - 1), SavedBinding::kButtonNeg);
     mark(keyField(j, "key_pos", where, b.keyPos), SavedBinding::kKeyPos);
     mark(keyField(j, "key_neg", where, b.keyNeg), SavedBinding::kKeyNeg);
+    mark(keyList(j, "keys_pos_more", where, b.moreKeysPos), SavedBinding::kKeysPosMore);
+    mark(keyList(j, "keys_neg_more", where, b.moreKeysNeg), SavedBinding::kKeysNegMore);
     mark(number(j, "ramp_rate", where, b.rampRate, 0.01, 100.0), SavedBinding::kRampRate);
     mark(number(j, "dead_zone", where, b.shaping.deadZone, 0.0, 0.9), SavedBinding::kDeadZone);
     mark(number(j, "expo", where, b.shaping.expo, 0.0, 1.0), SavedBinding::kExpo);
@@ -104,6 +120,12 @@ struct Reader {
   }
 };
 
+json keyNames(const std::vector<int>& codes) {
+  json out = json::array();
+  for (int c : codes) out.push_back(keyName(c));
+  return out;
+}
+
 json bindingJson(const SavedBinding& saved) {
   const ControlBinding& b = saved.binding;
   return json{{"axis", b.axis},
@@ -111,6 +133,8 @@ json bindingJson(const SavedBinding& saved) {
               {"button_neg", b.buttonNeg},
               {"key_pos", keyName(b.keyPos)},
               {"key_neg", keyName(b.keyNeg)},
+              {"keys_pos_more", keyNames(b.moreKeysPos)},
+              {"keys_neg_more", keyNames(b.moreKeysNeg)},
               {"ramp_rate", b.rampRate},
               {"dead_zone", b.shaping.deadZone},
               {"expo", b.shaping.expo},
@@ -236,6 +260,8 @@ ControlBinding SavedBinding::over(const ControlBinding& d) const {
   take(kButtonNeg, b.buttonNeg, binding.buttonNeg);
   take(kKeyPos, b.keyPos, binding.keyPos);
   take(kKeyNeg, b.keyNeg, binding.keyNeg);
+  take(kKeysPosMore, b.moreKeysPos, binding.moreKeysPos);
+  take(kKeysNegMore, b.moreKeysNeg, binding.moreKeysNeg);
   take(kRampRate, b.rampRate, binding.rampRate);
   take(kDeadZone, b.shaping.deadZone, binding.shaping.deadZone);
   take(kExpo, b.shaping.expo, binding.shaping.expo);

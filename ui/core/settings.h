@@ -21,7 +21,8 @@ struct SavedBinding {
   enum Field : unsigned {
     kAxis = 1u << 0, kButtonPos = 1u << 1, kButtonNeg = 1u << 2, kKeyPos = 1u << 3, kKeyNeg = 1u << 4,
     kRampRate = 1u << 5, kDeadZone = 1u << 6, kExpo = 1u << 7, kInvert = 1u << 8, kCalMin = 1u << 9,
-    kCalCenter = 1u << 10, kCalMax = 1u << 11, kAll = (1u << 12) - 1
+    kCalCenter = 1u << 10, kCalMax = 1u << 11, kKeysPosMore = 1u << 12, kKeysNegMore = 1u << 13,
+    kAll = (1u << 14) - 1
   };
   ControlBinding binding;
   unsigned fields = kAll;

@@ -40,6 +40,72 @@ double valueToDeflection(const ControlSpec& c, double v) {
   return c.neutral > c.min ? std::max(-1.0, -(c.neutral - v) / (c.neutral - c.min)) : 0.0;
 }
 
+const char* const kKeyConventions[4][2] = {
+    {"car", "W/\u2191 throttle, S/\u2193 brake (then reverse once stopped), A/D or \u2190/\u2192 steer (centres on release)"},
+    {"helicopter", "W/S collective (climb), A/D yaw, \u2191/\u2193 pitch (forward/back), \u2190/\u2192 roll"},
+    {"boat", "W/\u2191 both thrusters, A/\u2190 right thruster only (turn left), D/\u2192 left only (no reverse)"},
+    {"snakeboard", "gait off: W/S or \u2191/\u2193 twist the torso, A/D or \u2190/\u2192 steer; pump both to ride"},
+};
+
+namespace {
+
+struct KeyConvention {
+  const char* control;
+  bool flight;  // applies in a scene with pitch and roll controls (helicopter)
+  int keyPos;
+  std::vector<int> morePos;
+  int keyNeg;
+  std::vector<int> moreNeg;
+};
+
+// Game conventions by control name (see the header); the first match for the scene's kind wins.
+const std::vector<KeyConvention>& keyConventions() {
+  using namespace key;
+  static const std::vector<KeyConvention> table = {
+      {"throttle", true, kW, {}, kS, {}},
+      {"yaw", true, kD, {}, kA, {}},
+      {"pitch", true, kUp, {}, kDown, {}},
+      {"roll", true, kRight, {}, kLeft, {}},
+      {"throttle", false, kW, {kUp}, kNone, {}},
+      {"brake", false, kS, {kDown}, kNone, {}},
+      {"steer", false, kD, {kRight}, kA, {kLeft}},
+      {"rotor", false, kW, {kUp}, kS, {kDown}},
+      {"thrust_left", false, kW, {kUp, kD, kRight}, kNone, {}},
+      {"thrust_right", false, kW, {kUp, kA, kLeft}, kNone, {}},
+  };
+  return table;
+}
+
+const KeyConvention* conventionFor(const std::string& control, bool flight) {
+  for (const auto& c : keyConventions())
+    if (c.flight == flight && control == c.control) return &c;
+  return nullptr;
+}
+
+bool hasControl(const std::vector<ControlSpec>& controls, const char* name) {
+  for (const auto& c : controls)
+    if (c.name == name) return true;
+  return false;
+}
+
+std::string keyLabel(int code) {
+  switch (code) {
+    case key::kUp: return "\u2191";
+    case key::kDown: return "\u2193";
+    case key::kLeft: return "\u2190";
+    case key::kRight: return "\u2192";
+    default: return keyName(code);
+  }
+}
+
+std::string keysLabel(int first, const std::vector<int>& more) {
+  std::string out = first >= 0 ? keyLabel(first) : "";
+  for (int k : more) out += (out.empty() ? "" : "/") + keyLabel(k);
+  return out;
+}
+
+}  // namespace
+
 std::vector<ControlBinding> defaultBindings(const std::vector<ControlSpec>& controls) {
   static const int stickOrder[] = {0, 1, 2, 3};
   static const int triggerOrder[] = {5, 4};
@@ -48,6 +114,7 @@ std::vector<ControlBinding> defaultBindings(const std::vector<ControlSpec>& cont
                                     {key::kO, key::kU}, {key::kH, key::kF}};
   std::vector<ControlBinding> out;
   size_t nextStick = 0, nextTrigger = 0, nextKeys = 0;
+  const bool flight = hasControl(controls, "pitch") && hasControl(controls, "roll");
   for (const auto& c : controls) {
     ControlBinding b;
     if (isUnipolar(c) && nextTrigger < 2) {
@@ -58,7 +125,12 @@ std::vector<ControlBinding> defaultBindings(const std::vector<ControlSpec>& cont
       b.axis = stickOrder[nextStick++];
       b.shaping.invert = b.axis == 1 || b.axis == 3;
     }
-    if (nextKeys < std::size(keyPairs)) {
+    if (const KeyConvention* k = conventionFor(c.name, flight)) {
+      b.keyPos = k->keyPos;
+      b.moreKeysPos = k->morePos;
+      b.keyNeg = k->keyNeg;
+      b.moreKeysNeg = k->moreNeg;
+    } else if (nextKeys < std::size(keyPairs)) {
       b.keyPos = keyPairs[nextKeys][0];
       b.keyNeg = keyPairs[nextKeys][1];
       ++nextKeys;
@@ -75,9 +147,32 @@ ControlBinding sanitizeBinding(ControlBinding b) {
   b.buttonNeg = validIndex(b.buttonNeg, kGamepadButtonCount);
   b.keyPos = validIndex(b.keyPos, key::kMaxCode + 1);
   b.keyNeg = validIndex(b.keyNeg, key::kMaxCode + 1);
+  for (auto* more : {&b.moreKeysPos, &b.moreKeysNeg}) {
+    std::vector<int> kept;
+    for (int k : *more)
+      if (validIndex(k, key::kMaxCode + 1) >= 0 && kept.size() < 3) kept.push_back(k);
+    *more = kept;
+  }
   b.rampRate = std::isfinite(b.rampRate) ? std::clamp(b.rampRate, 0.01, 100.0) : 3.0;
   b.shaping = sanitizeShaping(b.shaping);
   return b;
+}
+
+}  // namespace varsim
+
+namespace varsim {
+
+std::string keyboardLegend(const std::vector<ControlSpec>& controls, const std::vector<ControlBinding>& bindings) {
+  std::string out;
+  for (size_t i = 0; i < controls.size() && i < bindings.size(); ++i) {
+    const ControlBinding& b = bindings[i];
+    const std::string pos = keysLabel(b.keyPos, b.moreKeysPos), neg = keysLabel(b.keyNeg, b.moreKeysNeg);
+    if (pos.empty() && neg.empty()) continue;
+    std::string keys = pos;
+    if (!neg.empty()) keys = isUnipolar(controls[i]) ? pos : neg + " | " + pos;
+    out += (out.empty() ? "" : "  \u00b7  ") + controls[i].name + " " + keys;
+  }
+  return out;
 }
 
 }  // namespace varsim

@@ -33,6 +33,7 @@ struct ControlBinding {
   int axis = -1;                        // gamepad axis, -1 none
   int buttonPos = -1, buttonNeg = -1;   // buttons ramping the deflection to +1 / -1
   int keyPos = -1, keyNeg = -1;         // keyboard fallback, same ramp
+  std::vector<int> moreKeysPos, moreKeysNeg;  // further keys doing the same (the arrows beside W/A/S/D), <= 3 each
   double rampRate = 3.0;                // keys/buttons: deflection change per simulated second, (0, 100]
   AxisShaping shaping;
 };
@@ -44,9 +45,19 @@ double deflectionToValue(const ControlSpec& c, double deflection);  // deflectio
 double valueToDeflection(const ControlSpec& c, double value);       // inverse, for the mapping panel
 
 // Sensible defaults for a scene without saved mapping: bipolar controls take the sticks in order
-// (left x, left y, right x, right y; y inverted so "up" is positive), unipolar ones the triggers;
-// keys in pairs D/A, W/S, L/J, I/K, E/Q, Up/Down, O/U, H/F (the ←/→ arrows step the simulation).
+// (left x, left y, right x, right y; y inverted so "up" is positive), unipolar ones the triggers.
+// Keys follow game conventions by control name (kKeyConventions; history stepping uses , and . so
+// the arrows are free):
+//   ground vehicles  throttle W/Up, brake S/Down, steer D/Right (+, right) A/Left (-), rotor W/Up S/Down,
+//                    boat thrust_left W/Up/D/Right, thrust_right W/Up/A/Left (A turns left: right thruster)
+//   flight (a scene with pitch and roll)  throttle W/S, yaw D/A, pitch Up/Down, roll Right/Left
+// Other controls take the pairs D/A, W/S, L/J, I/K, E/Q, Up/Down, O/U, H/F in order.
 std::vector<ControlBinding> defaultBindings(const std::vector<ControlSpec>& controls);
-ControlBinding sanitizeBinding(ControlBinding b);  // clamps indices/rates to valid values
+ControlBinding sanitizeBinding(ControlBinding b);  // clamps indices/rates to valid values, drops bad keys
+// The keys of every binding as one line for the HUD: "throttle W/↑ · brake S/↓ · steer A/← | D/→"
+// (bipolar controls: negative keys | positive keys); empty when no key is bound.
+std::string keyboardLegend(const std::vector<ControlSpec>& controls, const std::vector<ControlBinding>& bindings);
+// The one table of game conventions (F1 help shows it), one line per vehicle kind.
+extern const char* const kKeyConventions[4][2];
 
 }  // namespace varsim

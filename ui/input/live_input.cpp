@@ -70,8 +70,14 @@ InputVector LiveInput::inputsForStep(long, double h) {
   for (size_t i = 0; i < controls_.size(); ++i) {
     const ControlBinding& b = bindings_[i];
     auto buttonDown = [&](int button) { return pad_.connected && button >= 0 && pad_.buttons[size_t(button)]; };
-    const bool up = keys_.isDown(b.keyPos) || buttonDown(b.buttonPos);
-    const bool down = keys_.isDown(b.keyNeg) || buttonDown(b.buttonNeg);
+    auto anyDown = [&](int first, const std::vector<int>& more) {
+      if (keys_.isDown(first)) return true;
+      for (int k : more)
+        if (keys_.isDown(k)) return true;
+      return false;
+    };
+    const bool up = anyDown(b.keyPos, b.moreKeysPos) || buttonDown(b.buttonPos);
+    const bool down = anyDown(b.keyNeg, b.moreKeysNeg) || buttonDown(b.buttonNeg);
     const double target = (up ? 1.0 : 0.0) - (down ? 1.0 : 0.0);
     // Releasing returns to rest twice as fast as pushing away from it (a spring-loaded stick).
     const double rate = b.rampRate * (target == 0.0 ? 2.0 : 1.0);
