@@ -166,7 +166,8 @@ SceneConfig parseSceneJson(const std::string& text, const std::string& source) {
     if (it.key() != "scene" && it.key() != "params")
       throw BadInput(source + ": unknown top-level key '" + shortText(it.key()) + "'; allowed: scene, params");
   if (doc.contains("params")) {
-    if (!doc["params"].is_object()) throw BadInput(source + ": key 'params' must be an object, got " + shown(doc["params"]));
+    if (!doc["params"].is_object())
+      throw BadInput(source + ": key 'params' must be an object, got " + shown(doc["params"]));
     for (auto it = doc["params"].begin(); it != doc["params"].end(); ++it) {
       const ParamSpec* spec = config.params.spec(it.key());
       if (!spec) config.params.set(it.key(), {}, source);  // throws the unknown-key message

@@ -90,7 +90,8 @@ TEST_CASE("RunWriteErrorsStopWithExit2") {
 
 TEST_CASE("WallClockColumnsAreNamedByTheirUnit") {
   for (const char* c : {"step_us", "solve_us", "step_us_rk4", "app_step_us"}) CHECK(isWallClockColumn(c));
-  for (const char* c : {"t", "energy", "users", "u_s", "step_usage", "us", "newton_iters"}) CHECK_FALSE(isWallClockColumn(c));
+  for (const char* c : {"t", "energy", "users", "u_s", "step_usage", "us", "newton_iters"})
+    CHECK_FALSE(isWallClockColumn(c));
 }
 
 TEST_CASE("EveryScenesCsvIsByteIdenticalAcrossRunsWithoutTimings") {

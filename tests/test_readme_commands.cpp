@@ -46,7 +46,10 @@ std::vector<std::string> varsimCommands(const std::string& text) {
   std::string line;
   bool fenced = false;
   while (std::getline(lines, line)) {
-    if (startsWith(trim(line), "```")) { fenced = !fenced; continue; }
+    if (startsWith(trim(line), "```")) {
+      fenced = !fenced;
+      continue;
+    }
     if (fenced) {
       if (line.find("./build/ui/varsim") != std::string::npos) out.push_back(trim(line));
       continue;

@@ -76,7 +76,8 @@ RunOptions parseRunArgs(const std::vector<std::string>& args) {
       o.config.params.setFromString("dt", value, "--dt");
     } else if (flag == "--duration") {
       const NumberText n = parseNumber(value);
-      if (!n.ok || n.value < 0) throw BadInput(flagError(flag, value, (n.ok ? "negative" : n.error) + "; allowed >= 0 s"));
+      if (!n.ok || n.value < 0)
+        throw BadInput(flagError(flag, value, (n.ok ? "negative" : n.error) + "; allowed >= 0 s"));
       o.duration = n.value;
       o.haveDuration = true;
     } else if (flag == "--steps") {
