@@ -44,7 +44,7 @@ void RigidVehicleScene::startBody(const RigidBodyInertia& inertia, const se3::Po
     nodeInputWrench_ = inputWrench(g0, xi0, 0.0);
     nodeEndWrench_ = hasEndOfStepWrench() && endOfStepWrenchInNodeMomentum() ? endOfStepWrench(g0, xi0, 0.0, nullptr)
                                                                              : Vector6d::Zero();
-    const Vector6d f0 = nodeWrench_ + nodeEndWrench_;  // discrete Legendre start: node momentum = II xi0
+    const Vector6d f0 = nodeWrench_;
     lgvi_->initialize(g0, xi0, 0.0, h, [f0](const se3::Pose&, const Vector6d&, double) { return f0; });
   }
   impulse_.setZero();
@@ -73,13 +73,19 @@ double RigidVehicleScene::time() const { return lgvi_ ? lgvi_->time() : rk4_->ti
 int RigidVehicleScene::newtonIterations() const { return lgvi_ ? lgvi_->newtonIterations() : 0; }
 
 Vector6d RigidVehicleScene::bodyMomentumAtNode() const {
-  if (lgvi_) return lgvi_->momentumBody() + 0.5 * lgvi_->stepSize() * (nodeWrench_ + nodeEndWrench_);
+  if (lgvi_) return lgvi_->momentumBody() + 0.5 * lgvi_->stepSize() * nodeWrench_;
   return rk4_->momentumBody();
 }
 
 Vector6d RigidVehicleScene::spatialMomentum() const { return se3::spatialMomentum(pose(), bodyMomentumAtNode()); }
 
-Vector3d RigidVehicleScene::velocity() const { return spatialMomentum().tail<3>() / inertia_.mass; }
+Vector3d RigidVehicleScene::velocity() const {
+  if (!lgvi_) return spatialMomentum().tail<3>() / inertia_.mass;
+  // With the end-of-step wrench c_k at the node as well: mu^- + (h/2)(f_k + c_k), zero for a body at rest on
+  // contact (f_k alone reads (h/2) |f_k| / m, e.g. (h/2) g = 0.08 m/s with the rotor off at h = 1/60).
+  const Vector6d mu = lgvi_->momentumBody() + 0.5 * lgvi_->stepSize() * (nodeWrench_ + nodeEndWrench_);
+  return pose().R * mu.tail<3>() / inertia_.mass;
+}
 
 double RigidVehicleScene::kineticEnergy() const { return kineticEnergyOfMomentum(inertia_, bodyMomentumAtNode()); }
 
@@ -105,24 +111,22 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
     if (lgvi_) {
       const se3::Pose gk = lgvi_->pose();
       const Vector6d fk = nodeWrench_;
+      const double hBefore = lgvi_->stepSize();
       ImplicitWrench fEnd;
       if (hasEndOfStepWrench())
         fEnd = [this](const se3::Pose& g, const Vector6d& xi, double t, ImplicitWrenchJacobian* jac) {
           return endOfStepWrench(g, xi, t, jac);
         };
       lgvi_->step(h, [fk](const se3::Pose&, const Vector6d&, double) { return fk; }, fEnd);
-      const Vector6d fEndAtK = lgvi_->implicitWrench();  // h Ad*_{g_k^-1} of it enters the balance (lgvi_se3.h)
       updateActuators(h, inputs);
       nodeWrench_ = vehicleWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
       if (!nodeWrench_.allFinite())
         throw SimulationDiverged("vehicle wrench is not finite at t=" + formatNumber(lgvi_->time()));
-      // Node momentum mu^- + (h/2)(f + c): M_{k+1} - M_k = trapezoid of f + h Ad*(g_k) Tr c_{k+1} + half the
-      // jump of c (c_{k+1} at g_{k+1} minus c_k at g_k).
-      const Vector6d ck = nodeEndWrench_;
+      // Node momentum S(g, mu^- + (h/2) f): its change is what the LGVI applied to mu^- (h change, eq. (10) with
+      // the end-of-step wrench, substeps) plus the change of the half node impulse.
       nodeEndWrench_ = endOfStepWrenchInNodeMomentum() ? lgvi_->implicitWrenchAtEnd() : Vector6d::Zero();
-      impulse_ += 0.5 * h * (se3::spatialMomentum(gk, fk) + se3::spatialMomentum(lgvi_->pose(), nodeWrench_)) +
-                  h * se3::spatialMomentum(gk, fEndAtK) +
-                  0.5 * h * (se3::spatialMomentum(lgvi_->pose(), nodeEndWrench_) - se3::spatialMomentum(gk, ck));
+      impulse_ += lgvi_->lastStepImpulse() + 0.5 * lgvi_->stepSize() * se3::spatialMomentum(lgvi_->pose(), nodeWrench_) -
+                  0.5 * hBefore * se3::spatialMomentum(gk, fk);
       const Vector6d inputNext = inputWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
       inputWork_ += lgvi_->segmentWork(nodeInputWrench_, inputNext);
       nodeInputWrench_ = inputNext;

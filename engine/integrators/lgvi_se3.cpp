@@ -359,6 +359,41 @@ LgviSe3::Solution LgviSe3::solveStep(double h, const Vector6d& b, const Vector6d
 void LgviSe3::step(double h, const WrenchField& f, const ImplicitWrench& fEnd) {
   if (!initialized_) throw BadInput("LgviSe3::step called before initialize");
   if (!(h > 0.0 && std::isfinite(h))) throw BadInput("LGVI step size h = " + num(h) + ": allowed (0, inf) s");
+  const std::string failure = advance(h, f, fEnd);
+  substeps_ = 1;
+  if (failure.empty()) return;
+  if (!fEnd) throw SimulationDiverged(failure);
+  // Fallback with an end-of-step wrench: a step across a violent impact (e.g. 15 m/s into a wall at h = 0.1,
+  // where the contact torque spins the body by ~3 rad in one step) can leave Newton without a root in reach;
+  // the same interval in 2^j equal substeps (exact in binary, so t advances by exactly h), j = 1..6, is each
+  // a plain step of this scheme. Deterministic: the same inputs split the same way.
+  const std::vector<double> saved = saveState();
+  for (int j = 1; j <= 6; ++j) {
+    const int n = 1 << j;
+    bool ok = true;
+    int iterations = 0;
+    Vector6d impulse = Vector6d::Zero();
+    for (int i = 0; i < n && ok; ++i) {
+      try {
+        ok = advance(h / n, f, fEnd).empty();
+      } catch (const SimulationDiverged&) {
+        ok = false;
+      }
+      iterations += newtonIterations_;
+      impulse += stepImpulse_;
+    }
+    if (ok) {
+      newtonIterations_ = iterations;
+      stepImpulse_ = impulse;
+      substeps_ = n;
+      return;
+    }
+    loadState(saved);
+  }
+  throw SimulationDiverged(failure + " (also with the step split into up to 64 substeps)");
+}
+
+std::string LgviSe3::advance(double h, const WrenchField& f, const ImplicitWrench& fEnd) {
   const double t = time();
   const Vector6d fk = f ? f(g_, xiPrev_, t) : Vector6d::Zero();
   if (!fk.allFinite()) throw SimulationDiverged("body wrench at t=" + num(t) + " is not finite");
@@ -369,20 +404,18 @@ void LgviSe3::step(double h, const WrenchField& f, const ImplicitWrench& fEnd) {
   // nothing is committed before the checks below
   const Solution s = fEnd ? solveStepImplicit(h, b, fk, fEnd) : solveStep(h, b, fk);
   if (!s.newton.converged) {
-    throw SimulationDiverged(
-        "LGVI Newton " + std::string(s.xi.allFinite() && std::isfinite(s.newton.relativeResidual)
-                                         ? "did not converge"
-                                         : "produced a non-finite velocity") +
-        " within " + std::to_string(s.newton.iterations) + " iterations at t=" + num(t) + ": relative momentum residual " +
-        num(s.newton.relativeResidual) + " > tolerance " + num(options_.newtonTolerance) + " (|omega| h = " +
-        num(h * xiPrev_.head<3>().norm()) + " rad before the step)");
+    const bool finite = s.xi.allFinite() && std::isfinite(s.newton.relativeResidual);
+    return "LGVI Newton " + std::string(finite ? "did not converge" : "produced a non-finite velocity") + " within " +
+           std::to_string(s.newton.iterations) + " iterations at t=" + num(t) + ": relative momentum residual " +
+           num(s.newton.relativeResidual) + " > tolerance " + num(options_.newtonTolerance) +
+           " (|omega| h = " + num(h * xiPrev_.head<3>().norm()) + " rad before the step)";
   }
   const Vector6d& xi = s.xi;
   const Vector3d w = xi.head<3>(), v = xi.tail<3>();
   // dexp^{-1} has poles at h|omega| = 2 pi n: a root beyond the first pole is not a valid segment.
   if (options_.tangent == Tangent::Exp && h * w.norm() >= 2.0 * M_PI)
-    throw SimulationDiverged("LGVI step at t=" + num(t) + ": h |omega| = " + num(h * w.norm()) +
-                             " rad reached 2 pi, where dexp^-1 is singular (reduce dt or use tangent cay)");
+    return "LGVI step at t=" + num(t) + ": h |omega| = " + num(h * w.norm()) +
+           " rad reached 2 pi, where dexp^-1 is singular (reduce dt or use tangent cay)";
   const Vector6d IIxi = (Vector6d() << inertia_.J * w, inertia_.mass * v).finished();
   se3::Pose segment;
   const se3::Pose gNext = nextPose(h, xi, &segment);
@@ -394,15 +427,18 @@ void LgviSe3::step(double h, const WrenchField& f, const ImplicitWrench& fEnd) {
     muNext << so3CTmu(options_.tangent, -h * w, IIxi.head<3>()), segment.R.transpose() * IIxi.tail<3>();
   }
   if (!gNext.R.allFinite() || !gNext.x.allFinite() || !muNext.allFinite())
-    throw SimulationDiverged("LGVI pose or momentum became non-finite at t=" + num(t + h));
+    return "LGVI pose or momentum became non-finite at t=" + num(t + h);
 
+  // What this step applied to the spatial left momentum (h change, then eq. (10)): S(g_{k+1}, mu^-_{k+1}) -
+  // S(g_k, mu^-_k) for the matched pairs, S = Ad*_{g^-1}.
+  stepImpulse_ = se3::spatialMomentum(g_, Vector6d(muMinus - muMinus_ + h * (fk + s.fEnd)));
   clock_.advance(h);
   g_ = gNext;
   muMinus_ = muNext;
   xiPrev_ = xi;
   newtonIterations_ = s.newton.iterations;
-  implicitWrench_ = s.fEnd;
   implicitWrenchAtEnd_ = s.fEndRaw;
+  return {};
 }
 
 std::vector<double> LgviSe3::saveState() const {
@@ -424,8 +460,9 @@ void LgviSe3::loadState(const std::vector<double>& s) {
   xiPrev_ = Eigen::Map<const Vector6d>(s.data() + 18);
   clock_.load(s.data() + 24);
   newtonIterations_ = int(s[27]);
-  implicitWrench_.setZero();
   implicitWrenchAtEnd_.setZero();
+  stepImpulse_.setZero();
+  substeps_ = 1;
   initialized_ = true;
 }
 

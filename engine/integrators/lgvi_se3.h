@@ -22,6 +22,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "engine/integrators/step_time.h"
@@ -111,13 +112,15 @@ class LgviSe3 {
   // fEnd (optional): the end-of-step wrench (ImplicitWrench above; empty = the plain scheme, bit-identical
   // to a call without it). With fEnd both groups solve a full 6x6 Newton (reducedNewton is ignored: the
   // wrench couples rotation and translation) with a backtracking line search on |r| (penalty contact is
-  // only piecewise smooth), up to max(maxNewtonIterations, 50) iterations.
+  // only piecewise smooth), up to max(maxNewtonIterations, 50) iterations; if that fails, the interval is
+  // split into 2, 4, ..., 64 equal substeps (each a plain step of the scheme, f evaluated at each substep
+  // node) before SimulationDiverged is thrown.
   void step(double h, const WrenchField& f, const ImplicitWrench& fEnd = {});
-  // Tr(xi_k) f^+ of the last step: the end-of-step wrench in the axes of node k, where it entered eq. (10)
-  // (zero after a step without fEnd). Its spatial impulse, h Ad*_{g_k^-1} Tr f^+, is what the discrete
-  // momentum balance needs: M_{k+1} - M_k = h Ad*_{g_k^-1} (f_k + Tr f^+). Not saved state (zero after
-  // loadState); read it right after step().
-  const Vector6d& implicitWrench() const { return implicitWrench_; }
+  // Spatial impulse (world; angular about the origin, linear) the last step applied to the left momentum:
+  // Ad*_{g_{k+1}^-1} mu^-_{k+1} - Ad*_{g_k^-1} mu^-_k = ((h_old - h)/2) Ad*_{g_k^-1} f_k (h change) +
+  // h Ad*_{g_k^-1} (f_k + Tr f^+) (exact for the matched pairs; summed over substeps). Not saved state.
+  const Vector6d& lastStepImpulse() const { return stepImpulse_; }
+  int lastSubsteps() const { return substeps_; }  // 1, or 2..64 when the fallback split the last step
   // f^+ of the last step as the hook returned it (body frame of the new node g_{k+1}): the end-of-step wrench
   // is f(g_{k+1}, xi_k) -- a wrench AT node k+1, like the explicit f_{k+1} = f(g_{k+1}, xi_k); only the equation
   // it enters differs. Zero after a step without fEnd and after loadState.
@@ -163,6 +166,9 @@ class LgviSe3 {
     Vector6d fEndRaw = Vector6d::Zero();  // f^+ itself (frame of g_{k+1})
   };
   Solution solveStep(double h, const Vector6d& b, const Vector6d& fk) const;
+  // One step of size h, committed on success; returns the failure message (state unchanged) instead of throwing
+  // for a Newton failure, a dexp^-1 pole or a non-finite result.
+  std::string advance(double h, const WrenchField& f, const ImplicitWrench& fEnd);
   Solution solveStepImplicit(double h, const Vector6d& b, const Vector6d& fk, const ImplicitWrench& fEnd) const;
   Vector6d predictor(double h, const Vector6d& fk) const;  // explicit-Euler xi_k^0 (ERRATA), full 6 components
   // g_{k+1} = g_k tau(h xi) (eq. (9) on SE(3); R_k tau(h w), x_k + h R_k v on SO(3)xR^3); also returns the
@@ -178,8 +184,9 @@ class LgviSe3 {
   StepTime clock_;
   int newtonIterations_ = 0;
   bool initialized_ = false;
-  Vector6d implicitWrench_ = Vector6d::Zero();
   Vector6d implicitWrenchAtEnd_ = Vector6d::Zero();
+  Vector6d stepImpulse_ = Vector6d::Zero();
+  int substeps_ = 1;
 };
 
 // C(xi)^T mu on SO(3) (3-vectors; xi = w already scaled by h) for each Tangent, and its derivative

@@ -1,12 +1,9 @@
-// engine/integrators/lgvi_se3_implicit.cpp — the end-of-step (implicit) wrench
-// of LgviSe3 (see lgvi_se3.h): transport of f^+(g_{k+1}, xi_k^+) into the frame
-// of node k with its exact Jacobian (chain rule through g_{k+1} = g_k tau(h
-// xi_k)), the full 6x6 Newton with backtracking it needs, and the segment work.
-// Why backward Euler in the force: a penalty spring in the node wrench f(g_k,
-// xi_{k-1}) is explicit and gains energy once h w > 2 (issue 15 item 10: a 10
-// kg helicopter on its pad, 16x its energy in 20 s); evaluated at g_{k+1} it
-// damps every mode, |lambda|^2 = 1/(1 + h^2 w^2), so stiffness needs no h
-// limit.
+// engine/integrators/lgvi_se3_implicit.cpp — the end-of-step (implicit) wrench of LgviSe3 (see lgvi_se3.h):
+// transport of f^+(g_{k+1}, xi_k^+) into the frame of node k with its exact Jacobian (chain rule through
+// g_{k+1} = g_k tau(h xi_k)), the full 6x6 Newton with backtracking it needs, and the segment work.
+// Why backward Euler in the force: a penalty spring in the node wrench f(g_k, xi_{k-1}) is explicit and gains energy
+// once h w > 2 (issue 15 item 10: a 10 kg helicopter on its pad, 16x its energy in 20 s); evaluated at g_{k+1} it
+// damps every mode, |lambda|^2 = 1/(1 + h^2 w^2), so the stiffness needs no h limit.
 #include <Eigen/LU>
 #include <cmath>
 #include <limits>
@@ -18,9 +15,8 @@ namespace varsim {
 
 namespace {
 
-// Body-frame perturbation eta of tau(h xi) per unit d xi, on the group of the
-// retraction: tau(h(xi + d)) = tau(h xi) exp(h dtau_{-h xi} d) + O(d^2)
-// (right-trivialized dtau; Ad_{tau(x)^-1} dtau_x = dtau_{-x}).
+// Body-frame perturbation eta of tau(h xi) per unit d xi, on the group of the retraction: tau(h(xi + d)) = tau(h xi)
+// exp(h dtau_{-h xi} d) + O(d^2) (right-trivialized dtau; Ad_{tau(x)^-1} dtau_x = dtau_{-x}).
 Matrix3d so3EtaPerXi(Retraction tau, double h, const Vector3d& w) {
   return h * (tau == Retraction::Cay ? so3::dcay(-h * w) : so3::dexp(-h * w));
 }
@@ -40,12 +36,10 @@ Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d& xi, const ImplicitWr
   ImplicitWrenchJacobian partial;
   const Vector6d F = fEnd(gNext, xiPlus, time() + h, jacobian ? &partial : nullptr);
   if (raw) *raw = F;
-  // Tr F: the torque about the centre of mass and the force, rotated into the
-  // axes of node k (both groups). Not Ad_{T^-1}^T on SE(3): that adds the
-  // moment (h v) x F of a force through the centre of mass at k+1 about the one
-  // at k, a spurious O(h) torque that spins a body pushed through its centre
-  // (measured: a centre spring then leaves 7e-5 of its energy in rotation
-  // instead of damping it all).
+  // Tr F: the torque about the centre of mass and the force, rotated into the axes of node k (both groups). Not
+  // Ad_{T^-1}^T on SE(3): that adds the moment (h v) x F of a force through the centre of mass at k+1 about the one
+  // at k, a spurious O(h) torque that spins a body pushed through its centre (measured: a centre spring then leaves
+  // 7e-5 of its energy in rotation instead of damping it all).
   Vector6d f;
   f << T.R * F.head<3>(), T.R * F.tail<3>();
   if (!jacobian) return f;
@@ -62,8 +56,7 @@ Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d& xi, const ImplicitWr
     V.bottomLeftCorner<3, 3>() = so3::hat(xiPlus.tail<3>()) * Er;  // (dR e^theta)^T v = dR^T v + v+ ^ theta
     V.bottomRightCorner<3, 3>() = T.R.transpose();
   }
-  // The transport turns with the end rotation: d(dR e^theta a) = -dR a^ theta
-  // for a = F_a, F_l.
+  // The transport turns with the end rotation: d(dR e^theta a) = -dR a^ theta for a = F_a, F_l.
   Matrix6d Lambda = Matrix6d::Zero();
   Lambda.topLeftCorner<3, 3>() = so3::hat(F.head<3>());
   Lambda.bottomLeftCorner<3, 3>() = so3::hat(F.tail<3>());
@@ -83,14 +76,12 @@ LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d& b, const 
     Vector6d r, fEnd, fEndRaw;
     Matrix6d J;
     double scale = 0.0;  // size of the terms that cancel in r (relative tolerance)
-    // Round-off floor of r: the wrench sees g_{k+1} rounded to eps (|x| + 1)
-    // (position and rotation), i.e. |d(h Tr f)/d g| eps (|x| + 1) ~ |J_f| eps
-    // (|x| + 1); a spring K (x - a) far from the origin cannot be balanced
-    // better than that, however small the momenta are.
+    // Round-off floor of r: the wrench sees g_{k+1} rounded to eps (|x| + 1) (position and rotation), i.e. |d(h Tr
+    // f)/d g| eps (|x| + 1) ~ |J_f| eps (|x| + 1); a spring K (x - a) far from the origin cannot be balanced better
+    // than that, however small the momenta are.
     double floor = 0.0;
   };
-  // r(xi) = C(h xi)^T II xi - b - h Tr f^+(xi)   (SO(3)xR^3: rotation rows on
-  // SO(3), linear rows m v - b_lin)
+  // r(xi) = C(h xi)^T II xi - b - h Tr f^+(xi)   (SO(3)xR^3: rotation rows on SO(3), linear rows m v - b_lin)
   const auto evaluate = [&](const Vector6d& x) {
     Eval e;
     Matrix6d Jf;
@@ -125,8 +116,7 @@ LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d& b, const 
     s.fEnd = e.fEnd;
     s.fEndRaw = e.fEndRaw;
     if (!std::isfinite(rn) || !e.J.allFinite()) return s;
-    // Converged at the tolerance, or stalled at the round-off floor (as the
-    // plain Newton of lgvi_se3.cpp).
+    // Converged at the tolerance, or stalled at the round-off floor (as the plain Newton of lgvi_se3.cpp).
     if (rn <= options_.newtonTolerance * e.scale ||
         (it > 0 && rn <= std::max(1e-12 * e.scale, e.floor) && rn > 0.5 * rPrev)) {
       s.newton.converged = true;
@@ -137,9 +127,8 @@ LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d& b, const 
       return s;
     }
     const Vector6d dx = e.J.partialPivLu().solve(e.r);
-    // Backtracking on |r|: contact switches on/off inside a step (the force is
-    // only piecewise smooth), where a full Newton step can overshoot into the
-    // other piece and cycle.
+    // Backtracking on |r|: contact switches on/off inside a step (the force is only piecewise smooth), where a full
+    // Newton step can overshoot into the other piece and cycle.
     double alpha = 1.0;
     Eval trial;
     Vector6d x;
