@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/sim/errors.h"
-#include "tests/scene_harness.h"
+#include "scenes/scene.h"
 
 namespace varsim::test {
 
@@ -30,9 +30,16 @@ struct PassivityRun {
 // Runs scene `name` with `sets` for `duration` s of simulated time at its dt (neutral sticks unless `inputs`).
 inline PassivityRun runPassivity(const std::string& name, const std::vector<std::pair<std::string, std::string>>& sets,
                                  double duration, const std::function<InputVector(long)>& inputs = {}) {
-  auto scene = makeScene(name, sets);
-  const int energy = columnOf(*scene, "energy"), clearance = columnOf(*scene, "clearance"),
-            speed = columnOf(*scene, "speed");
+  ParamSet params = SceneRegistry::defaults(name);  // (not scene_harness.h: benches have no VARSIM_BINARY)
+  for (const auto& [key, value] : sets) params.setFromString(key, value, "passivity run");
+  auto scene = SceneRegistry::create(name, params);
+  const std::vector<std::string> columns = scene->columns();
+  const auto column = [&](const char* c) {
+    return int(std::find(columns.begin(), columns.end(), c) - columns.begin()) < int(columns.size())
+               ? int(std::find(columns.begin(), columns.end(), c) - columns.begin())
+               : -1;
+  };
+  const int energy = column("energy"), clearance = column("clearance"), speed = column("speed");
   const InputVector neutral(scene->controls().size(), 0.0);
   std::vector<double> row;
   scene->diagnostics(row);
