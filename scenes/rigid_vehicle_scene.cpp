@@ -117,7 +117,8 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
         fEnd = [this](const se3::Pose& g, const Vector6d& xi, double t, ImplicitWrenchJacobian* jac) {
           return endOfStepWrench(g, xi, t, jac);
         };
-      lgvi_->step(h, [fk](const se3::Pose&, const Vector6d&, double) { return fk; }, fEnd);
+      const WrenchField nodeWrench = [fk](const se3::Pose&, const Vector6d&, double) { return fk; };
+      lgvi_->step(h, nodeWrench, fEnd);
       updateActuators(h, inputs);
       nodeWrench_ = vehicleWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
       if (!nodeWrench_.allFinite())
@@ -125,7 +126,8 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
       // Node momentum S(g, mu^- + (h/2) f): its change is what the LGVI applied to mu^- (h change, eq. (10) with
       // the end-of-step wrench, substeps) plus the change of the half node impulse.
       nodeEndWrench_ = endOfStepWrenchInNodeMomentum() ? lgvi_->implicitWrenchAtEnd() : Vector6d::Zero();
-      impulse_ += lgvi_->lastStepImpulse() + 0.5 * lgvi_->stepSize() * se3::spatialMomentum(lgvi_->pose(), nodeWrench_) -
+      impulse_ += lgvi_->lastStepImpulse() +
+                  0.5 * lgvi_->stepSize() * se3::spatialMomentum(lgvi_->pose(), nodeWrench_) -
                   0.5 * hBefore * se3::spatialMomentum(gk, fk);
       const Vector6d inputNext = inputWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
       inputWork_ += lgvi_->segmentWork(nodeInputWrench_, inputNext);

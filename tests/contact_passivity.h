@@ -22,8 +22,8 @@ struct PassivityRun {
   double maxRatio = 1.0;        // max_k (E_k - W_k) / E_0
   double maxPenetration = 0.0;  // m, max over time of -min(clearance, 0)
   double finalPenetration = 0.0;
-  double finalSpeed = 0.0;  // m/s
-  double seconds = 0.0;     // simulated time reached
+  double finalSpeed = 0.0;    // m/s
+  double seconds = 0.0;       // simulated time reached
   std::string status = "ok";  // "ok" or "diverged" (SimulationDiverged thrown)
 };
 

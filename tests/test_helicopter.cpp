@@ -489,17 +489,18 @@ TEST_CASE("ContactForceAndWrenchJacobiansMatchFiniteDifferences") {
   const HelicopterWorld world = HelicopterWorld::standard();
   const ContactSettings c = ContactSettings::implicitFor(600.0, 4);
   const std::vector<std::pair<Vector3d, Vector3d>> points = {
-      {{3.0, 2.0, -0.01}, {0.5, -0.2, -1.0}},         // sliding (mu F_n < c_t |v_t|)
-      {{3.0, 2.0, -0.01}, {1e-5, 2e-5, -0.3}},        // viscous friction
-      {{3.0, 2.0, -5e-5}, {0.3, 0.1, -2.0}},          // damping ramp (-d < 0.1 mm)
-      {{185.0, 18.02, 10.0}, {0.2, 1.0, 0.1}}};       // inside the canyon wall y in [18, 28]
+      {{3.0, 2.0, -0.01}, {0.5, -0.2, -1.0}},    // sliding (mu F_n < c_t |v_t|)
+      {{3.0, 2.0, -0.01}, {1e-5, 2e-5, -0.3}},   // viscous friction
+      {{3.0, 2.0, -5e-5}, {0.3, 0.1, -2.0}},     // damping ramp (-d < 0.1 mm)
+      {{185.0, 18.02, 10.0}, {0.2, 1.0, 0.1}}};  // inside the canyon wall y in [18, 28]
   for (const auto& [p, v] : points) {
     Matrix3d Fp, Fv;
     world.contactForce(p, v, c, &Fp, &Fv);
     const double e = 1e-9;
     const Matrix3d FpNum = numericJacobian3([&](const Vector3d& q) { return world.contactForce(q, v, c); }, p, e);
     const Matrix3d FvNum = numericJacobian3([&](const Vector3d& u) { return world.contactForce(p, u, c); }, v, e);
-    MESSAGE("point " << p.transpose() << ": dF/dp " << relativeError(Fp, FpNum) << ", dF/dv " << relativeError(Fv, FvNum));
+    MESSAGE("point " << p.transpose() << ": dF/dp " << relativeError(Fp, FpNum) << ", dF/dv "
+                     << relativeError(Fv, FvNum));
     CHECK(relativeError(Fp, FpNum) < 1e-6);
     CHECK(relativeError(Fv, FvNum) < 1e-6);
   }
@@ -573,21 +574,21 @@ TEST_CASE("HittingCanyonWallsSidewaysNeverGainsEnergy") {
       for (const char* heading : {"0", "1.5707963267948966"})
         for (bool gravity : {false, true}) {
           const double m = std::stod(mass);
-          const auto r = runPassivity("helicopter",
-                                      {{"assist", "false"},
-                                       {"mass", mass},
-                                       {"inertia", std::to_string(0.5 * m) + "," + std::to_string(2.0 * m) + "," +
-                                                       std::to_string(m / 0.6)},
-                                       {"dt", dt},
-                                       {"gravity", gravity ? "9.81" : "0"},
-                                       {"actuator_max", "1000000,2000,0.25"},
-                                       {"collective", gravity ? std::to_string(m * 9.81) : "0"},
-                                       {"start_position", "185,5,20"},
-                                       {"start_heading", heading},
-                                       {"start_velocity", "0,15,0"},
-                                       {"drag_linear", "0"},
-                                       {"drag_angular", "0"}},
-                                      4.0);
+          const auto r = runPassivity(
+              "helicopter",
+              {{"assist", "false"},
+               {"mass", mass},
+               {"inertia", std::to_string(0.5 * m) + "," + std::to_string(2.0 * m) + "," + std::to_string(m / 0.6)},
+               {"dt", dt},
+               {"gravity", gravity ? "9.81" : "0"},
+               {"actuator_max", "1000000,2000,0.25"},
+               {"collective", gravity ? std::to_string(m * 9.81) : "0"},
+               {"start_position", "185,5,20"},
+               {"start_heading", heading},
+               {"start_velocity", "0,15,0"},
+               {"drag_linear", "0"},
+               {"drag_angular", "0"}},
+              4.0);
           INFO("mass " << std::string(mass) << " dt " << std::string(dt) << " heading " << std::string(heading)
                        << " gravity " << gravity);
           CHECK(r.status == "ok");
@@ -622,9 +623,9 @@ TEST_CASE("InputWorkAccountsForTheEnergyOfAFlightWithInputs") {
         worst = std::max(worst, row[size_t(energyCol)] - e0 - scene->inputWork());
         workSpan = std::max(workSpan, std::abs(scene->inputWork()));
       }
-      MESSAGE("assist " << std::string(assist) << " group " << std::string(group) << ": max E - E0 - W = " << worst << " J (tol " << tol
-                        << "), max |W| = " << workSpan << " J, final E - E0 - W = "
-                        << row[size_t(energyCol)] - e0 - scene->inputWork());
+      MESSAGE("assist " << std::string(assist) << " group " << std::string(group) << ": max E - E0 - W = " << worst
+                        << " J (tol " << tol << "), max |W| = " << workSpan
+                        << " J, final E - E0 - W = " << row[size_t(energyCol)] - e0 - scene->inputWork());
       CHECK(workSpan > 1e5);  // the inputs did real work
       CHECK(worst <= tol);
       CHECK(row[size_t(energyCol)] - e0 - scene->inputWork() < 0.0);  // drag and contact dissipated

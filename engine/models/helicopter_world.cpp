@@ -79,8 +79,8 @@ ContactSettings ContactSettings::implicitFor(double mass, int support) {
   return c;
 }
 
-Vector3d HelicopterWorld::contactForce(const Vector3d& p, const Vector3d& vel, const ContactSettings& c,
-                                       Matrix3d* dFdp, Matrix3d* dFdvel) const {
+Vector3d HelicopterWorld::contactForce(const Vector3d& p, const Vector3d& vel, const ContactSettings& c, Matrix3d* dFdp,
+                                       Matrix3d* dFdvel) const {
   if (dFdp) dFdp->setZero();
   if (dFdvel) dFdvel->setZero();
   Vector3d n;

@@ -33,7 +33,7 @@ void padTable(const std::vector<double>& masses, const std::vector<double>& step
       for (const char* start : {"0,0,1.1", "0,0,3.1"}) {
         std::string row;
         for (const char* contact : {"implicit", "explicit"}) {
-          const Sets sets = {{"assist", "false"},        {"collective", "0"},       {"mass", std::to_string(m)},
+          const Sets sets = {{"assist", "false"},       {"collective", "0"},       {"mass", std::to_string(m)},
                              {"dt", std::to_string(h)}, {"start_position", start}, {"contact", contact}};
           row += " | " + cell(test::runPassivity("helicopter", sets, 20.0));
         }
@@ -44,17 +44,18 @@ void padTable(const std::vector<double>& masses, const std::vector<double>& step
 
 void wallTable(const std::vector<double>& masses, const std::vector<double>& steps) {
   std::printf("\n15 m/s sideways into the canyon wall (no gravity, drag, thrust), 4 s, contact=implicit:\n");
-  std::printf("%9s %9s %-8s %-14s | %-39s\n", "mass kg", "h s", "heading", "inertia", "max E/E0, max/final penetration");
+  std::printf("%9s %9s %-8s %-14s | %-39s\n", "mass kg", "h s", "heading", "inertia",
+              "max E/E0, max/final penetration");
   for (double m : masses)
     for (double h : steps)
       for (const char* heading : {"0", "1.5707963267948966"})
         for (bool scaled : {true, false}) {
-          const std::string inertia = scaled ? std::to_string(0.5 * m) + "," + std::to_string(2.0 * m) + "," +
-                                                   std::to_string(m / 0.6)
-                                             : "300,1200,1000";
-          const Sets sets = {{"assist", "false"},    {"collective", "0"},         {"gravity", "0"},
-                             {"drag_linear", "0"},   {"drag_angular", "0"},       {"mass", std::to_string(m)},
-                             {"inertia", inertia},   {"dt", std::to_string(h)},   {"start_position", "185,5,20"},
+          const std::string inertia =
+              scaled ? std::to_string(0.5 * m) + "," + std::to_string(2.0 * m) + "," + std::to_string(m / 0.6)
+                     : "300,1200,1000";
+          const Sets sets = {{"assist", "false"},        {"collective", "0"},         {"gravity", "0"},
+                             {"drag_linear", "0"},       {"drag_angular", "0"},       {"mass", std::to_string(m)},
+                             {"inertia", inertia},       {"dt", std::to_string(h)},   {"start_position", "185,5,20"},
                              {"start_heading", heading}, {"start_velocity", "0,15,0"}};
           std::printf("%9g %9.4g %-8s %-14s | %s\n", m, h, heading[0] == '0' ? "side" : "nose",
                       scaled ? "m/600 x dflt" : "default", cell(test::runPassivity("helicopter", sets, 4.0)).c_str());
