@@ -57,11 +57,11 @@ class RigidVehicleScene : public Scene {
   // twist, with its Jacobian): forces that must be implicit to stay passive for every mass and h (stiff
   // contact, drag, buoyancy). Used only when hasEndOfStepWrench(); RK4 adds it to vehicleWrench at its stages.
   virtual bool hasEndOfStepWrench() const { return false; }
-  // Whether velocity() counts the end-of-step wrench at the node, mu^-_k + (h/2)(f_k + c_k) (default: zero
-  // velocity for a body resting on contact under explicit gravity), or not, mu^-_k + (h/2) f_k. The momentum,
-  // impulse and energy columns never count c_k: mu^-_k + (h/2) f_k is the pairing (g_k, xi_{k-1}) in which
-  // backward Euler's energy never rises (with c counted, a 1 kg hull's heave energy doubles in one step, and a
-  // wall hit reads up to h w times the energy).
+  // Whether velocity() and the kinetic energy count the end-of-step wrench at the node, mu^-_k + (h/2)(f_k + c_k)
+  // (default: zero velocity for a body resting on contact under explicit gravity), or not, mu^-_k + (h/2) f_k:
+  // the pairing (g_k, xi_{k-1}) in which backward Euler's energy never rises when c carries the whole potential
+  // force (the boat's gravity + buoyancy; with c counted, a 1 kg hull's heave energy doubles in one step). The
+  // momentum and impulse columns never count c_k (the exact balance is kept on mu^- + (h/2) f_k).
   virtual bool endOfStepWrenchInNodeMomentum() const { return true; }
   virtual Vector6d endOfStepWrench(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/,
                                    ImplicitWrenchJacobian* /*jac*/) const {
@@ -109,8 +109,8 @@ class RigidVehicleScene : public Scene {
   Vector6d nodeWrench_ = Vector6d::Zero();  // f_k at the current node (LGVI)
   Vector6d nodeInputWrench_ = Vector6d::Zero();  // inputWrench at the current node (LGVI)
   // End-of-step wrench of the last step, c_k = f^+(g_k, xi_{k-1}): also a wrench AT node k (lgvi_se3.h
-  // implicitWrenchAtEnd). velocity() includes it; momentum and energy use the explicit node wrench only, the
-  // measure under which the explicit (trapezoidal) part is exact and the end-of-step part dissipates.
+  // implicitWrenchAtEnd); velocity() and kineticEnergy() include it (if endOfStepWrenchInNodeMomentum()),
+  // the momentum columns and their balance do not.
   Vector6d nodeEndWrench_ = Vector6d::Zero();
   double inputWork_ = 0.0;
   Vector6d impulse_ = Vector6d::Zero();
