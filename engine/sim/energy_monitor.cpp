@@ -38,6 +38,7 @@ bool EnergyMonitor::update(long step, double time, double energy, double inputWo
     if (std::isfinite(s)) scaleMax_ = std::max(scaleMax_, std::abs(s));
   gain_ = energy - energy0_ - work;
   tolerance_ = kRelativeTolerance * scaleMax_ + kAbsoluteTolerance;
+  if (std::isfinite(gain_)) peakGain_ = std::max(peakGain_, gain_);
   if (std::isfinite(gain_) && scaleMax_ > 0.0) worstRatio_ = std::max(worstRatio_, gain_ / scaleMax_);
   if (flagged() || !(gain_ > tolerance_)) return false;
   flag_ = {step, time, gain_, tolerance_};
@@ -55,16 +56,17 @@ std::string EnergyMonitor::message() const {
 }
 
 std::vector<double> EnergyMonitor::saveState() const {
-  return {started_ ? 1.0 : 0.0, energy0_,           work0_,     editWork_,  scaleMax_,      gain_, tolerance_,
-          worstRatio_,          double(flag_.step), flag_.time, flag_.gain, flag_.tolerance};
+  return {started_ ? 1.0 : 0.0, energy0_,           work0_,     editWork_,  scaleMax_,       gain_,    tolerance_,
+          worstRatio_,          double(flag_.step), flag_.time, flag_.gain, flag_.tolerance, peakGain_};
 }
 
 void EnergyMonitor::loadState(const std::vector<double>& s) {
-  if (s.size() != 12) throw BadInput("energy monitor state: expected 12 numbers, got " + std::to_string(s.size()));
+  if (s.size() != 13) throw BadInput("energy monitor state: expected 13 numbers, got " + std::to_string(s.size()));
   started_ = s[0] != 0.0;
   energy0_ = s[1], work0_ = s[2], editWork_ = s[3], scaleMax_ = s[4];
   gain_ = s[5], tolerance_ = s[6], worstRatio_ = s[7];
   flag_ = {long(s[8]), s[9], s[10], s[11]};
+  peakGain_ = s[12];
 }
 
 int EnergyMonitor::energyColumn(const std::vector<std::string>& columns) {

@@ -54,6 +54,7 @@ class EnergyMonitor {
   bool flagged() const { return flag_.step >= 0; }
   const Flag& flag() const { return flag_; }
   double initialEnergy() const { return energy0_; }
+  double peakGain() const { return peakGain_; }      // max of G over the run so far (J)
   double gain() const { return gain_; }              // G of the last update (J)
   double tolerance() const { return tolerance_; }    // its tolerance (J)
   double worstRatio() const { return worstRatio_; }  // max over the run of G / S (calibration)
@@ -70,7 +71,7 @@ class EnergyMonitor {
  private:
   bool started_ = false;
   double energy0_ = 0.0, work0_ = 0.0, editWork_ = 0.0, scaleMax_ = 0.0;
-  double gain_ = 0.0, tolerance_ = 0.0, worstRatio_ = 0.0;
+  double gain_ = 0.0, tolerance_ = 0.0, worstRatio_ = 0.0, peakGain_ = 0.0;
   Flag flag_;
 };
 

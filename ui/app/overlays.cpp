@@ -37,9 +37,9 @@ void drawHud(AppState& app) {
     const std::string keys = keyboardLegend(app.live.controls(), app.live.bindings());
     if (!keys.empty() && !d.replaying()) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "keys: %s", keys.c_str());
     for (const auto& line : app.drawList.hud) ImGui::TextWrapped("%s", line.c_str());
-    if (const EnergyMonitor::Flag& e = d.energyMonitor().flag(); d.energyMonitor().flagged())
-      ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "ENERGY GAIN %+.3g J without input at t = %.3f s (tol %.3g J)",
-                         e.gain, e.time, e.tolerance);
+    if (const EnergyMonitor& e = d.energyMonitor(); e.flagged())  // energy_monitor.h; latched until reset
+      ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "ENERGY GAIN up to %+.3g J without input, since t = %.3f s",
+                         e.peakGain(), e.flag().time);
     ImGui::PopTextWrapPos();
   }
   ImGui::End();
