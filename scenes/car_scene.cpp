@@ -306,7 +306,7 @@ class CarScene : public Scene {
     std::snprintf(line, sizeof line, "torque %.2f N m, steering rate %.2f 1/s", s.torque, s.steerRate);
     out.hud.push_back(line);
     if (sinceImpact < kImpactHudTime) {
-      std::snprintf(line, sizeof line, "IMPACT: %s at %.2f m/s -> %.2f m/s (restitution %.2f), %ld so far",
+      std::snprintf(line, sizeof line, "IMPACT: %s %.2f -> %.2f m/s (e = %.2f), %ld so far",
                     lot_.boxes[size_t(impact_.obstacle)].kind, impact_.before, impact_.after, restitution_, impacts_);
       out.hud.push_back(line);
     }

@@ -378,14 +378,13 @@ void SnakeboardScene::draw(DrawList& out) const {
   std::snprintf(line, sizeof line, "torso psi %.1f deg, steering phi %.1f deg", s.psi * kRadToDeg, s.phi * kRadToDeg);
   out.hud.push_back(line);
   if (params_.flag("gait"))
-    std::snprintf(line, sizeof line, "auto-gait: %.2f Hz, A_psi %.2f, A_phi %.2f about trim phi %.2f, delta %.2f rad "
-                  "(untick gait to ride with the sticks/keys)",
+    std::snprintf(line, sizeof line, "gait %.2f Hz, A_psi %.2f, A_phi %.2f, trim %.2f, delta %.2f rad",
                   params_.real("gait_frequency"), gen_.amplitudePsi, gen_.amplitudePhi, params_.real("phi"), gen_.delta);
   else
-    std::snprintf(line, sizeof line, "sticks: rotor -> torso, steer -> wheels (gait off): pump them in turn to ride");
+    std::snprintf(line, sizeof line, "gait off: sticks/keys twist the torso and steer; pump to ride");
   out.hud.push_back(line);
   if (sinceImpact < kImpactHudTime) {
-    std::snprintf(line, sizeof line, "IMPACT: %s at %.2f m/s -> %.2f m/s (restitution %.2f), %ld so far",
+    std::snprintf(line, sizeof line, "IMPACT: %s %.2f -> %.2f m/s (e = %.2f), %ld so far",
                   arena_.boxes[size_t(impact_.obstacle)].kind, impact_.before, impact_.after, params_.real("restitution"),
                   impacts_);
     out.hud.push_back(line);

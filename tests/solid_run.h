@@ -60,6 +60,13 @@ inline SolidRun runSolid(Scene& scene, long steps, const std::function<InputVect
   return r;
 }
 
+// The HUD convention of test_scene_view: at most four lines of at most 66 characters, also at an impact.
+inline bool hudFits(const SolidRun& r) {
+  bool fits = r.hudAtFirstImpact.size() <= 4;
+  for (const auto& line : r.hudAtFirstImpact) fits = fits && line.size() <= 66;
+  return fits;
+}
+
 inline bool hudSays(const SolidRun& r, const std::string& what) {
   for (const auto& line : r.hudAtFirstImpact)
     if (line.find("IMPACT: " + what) != std::string::npos) return true;

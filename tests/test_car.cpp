@@ -419,6 +419,7 @@ TEST_CASE("CarStopsAtWallsParkedCarsAndConesWithoutOverlapOrEnergyGain") {
         REQUIRE(r.finite);
         CHECK(r.impacts >= 1);
         CHECK(test::hudSays(r, c.what));
+        CHECK(test::hudFits(r));
         CHECK(r.minClearance >= 0.0);  // never inside (the requirement allows 1 mm; the touch is found to round-off)
         // Coasting: the energy is constant between impacts and each impact multiplies it by e^2.
         CHECK(r.maxEnergyStepRise <= 1e-12 * r.e0);

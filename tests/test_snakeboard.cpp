@@ -360,6 +360,7 @@ TEST_CASE("SnakeboardStopsAtArenaWallsWithoutOverlapOrEnergyGain") {
       REQUIRE(r.finite);
       CHECK(r.impacts >= 1);
       CHECK(test::hudSays(r, "wall"));
+      CHECK(test::hudFits(r));
       CHECK(r.minClearance >= 0.0);
       CHECK(r.maxEnergyStepRise <= 1e-12 * r.e0);
       CHECK(r.eEnd <= r.e0 * (e * e + 1e-12));
