@@ -113,14 +113,14 @@ class LgviSe3 {
   // to a call without it). With fEnd both groups solve a full 6x6 Newton (reducedNewton is ignored: the
   // wrench couples rotation and translation) with a backtracking line search on |r| (penalty contact is
   // only piecewise smooth), up to max(maxNewtonIterations, 50) iterations; if that fails, the interval is
-  // split into 2, 4, ..., 64 equal substeps (each a plain step of the scheme, f evaluated at each substep
+  // split into 2, 4, ..., 1024 equal substeps (each a plain step of the scheme, f evaluated at each substep
   // node) before SimulationDiverged is thrown.
   void step(double h, const WrenchField& f, const ImplicitWrench& fEnd = {});
   // Spatial impulse (world; angular about the origin, linear) the last step applied to the left momentum:
   // Ad*_{g_{k+1}^-1} mu^-_{k+1} - Ad*_{g_k^-1} mu^-_k = ((h_old - h)/2) Ad*_{g_k^-1} f_k (h change) +
   // h Ad*_{g_k^-1} (f_k + Tr f^+) (exact for the matched pairs; summed over substeps). Not saved state.
   const Vector6d& lastStepImpulse() const { return stepImpulse_; }
-  int lastSubsteps() const { return substeps_; }  // 1, or 2..64 when the fallback split the last step
+  int lastSubsteps() const { return substeps_; }  // 1, or 2..1024 when the fallback split the last step
   // f^+ of the last step as the hook returned it (body frame of the new node g_{k+1}): the end-of-step wrench
   // is f(g_{k+1}, xi_k) -- a wrench AT node k+1, like the explicit f_{k+1} = f(g_{k+1}, xi_k); only the equation
   // it enters differs. Zero after a step without fEnd and after loadState.
