@@ -397,10 +397,15 @@ TEST_CASE("SaveAndLoadStateContinuesBitIdenticallyInWaves") {
     auto boat = makeBoat({{"wave_amplitude", "0.2"}, {"wind", "5,2,0"}, {"integrator", integrator}});
     recordScene(*boat, 60, [](long) { return InputVector{0.3, 0.6}; });
     const std::vector<double> state = boat->saveState();
+    const double workAtSave = boat->inputWork();
     const Recorder first = recordScene(*boat, 60, [](long k) { return InputVector{0.1 * (k % 4), 0.5}; });
+    const double workFirst = boat->inputWork();
     boat->loadState(state);
+    CHECK(boat->inputWork() == workAtSave);  // thrust, wind, water and wave work are saved state
     const Recorder second = recordScene(*boat, 60, [](long k) { return InputVector{0.1 * (k % 4), 0.5}; });
     CHECK(first.rows() == second.rows());
+    CHECK(boat->inputWork() == workFirst);
+    CHECK(workFirst != workAtSave);
   }
 }
 
