@@ -12,6 +12,7 @@
 #include "engine/sim/input_track.h"
 #include "scenes/scene.h"
 #include "scenes/vehicle_drawing.h"
+#include "scenes/vehicle_scenery.h"
 
 namespace varsim {
 namespace {
@@ -55,62 +56,6 @@ std::vector<ParamSpec> carParams() {
   };
 }
 
-// Scenery of the parking lot, sized from the car: bays along both sides of an aisle on +x.
-struct ParkingLot {
-  struct Box {
-    Eigen::Vector3d centre, size;
-    Rgba color;
-    const char* kind;  // what the HUD calls it on impact
-  };
-  std::vector<Box> boxes;
-  std::vector<PlanarBox> obstacles;  // every box is solid: its ground rectangle
-  std::vector<LineStrip> lines;
-
-  ParkingLot(double carLength, double carWidth, double height) {
-    const double bw = 1.7 * carWidth, bd = 1.35 * carLength, aisle = 2.4 * carLength;
-    const double x0 = 2.0 * carLength, nBays = 10, x1 = x0 + nBays * bw, yIn = 0.5 * aisle, yOut = yIn + bd;
-    const Rgba white{0.92f, 0.92f, 0.88f, 1.0f}, yellow{1.0f, 0.85f, 0.1f, 1.0f};
-    const Rgba paint[] = {{0.7f, 0.15f, 0.15f, 1}, {0.2f, 0.35f, 0.7f, 1}, {0.85f, 0.85f, 0.85f, 1}, {0.25f, 0.25f, 0.27f, 1}};
-    const int occupiedNorth[] = {1, 1, 0, 1, 1, 1, 0, 1, 0, 1}, occupiedSouth[] = {1, 0, 1, 1, 0, 1, 1, 0, 1, 1};
-    auto segment = [&](double xa, double ya, double xb, double yb, Rgba c) {
-      LineStrip s;
-      s.points = {{float(xa), float(ya), 0.005f}, {float(xb), float(yb), 0.005f}};
-      s.color = c;
-      s.width = 3.0f;
-      lines.push_back(s);
-    };
-    for (int side : {1, -1}) {
-      for (int i = 0; i <= nBays; ++i) segment(x0 + i * bw, side * yIn, x0 + i * bw, side * yOut, white);
-      segment(x0, side * yOut, x1, side * yOut, white);
-      for (int i = 0; i < nBays; ++i) {
-        const bool taken = (side > 0 ? occupiedNorth : occupiedSouth)[i];
-        const double cx = x0 + (i + 0.5) * bw, cy = side * 0.5 * (yIn + yOut);
-        if (taken)
-          boxes.push_back(
-              {{cx, cy, 0.5 * height}, {carWidth, carLength, height}, paint[(i + (side > 0 ? 0 : 2)) % 4], "parked car"});
-      }
-    }
-    // The target bay (north, third from the entrance) is outlined in yellow.
-    const double tx = x0 + 2 * bw;
-    segment(tx + 0.08 * bw, yIn + 0.1 * bd, tx + 0.92 * bw, yIn + 0.1 * bd, yellow);
-    segment(tx + 0.08 * bw, yOut - 0.1 * bd, tx + 0.92 * bw, yOut - 0.1 * bd, yellow);
-    // Kerbs around the lot, an end wall, pillars between the bays and cones at the entrance.
-    const double xa = -2.0 * carLength, xb = x1 + 2.0 * carLength, kerb = 0.15 * carWidth;
-    const Rgba concrete{0.6f, 0.6f, 0.58f, 1}, orange{1.0f, 0.45f, 0.05f, 1};
-    for (int side : {1, -1})
-      boxes.push_back({{0.5 * (xa + xb), side * (yOut + kerb), 0.5 * kerb}, {xb - xa, 2 * kerb, kerb}, concrete, "kerb"});
-    boxes.push_back({{xb + kerb, 0.0, 0.6 * height}, {2 * kerb, 2 * (yOut + 2 * kerb), 1.2 * height}, concrete, "end wall"});
-    for (int i : {3, 7})
-      for (int side : {1, -1})
-        boxes.push_back({{x0 + i * bw, side * (yOut + 0.35 * carWidth), 1.5 * height},
-                         {0.4 * carWidth, 0.4 * carWidth, 3.0 * height}, concrete, "pillar"});
-    for (int i = 0; i < 3; ++i)
-      boxes.push_back({{0.5 * x0 + 0.6 * carLength * i, 0.42 * aisle, 0.25 * height},
-                       {0.25 * carWidth, 0.25 * carWidth, 0.5 * height}, orange, "cone"});
-    for (const auto& b : boxes) obstacles.push_back({b.centre.x(), b.centre.y(), 0.0, 0.5 * b.size.x(), 0.5 * b.size.y()});
-  }
-};
-
 // Drawn body of a car with wheelbase l and wheel radius rho, and its solid outline (rear-axle frame).
 double bodyLength(double l, double rho) { return l + 2.2 * rho; }
 double bodyWidth(double l, double rho) { return 0.55 * l + 0.5 * rho; }
@@ -118,7 +63,7 @@ Footprint carFootprint(double l, double rho) {
   const double half = 0.5 * bodyLength(l, rho), w = 0.5 * bodyWidth(l, rho);
   return {0.5 * l - half, 0.5 * l + half, -w, w};
 }
-ParkingLot lotFor(double l, double rho) { return ParkingLot(bodyLength(l, rho), bodyWidth(l, rho), 1.1 * rho); }
+Scenery lotFor(double l, double rho) { return parkingLot(bodyLength(l, rho), bodyWidth(l, rho), 1.1 * rho); }
 
 void validateCar(const ParamSet& p) {
   const double limit = std::tan(p.real("steer_limit")), steer = p.real("steer");
@@ -128,7 +73,7 @@ void validateCar(const ParamSet& p) {
   if (p.choice("world") != "parking_lot") return;
   const double l = p.real("l"), rho = p.real("rho");
   if (!(l > 0.0 && rho > 0.0)) return;  // validateCarParams names those
-  const ParkingLot lot = lotFor(l, rho);
+  const Scenery lot = lotFor(l, rho);
   int which = -1;
   const double gap = clearance(carFootprint(l, rho), {p.real("start_heading"), p.real("start_x"), p.real("start_y")},
                                lot.obstacles, &which);
@@ -186,8 +131,7 @@ class CarScene : public Scene {
     // constant steering; the steering itself is workless, dE/dt = f psi_dot).
     inputWork_ += h * cmd.torque * state_.u;
     if (hit.hit) {
-      ++impacts_;
-      impact_ = {double(k_ + 1) * h, double(hit.obstacle), hit.speedBefore, hit.speedAfter, hit.point.x(), hit.point.y()};
+      impact_.record(double(k_ + 1) * h, hit);
     }
     frontRoll_ += h * state_.u * std::sqrt(1.0 + state_.sigmaMid * state_.sigmaMid);
     ++k_;
@@ -221,14 +165,15 @@ class CarScene : public Scene {
            state_.steerRate,
            lateral,
            obstacles_.empty() ? 0.0 : clearance(footprint_, state_.g, obstacles_),
-           double(impacts_)};
+           double(impact_.count)};
   }
 
   std::vector<double> saveState() const override {
     const auto& s = state_;
-    return {double(k_), s.g.theta,  s.g.x,       s.g.y,        s.psi,       s.sigma,     s.pMinus,  s.u,
-            s.sigmaMid, s.torque,   s.steerRate, gPrev_.theta, gPrev_.x,    gPrev_.y,    frontRoll_, inputWork_,
-            double(impacts_), impact_.t, impact_.obstacle, impact_.before, impact_.after, impact_.x, impact_.y};
+    std::vector<double> v = {double(k_), s.g.theta, s.g.x,        s.g.y,    s.psi,    s.sigma,    s.pMinus, s.u,
+                             s.sigmaMid, s.torque,  s.steerRate,  gPrev_.theta, gPrev_.x, gPrev_.y,  frontRoll_, inputWork_};
+    impact_.save(v);
+    return v;
   }
 
   void loadState(const std::vector<double>& v) override {
@@ -245,8 +190,7 @@ class CarScene : public Scene {
     gPrev_ = {v[11], v[12], v[13]};
     frontRoll_ = v[14];
     inputWork_ = v[15];
-    impacts_ = long(v[16]);
-    impact_ = {v[17], v[18], v[19], v[20], v[21], v[22]};
+    impact_.load(v, 16);
     trail_.truncateAfter(time());
   }
 
@@ -282,16 +226,7 @@ class CarScene : public Scene {
     drawWheel(out, body, {l, half, rho}, wrap(steerLeft), frontRoll_, rho, tyreWidth);
     drawWheel(out, body, {l, -half, rho}, wrap(steerRight), frontRoll_, rho, tyreWidth);
     out.lines.push_back(trail_.strip({0.2f, 0.8f, 1.0f, 1.0f}));
-    const double sinceImpact = impacts_ > 0 ? time() - impact_.t : INFINITY;
-    if (params_.choice("world") == "parking_lot") {
-      for (size_t i = 0; i < lot_.boxes.size(); ++i) {
-        const auto& b = lot_.boxes[i];
-        const bool flash = sinceImpact < kFlashTime && size_t(impact_.obstacle) == i;
-        drawBox(out, Eigen::Isometry3d::Identity(), b.centre, b.size, flash ? flashColor(sinceImpact) : b.color);
-      }
-      out.lines.insert(out.lines.end(), lot_.lines.begin(), lot_.lines.end());
-    }
-    if (sinceImpact < kFlashTime) drawImpactMarker(out, impact_.x, impact_.y, 0.4 * rho, sinceImpact / kFlashTime);
+    if (params_.choice("world") == "parking_lot") drawScenery(out, lot_, impact_, time(), 0.4 * rho);
     out.camera.follow = true;
     const Eigen::Vector3d centre = body * Eigen::Vector3d(0.5 * l, 0.0, rho);
     out.camera.target = {float(centre.x()), float(centre.y()), float(centre.z())};
@@ -305,11 +240,7 @@ class CarScene : public Scene {
     out.hud.push_back(line);
     std::snprintf(line, sizeof line, "torque %.2f N m, steering rate %.2f 1/s", s.torque, s.steerRate);
     out.hud.push_back(line);
-    if (sinceImpact < kImpactHudTime) {
-      std::snprintf(line, sizeof line, "IMPACT: %s %.2f -> %.2f m/s (e = %.2f), %ld so far",
-                    lot_.boxes[size_t(impact_.obstacle)].kind, impact_.before, impact_.after, restitution_, impacts_);
-      out.hud.push_back(line);
-    }
+    if (const std::string hit = impactHudLine(lot_, impact_, time(), restitution_); !hit.empty()) out.hud.push_back(hit);
   }
 
  private:
@@ -339,13 +270,10 @@ class CarScene : public Scene {
   double frontRoll_ = 0.0;  // rolling angle of the front wheels (their axle moves at v sqrt(1 + sigma^2))
   long k_ = 0;
   GroundTrail trail_;
-  ParkingLot lot_;
+  Scenery lot_;
   std::vector<PlanarBox> obstacles_;  // the lot's boxes, or none in the open world
   double inputWork_ = 0.0;            // J, work of the wheel torque since reset
-  long impacts_ = 0;
-  struct {
-    double t = 0.0, obstacle = -1.0, before = 0.0, after = 0.0, x = 0.0, y = 0.0;
-  } impact_;  // the last impact: time, obstacle index, speeds (m/s), contact point
+  ImpactRecord impact_;               // the last impact (HUD, flash), and the count
 };
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "engine/sim/input_track.h"
 #include "scenes/scene.h"
 #include "scenes/vehicle_drawing.h"
+#include "scenes/vehicle_scenery.h"
 
 namespace varsim {
 namespace {
@@ -67,30 +68,6 @@ void validateSnakeboard(const ParamSet& p) {
                    " (the gait steers phi +- A_phi about the trim phi; at pi/2 the wheels point sideways)");
 }
 
-// The arena, sized from the half board length l: square walls at +-50 l and a few crates off the straight
-// line the default gait rides along body -x.
-struct Arena {
-  struct Box {
-    PlanarBox plan;
-    double height;
-    Rgba color;
-    const char* kind;
-  };
-  std::vector<Box> boxes;
-  std::vector<PlanarBox> obstacles;
-  explicit Arena(double l) {
-    const double half = 50.0 * l, t = 1.0 * l;
-    const Rgba wall{0.6f, 0.6f, 0.58f, 1}, crate{0.65f, 0.45f, 0.25f, 1};
-    for (int side : {-1, 1}) {
-      boxes.push_back({{0.0, side * (half + t), 0.0, half + 2 * t, t}, 2.0 * l, wall, "wall"});
-      boxes.push_back({{side * (half + t), 0.0, 0.0, t, half + 2 * t}, 2.0 * l, wall, "wall"});
-    }
-    const double crates[][3] = {{15, 15, 0.3}, {15, -15, -0.2}, {-20, 25, 0.5}, {-20, -25, 0.0}, {-35, 10, 0.8}, {30, 0, 0.0}};
-    for (const auto& c : crates) boxes.push_back({{c[0] * l, c[1] * l, c[2], 2.0 * l, 2.0 * l}, 1.5 * l, crate, "crate"});
-    for (const auto& b : boxes) obstacles.push_back(b.plan);
-  }
-};
-
 class SnakeboardScene : public Scene {
  public:
   explicit SnakeboardScene(const ParamSet& p)
@@ -100,7 +77,7 @@ class SnakeboardScene : public Scene {
         // Board, axles and foot plates turned by up to kMaxSteer stay inside this outline.
         footprint_{-1.45 * board_.l, 1.45 * board_.l, -0.45 * board_.l, 0.45 * board_.l},
         trail_(0.05 * board_.l),
-        arena_(board_.l) {
+        arena_(arena(board_.l)) {
     validateSnakeboardParams(board_);
     if (p.choice("world") == "arena") obstacles_ = arena_.obstacles;
     validateObstacles(footprint_, obstacles_, "snakeboard");
@@ -157,8 +134,7 @@ class SnakeboardScene : public Scene {
     // l(u_k, xi_k) of the `energy` column the balance is second order (<Delta mu, xi_mean> = O(h^3) per node).
     inputWork_ += (shapeMomentum() - piPrev).dot(0.5 * (uPrev + Eigen::Vector2d(state_.uPsi, state_.uPhi)));
     if (hit.hit) {
-      ++impacts_;
-      impact_ = {double(k_ + 1) * h, double(hit.obstacle), hit.speedBefore, hit.speedAfter, hit.point.x(), hit.point.y()};
+      impact_.record(double(k_ + 1) * h, hit);
     }
     // Rolling distance of each axle along its wheel heading (x = -l steered by +phi, x = +l by -phi).
     const Vector3d& xi = state_.xi;
@@ -186,17 +162,18 @@ class SnakeboardScene : public Scene {
     // the energy the scheme's momentum balance and inputWork() are consistent with.
     row = {time(), s.g.x, s.g.y, s.g.theta, snakeboard::energy(board_, s.uPsi, s.uPhi, s.xi), s.psi, s.phi, s.p,
            -s.xi[1], s.xi[0], s.uPsi, s.uPhi, gen_.envelope, constraintResidual(),
-           obstacles_.empty() ? 0.0 : clearance(footprint_, s.g, obstacles_), double(impacts_)};
+           obstacles_.empty() ? 0.0 : clearance(footprint_, s.g, obstacles_), double(impact_.count)};
   }
 
   std::vector<double> saveState() const override {
     const auto& s = state_;
-    return {double(k_),        s.g.theta,        s.g.x,           s.g.y,         s.psi,          s.phi,
+    std::vector<double> v = {double(k_),        s.g.theta,        s.g.x,           s.g.y,         s.psi,          s.phi,
             s.p,               s.uPsi,           s.uPhi,          s.zeta,        s.xi[0],        s.xi[1],
             s.xi[2],           gPrev_.theta,     gPrev_.x,        gPrev_.y,      gen_.envelope,  gen_.amplitudePsi,
             gen_.amplitudePhi, gen_.delta,       gen_.phase0,     gen_.tAnchor,  gen_.stick[0],  gen_.stick[1],
-            gen_.target[0],    gen_.target[1],   wheelRoll_[0],   wheelRoll_[1],  inputWork_,     double(impacts_),
-            impact_.t,         impact_.obstacle, impact_.before,  impact_.after,  impact_.x,      impact_.y};
+            gen_.target[0],    gen_.target[1],   wheelRoll_[0],   wheelRoll_[1],  inputWork_};
+    impact_.save(v);
+    return v;
   }
 
   void loadState(const std::vector<double>& v) override {
@@ -222,8 +199,7 @@ class SnakeboardScene : public Scene {
     wheelRoll_[0] = v[26];
     wheelRoll_[1] = v[27];
     inputWork_ = v[28];
-    impacts_ = long(v[29]);
-    impact_ = {v[30], v[31], v[32], v[33], v[34], v[35]};
+    impact_.load(v, 29);
     trail_.truncateAfter(time());
   }
 
@@ -291,13 +267,10 @@ class SnakeboardScene : public Scene {
   long k_ = 0;
   double wheelRoll_[2] = {0.0, 0.0};  // m rolled by the wheels at x = -l and x = +l (drawing only)
   GroundTrail trail_;
-  Arena arena_;
+  Scenery arena_;
   std::vector<PlanarBox> obstacles_;  // the arena's, or none in the open world
   double inputWork_ = 0.0;            // J, work of the shape forces since reset
-  long impacts_ = 0;
-  struct {
-    double t = 0.0, obstacle = -1.0, before = 0.0, after = 0.0, x = 0.0, y = 0.0;
-  } impact_;  // the last impact: time, obstacle index, speeds (m/s), contact point
+  ImpactRecord impact_;               // the last impact (HUD, flash), and the count
 };
 
 // A capsule between two world points.
@@ -359,15 +332,7 @@ void SnakeboardScene::draw(DrawList& out) const {
   drawBox(out, torso, {0.0, 0.17 * l, 0.8 * torsoLen}, {0.12 * l, 0.06 * l, 0.12 * l}, {0.1f, 0.1f, 0.1f, 1});
 
   out.lines.push_back(trail_.strip({1.0f, 0.6f, 0.2f, 1.0f}));
-  const double sinceImpact = impacts_ > 0 ? time() - impact_.t : INFINITY;
-  if (params_.choice("world") == "arena")
-    for (size_t i = 0; i < arena_.boxes.size(); ++i) {
-      const auto& b = arena_.boxes[i].plan;
-      const bool flash = sinceImpact < kFlashTime && size_t(impact_.obstacle) == i;
-      drawBox(out, planarFrame(b.heading, b.cx, b.cy), {0.0, 0.0, 0.5 * arena_.boxes[i].height},
-              {2.0 * b.halfX, 2.0 * b.halfY, arena_.boxes[i].height}, flash ? flashColor(sinceImpact) : arena_.boxes[i].color);
-    }
-  if (sinceImpact < kFlashTime) drawImpactMarker(out, impact_.x, impact_.y, 0.5 * l, sinceImpact / kFlashTime);
+  if (params_.choice("world") == "arena") drawScenery(out, arena_, impact_, time(), 0.5 * l);
   out.camera.follow = true;
   out.camera.target = {float(s.g.x), float(s.g.y), float(hipZ)};  // mid-rider: head and board both in view
   out.camera.heading = float(s.g.theta + kPi);  // forward is body -x
@@ -383,12 +348,8 @@ void SnakeboardScene::draw(DrawList& out) const {
   else
     std::snprintf(line, sizeof line, "gait off: sticks/keys twist the torso and steer; pump to ride");
   out.hud.push_back(line);
-  if (sinceImpact < kImpactHudTime) {
-    std::snprintf(line, sizeof line, "IMPACT: %s %.2f -> %.2f m/s (e = %.2f), %ld so far",
-                  arena_.boxes[size_t(impact_.obstacle)].kind, impact_.before, impact_.after, params_.real("restitution"),
-                  impacts_);
-    out.hud.push_back(line);
-  }
+  if (const std::string hit = impactHudLine(arena_, impact_, time(), params_.real("restitution")); !hit.empty())
+    out.hud.push_back(hit);
 }
 
 }  // namespace

@@ -431,6 +431,19 @@ TEST_CASE("CarStopsAtWallsParkedCarsAndConesWithoutOverlapOrEnergyGain") {
       }
 }
 
+TEST_CASE("CarReversingIntoTheWallBouncesForward") {
+  // Facing away from the end wall and rolling backwards: the rear bumper touches, the car rolls forward.
+  for (double speed : {-2.0, -20.0}) {
+    auto scene = test::makeScene("car", {{"speed", std::to_string(speed)}, {"start_x", "18"}, {"start_heading", "3.141592653589793"}});
+    const test::SolidRun r = test::runSolid(*scene, 1200, [](long) { return kCoast; });
+    REQUIRE(r.finite);
+    CHECK(r.impacts == 1);
+    CHECK(r.minClearance >= 0.0);
+    CHECK(r.speedEnd == doctest::Approx(-0.3 * 0.35 * speed).epsilon(1e-12));
+    CHECK(r.eEnd == doctest::Approx(0.09 * r.e0).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("CarThrottleIntoWallNeverGainsEnergy") {
   // Full throttle from rest into the end wall, elastic and inelastic: the car pushes, bounces, pushes again.
   for (double e : {0.0, 0.5, 1.0}) {

@@ -98,7 +98,8 @@ SweptContact sweep(const Footprint& f, const se2::Pose2& g0, const Vector3d& v, 
   };
   // Any point of the footprint moves at most |v_lin| + |omega| reach over the segment.
   const double travel = std::hypot(v[1], v[2]) + std::abs(v[0]) * reach(f);
-  const int samples = int(std::clamp(std::ceil(travel / (0.25 * smallest)), 1.0, 4096.0));
+  const double wanted = std::ceil(travel / (0.25 * smallest));
+  const int samples = std::isfinite(wanted) ? int(std::clamp(wanted, 1.0, 4096.0)) : 4096;
   double lo = 0.0;
   for (int j = 1; j <= samples; ++j) {
     const double hi0 = j == samples ? 1.0 : double(j) / samples;
