@@ -363,36 +363,8 @@ void LgviSe3::step(double h, const WrenchField& f, const ImplicitWrench& fEnd) {
   substeps_ = 1;
   if (failure.empty()) return;
   if (!fEnd) throw SimulationDiverged(failure);
-  // Fallback with an end-of-step wrench: a step across a violent impact (e.g. 15 m/s into a wall at h = 0.1,
-  // where the contact torque spins the body by ~3 rad in one step; a 100 t body with J ~ 1000 kg m^2 hitting a
-  // wall with its tail spins at ~7500 rad/s) can leave Newton without a root in reach; the same interval in 2^j
-  // equal substeps (exact in binary, so t advances by exactly h), j = 1..10, is each a plain step of this
-  // scheme (that tail hit needs up to 512). Deterministic: the same inputs split the same way. Costs nothing
-  // unless a step fails.
-  const std::vector<double> saved = saveState();
-  for (int j = 1; j <= 10; ++j) {
-    const int n = 1 << j;
-    bool ok = true;
-    int iterations = 0;
-    Vector6d impulse = Vector6d::Zero();
-    for (int i = 0; i < n && ok; ++i) {
-      try {
-        ok = advance(h / n, f, fEnd).empty();
-      } catch (const SimulationDiverged&) {
-        ok = false;
-      }
-      iterations += newtonIterations_;
-      impulse += stepImpulse_;
-    }
-    if (ok) {
-      newtonIterations_ = iterations;
-      stepImpulse_ = impulse;
-      substeps_ = n;
-      return;
-    }
-    loadState(saved);
-  }
-  throw SimulationDiverged(failure + " (also with the step split into up to 1024 substeps)");
+  if (!stepInSubsteps(h, f, fEnd))
+    throw SimulationDiverged(failure + " (also with the step split into up to 1024 substeps)");
 }
 
 std::string LgviSe3::advance(double h, const WrenchField& f, const ImplicitWrench& fEnd) {

@@ -169,6 +169,9 @@ class LgviSe3 {
   // One step of size h, committed on success; returns the failure message (state unchanged) instead of throwing
   // for a Newton failure, a dexp^-1 pole or a non-finite result.
   std::string advance(double h, const WrenchField& f, const ImplicitWrench& fEnd);
+  // The fallback of step() with an end-of-step wrench: 2^j equal substeps, j = 1..10; false (state as before)
+  // if every split failed.
+  bool stepInSubsteps(double h, const WrenchField& f, const ImplicitWrench& fEnd);
   Solution solveStepImplicit(double h, const Vector6d& b, const Vector6d& fk, const ImplicitWrench& fEnd) const;
   Vector6d predictor(double h, const Vector6d& fk) const;  // explicit-Euler xi_k^0 (ERRATA), full 6 components
   // g_{k+1} = g_k tau(h xi) (eq. (9) on SE(3); R_k tau(h w), x_k + h R_k v on SO(3)xR^3); also returns the
