@@ -147,6 +147,17 @@ TEST_CASE("DissipationBoundedOscillationAndAccountedWorkAreNotFlagged") {
   CHECK(monitorOf(
             2000, [](double t) { return 5.0 * t; }, noWork)
             .flagged());
+  // Inputs pumping 10 J in and out every second (net W ≤ 10 J, 400 J flowed in 20 s) with a
+  // quadrature imbalance of 1.5 % of that flow: 6 J after 20 s, not flagged; the same 6 J gained by
+  // an 11 J system without input is.
+  const auto pumped = [](double t) { return 5.0 - 5.0 * std::cos(2.0 * M_PI * t); };
+  const EnergyMonitor pumping = monitorOf(
+      2000, [&](double t) { return 1.0 + pumped(t) + 0.3 * t; }, pumped);
+  CHECK_FALSE(pumping.flagged());
+  CHECK(pumping.gain() == doctest::Approx(6.0));
+  CHECK(monitorOf(
+            2000, [](double t) { return 1.0 + 10.0 + 0.3 * t; }, noWork)
+            .flagged());
   // A body at rest with E = 0 and no scale: round-off alone is never a gain.
   CHECK_FALSE(monitorOf(
                   100, [](double) { return 1e-15; }, noWork)

@@ -27,6 +27,7 @@ void EnergyMonitor::rebase(double energy, double inputWork) {
   energy0_ = energy;
   work0_ = inputWork;
   editWork_ = 0.0;
+  lastWork_ = 0.0;
   gain_ = 0.0;
 }
 
@@ -34,7 +35,11 @@ bool EnergyMonitor::update(long step, double time, double energy, double inputWo
   if (!started_) return false;
   const double work = inputWork - work0_ + editWork_;
   // Non-finite values are the divergence check's business; they never move the scale.
-  for (double s : {energy, work, scale})
+  if (std::isfinite(work)) {
+    throughput_ += std::abs(work - lastWork_);
+    lastWork_ = work;
+  }
+  for (double s : {energy, throughput_, scale})
     if (std::isfinite(s)) scaleMax_ = std::max(scaleMax_, std::abs(s));
   gain_ = energy - energy0_ - work;
   tolerance_ = kRelativeTolerance * scaleMax_ + kAbsoluteTolerance;
@@ -56,17 +61,17 @@ std::string EnergyMonitor::message() const {
 }
 
 std::vector<double> EnergyMonitor::saveState() const {
-  return {started_ ? 1.0 : 0.0, energy0_,           work0_,     editWork_,  scaleMax_,       gain_,    tolerance_,
-          worstRatio_,          double(flag_.step), flag_.time, flag_.gain, flag_.tolerance, peakGain_};
+  return {started_ ? 1.0 : 0.0, energy0_,   work0_,     editWork_,       scaleMax_, gain_,     tolerance_, worstRatio_,
+          double(flag_.step),   flag_.time, flag_.gain, flag_.tolerance, peakGain_, lastWork_, throughput_};
 }
 
 void EnergyMonitor::loadState(const std::vector<double>& s) {
-  if (s.size() != 13) throw BadInput("energy monitor state: expected 13 numbers, got " + std::to_string(s.size()));
+  if (s.size() != 15) throw BadInput("energy monitor state: expected 15 numbers, got " + std::to_string(s.size()));
   started_ = s[0] != 0.0;
   energy0_ = s[1], work0_ = s[2], editWork_ = s[3], scaleMax_ = s[4];
   gain_ = s[5], tolerance_ = s[6], worstRatio_ = s[7];
   flag_ = {long(s[8]), s[9], s[10], s[11]};
-  peakGain_ = s[12];
+  peakGain_ = s[12], lastWork_ = s[13], throughput_ = s[14];
 }
 
 int EnergyMonitor::energyColumn(const std::vector<std::string>& columns) {
