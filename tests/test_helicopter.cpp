@@ -533,7 +533,7 @@ TEST_CASE("RestingAndDroppedOnThePadNeverGainEnergyForEveryMassAndStep") {
   // (sag 0.16 mm), no divergence, no jitter (speed < 1e-3 m/s at the end). The full table, with the old
   // explicit contact beside it, is bench_contact_passivity.
   struct Case {
-    std::string mass, dt, inertia;
+    std::string mass, dt, inertia, group = "so3xr3";
   };
   std::vector<Case> cases;
   for (const char* m : {"1", "30", "600", "100000"})
@@ -542,6 +542,8 @@ TEST_CASE("RestingAndDroppedOnThePadNeverGainEnergyForEveryMassAndStep") {
   cases.push_back({"1", "0.1", "10000000,10000000,10000000"});
   cases.push_back({"100000", "0.016666666666666666", "0.001,0.001,0.001"});
   cases.push_back({"100000", "0.1", "10000000,10000000,10000000"});
+  cases.push_back({"1", "0.1", "300,1200,1000", "se3"});  // the SE(3) group (eq. (9)) as well
+  cases.push_back({"100000", "0.016666666666666666", "300,1200,1000", "se3"});
   for (const Case& c : cases)
     for (const char* start : {"0,0,1.1", "0,0,3.1"}) {
       const auto r = runPassivity("helicopter",
@@ -550,9 +552,11 @@ TEST_CASE("RestingAndDroppedOnThePadNeverGainEnergyForEveryMassAndStep") {
                                    {"mass", c.mass},
                                    {"inertia", c.inertia},
                                    {"dt", c.dt},
+                                   {"group", c.group},
                                    {"start_position", start}},
                                   20.0);
-      INFO("mass " << c.mass << " inertia " << c.inertia << " dt " << c.dt << " start " << std::string(start));
+      INFO("mass " << c.mass << " inertia " << c.inertia << " dt " << c.dt << " group " << c.group << " start "
+                   << std::string(start));
       CHECK(r.status == "ok");
       CHECK(r.seconds == doctest::Approx(20.0));
       const double h = std::stod(c.dt), m = std::stod(c.mass);
