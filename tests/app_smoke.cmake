@@ -1,7 +1,8 @@
 # App smoke tests under Xvfb (included by tests/CMakeLists.txt when the app is built and xvfb-run
 # exists). One test runs the real varsim binary for every scene `varsim list` prints at test time
 # (so new scenes are covered without touching this file) and inspects the screenshots; one checks
-# the no-display message and exit code.
+# the no-display message and exit code; one that a run gaining energy shows the energy monitor's
+# notice and red HUD line (and a passive one neither).
 add_executable(app_smoke_check ${CMAKE_CURRENT_SOURCE_DIR}/app_smoke_check.cpp)
 varsim_link_scenes(app_smoke_check)
 target_link_libraries(app_smoke_check PRIVATE varsim::stb)
@@ -15,3 +16,8 @@ set_tests_properties(app_smoke_all_scenes PROPERTIES TIMEOUT 1500)
 
 add_test(NAME app_smoke_no_display COMMAND app_smoke_check --no-display $<TARGET_FILE:varsim>)
 set_tests_properties(app_smoke_no_display PROPERTIES TIMEOUT 60)
+
+add_test(NAME app_smoke_energy_flag
+         COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x720x24" $<TARGET_FILE:app_smoke_check> --energy-flag
+                 $<TARGET_FILE:varsim> ${CMAKE_CURRENT_BINARY_DIR}/out)
+set_tests_properties(app_smoke_energy_flag PROPERTIES TIMEOUT 300)

@@ -4,7 +4,8 @@
 // without the scene's geometry (--no-scene) — and asserts exit 0, non-blank images (luminance
 // spread), pixels that differ where the scene is drawn, and the scene's own colour present (taken
 // from its draw list, built here) in clearly more pixels than in the background-only frame.
-// `--no-display VARSIM` checks the one-line message and exit 1 without a display.
+// `--no-display VARSIM` checks the one-line message and exit 1 without a display; `--energy-flag`
+// the energy monitor's notice and red HUD line on a run that gains energy.
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -122,10 +123,46 @@ int checkNoDisplay(const std::string& varsim) {
   return ok ? 0 : 1;
 }
 
+// Warning-red text pixels (the HUD's energy line, ImVec4(1, 0.3, 0.3)) in the HUD's band at the top
+// of the 3-D view (x 330-820, y 20-160 in the default 1280x720 layout).
+long countHudRed(const Image& img) {
+  long n = 0;
+  for (int y = 20; y < std::min(img.h, 160); ++y)
+    for (int x = 330; x < std::min(img.w, 820); ++x) {
+      const unsigned char* p = &img.rgb[3 * (size_t(y) * size_t(img.w) + size_t(x))];
+      if (p[0] > 200 && p[1] < 120 && p[2] < 120) ++n;
+    }
+  return n;
+}
+
+// `--energy-flag VARSIM OUTDIR`: the helicopter of issue 15 item 10 on its kept explicit contact law
+// (10 kg, rotor off: energy x16) must show the energy monitor's notice and red HUD line; the same
+// helicopter on the default passive contact must show neither.
+int checkEnergyFlag(const std::string& varsim, const std::string& out) {
+  const std::string base = "VARSIM_SETTINGS='" + out + "/smoke_settings.json' '" + varsim +
+                           "' --smoke-test helicopter --frames 120 --set mass=10 --set assist=false --set collective=0";
+  const std::string flagged = out + "/smoke_energy_flag.png", passive = out + "/smoke_energy_passive.png";
+  std::string textFlagged, textPassive;
+  const int a = run(base + " --set contact=explicit --screenshot '" + flagged + "' 2>&1", &textFlagged);
+  const int b = run(base + " --screenshot '" + passive + "' 2>&1", &textPassive);
+  Image imgFlagged, imgPassive;
+  if (a != 0 || b != 0 || !loadPng(flagged, imgFlagged) || !loadPng(passive, imgPassive)) {
+    std::printf("FAIL: energy flag smoke runs (exit %d, %d)\n", a, b);
+    return 1;
+  }
+  const long redFlagged = countHudRed(imgFlagged), redPassive = countHudRed(imgPassive);
+  const bool notice = textFlagged.find("energy gained without input at step 2 ") != std::string::npos;
+  const bool quiet = textPassive.find("energy gained") == std::string::npos;
+  std::printf("energy flag: notice %s, HUD red px %ld (flagged) vs %ld (passive)\n", notice ? "yes" : "no", redFlagged,
+              redPassive);
+  return notice && quiet && redFlagged > redPassive + 100 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--no-display") return checkNoDisplay(argv[2]);
+  if (argc == 4 && std::string(argv[1]) == "--energy-flag") return checkEnergyFlag(argv[2], argv[3]);
   if (argc < 3) {
     std::fprintf(stderr, "usage: app_smoke_check VARSIM OUTDIR [FRAMES] | --no-display VARSIM\n");
     return 2;
