@@ -195,6 +195,12 @@ TEST_CASE("AppOptions: modes, values and errors that name the option") {
   CHECK(message({"--scene"}).find("missing value") != std::string::npos);
   CHECK(message({"--set", "novalue"}).find("key=value") != std::string::npos);
   CHECK(message({"--bench-frames", "nan"}).find("--bench-frames") == 0);
+  // One number parser for the app's flags too (issue 15 item 6): hex, trailing junk and 1e400 refused.
+  CHECK(message({"--bench-frames", "0x10"}).find("not a number") != std::string::npos);
+  CHECK(message({"--bench-frames", "60s"}).find("not a number") != std::string::npos);
+  CHECK(message({"--bench-frames", "1e400"}).find("range of a double") != std::string::npos);
+  CHECK(message({"--bench-frames", "1e9"}).find("allowed [0.1, 3600]") != std::string::npos);
+  CHECK(message({"--frames", "1e300", "--smoke-test", "x", "--screenshot", "a"}).find("maximum") != std::string::npos);
   CHECK(message({"--screenshot", "a.png"}).find("--smoke-test") != std::string::npos);
   CHECK(message({"--replay", "a.csv", "--record", "a.csv"}).find("same file") != std::string::npos);
 }

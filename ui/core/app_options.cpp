@@ -5,6 +5,8 @@
 #include <cstdlib>
 
 #include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
+#include "engine/sim/param.h"
 
 namespace varsim {
 
@@ -16,13 +18,13 @@ const char* appUsage() {
          "       varsim list | describe SCENE | run SCENE|FILE.json ...   (headless, no display needed)\n";
 }
 
+// Same parser and message style as the headless runner (engine/sim/number_text.h).
 static double numberArg(const std::string& flag, const std::string& text, double lo, double hi) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
-    throw BadInput(flag + " " + text + ": expected a number in [" + std::to_string(lo) + ", " +
-                   std::to_string(hi) + "]");
-  return v;
+  const NumberText n = parseNumber(text);
+  if (!n.ok) throw BadInput(flag + " " + shortText(text) + ": " + n.error);
+  if (n.value < lo || n.value > hi)
+    throw BadInput(flag + " " + shortText(text) + ": allowed [" + formatNumber(lo) + ", " + formatNumber(hi) + "]");
+  return n.value;
 }
 
 AppOptions parseAppOptions(const std::vector<std::string>& args) {
@@ -45,9 +47,9 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
     else if (flag == "--gamepad-mappings") o.gamepadMappings = value;
     else if (flag == "--smoke-test") { o.mode = AppOptions::Mode::SmokeTest; o.scene = value; }
     else if (flag == "--frames") {
-      const double n = numberArg(flag, value, 1, 1e6);
-      if (n != std::floor(n)) throw BadInput("--frames " + value + ": expected an integer in [1, 1000000]");
-      o.frames = int(n);
+      const NumberText n = parseCount(value, 1, 1e6);
+      if (!n.ok) throw BadInput("--frames " + shortText(value) + ": " + n.error);
+      o.frames = int(n.value);
       haveFrames = true;
     } else if (flag == "--screenshot") o.screenshot = value;
     else if (flag == "--bench-frames") { o.mode = AppOptions::Mode::Bench; o.benchSeconds = numberArg(flag, value, 0.1, 3600); }
