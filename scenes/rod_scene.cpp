@@ -259,7 +259,7 @@ void RodScene::step(double h, const InputVector&) {
 double RodScene::energyScale() const {
   double weightTimesSize = 0.0;
   for (const auto& b : system_->bodies()) weightTimesSize += b.mass * system_->gravity().norm() * b.length;
-  return rodDiagnostics(*system_, main_->state).kinetic + weightTimesSize;
+  return system_->kineticEnergy(main_->state.v) + weightTimesSize;
 }
 
 std::vector<std::string> RodScene::columns() const {

@@ -82,7 +82,8 @@ std::string slurp(const std::string& path) {
 
 // runHeadless in this process (so the test scene exists), stderr captured in a file.
 int runCaptured(const std::vector<std::string>& args, std::string& err) {
-  const std::string errPath = std::string(VARSIM_TEST_OUT) + "/energy_monitor_stderr.txt";
+  const std::string errPath =
+      std::string(VARSIM_TEST_OUT) + "/energy_monitor_stderr_" + std::to_string(getpid()) + ".txt";
   std::fflush(stderr);
   const int saved = dup(2);
   FILE* f = std::fopen(errPath.c_str(), "w");
