@@ -16,6 +16,7 @@
 #include "tests/constrained_rk4.h"
 #include "tests/csv_table.h"
 #include "tests/scene_harness.h"
+#include "scenes/vehicle_scenery.h"
 #include "tests/solid_run.h"
 #include "engine/sim/errors.h"
 
@@ -392,6 +393,9 @@ namespace {
 // are 1.7 W wide from x0 = 2 L (scenes/car_scene.cpp ParkingLot), bay 1 on the north side holds a parked car.
 constexpr double kL = 1.5 + 2.2 * 0.35, kW = 0.55 * 1.5 + 0.5 * 0.35;
 const InputVector kCoast{0.0, 0.0, 0.0};
+// The car's solid outline: its drawn body, centred 0.5 l ahead of the rear axle.
+const Footprint kFootprint{0.75 - 0.5 * kL, 0.75 + 0.5 * kL, -0.5 * kW, 0.5 * kW};
+const Scenery kLot = parkingLot(kL, kW, 1.1 * 0.35);
 
 }  // namespace
 
@@ -421,6 +425,8 @@ TEST_CASE("CarStopsAtWallsParkedCarsAndConesWithoutOverlapOrEnergyGain") {
         CHECK(test::hudSays(r, c.what));
         CHECK(test::hudFits(r));
         CHECK(r.minClearance >= 0.0);  // never inside (the requirement allows 1 mm; the touch is found to round-off)
+        // The same from corners and edge crossings, against the lot rebuilt here (not the scene's own test).
+        CHECK(test::worstIndependentOverlap(r, kFootprint, kLot.obstacles) <= 1e-3);
         // Coasting: the energy is constant between impacts and each impact multiplies it by e^2.
         CHECK(r.maxEnergyStepRise <= 1e-12 * r.e0);
         CHECK(r.eEnd <= r.e0 * (e * e + 1e-12));
@@ -429,6 +435,15 @@ TEST_CASE("CarStopsAtWallsParkedCarsAndConesWithoutOverlapOrEnergyGain") {
           std::printf("car into the %s at %.1f m/s, e = %.1f: %ld impact(s), min clearance %.3g m, E %.4g -> %.4g J\n",
                       c.what, 0.35 * speed, e, r.impacts, r.minClearance, r.e0, r.eEnd);
       }
+}
+
+TEST_CASE("IndependentOverlapSeesCornersAndCrossings") {
+  // The check the obstacle tests use besides the scene's clearance column: a nose 0.1 m into a box, a thin
+  // wall crossing the body with no corner inside either, and a clear pose.
+  CHECK(test::independentOverlap(kFootprint, {0.0, 0.1, 0.0}, {kFootprint.xMax + 0.5, 0.0, 0.0, 0.5, 0.2}) ==
+        doctest::Approx(0.1).epsilon(1e-12));
+  CHECK(test::independentOverlap(kFootprint, {}, {0.75, 0.0, 0.0, 0.1, 5.0}) == INFINITY);
+  CHECK(test::independentOverlap(kFootprint, {}, {kFootprint.xMax + 0.6, 0.0, 0.3, 0.5, 0.2}) < 0.0);
 }
 
 TEST_CASE("CarReversingIntoTheWallBouncesForward") {

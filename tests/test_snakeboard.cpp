@@ -15,6 +15,7 @@
 #include "tests/constrained_rk4.h"
 #include "tests/csv_table.h"
 #include "tests/scene_harness.h"
+#include "scenes/vehicle_scenery.h"
 #include "tests/solid_run.h"
 
 using namespace varsim;
@@ -362,6 +363,8 @@ TEST_CASE("SnakeboardStopsAtArenaWallsWithoutOverlapOrEnergyGain") {
       CHECK(test::hudSays(r, "wall"));
       CHECK(test::hudFits(r));
       CHECK(r.minClearance >= 0.0);
+      // Independently of the separating-axis code: board outline (1.45 l x 0.45 l half extents) vs the arena.
+      CHECK(test::worstIndependentOverlap(r, {-0.58, 0.58, -0.18, 0.18}, arena(0.4).obstacles) <= 1e-3);
       CHECK(r.maxEnergyStepRise <= 1e-12 * r.e0);
       CHECK(r.eEnd <= r.e0 * (e * e + 1e-12));
       if (speed == 8.0)
@@ -378,6 +381,7 @@ TEST_CASE("SnakeboardStopsAtArenaWallsWithoutOverlapOrEnergyGain") {
   REQUIRE(g.finite);
   CHECK(g.impacts >= 1);
   CHECK(g.minClearance >= 0.0);
+  CHECK(test::worstIndependentOverlap(g, {-0.58, 0.58, -0.18, 0.18}, arena(0.4).obstacles) <= 1e-3);
   CHECK(g.maxEnergyRise <= 1e-3 * g.eMax);  // the O(h^2) balance error of the gait, not a gain at impacts
 }
 
