@@ -330,6 +330,27 @@ TEST_CASE("KeyboardDrivesTheCar: W forward, A left, steering centres on release,
   CHECK(driveWithKeys(*arrows, seqArrows, 540) == rows);
 }
 
+TEST_CASE("KeyboardFliesAndSteers: helicopter W climbs and Up flies forward; boat W forward and A turns left") {
+  auto heli = test::makeScene("helicopter");
+  const auto col = [](const Scene& sc, const char* name) { return size_t(test::columnOf(sc, name)); };
+  const auto hr = driveWithKeys(*heli, {{0, 180, {key::kW}}, {180, 420, {key::kUp}}}, 420);
+  const double z0 = hr[0][col(*heli, "z")], z1 = hr[180][col(*heli, "z")];
+  const double x1 = hr[180][col(*heli, "x")], x2 = hr[420][col(*heli, "x")];
+  std::printf("keys on the helicopter: 3 s of W climbs %.2f m; then 4 s of Up moves %.2f m along +x\n", z1 - z0, x2 - x1);
+  CHECK(z1 - z0 > 2.0);
+  CHECK(x2 - x1 > 1.0);
+  auto boat = test::makeScene("boat");
+  const auto br = driveWithKeys(*boat, {{0, 300, {key::kW}}, {300, 600, {key::kA}}}, 600);
+  const auto yaw = [&](const std::vector<double>& r) {
+    const double w = r[col(*boat, "qw")], x = r[col(*boat, "qx")], y = r[col(*boat, "qy")], z = r[col(*boat, "qz")];
+    return std::atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
+  };
+  std::printf("keys on the boat: 5 s of W moves %.2f m along +x; 5 s of A turns %.3f rad\n",
+              br[300][col(*boat, "x")] - br[0][col(*boat, "x")], yaw(br[600]) - yaw(br[300]));
+  CHECK(br[300][col(*boat, "x")] - br[0][col(*boat, "x")] > 1.0);
+  CHECK(yaw(br[600]) - yaw(br[300]) > 0.2);  // counter-clockwise: a left turn
+}
+
 TEST_CASE("KeyConventions: every vehicle scene's keys, and the HUD legend") {
   auto controlsOf = [](const char* scene) { return test::makeScene(scene)->controls(); };
   auto pressed = [](const std::vector<ControlSpec>& controls, std::vector<int> keys) {
