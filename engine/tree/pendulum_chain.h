@@ -1,0 +1,15 @@
+// engine/tree/pendulum_chain.h — the N-link planar pendulum of seed 003 Fig. 3
+// as a tree: per link a hinge about the world y axis (dynamic, angle relative
+// to the parent; 0 hangs straight down) and a constant translation -length
+// along z carrying a point mass at the far end of a massless rod.
+#pragma once
+
+#include "engine/tree/tree.h"
+
+namespace varsim::tree {
+
+// Throws BadInput unless links >= 1, mass > 0, length > 0 (all finite). Frame
+// 2l+1 carries mass l.
+Tree pendulumChain(int links, double mass, double length);
+
+}  // namespace varsim::tree

@@ -1,0 +1,184 @@
+// engine/tree/tree.cpp — building a seed 003 tree (frames, drives, masses), its
+// state, and the primitive transforms g_k(q_k) = exp(hat(xi_k) q_k) with their
+// twists xi_k (Assumption 1). The recursions live in tree_kinematics.cpp (eqs.
+// 1–4) and tree_velocity.cpp (eqs. 5–11).
+#include "engine/tree/tree.h"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <string>
+
+#include "engine/sim/errors.h"
+
+namespace varsim::tree {
+
+namespace {
+
+bool isRotation(Joint j) { return j == Joint::RotX || j == Joint::RotY || j == Joint::RotZ; }
+int axisOf(Joint j) {
+  switch (j) {
+    case Joint::RotX:
+    case Joint::TransX:
+      return 0;
+    case Joint::RotY:
+    case Joint::TransY:
+      return 1;
+    default:
+      return 2;
+  }
+}
+
+}  // namespace
+
+Vector6d adInvApply(const Matrix4d& g, const Vector6d& xi) {
+  const Matrix3d R = g.topLeftCorner<3, 3>();
+  const Eigen::Vector3d p = g.topRightCorner<3, 1>();
+  Vector6d out;
+  out.head<3>() = R.transpose() * xi.head<3>();
+  out.tail<3>() = R.transpose() * (xi.tail<3>() - p.cross(xi.head<3>()));
+  return out;
+}
+
+Vector6d adApply(const Vector6d& xi, const Vector6d& eta) {
+  Vector6d out;
+  out.head<3>() = xi.head<3>().cross(eta.head<3>());
+  out.tail<3>() = xi.tail<3>().cross(eta.head<3>()) + xi.head<3>().cross(eta.tail<3>());
+  return out;
+}
+
+int Tree::addRaw(Frame f) {
+  if (f.parent != kWorld && (f.parent < 0 || f.parent >= frames())) {
+    throw BadInput("tree: parent frame " + std::to_string(f.parent) + " out of range [-1, " +
+                   std::to_string(frames() - 1) + "]");
+  }
+  const int k = frames();
+  if (f.drive == Drive::Dynamic) f.var = dof(), dynFrame_.push_back(k);
+  if (f.drive == Drive::Kinematic) f.var = kinematicCount(), kinFrame_.push_back(k);
+  frames_.push_back(f);
+  rebuildIndex();
+  return k;
+}
+
+int Tree::addFrame(int parent, Joint joint, Drive drive, double value) {
+  if (joint == Joint::Fixed) throw BadInput("tree: Joint::Fixed needs a transform (use addFixed)");
+  if (!std::isfinite(value)) throw BadInput("tree: constant drive value must be finite");
+  Frame f;
+  f.parent = parent, f.joint = joint, f.drive = drive, f.value = value;
+  f.fixed.setIdentity();
+  return addRaw(f);
+}
+
+int Tree::addFixed(int parent, const Matrix4d& g) {
+  const Matrix3d R = g.topLeftCorner<3, 3>();
+  const bool rigid = g.allFinite() && (R.transpose() * R - Matrix3d::Identity()).norm() < 1e-9 && R.determinant() > 0 &&
+                     (g.row(3) - Eigen::RowVector4d(0, 0, 0, 1)).norm() == 0;
+  if (!rigid)
+    throw BadInput(
+        "tree: fixed transform is not a rigid motion (R "
+        "orthonormal, last row 0 0 0 1)");
+  Frame f;
+  f.parent = parent, f.joint = Joint::Fixed, f.drive = Drive::Constant, f.fixed = g;
+  return addRaw(f);
+}
+
+void Tree::addMass(int frame, double m, const Matrix3d& inertia) {
+  if (frame < 0 || frame >= frames()) {
+    throw BadInput("tree: mass frame " + std::to_string(frame) + " out of range [0, " + std::to_string(frames() - 1) +
+                   "]");
+  }
+  const bool symmetric = (inertia - inertia.transpose()).norm() <= 1e-12 * (1 + inertia.norm());
+  if (!std::isfinite(m) || m < 0 || !inertia.allFinite() || !symmetric ||
+      Eigen::SelfAdjointEigenSolver<Matrix3d>(inertia).eigenvalues().minCoeff() < 0) {
+    throw BadInput(
+        "tree: mass must be finite >= 0 with a symmetric positive "
+        "semi-definite inertia");
+  }
+  masses_.push_back({frame, m, inertia});
+  ++posEpoch_, ++velEpoch_;
+}
+
+void Tree::setGravity(const Eigen::Vector3d& gravity) {
+  if (!gravity.allFinite()) throw BadInput("tree: gravity must be finite");
+  gravity_ = gravity;
+}
+
+void Tree::rebuildIndex() {
+  const size_t n = dynFrame_.size();
+  posTable_.assign(frames_.size() * n, -1);
+  size_t o1 = 0, o2 = 0;
+  for (size_t k = 0; k < frames_.size(); ++k) {
+    Frame& f = frames_[k];
+    f.anc = f.parent == kWorld ? std::vector<int>{} : frames_[f.parent].anc;
+    if (f.drive == Drive::Dynamic) f.anc.push_back(f.var);  // indices grow down the tree: stays sorted
+    for (size_t a = 0; a < f.anc.size(); ++a) posTable_[k * n + f.anc[a]] = static_cast<int>(a);
+    f.off1 = static_cast<int>(o1), f.off2 = static_cast<int>(o2);
+    o1 += f.anc.size(), o2 += f.anc.size() * f.anc.size();
+  }
+  g_.resize(frames_.size()), v_.resize(frames_.size());
+  dg_.resize(o1), dvq_.resize(o1), dvqd_.resize(o1);
+  ddg_.resize(o2), ddvqq_.resize(o2), ddvqqd_.resize(o2);
+  q_.conservativeResize(n), qdot_.conservativeResize(n);
+  const auto nk = static_cast<Eigen::Index>(kinFrame_.size());
+  kinValue_.conservativeResize(nk), kinRate_.conservativeResize(nk);
+  if (!dynFrame_.empty() && dynFrame_.back() == static_cast<int>(frames_.size()) - 1) q_(n - 1) = qdot_(n - 1) = 0;
+  if (nk > 0 && kinFrame_.back() == static_cast<int>(frames_.size()) - 1) kinValue_(nk - 1) = kinRate_(nk - 1) = 0;
+  ++posEpoch_, ++velEpoch_;
+}
+
+void Tree::setQ(const VectorXd& q) {
+  if (q.size() != dof() || !q.allFinite()) {
+    throw BadInput("tree: q must have " + std::to_string(dof()) + " finite entries");
+  }
+  q_ = q, ++posEpoch_, ++velEpoch_;
+}
+
+void Tree::setQdot(const VectorXd& qdot) {
+  if (qdot.size() != dof() || !qdot.allFinite()) {
+    throw BadInput("tree: qdot must have " + std::to_string(dof()) + " finite entries");
+  }
+  qdot_ = qdot, ++velEpoch_;
+}
+
+void Tree::setKinematic(const VectorXd& value, const VectorXd& rate) {
+  if (value.size() != kinematicCount() || rate.size() != kinematicCount() || !value.allFinite() || !rate.allFinite()) {
+    throw BadInput("tree: kinematic values/rates must have " + std::to_string(kinematicCount()) + " finite entries");
+  }
+  kinValue_ = value, kinRate_ = rate, ++posEpoch_, ++velEpoch_;
+}
+
+double Tree::variable(const Frame& f) const {
+  if (f.drive == Drive::Dynamic) return q_(f.var);
+  if (f.drive == Drive::Kinematic) return kinValue_(f.var);
+  return f.value;
+}
+
+double Tree::rate(const Frame& f) const {
+  if (f.drive == Drive::Dynamic) return qdot_(f.var);
+  if (f.drive == Drive::Kinematic) return kinRate_(f.var);
+  return 0;
+}
+
+Matrix4d Tree::local(const Frame& f) const {
+  if (f.joint == Joint::Fixed) return f.fixed;
+  Matrix4d g = Matrix4d::Identity();
+  const double x = variable(f);
+  const int a = axisOf(f.joint);
+  if (!isRotation(f.joint)) {
+    g(a, 3) = x;
+    return g;
+  }
+  const int b = (a + 1) % 3,
+            c = (a + 2) % 3;  // rotation by x in the (b, c) plane
+  const double cs = std::cos(x), sn = std::sin(x);
+  g(b, b) = cs, g(b, c) = -sn, g(c, b) = sn, g(c, c) = cs;
+  return g;
+}
+
+Vector6d Tree::twist(const Frame& f) const {
+  Vector6d xi = Vector6d::Zero();
+  if (f.joint == Joint::Fixed) return xi;
+  xi(axisOf(f.joint) + (isRotation(f.joint) ? 0 : 3)) = 1;
+  return xi;
+}
+
+}  // namespace varsim::tree

@@ -1,0 +1,158 @@
+// engine/tree/tree.h — seed 003's tree representation: frames, each a primitive
+// transform of its parent (rot x/y/z, trans x/y/z, or a constant transform)
+// driven by one dynamic variable, one kinematic (prescribed) variable or a
+// constant (Assumptions 1–2), masses on frames, and the recursive frame poses
+// g_{s,k}, body velocities and their first/second derivatives (eqs. 1–11),
+// memoised per state.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/lie/lie_types.h"
+
+namespace varsim::tree {
+
+using Eigen::Matrix4d;
+using Eigen::VectorXd;
+
+enum class Joint { RotX, RotY, RotZ, TransX, TransY, TransZ, Fixed };
+enum class Drive { Dynamic, Kinematic, Constant };
+
+// A mass attached at a frame's origin (seed 003 Assumption 3, relaxed to a full
+// symmetric inertia about the origin): spatial inertia diag(I, m 1) in the
+// (omega, v) ordering of lie_types.h.
+struct Mass {
+  int frame = 0;
+  double m = 0;
+  Matrix3d inertia = Matrix3d::Zero();
+};
+
+class Tree {
+ public:
+  static constexpr int kWorld = -1;
+
+  // Adds a primitive frame under `parent` (kWorld or an earlier frame).
+  // Dynamic: returns the frame and allocates the next dynamic index; Kinematic:
+  // the next kinematic index; Constant: `value` fixes it. Throws BadInput on a
+  // bad parent or Joint::Fixed (use addFixed).
+  int addFrame(int parent, Joint joint, Drive drive, double value = 0);
+  int addFixed(int parent,
+               const Matrix4d& g);  // constant transform (must be rigid)
+  void addMass(int frame, double m,
+               const Matrix3d& inertia);            // m >= 0, inertia symmetric PSD
+  void setGravity(const Eigen::Vector3d& gravity);  // acceleration vector, default (0,0,-9.81)
+
+  int frames() const { return static_cast<int>(frames_.size()); }
+  int dof() const { return static_cast<int>(dynFrame_.size()); }  // dynamic variables n
+  int kinematicCount() const { return static_cast<int>(kinFrame_.size()); }
+  int parent(int k) const { return frames_[k].parent; }
+  int frameOfDof(int i) const { return dynFrame_[i]; }
+  const std::vector<Mass>& masses() const { return masses_; }
+  const Eigen::Vector3d& gravity() const { return gravity_; }
+
+  // State. Every set call invalidates the memo of what depends on it (q:
+  // everything; qdot: velocities).
+  void setQ(const VectorXd& q);
+  void setQdot(const VectorXd& qdot);
+  void setState(const VectorXd& q, const VectorXd& qdot) { setQ(q), setQdot(qdot); }
+  void setKinematic(const VectorXd& value,
+                    const VectorXd& rate);  // prescribed variables and rates
+  const VectorXd& q() const { return q_; }
+  const VectorXd& qdot() const { return qdot_; }
+  const VectorXd& kinematicValue() const { return kinValue_; }
+  const VectorXd& kinematicRate() const { return kinRate_; }
+
+  // The switch for seed 003 Fig. 3: off recomputes every quantity from scratch
+  // through the whole recursion (as a symbolic expansion would); on memoises
+  // each frame quantity once per state.
+  void setCache(bool on) { cache_ = on, ++posEpoch_, ++velEpoch_; }
+  bool cache() const { return cache_; }
+
+  // Frame k's dynamic ancestors (variables i with frame(i) in anc(k) ∪ {k});
+  // all derivatives below are zero for any other i (first case of eqs. 4, 8, 9,
+  // 11).
+  const std::vector<int>& dynamicAncestors(int k) const { return frames_[k].anc; }
+  bool dependsOn(int k, int i) const { return pos(k, i) >= 0; }
+
+  // Eqs. (1), (3), (4): g_{s,k}, dg_{s,k}/dq_i, d²g_{s,k}/dq_i dq_j.
+  Matrix4d g(int k) const;
+  Matrix4d dg(int k, int i) const;
+  Matrix4d ddg(int k, int i, int j) const;
+  // Eqs. (6)–(11) in twist form v = (omega, v) (the intrinsic Ad form seed 003
+  // mentions after eq. 6): v_k^b, dv/dq_i, dv/dqdot_i, d²v/dq_i dq_j, d²v/dq_i
+  // dqdot_j. d²v/dqdot² = 0 (v is linear in qdot).
+  Vector6d vb(int k) const;
+  Vector6d dvbDq(int k, int i) const;
+  Vector6d dvbDqdot(int k, int i) const;
+  Vector6d ddvbDqDq(int k, int i, int j) const;
+  Vector6d ddvbDqDqdot(int k, int i, int j) const;
+
+ private:
+  struct Frame {
+    int parent = kWorld;
+    Joint joint = Joint::Fixed;
+    Drive drive = Drive::Constant;
+    int var = -1;            // dynamic or kinematic index
+    double value = 0;        // constant drive
+    Matrix4d fixed;          // Joint::Fixed
+    std::vector<int> anc;    // dynamic ancestors incl. own, ascending
+    int off1 = 0, off2 = 0;  // memo offsets (first/second derivative slots)
+  };
+  template <class T>
+  struct Memo {
+    std::vector<T, Eigen::aligned_allocator<T>> val;
+    std::vector<std::uint64_t> stamp;
+    void resize(size_t n) { val.resize(n), stamp.assign(n, 0); }
+  };
+
+  int pos(int k, int i) const { return posTable_[static_cast<size_t>(k) * dynFrame_.size() + i]; }
+  int addRaw(Frame f);
+  void rebuildIndex();
+  double variable(const Frame& f) const;  // the frame's driving value
+  double rate(const Frame& f) const;      // its time derivative
+  Matrix4d local(const Frame& f) const;   // g_k(q_k)
+  Vector6d twist(const Frame& f) const;   // xi_k (zero for constants)
+  bool own(int k, int i) const { return frames_[k].drive == Drive::Dynamic && frames_[k].var == i; }
+  // Memo lookup/store: with the cache on, a slot is valid while its stamp
+  // equals the epoch.
+  template <class T, class F>
+  T memo(Memo<T>& m, size_t slot, std::uint64_t epoch, F compute) const;
+
+  // The recursions themselves (tree_kinematics.cpp, tree_velocity.cpp).
+  Matrix4d computeG(int k) const;
+  Matrix4d computeDg(int k, int i) const;
+  Matrix4d computeDdg(int k, int i, int j) const;
+  Vector6d computeVb(int k) const;
+  Vector6d computeDvbDq(int k, int i) const;
+  Vector6d computeDvbDqdot(int k, int i) const;
+  Vector6d computeDdvbDqDq(int k, int i, int j) const;
+  Vector6d computeDdvbDqDqdot(int k, int i, int j) const;
+
+  std::vector<Frame> frames_;
+  std::vector<int> dynFrame_, kinFrame_;
+  std::vector<int> posTable_;
+  std::vector<Mass> masses_;
+  Eigen::Vector3d gravity_{0, 0, -9.81};
+  VectorXd q_, qdot_, kinValue_, kinRate_;
+  bool cache_ = true;
+  std::uint64_t posEpoch_ = 1, velEpoch_ = 1;
+  mutable Memo<Matrix4d> g_, dg_, ddg_;
+  mutable Memo<Vector6d> v_, dvq_, dvqd_, ddvqq_, ddvqqd_;
+};
+
+template <class T, class F>
+T Tree::memo(Memo<T>& m, size_t slot, std::uint64_t epoch, F compute) const {
+  if (!cache_) return compute();
+  if (m.stamp[slot] != epoch) m.val[slot] = compute(), m.stamp[slot] = epoch;
+  return m.val[slot];
+}
+
+// Ad_{g^{-1}} xi for g = (R, p): (R^T w, R^T (v - p x w)) — the twist form of
+// g^{-1} hat(xi) g (eq. 6).
+Vector6d adInvApply(const Matrix4d& g, const Vector6d& xi);
+// ad_xi eta = (w x eta_w, v x eta_w + w x eta_v) — the twist of the commutator
+// [hat(xi), hat(eta)].
+Vector6d adApply(const Vector6d& xi, const Vector6d& eta);
+
+}  // namespace varsim::tree

@@ -1,0 +1,32 @@
+// engine/tree/tree_lagrangian.h — seed 003 Sec. VI on a Tree at its current
+// state (q, qdot): the Lagrangian (15), dL/dq (16), the Hessians (17)–(18),
+// M(q), the tensor ∇M(q) of seed 002 eq. (21) and ∇V (gravity), all sums over
+// masses of the memoised frame quantities (nothing symbolic).
+#pragma once
+
+#include <vector>
+
+#include "engine/tree/tree.h"
+
+namespace varsim::tree {
+
+using Eigen::MatrixXd;
+
+double kineticEnergy(const Tree& t);    // sum 1/2 v_k^T M_k v_k
+double potentialEnergy(const Tree& t);  // V = -sum m_k gravity . p_k
+double lagrangian(const Tree& t);       // eq. (15): T - V
+VectorXd dLdq(const Tree& t);           // eq. (16)
+VectorXd dLdqdot(const Tree& t);        // dL/dqdot_i = sum v^T M_k dv/dqdot_i
+MatrixXd d2LdqDq(const Tree& t);        // d²L/dq_i dq_j (needed by the midpoint Jacobian)
+MatrixXd d2LdqDqdot(const Tree& t);     // eq. (17): entry (i, j) = d²L/dq_i dqdot_j
+MatrixXd massMatrix(const Tree& t);     // eq. (18) = M(q) (v is linear in qdot, so
+                                        // (18)'s 2nd term is 0)
+VectorXd gradV(const Tree& t);          // dV/dq
+// ∇M of seed 002 eq. (21): entry c is dM/dq_c.
+std::vector<MatrixXd> massMatrixGradient(const Tree& t);
+// Seed 002 eq. (21)'s contractions: [(I ⊗ v^T)∇M]_{ij} = sum_l dM_{lj}/dq_i
+// v_l, and ∇M^T (I ⊗ v) = [dM/dq_1 v, ..., dM/dq_n v] (M symmetric).
+MatrixXd contractRows(const std::vector<MatrixXd>& gradM, const VectorXd& v);
+MatrixXd contractColumns(const std::vector<MatrixXd>& gradM, const VectorXd& v);
+
+}  // namespace varsim::tree
