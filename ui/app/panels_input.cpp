@@ -60,6 +60,17 @@ void drawInputPanel(AppState& app) {
     changed |= keyField("key +", b.keyPos);
     ImGui::SameLine();
     changed |= keyField("key -", b.keyNeg);
+    if (!b.moreKeysPos.empty() || !b.moreKeysNeg.empty()) {  // the game-convention extras (arrows)
+      std::string more = "also: key + " + keysLabel(-1, b.moreKeysPos);
+      if (!b.moreKeysNeg.empty()) more += ", key - " + keysLabel(-1, b.moreKeysNeg);
+      ImGui::TextDisabled("%s", more.c_str());
+      ImGui::SameLine();
+      if (ImGui::SmallButton("drop")) {
+        b.moreKeysPos.clear();
+        b.moreKeysNeg.clear();
+        changed = true;
+      }
+    }
     float dz = float(b.shaping.deadZone), expo = float(b.shaping.expo);
     ImGui::SetNextItemWidth(120);
     if (ImGui::SliderFloat("dead-zone", &dz, 0.0f, 0.5f, "%.2f")) { b.shaping.deadZone = dz; changed = true; }

@@ -98,13 +98,13 @@ std::string keyLabel(int code) {
   }
 }
 
+}  // namespace
+
 std::string keysLabel(int first, const std::vector<int>& more) {
   std::string out = first >= 0 ? keyLabel(first) : "";
   for (int k : more) out += (out.empty() ? "" : "/") + keyLabel(k);
   return out;
 }
-
-}  // namespace
 
 std::vector<ControlBinding> defaultBindings(const std::vector<ControlSpec>& controls) {
   static const int stickOrder[] = {0, 1, 2, 3};
