@@ -284,7 +284,9 @@ VARSIM_REGISTER_SCENE(SceneInfo{
     "torque f^psi and steering velocity u^sigma (sigma = tan of the steering angle). Throttle/brake and the steering "
     "stick override the constant `torque`/`steer_rate` while they are away from neutral. Rows: node k; `energy` is "
     "p^2/(2(I + m rho^2 + K rho^2 sigma^2/l^2)) of the rear-wheel momentum `mu` = p at the node; speed, yaw_rate, "
-    "torque and steer_rate belong to the last step.",
+    "torque and steer_rate belong to the last step. The parking lot is solid: at a touch the car stops and its rolling "
+    "reverses to -restitution times itself (the only motion its wheels allow); `clearance` is the smallest gap between "
+    "the body outline and an obstacle (m; 0 on open ground), `impacts` their count. inputWork() = sum h f u^psi.",
     carParams, validateCar, [](const ParamSet& p) { return std::make_unique<CarScene>(p); }});
 
 }  // namespace varsim
