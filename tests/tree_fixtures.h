@@ -3,6 +3,7 @@
 // full inertia on random frames.
 #pragma once
 
+#include <algorithm>
 #include <random>
 
 #include "engine/tree/tree.h"
@@ -15,7 +16,9 @@ inline tree::Tree randomTree(unsigned seed, int frames = 14) {
   std::uniform_int_distribution<int> jointPick(0, 6);
   tree::Tree t;
   for (int f = 0; f < frames; ++f) {
-    const int parent = f == 0 ? tree::Tree::kWorld : std::uniform_int_distribution<int>(-1, f - 1)(rng);
+    // Mostly deep (parent among the last three frames) with occasional branches from the world.
+    const int parent =
+        f == 0 ? tree::Tree::kWorld : std::max(-1, f - 1 - std::uniform_int_distribution<int>(0, 2)(rng));
     const int j = jointPick(rng);
     if (j == 6) {
       Eigen::Matrix4d g = Eigen::Matrix4d::Identity();

@@ -1,0 +1,40 @@
+// engine/integrators/tree_midpoint.h — seed 003 Sec. VII: the variational integrator on a tree with the
+// generalized midpoint discrete Lagrangian L_d = h L(q_k + α(q_{k+1} - q_k), (q_{k+1} - q_k)/h) (eq. 22),
+// forced by discrete Lagrange–d'Alembert (f_d^- = (1-α) h f, f_d^+ = α h f at the same point), written in
+// position–momentum form: p_k + D_1 L_d(q_k, q_{k+1}) + f_d^- = 0 (eqs. 21, 23, 25) solved by Newton with
+// the analytic Jacobian (26) (corrected: see tree_midpoint.cpp), p_{k+1} = D_2 L_d + f_d^+ (eq. 24).
+#pragma once
+
+#include "engine/integrators/tree_stepper.h"
+
+namespace varsim::tree {
+
+class TreeMidpoint : public TreeStepper {
+ public:
+  TreeMidpoint(Tree& tree, double alpha = 0.5);  // alpha in [0, 1], BadInput otherwise
+
+  // Discrete Legendre transform (momentum matching): p_0 = dL/dqdot(q_0, qdot_0), the continuous
+  // momentum, is taken as the discrete momentum D_2 L_d(q_{-1}, q_0) + f_d^+ of a virtual previous step.
+  void initialize(const VectorXd& q0, const VectorXd& qdot0, double h, const TreeForcing& f) override;
+  void step(const TreeForcing& f) override;
+  VectorXd q() const override { return q_; }
+  VectorXd qdot() const override;  // solves p_k = dL/dqdot(q_k, qdot) for qdot
+  int newtonIterations() const override { return iters_; }
+  const VectorXd& momentum() const { return p_; }
+  double alpha() const { return alpha_; }
+
+  // The step equation (25) r(q_{k+1}) = p_k + D_1 L_d(q_k, q_{k+1}) + f_d^- and its Jacobian (26), exposed
+  // for the finite-difference tests and the solvability readout.
+  VectorXd residual(const VectorXd& q1, const TreeForcing& f) const;
+  Eigen::MatrixXd jacobian(const VectorXd& q1, const TreeForcing& f) const;
+  VectorXd nextMomentum(const VectorXd& q1, const TreeForcing& f) const;  // eq. (24) + f_d^+
+
+ private:
+  void evaluate(const VectorXd& q1) const;  // puts the tree at (q_α, (q1 - q_k)/h)
+
+  double alpha_, h_ = 0;
+  VectorXd q_, p_;
+  int iters_ = 0;
+};
+
+}  // namespace varsim::tree

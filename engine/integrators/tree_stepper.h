@@ -1,0 +1,50 @@
+// engine/integrators/tree_stepper.h — what the tree integrators (tree_midpoint, tree_trapezoidal,
+// tree_rk4) share: the forcing of seed 002 Sec. 3 (f = f^x(q, qdot) + B u with joint damping
+// f^x = -c∘qdot and B = 1, i.e. u are applied generalized forces/torques) and the stepper interface a
+// scene selects from. Kinematic variables keep the values the tree holds during a step (the caller moves
+// them between steps).
+#pragma once
+
+#include <functional>
+
+#include "engine/tree/tree.h"
+
+namespace varsim::tree {
+
+struct TreeForcing {
+  VectorXd damping;                            // c_i >= 0 per dynamic variable (N m s per rad or N s/m); empty: none
+  VectorXd torque;                             // u, applied generalized forces; empty: none
+  VectorXd force(const VectorXd& qdot) const;  // f = -c∘qdot + u
+  VectorXd dampingOr0(int n) const;            // c, or zeros when empty
+  void validate(int n) const;                  // throws BadInput naming the entry
+};
+
+// Plain Newton (seed 002 Algorithm 1: x <- x + d with J(x) d = -r(x), no line search) from the given x.
+// Stops when |d|_inf <= 1e-12 (1 + |x|_inf); returns the number of iterations, or -1 if it did not converge
+// within maxIter or produced non-finite numbers (x is then unspecified).
+struct NewtonProblem {
+  std::function<VectorXd(const VectorXd&)> residual;
+  std::function<Eigen::MatrixXd(const VectorXd&)> jacobian;
+};
+int solveNewton(const NewtonProblem& p, VectorXd& x, int maxIter = 40);
+
+class TreeStepper {
+ public:
+  explicit TreeStepper(Tree& tree) : tree_(tree) {}
+  virtual ~TreeStepper() = default;
+  // Starts at (q0, qdot0); the step size and forcing of the first step enter the discrete Legendre
+  // transform of the implicit schemes, so they are given here too. Throws BadInput.
+  virtual void initialize(const VectorXd& q0, const VectorXd& qdot0, double h, const TreeForcing& f) = 0;
+  // Advances by h (the h of initialize for the implicit schemes). Throws SimulationDiverged (state kept).
+  virtual void step(const TreeForcing& f) = 0;
+  virtual VectorXd q() const = 0;
+  virtual VectorXd qdot() const = 0;                  // velocity at t_k (from the discrete momentum for the VIs)
+  virtual int newtonIterations() const { return 0; }  // of the last step
+  double energy() const;                              // T + V at (q(), qdot()) with the tree
+  Tree& tree() const { return tree_; }
+
+ protected:
+  Tree& tree_;
+};
+
+}  // namespace varsim::tree

@@ -1,0 +1,47 @@
+// engine/integrators/tree_trapezoidal.h — seed 002 Sec. 3–4: the trapezoidal variational integrator in
+// generalized coordinates, L_d = h/2 [L(q_k, v_{k+1}) + L(q_{k+1}, v_{k+1})] with L = 1/2 v^T M(q) v - V(q)
+// and f_d^± = h/2 f, i.e. eq. (21)/(22); each step solves e_k(v) = 0 (eq. 24) for v_{k+1} by Newton from
+// v = v_k (Algorithm 1) with the Jacobian (25); q_{k+1} = q_k + h v_{k+1}. Forcing f = f^x + B u with
+// f^x = -c∘v (joint damping) and B = 1 (tree_stepper.h). Kinematic rates do not enter this L.
+#pragma once
+
+#include <vector>
+
+#include "engine/integrators/tree_stepper.h"
+
+namespace varsim::tree {
+
+class TreeTrapezoidal : public TreeStepper {
+ public:
+  explicit TreeTrapezoidal(Tree& tree) : TreeStepper(tree) {}
+
+  // Discrete Legendre transform: v_0 = qdot_0 and the stored momentum term 1/2 [M(q_{-1}) + M(q_0)] v_0 is
+  // chosen so that the discrete momentum at t_0 (the terms of (21) known before the step) equals the
+  // continuous momentum M(q_0) qdot_0.
+  void initialize(const VectorXd& q0, const VectorXd& qdot0, double h, const TreeForcing& f) override;
+  void step(const TreeForcing& f) override;
+  VectorXd q() const override { return q_; }
+  VectorXd qdot() const override;  // M(q_k)^{-1} times the conservative discrete momentum at t_k
+  int newtonIterations() const override { return iters_; }
+  const VectorXd& v() const { return v_; }  // v_k = (q_k - q_{k-1}) / h
+
+  // e_k(v) (eq. 24) and De_k(v) (eq. 25) at the current state, exposed for tests and the solvability monitor.
+  VectorXd residual(const VectorXd& v, const TreeForcing& f) const;
+  Eigen::MatrixXd jacobian(const VectorXd& v, const TreeForcing& f) const;
+
+ private:
+  struct AtQk {  // quantities at q_k, fixed during a step
+    Eigen::MatrixXd M;
+    std::vector<Eigen::MatrixXd> gradM;
+    VectorXd gradV;
+  };
+  void refreshAtQk();
+  VectorXd knownMomentum(const VectorXd& vk) const;  // h/4 (I ⊗ v_k^T)∇M v_k - h/2 ∇V (conservative)
+
+  double h_ = 0;
+  VectorXd q_, v_, pm_;  // pm_ = 1/2 [M(q_{k-1}) + M(q_k)] v_k
+  AtQk at_;
+  int iters_ = 0;
+};
+
+}  // namespace varsim::tree
