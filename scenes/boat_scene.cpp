@@ -415,7 +415,8 @@ VARSIM_REGISTER_SCENE(SceneInfo{
     "A box-hull boat on the variational integrator: buoyancy from the exactly clipped submerged volume and its "
     "centroid under animated piecewise-linear waves (the drawn water is the physical water), the patch tractions "
     "f_h = -E(r_dot - R^T eta) - P n of eq. (15) summed over the wetted hull patches, wind drag on the dry patches, "
-    "a water current, and two stern thrusters with the ERRATA control matrix (c x e_x, e_x). Triggers drive the "
+    "a water current, and two stern thrusters with the ERRATA control matrix (c x e_x, e_x). Gravity, buoyancy, "
+    "drag and wind act at the end of each step (implicit: passive for every mass and dt). Triggers drive the "
     "thrusters; waves, damping, wind and current are live parameters.",
     boatParams, validateBoat,
     [](const ParamSet& p) -> std::unique_ptr<Scene> { return std::make_unique<BoatScene>(p); }});
