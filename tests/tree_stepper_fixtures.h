@@ -26,11 +26,13 @@ inline tree::TreeForcing fullForcing(int n) {
 // Central-difference Jacobian of r at x.
 inline Eigen::MatrixXd fdJacobian(const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& r,
                                   const Eigen::VectorXd& x) {
-  Eigen::MatrixXd fd(x.size(), x.size());
+  Eigen::MatrixXd fd;
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     Eigen::VectorXd a = x, b = x;
     a(i) += 1e-6, b(i) -= 1e-6;
-    fd.col(i) = (r(a) - r(b)) / 2e-6;
+    const Eigen::VectorXd col = (r(a) - r(b)) / 2e-6;
+    if (i == 0) fd.resize(col.size(), x.size());
+    fd.col(i) = col;
   }
   return fd;
 }

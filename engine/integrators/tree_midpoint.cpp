@@ -55,7 +55,7 @@ void TreeMidpoint::step(const TreeForcing& f) {
   VectorXd q1 = q_ + h_ * qdot();  // explicit predictor
   const NewtonProblem problem{[&](const VectorXd& x) { return residual(x, f); },
                               [&](const VectorXd& x) { return jacobian(x, f); }};
-  const int it = solveNewton(problem, q1);
+  const int it = solveStep(problem, q_, VectorXd::Zero(q_.size()), 1.0, q1);
   if (it < 0)
     throw SimulationDiverged("midpoint: Newton on eq. (25) did not converge (h = " + std::to_string(h_) + ")");
   const VectorXd p1 = nextMomentum(q1, f);

@@ -13,6 +13,7 @@ namespace varsim::tree {
 void TreeRk4::initialize(const VectorXd& q0, const VectorXd& qdot0, double h, const TreeForcing& f) {
   if (!(h > 0) || !std::isfinite(h)) throw BadInput("rk4: dt = " + std::to_string(h) + " must be > 0");
   f.validate(tree_.dof());
+  if (constrained()) throw BadInput("rk4: holonomic constraints need the midpoint or trapezoidal integrator");
   tree_.setState(q0, qdot0);
   h_ = h, q_ = q0, qd_ = qdot0;
 }
@@ -26,6 +27,7 @@ VectorXd TreeRk4::acceleration(const VectorXd& q, const VectorXd& qdot, const Tr
 
 void TreeRk4::step(const TreeForcing& f) {
   if (h_ <= 0) throw BadInput("rk4: step before initialize");
+  if (constrained()) throw BadInput("rk4: holonomic constraints need the midpoint or trapezoidal integrator");
   f.validate(tree_.dof());
   const double h = h_;
   const VectorXd a1 = acceleration(q_, qd_, f), v1 = qd_;

@@ -35,13 +35,48 @@ void TreeForcing::validate(int n) const {
 }
 
 int solveNewton(const NewtonProblem& p, VectorXd& x, int maxIter) {
+  double previous = INFINITY;
   for (int it = 1; it <= maxIter; ++it) {
     const VectorXd d = p.jacobian(x).partialPivLu().solve(-p.residual(x));
     if (!d.allFinite()) return -1;
     x += d;
-    if (d.lpNorm<Eigen::Infinity>() <= 1e-12 * (1 + x.lpNorm<Eigen::Infinity>())) return it;
+    const double step = d.lpNorm<Eigen::Infinity>(), scale = 1 + x.lpNorm<Eigen::Infinity>();
+    // Converged, or at the round-off floor: small and no longer contracting (Newton would halve it at least).
+    if (step <= 1e-12 * scale || (step <= 1e-8 * scale && step > 0.5 * previous)) return it;
+    previous = step;
   }
   return -1;
+}
+
+int TreeStepper::solveStep(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x) {
+  if (!constrained()) {
+    lambda_.resize(0);
+    return solveNewton(p, x);
+  }
+  const int n = static_cast<int>(x.size()), m = constraints_->count();
+  tree_.setQ(qk);
+  const Eigen::MatrixXd G = dqdx * constraints_->jacobian(tree_);
+  auto qOf = [&](const VectorXd& z) { return VectorXd(base + dqdx * z.head(n)); };
+  const NewtonProblem augmented{[&](const VectorXd& z) {
+                                  VectorXd r(n + m);
+                                  r.head(n) = p.residual(z.head(n)) + G.transpose() * z.tail(m);
+                                  tree_.setQ(qOf(z));
+                                  r.tail(m) = constraints_->value(tree_);
+                                  return r;
+                                },
+                                [&](const VectorXd& z) {
+                                  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n + m, n + m);
+                                  J.topLeftCorner(n, n) = p.jacobian(z.head(n));
+                                  J.topRightCorner(n, m) = G.transpose();
+                                  tree_.setQ(qOf(z));
+                                  J.bottomLeftCorner(m, n) = dqdx * constraints_->jacobian(tree_);
+                                  return J;
+                                }};
+  VectorXd z(n + m);
+  z << x, VectorXd::Zero(m);
+  const int it = solveNewton(augmented, z);
+  x = z.head(n), lambda_ = z.tail(m);
+  return it;
 }
 
 double TreeStepper::energy() const {

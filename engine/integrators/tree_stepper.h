@@ -7,7 +7,7 @@
 
 #include <functional>
 
-#include "engine/tree/tree.h"
+#include "engine/tree/tree_constraints.h"
 
 namespace varsim::tree {
 
@@ -20,7 +20,8 @@ struct TreeForcing {
 };
 
 // Plain Newton (seed 002 Algorithm 1: x <- x + d with J(x) d = -r(x), no line search) from the given x.
-// Stops when |d|_inf <= 1e-12 (1 + |x|_inf); returns the number of iterations, or -1 if it did not converge
+// Stops when |d|_inf <= 1e-12 (1 + |x|_inf), or at the round-off floor (|d|_inf <= 1e-8 (1 + |x|_inf) and
+// no longer halving, as with ill-scaled multipliers); returns the number of iterations, or -1 if it did not converge
 // within maxIter or produced non-finite numbers (x is then unspecified).
 struct NewtonProblem {
   std::function<VectorXd(const VectorXd&)> residual;
@@ -42,9 +43,21 @@ class TreeStepper {
   virtual int newtonIterations() const { return 0; }  // of the last step
   double energy() const;                              // T + V at (q(), qdot()) with the tree
   Tree& tree() const { return tree_; }
+  // Holonomic constraints h(q_{k+1}) = 0 with multipliers (midpoint, trapezoidal; RK4 rejects them). The
+  // object must outlive the stepper; nullptr removes them. Lengths may change between steps.
+  void setConstraints(const TreeConstraints* c) { constraints_ = c; }
+  const VectorXd& multipliers() const { return lambda_; }  // of the last step
 
  protected:
+  bool constrained() const { return constraints_ && constraints_->count() > 0; }
+  // Newton on z = (x, lambda) for r(x) + G^T lambda = 0, h(q_{k+1}) = 0 with q_{k+1} = base + dqdx x and
+  // G = dqdx Dh(q_k): the constraint force acts at q_k, the constraint holds at q_{k+1} (the SHAKE-type
+  // constrained DEL equations). Without constraints it is plain solveNewton. Sets lambda_.
+  int solveStep(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x);
+
   Tree& tree_;
+  const TreeConstraints* constraints_ = nullptr;
+  VectorXd lambda_;
 };
 
 }  // namespace varsim::tree

@@ -64,7 +64,7 @@ void TreeTrapezoidal::step(const TreeForcing& f) {
   VectorXd v = v_;  // Algorithm 1: Newton from v = v_k
   const NewtonProblem problem{[&](const VectorXd& x) { return residual(x, f); },
                               [&](const VectorXd& x) { return jacobian(x, f); }};
-  const int it = solveNewton(problem, v);
+  const int it = solveStep(problem, q_, q_, h_, v);
   if (it < 0) {
     refreshAtQk();  // the tree was moved by the failed iterations; the integrator state is unchanged
     throw SimulationDiverged("trapezoidal: Newton on eq. (24) did not converge (h = " + std::to_string(h_) + ")");
