@@ -3,8 +3,10 @@
 // inputs. Live parameters apply at once; the others are marked and wait for Reset. A rejected value
 // shows its message under the widget and the last good value stays.
 #include <imgui.h>
+#include <imgui_internal.h>  // TempInputIsActive: a slider's typing mode
 
 #include <cmath>
+#include <map>
 
 #include "engine/sim/errors.h"
 #include "ui/app/app_state.h"
@@ -39,6 +41,31 @@ bool editInteger(const char* label, const ParamSpec& s, double& x) {
     changed = ImGui::InputScalar(label, ImGuiDataType_S64, &v, &step, nullptr, "%lld");
   }
   if (changed) x = double(v);
+  return changed;
+}
+
+// A slider in its typing mode (Ctrl+click or double-click) parses every keystroke into its value, so
+// typing "1e-8" into epsilon would run steps at 1 and 1e and record them as live edits. Typed values
+// are held here until the field is left (Enter or click away); dragging still applies at once.
+std::map<std::string, ParamValue>& typedValues() {
+  static std::map<std::string, ParamValue> held;
+  return held;
+}
+
+bool holdWhileTyping(const ParamSpec& spec, ParamValue& v, bool changed) {
+  if (spec.type != ParamType::Real && spec.type != ParamType::Integer) return changed;
+  auto& held = typedValues();
+  if (changed && ImGui::TempInputIsActive(ImGui::GetItemID())) {
+    held[spec.key] = v;
+    return false;
+  }
+  if (ImGui::IsItemDeactivated()) {
+    if (auto it = held.find(spec.key); it != held.end()) {
+      v = it->second;
+      held.erase(it);
+      return true;
+    }
+  }
   return changed;
 }
 
@@ -84,6 +111,7 @@ void drawParamWidget(AppState& app, const ParamSpec& spec) {
       }
       break;
   }
+  changed = holdWhileTyping(spec, v, changed);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s\nrange: %s\n%s", spec.help.c_str(), spec.rangeText().c_str(),
                       spec.live ? "applies live" : "applies on reset (Backspace)");
