@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Layering check by grep (ARCHITECTURE.md, dependency rule), run by ctest (layering_grep): prints every
+# forbidden #include under ROOT (default: the repository) as file:line: rule, then "layering: N violations";
+# exits 1 when N > 0. The build enforces the same rules for project headers (per-layer include paths);
+# this also covers system headers (GL, GLFW, ImGui) that every target could reach.
+set -uo pipefail
+root=${1:-$(dirname "$0")/..}
+cd "$root" || exit 2
+count=0
+
+# check DIR RULE REGEX [ALLOWED]: includes under DIR matching REGEX (and not ALLOWED) are violations.
+check() {
+  local dir=$1 rule=$2 regex=$3 allowed=${4:-'^$'} hits
+  [ -e "$dir" ] || return 0
+  hits=$(grep -rnHE --include='*.h' --include='*.cpp' "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($regex)" \
+           "$dir" | grep -vE "$allowed")
+  [ -z "$hits" ] && return 0
+  while IFS= read -r line; do echo "$line   <- $rule"; done <<< "$hits"
+  count=$((count + $(wc -l <<< "$hits")))
+}
+
+gui='GL/|GLFW/|glad/|imgui|backends/|glm/|stb_'
+check engine "engine/ uses Eigen and SuiteSparse only" "$gui|render/|scenes/|ui/"
+check render "render/ knows no physics, scenes or UI" "GLFW/|imgui|backends/|engine/|scenes/|ui/"
+check scenes "scenes/ fill render/draw_list.h only; no GL, no ui/" "$gui|render/|ui/" '"render/draw_list\.h"'
+for headless in ui/core ui/input ui/plot ui/headless_runner.h ui/headless_runner.cpp; do
+  check "$headless" "$headless is headless: no GL, GLFW, ImGui or render/" "$gui|render/|ui/app/"
+done
+
+echo "layering: $count violations"
+[ "$count" -eq 0 ]

@@ -1,0 +1,7 @@
+// Layering probe (tests/CMakeLists.txt, layering_compile_probes): a scene may include the engine, scenes and
+// render/draw_list.h; must compile.
+#include "engine/sim/system.h"
+#include "render/draw_list.h"
+#include "scenes/scene.h"
+
+int layering_probe_scenes_ok() { return 0; }
