@@ -48,4 +48,9 @@ VARSIM_REGISTER_SCENE(SceneInfo{
     "RATTLE side by side (both break down during whiplash at h = 1/60).",
     ladderParams, nullptr, [](const ParamSet& p) { return std::make_unique<LadderScene>(p); }});
 
+RodScene::SpeedProfile LadderScene::speedProfile() const {
+  const Eigen::VectorXd v = whiplashProfile();
+  return {std::vector<double>(v.data(), v.data() + v.size()), "link"};
+}
+
 }  // namespace varsim

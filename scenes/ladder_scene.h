@@ -14,6 +14,7 @@ class LadderScene : public RodScene {
   explicit LadderScene(const ParamSet& params);
   // Whiplash profile: largest end speed of each link k = 1..N (m/s).
   Eigen::VectorXd whiplashProfile() const { return ladder_.linkSpeeds(main_->state.v); }
+  SpeedProfile speedProfile() const override;  // the whiplash profile along the links
   const Ladder& ladder() const { return ladder_; }
 
  protected:

@@ -64,22 +64,25 @@ void RodSimulation::stepOrFreeze(double h) {
 }
 
 void RodSimulation::appendState(std::vector<double>& out) const {
-  out.insert(out.end(), {state.t, double(state.step), diverged ? 1.0 : 0.0, divergedAt});
+  out.insert(out.end(), {state.t, double(state.step), diverged ? 1.0 : 0.0, divergedAt, energyGrowthAt});
   out.insert(out.end(), state.q.data(), state.q.data() + state.q.size());
   out.insert(out.end(), state.v.data(), state.v.data() + state.v.size());
 }
 
 size_t RodSimulation::readState(const std::vector<double>& in, size_t pos) {
   const size_t n = size_t(state.q.size());
-  if (in.size() < pos + 4 + 2 * n) throw BadInput("rod scene state: expected at least " + std::to_string(pos + 4 + 2 * n) + " numbers");
+  const size_t head = 5;  // t, step, diverged, divergedAt, energyGrowthAt
+  if (in.size() < pos + head + 2 * n)
+    throw BadInput("rod scene state: expected at least " + std::to_string(pos + head + 2 * n) + " numbers");
   state.t = in[pos];
   state.step = long(in[pos + 1]);
   diverged = in[pos + 2] != 0.0;
   divergedAt = in[pos + 3];
+  energyGrowthAt = in[pos + 4];
   if (!diverged) message.clear();
-  state.q = Eigen::Map<const Eigen::VectorXd>(in.data() + pos + 4, long(n));
-  state.v = Eigen::Map<const Eigen::VectorXd>(in.data() + pos + 4 + n, long(n));
-  return pos + 4 + 2 * n;
+  state.q = Eigen::Map<const Eigen::VectorXd>(in.data() + pos + head, long(n));
+  state.v = Eigen::Map<const Eigen::VectorXd>(in.data() + pos + head + n, long(n));
+  return pos + head + 2 * n;
 }
 
 std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, double defaultTau, bool withGamma) {
@@ -103,17 +106,21 @@ std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, 
   return p;
 }
 
+SpookParameters effectiveRelaxation(const ParamSet& params, const std::string& group, const ConstraintRelaxation* override) {
+  if (override) return {override->epsilon, override->tau};
+  SpookParameters p{params.real("epsilon"), params.real("tau")};
+  if (params.spec("eps_" + group)) p.epsilon *= params.real("eps_" + group);
+  if (params.spec("tau_" + group)) p.tau *= params.real("tau_" + group);
+  return p;
+}
+
 void applyRelaxation(SpookStepper& spook, const RodSystem& system, const ParamSet& params,
-                     const std::vector<std::string>& groups, const std::map<int, ConstraintRelaxation>& overrides) {
+                     const std::map<int, ConstraintRelaxation>& overrides) {
   const auto names = system.groupNames();
   const double gamma = params.spec("gamma") ? params.real("gamma") : 1e-8;
   for (size_t gi = 0; gi < names.size(); ++gi) {
-    ConstraintRelaxation r{params.real("epsilon"), params.real("tau"), gamma};
-    if (std::find(groups.begin(), groups.end(), names[gi]) != groups.end()) {
-      r.epsilon *= params.real("eps_" + names[gi]);
-      r.tau *= params.real("tau_" + names[gi]);
-    }
-    spook.setGroupRelaxation(int(gi), r);
+    const SpookParameters p = effectiveRelaxation(params, names[gi]);
+    spook.setGroupRelaxation(int(gi), {p.epsilon, p.tau, gamma});
   }
   for (const auto& [i, r] : overrides) spook.setRelaxation(i, r);
 }
@@ -205,7 +212,7 @@ RodScene::RodScene(const ParamSet& params, std::vector<std::string> groups) : Sc
 
 double RodScene::maxEpsilon() const {
   double e = 0;
-  for (const auto& g : groups_) e = std::max(e, params_.real("epsilon") * params_.real("eps_" + g));
+  for (const auto& g : groups_) e = std::max(e, effectiveRelaxation(params_, g).epsilon);
   return e;
 }
 
@@ -218,6 +225,7 @@ void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, d
   const SparseSolverKind solver = parseSparseSolverKind(params_.choice("solver"));
   const DivergenceLimits limits = rodLimits(system, maxEpsilon());
   main_ = std::make_unique<RodSimulation>(system, kind, solver, limits);
+  initialEnergy_ = rodDiagnostics(system, main_->state).energy;
   if (params_.flag("ghosts"))
     for (StepperKind g : {StepperKind::Spook, StepperKind::Rk4Baumgarte, StepperKind::Rattle})
       if (g != kind && !(g == StepperKind::Rattle && system.hasNonholonomic()))
@@ -233,7 +241,7 @@ void RodScene::applyParams() {
     sim.setLimits(limits);
     if (SpookStepper* s = sim.spook()) {
       s->setSolver(solver);
-      applyRelaxation(*s, *system_, params_, groups_, overrides_);
+      applyRelaxation(*s, *system_, params_, overrides_);
     }
   };
   configure(*main_);
@@ -249,7 +257,13 @@ void RodScene::applyLive(const ParamSet& params) {
 void RodScene::step(double h, const InputVector&) {
   lastH_ = h;
   main_->step(h);  // throws SimulationDiverged with the state kept
-  for (auto& g : ghosts_) g->stepOrFreeze(h);
+  // Ghosts: a divergence freezes one; the first energy growth above E(0) is latched (ghostHealth).
+  const double allowed = 1e-3 * std::max(std::abs(initialEnergy_), 1.0);
+  for (auto& g : ghosts_) {
+    g->stepOrFreeze(h);
+    if (!g->diverged && g->energyGrowthAt < 0 && rodDiagnostics(*system_, g->state).energy > initialEnergy_ + allowed)
+      g->energyGrowthAt = g->state.t;
+  }
   if (params_.flag("trails")) {
     trail_.push_back(system_->point(trailPoint_, main_->state.q));
     while (trail_.size() > 600) trail_.pop_front();
@@ -466,12 +480,11 @@ std::vector<std::string> RodScene::conventionLines() const {
 std::string RodScene::stabilityWarning() const {
   std::string w;
   for (const auto& g : groups_) {
-    const SpookParameters sp{params_.real("epsilon") * params_.real("eps_" + g), params_.real("tau") * params_.real("tau_" + g)};
-    const std::string s = spookStabilityWarning(sp, dt());
+    const std::string s = spookStabilityWarning(effectiveRelaxation(params_, g), dt());
     if (!s.empty()) w += (w.empty() ? "" : "; ") + g + ": " + s;
   }
   for (const auto& [i, r] : overrides_) {
-    const std::string s = spookStabilityWarning({r.epsilon, r.tau}, dt());
+    const std::string s = spookStabilityWarning(effectiveRelaxation(params_, "", &r), dt());
     if (!s.empty()) w += (w.empty() ? "" : "; ") + system_->constraints()[size_t(i)].name + ": " + s;
   }
   return w;
@@ -483,7 +496,7 @@ std::vector<RodScene::GhostStatus> RodScene::ghosts() const {
   std::vector<GhostStatus> out;
   for (const auto& g : ghosts_) {
     const RodDiagnostics d = rodDiagnostics(*system_, g->state);
-    out.push_back({stepperName(g->kind()), g->diverged, g->divergedAt, g->message, d.energy, d.constraintRms});
+    out.push_back({stepperName(g->kind()), g->diverged, g->divergedAt, g->message, d.energy, d.constraintRms, g->energyGrowthAt});
   }
   return out;
 }

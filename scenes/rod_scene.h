@@ -48,6 +48,7 @@ class RodSimulation {
   MechanicalState state;
   bool diverged = false;
   double divergedAt = 0.0;
+  double energyGrowthAt = -1.0;  // s: first time its energy rose above the scene's E(0) (ghosts; < 0: never)
   std::string message;
 
  private:
@@ -62,9 +63,14 @@ class RodSimulation {
 // Relaxation parameters: epsilon, tau (+ gamma if the model has blades) and multipliers
 // eps_<group>, tau_<group> for each named group; all live.
 std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, double defaultTau, bool withGamma);
+// The ε/τ rule, in this one place (stepper set-up, panel readouts, warnings and tests use it): a
+// constraint of group g has (ε, τ) = (epsilon · eps_g, tau · tau_g), multipliers 1 where the scene
+// declares none for g, unless it has its own override, which replaces both.
+SpookParameters effectiveRelaxation(const ParamSet& params, const std::string& group,
+                                    const ConstraintRelaxation* override = nullptr);
 // Writes the relaxation of every constraint from the parameters, then the per-constraint overrides.
 void applyRelaxation(SpookStepper& spook, const RodSystem& system, const ParamSet& params,
-                     const std::vector<std::string>& groups, const std::map<int, ConstraintRelaxation>& overrides);
+                     const std::map<int, ConstraintRelaxation>& overrides);
 // Divergence limit on violations scaled by the softest compliance: a joint of compliance ε under
 // the system's weight W may legitimately stretch ε W; beyond max(10 m, 10 ε W) it has come apart.
 DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon);
@@ -131,8 +137,30 @@ class RodScene : public Scene {
     double divergedAt = 0;
     std::string message;
     double energy = 0, constraintRms = 0;
+    // First time its energy rose above initialEnergy() by more than 1e-3 · max(|E(0)|, 1 J), latched
+    // (part of the saved state, so stepping back before it forgets it); < 0: never. Neither baseline
+    // may gain energy, and in the measured runs instability showed first as energy growth.
+    double energyGrowthAt = -1;
   };
   std::vector<GhostStatus> ghosts() const;
+  double initialEnergy() const { return initialEnergy_; }  // J, at t = 0 (E(0) of the ghosts' indicator)
+  // (ε, τ) of constraint i under effectiveRelaxation (its override or its group's value).
+  SpookParameters constraintRelaxation(int i) const;
+  std::vector<int> overriddenConstraints() const;
+  // Speed along the chain: the largest end speed of each body in order (the ladder: of each link).
+  struct SpeedProfile {
+    std::vector<double> speeds;  // m/s
+    const char* axis = "body";
+  };
+  virtual SpeedProfile speedProfile() const;
+
+  // The SPOOK tuning panel (scenes/rod_panel.h).
+  std::vector<ScenePanel> panels(const PanelContext& ctx) const override;
+  void panelSamples(const PanelContext& ctx, std::vector<PanelSample>& out) const override;
+  std::vector<PanelEdit> panelAction(const PanelContext& ctx, const std::string& action,
+                                     const std::string& value) const override;
+  PanelPick pick(const PanelContext& ctx, const std::array<double, 3>& origin, const std::array<double, 3>& direction,
+                 double maxAngle) const override;
   const RodSystem& system() const { return *system_; }
   const MechanicalState& state() const { return main_->state; }
 
@@ -162,6 +190,7 @@ class RodScene : public Scene {
   int tipBody_ = 0;
   double conventionMass_ = 1.0;
   double lastH_ = 0;
+  double initialEnergy_ = 0;
 };
 
 // Camera hint for a rod scene swinging about a pin at the origin in the vertical plane through the

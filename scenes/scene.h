@@ -12,6 +12,7 @@
 #include "engine/sim/param.h"
 #include "engine/sim/system.h"
 #include "render/draw_list.h"
+#include "scenes/scene_panel.h"
 
 namespace varsim {
 
@@ -49,6 +50,26 @@ class Scene : public System {
   // kinetic energy times (1 + (h|ω|)²) plus weight times size). The monitor measures a gain against
   // the running maximum of this, |E0|, |E| and |W| (engine/sim/energy_monitor.h); 0 leaves only those.
   virtual double energyScale() const { return 0.0; }
+
+  // ---- Scene-declared panels (scenes/scene_panel.h; drawn by ui/app/scene_panels.cpp) ----
+  // The scene's own windows as plain data, built from its state and the UI's context (picked item,
+  // chosen options). The UI draws any scene's panels alike and never casts to a scene type.
+  virtual std::vector<ScenePanel> panels(const PanelContext&) const { return {}; }
+  // Appends the values the panels' plots and profiles trace, once after every step (keep it cheap).
+  virtual void panelSamples(const PanelContext&, std::vector<PanelSample>&) const {}
+  // A widget's action with its new value (text) → the live edits that realise it, validated: the UI
+  // applies them through the driver (so they are recorded) or shows the BadInput naming the refusal.
+  virtual std::vector<PanelEdit> panelAction(const PanelContext&, const std::string& action,
+                                             const std::string& value) const {
+    throw BadInput("scene has no panel action '" + action + "' (value '" + value + "')");
+  }
+  // What a click along the ray from `origin` (world, m) in `direction` selects within maxAngle rad
+  // as seen from the origin; an empty key when nothing.
+  virtual PanelPick pick(const PanelContext&, const std::array<double, 3>& origin,
+                         const std::array<double, 3>& direction, double maxAngle) const {
+    (void)origin, (void)direction, (void)maxAngle;
+    return {};
+  }
 
  protected:
   ParamSet params_;

@@ -28,6 +28,12 @@ std::vector<ParamSpec> tumblingParams() {
   return specs;
 }
 
+std::string formatFixed(const char* format, double v) {
+  char buf[80];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
 class TumblingBodyScene : public Scene {
  public:
   explicit TumblingBodyScene(ParamSet params)
@@ -114,6 +120,32 @@ class TumblingBodyScene : public Scene {
   void applyLive(const ParamSet& params) override {
     params_ = params;
     lgvi_.setOptions(lgviOptionsFrom(params_));
+  }
+
+  // A small readout panel (scene_panel.h): the two integrators' drifts side by side and their
+  // energy errors over time, from per-step samples.
+  std::vector<ScenePanel> panels(const PanelContext&) const override {
+    std::vector<double> row;
+    diagnostics(row);
+    auto cell = [](double v) { return PanelWidget::text(formatFixed("%+.3e", v)); };
+    PanelWidget table;
+    table.kind = PanelWidget::Kind::Table;
+    table.columns = {"", "LGVI", "RK4"};
+    table.rows = {{PanelWidget::text("dE/E"), cell(row[19]), cell(row[20])},
+                  {PanelWidget::text("d|L|/|L|"), cell(row[21]), cell(row[22])}};
+    PanelWidget plot;
+    plot.kind = PanelWidget::Kind::Plot;
+    plot.label = "relative energy error";
+    plot.trace = "energy error";
+    plot.series = {"LGVI", "RK4"};
+    return {{"LGVI vs RK4",
+             {PanelWidget::text(formatFixed("attitude difference %.3g rad", row.back())), std::move(table), std::move(plot)},
+             {},
+             {}}};
+  }
+  void panelSamples(const PanelContext&, std::vector<PanelSample>& out) const override {
+    out.push_back({"energy error", {"LGVI", "RK4"},
+                   {relativeChange(lgvi_.energy(), energy0_), relativeChange(rk4_.energy(), energy0_)}, false});
   }
 
   void draw(DrawList& out) const override {

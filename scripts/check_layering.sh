@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Layering check by grep (ARCHITECTURE.md, dependency rule), run by ctest (layering_grep): prints every
-# forbidden #include under ROOT (default: the repository) as file:line: rule, then "layering: N violations";
-# exits 1 when N > 0. The build enforces the same rules for project headers (per-layer include paths);
+# forbidden #include under ROOT (default: the repository), and every dynamic_cast to a scene type under
+# ui/, as file:line: rule, then "layering: N violations"; exits 1 when N > 0. The build enforces the same rules for project headers (per-layer include paths);
 # this also covers system headers (GL, GLFW, ImGui) that every target could reach.
 set -uo pipefail
 root=${1:-$(dirname "$0")/..}
@@ -26,6 +26,13 @@ check scenes "scenes/ fill render/draw_list.h only; no GL, no ui/" "$gui|render/
 for headless in ui/core ui/input ui/plot ui/headless_runner.h ui/headless_runner.cpp; do
   check "$headless" "$headless is headless: no GL, GLFW, ImGui or render/" "$gui|render/|ui/app/"
 done
+
+# ui/ draws scene panels from data (Scene::panels) and never casts to a concrete scene type.
+casts=$( [ -d ui ] && grep -rnHE --include='*.h' --include='*.cpp' 'dynamic_cast<[[:space:]]*(const[[:space:]]+)?[A-Za-z_:]*Scene[[:space:]]*[*&]' ui)
+if [ -n "$casts" ]; then
+  while IFS= read -r line; do echo "$line   <- ui/ never casts to a scene type (declare a panel instead)"; done <<< "$casts"
+  count=$((count + $(wc -l <<< "$casts")))
+fi
 
 echo "layering: $count violations"
 [ "$count" -eq 0 ]

@@ -21,6 +21,7 @@
 #include "ui/app/app_frame.h"
 #include "ui/app/app_state.h"
 #include "ui/app/app_window.h"
+#include "ui/app/panels.h"
 #include "ui/core/app_options.h"
 #include "ui/core/speed_ladder.h"
 
@@ -239,6 +240,11 @@ int runApp(const std::vector<std::string>& args) {
       if (ok && !options.gamepadMappings.empty()) app->settings.gamepadMappingsFile = options.gamepadMappings;
     }
     app->driver.setSpeed(interactive ? clampSpeed(app->settings.speed) : 1.0);
+    // Scene panels sample their traces after every physics step (also with the panels hidden).
+    app->driver.afterStep = [state = app.get()](long, const Scene& scene) {
+      followScenePanels(*state);
+      state->scenePanels.afterStep(scene);
+    };
     try {
       startScene(*app, options);
       if (options.mode == AppOptions::Mode::SmokeTest) code = runSmokeTest(*app, options);

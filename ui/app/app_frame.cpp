@@ -76,10 +76,10 @@ int runAppFrame(AppState& app, double wallDt) {
     if (app.settings.panels.parameters) drawParametersPanel(app);
     if (app.settings.panels.plots) drawPlotsPanel(app);
     if (app.settings.panels.input) drawInputPanel(app);
-    drawRodPanel(app);
+    drawScenePanels(app);
   }
   app.layoutView();
-  if (!app.hideUi) drawRodViewMarks(app);
+  if (!app.hideUi) drawSceneViewMarks(app);
   if (app.settings.panels.help) drawHelpOverlay(app);
   drawOverlays(app);
   ImGui::Render();

@@ -13,6 +13,7 @@
 #include "ui/app/gamepad.h"
 #include "ui/app/plot_widget.h"
 #include "ui/core/frame_stats.h"
+#include "ui/core/scene_panel_state.h"
 #include "ui/core/settings.h"
 #include "ui/core/sim_driver.h"
 #include "ui/core/view_layout.h"
@@ -50,6 +51,7 @@ struct AppState {
   std::string recordPath = "varsim_inputs.csv";
   std::string replayPath = "varsim_inputs.csv";
   std::map<std::string, std::string> paramErrors;  // key → last rejection message
+  ScenePanelState scenePanels;  // context, traces and errors of the scene's own panels (scene_panels.cpp)
   int calibratingControl = -1;
   AxisCalibrator calibrator;
   bool screenshotRequested = false;

@@ -1,43 +1,40 @@
-// Whiplash profile plot; see header.
-#include "ui/app/rod_speed_bars.h"
+// Bars widget of scene panels; see header.
+#include "ui/app/panel_bars.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "ui/plot/plot_range.h"
 
 namespace varsim {
 
 namespace {
-constexpr double kSpeedFullScale = 50.0;  // m/s at full red: the scale RodScene::draw colours the rods with
 ImU32 toU32(const Rgba& c) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a)); }
+std::string valueText(const std::string& format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format.c_str(), v);
+  return buf;
+}
 }  // namespace
 
-void drawSpeedBars(const SpeedProfile& profile, const SpeedEnvelope& envelope, float height) {
-  const std::vector<double>& v = profile.speeds;
-  const std::vector<double>& peak = envelope.peak();
+void drawBars(const std::vector<double>& v, const std::vector<Rgba>& colors, const ProfilePeak* envelope,
+              const std::string& axis, const std::string& format, float height) {
+  static const std::vector<double> none;
+  const std::vector<double>& peak = envelope ? envelope->peak() : none;
   const size_t n = v.size();
-  if (n == 0) {
-    ImGui::TextDisabled("no bodies");
-    return;
-  }
-  size_t tip = 0;
-  for (size_t k = 0; k < n; ++k)
-    if (v[k] > v[tip]) tip = k;
+  if (n == 0) return;
   double top = 0.0;
   for (size_t k = 0; k < n; ++k) top = std::max({top, v[k], k < peak.size() ? peak[k] : 0.0});
-  ImGui::Text("speed vs %s index: now max %.3g m/s at %s %zu, free end %.3g m/s", profile.axis, v[tip], profile.axis,
-              tip + 1, v.back());
-  ImGui::TextDisabled("bars: now (rod colours)   line: peak since release");
   const double yHi = top > 0 ? 1.05 * top : 1.0;
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(120.0f, ImGui::GetContentRegionAvail().x), axisW = 44.0f, axisH = 16.0f;
   const ImVec2 p0(origin.x + axisW, origin.y + 2.0f), p1(origin.x + width - 4.0f, origin.y + height - axisH);
-  ImGui::InvisibleButton("speedbars", ImVec2(width, height));
+  ImGui::InvisibleButton("bars", ImVec2(width, height));
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p0, p1, IM_COL32(22, 24, 30, 255));
@@ -60,7 +57,7 @@ void drawSpeedBars(const SpeedProfile& profile, const SpeedEnvelope& envelope, f
   const float gap = slot > 4.0f ? 0.2f * slot : 0.0f;
   for (size_t k = 0; k < n; ++k) {
     const float x0 = p0.x + float(k) * slot + 0.5f * gap, x1 = std::max(x0 + 1.0f, p0.x + float(k + 1) * slot - 0.5f * gap);
-    dl->AddRectFilled(ImVec2(x0, yOf(v[k])), ImVec2(x1, p1.y), toU32(speedColor(v[k], kSpeedFullScale)));
+    dl->AddRectFilled(ImVec2(x0, yOf(v[k])), ImVec2(x1, p1.y), toU32(k < colors.size() ? colors[k] : Rgba{}));
   }
   if (peak.size() == n) {
     std::vector<ImVec2> line(n);
@@ -72,8 +69,9 @@ void drawSpeedBars(const SpeedProfile& profile, const SpeedEnvelope& envelope, f
     const float mx = ImGui::GetIO().MousePos.x;
     const size_t k = size_t(std::clamp((mx - p0.x) / slot, 0.0f, float(n) - 1.0f));
     ImGui::BeginTooltip();
-    ImGui::Text("%s %zu: %.4g m/s now", profile.axis, k + 1, v[k]);
-    if (peak.size() == n) ImGui::Text("peak %.4g m/s at t = %.3f s", peak[k], envelope.peakTime()[k]);
+    ImGui::Text("%s %zu: %s now", axis.c_str(), k + 1, valueText(format, v[k]).c_str());
+    if (peak.size() == n)
+      ImGui::Text("peak %s at t = %.3f s", valueText(format, peak[k]).c_str(), envelope->peakTime()[k]);
     ImGui::EndTooltip();
   }
 }

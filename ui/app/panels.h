@@ -12,11 +12,13 @@ void drawSimulationPanel(AppState& app);
 void drawParametersPanel(AppState& app);
 void drawPlotsPanel(AppState& app);
 void drawInputPanel(AppState& app);
-// SPOOK tuning (ε, τ, conventions, picked joint, whiplash profile, ghosts); only for rod scenes.
-void drawRodPanel(AppState& app);
-// Picking a joint by clicking it in the 3-D view and the picked joint's marker; after
-// AppState::layoutView, as both map pixels through the view rectangle.
-void drawRodViewMarks(AppState& app);
+// The panels the current scene declares (Scene::panels: e.g. the rod scenes' SPOOK tuning), drawn
+// generically by scene_panels.cpp; followScenePanels alone keeps their state on the current scene.
+void followScenePanels(AppState& app);
+void drawScenePanels(AppState& app);
+// The scene's marks over the 3-D view and picking by click (Scene::pick); after AppState::layoutView,
+// as both map pixels through the view rectangle.
+void drawSceneViewMarks(AppState& app);
 void drawHelpOverlay(AppState& app);
 // HUD lines of the scene and the rates (hidden by Tab), world labels and the notice area (always).
 void drawOverlays(AppState& app);

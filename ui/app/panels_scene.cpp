@@ -19,7 +19,7 @@ PanelRect panelRect(const char* panel, float w, float h) {
   if (!std::strcmp(panel, "Plots")) return {w - right, top, right, h - top};
   if (!std::strcmp(panel, "Input")) return {left + 10, 0.3f * h, std::min(620.0f, w - left - right - 20), 0.68f * h};
   // Along the bottom between the columns: the 3-D view keeps the space above it (view_layout.h).
-  if (!std::strcmp(panel, "SPOOK tuning")) {
+  if (!std::strcmp(panel, "Scene panel")) {
     const float height = std::clamp(0.36f * h, 200.0f, 300.0f);
     return {left, h - height, std::max(380.0f, w - left - right), height};
   }
