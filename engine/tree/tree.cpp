@@ -52,6 +52,8 @@ int Tree::addRaw(Frame f) {
                    std::to_string(frames() - 1) + "]");
   }
   const int k = frames();
+  f.xi.setZero();
+  if (f.joint != Joint::Fixed) f.xi(axisOf(f.joint) + (isRotation(f.joint) ? 0 : 3)) = 1;
   if (f.drive == Drive::Dynamic) f.var = dof(), dynFrame_.push_back(k);
   if (f.drive == Drive::Kinematic) f.var = kinematicCount(), kinFrame_.push_back(k);
   frames_.push_back(f);
@@ -114,7 +116,7 @@ void Tree::rebuildIndex() {
     f.off1 = static_cast<int>(o1), f.off2 = static_cast<int>(o2);
     o1 += f.anc.size(), o2 += f.anc.size() * f.anc.size();
   }
-  g_.resize(frames_.size()), v_.resize(frames_.size());
+  local_.resize(frames_.size()), g_.resize(frames_.size()), v_.resize(frames_.size());
   dg_.resize(o1), dvq_.resize(o1), dvqd_.resize(o1);
   ddg_.resize(o2), ddvqq_.resize(o2), ddvqqd_.resize(o2);
   q_.conservativeResize(n), qdot_.conservativeResize(n);
@@ -159,6 +161,10 @@ double Tree::rate(const Frame& f) const {
 }
 
 Matrix4d Tree::local(const Frame& f) const {
+  return memo(local_, static_cast<size_t>(&f - frames_.data()), posEpoch_, [&] { return computeLocal(f); });
+}
+
+Matrix4d Tree::computeLocal(const Frame& f) const {
   if (f.joint == Joint::Fixed) return f.fixed;
   Matrix4d g = Matrix4d::Identity();
   const double x = variable(f);
@@ -174,11 +180,5 @@ Matrix4d Tree::local(const Frame& f) const {
   return g;
 }
 
-Vector6d Tree::twist(const Frame& f) const {
-  Vector6d xi = Vector6d::Zero();
-  if (f.joint == Joint::Fixed) return xi;
-  xi(axisOf(f.joint) + (isRotation(f.joint) ? 0 : 3)) = 1;
-  return xi;
-}
 
 }  // namespace varsim::tree

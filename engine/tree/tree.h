@@ -96,6 +96,7 @@ class Tree {
     int var = -1;            // dynamic or kinematic index
     double value = 0;        // constant drive
     Matrix4d fixed;          // Joint::Fixed
+    Vector6d xi = Vector6d::Zero();  // xi_k (zero for Joint::Fixed)
     std::vector<int> anc;    // dynamic ancestors incl. own, ascending
     int off1 = 0, off2 = 0;  // memo offsets (first/second derivative slots)
   };
@@ -111,8 +112,9 @@ class Tree {
   void rebuildIndex();
   double variable(const Frame& f) const;  // the frame's driving value
   double rate(const Frame& f) const;      // its time derivative
-  Matrix4d local(const Frame& f) const;   // g_k(q_k)
-  Vector6d twist(const Frame& f) const;   // xi_k (zero for constants)
+  Matrix4d local(const Frame& f) const;         // g_k(q_k), memoised like everything else
+  Matrix4d computeLocal(const Frame& f) const;  // exp(hat(xi_k) q_k) or the constant transform
+  Vector6d twist(const Frame& f) const { return f.xi; }
   bool own(int k, int i) const { return frames_[k].drive == Drive::Dynamic && frames_[k].var == i; }
   // Memo lookup/store: with the cache on, a slot is valid while its stamp
   // equals the epoch.
@@ -137,7 +139,7 @@ class Tree {
   VectorXd q_, qdot_, kinValue_, kinRate_;
   bool cache_ = true;
   std::uint64_t posEpoch_ = 1, velEpoch_ = 1;
-  mutable Memo<Matrix4d> g_, dg_, ddg_;
+  mutable Memo<Matrix4d> local_, g_, dg_, ddg_;
   mutable Memo<Vector6d> v_, dvq_, dvqd_, ddvqq_, ddvqqd_;
 };
 

@@ -1,0 +1,106 @@
+// Benchmark (prints a table; not a timed test): issue 11, seed 003 Fig. 3 — the N-link pendulum (point
+// masses 1 kg on massless rods of 1/N m, hinges about y, first joint 0.5 rad from straight down, the others
+// 0, at rest) simulated 10 s at h = 0.01 on the seed 003 tree. Columns: CPU ms for 10 s with the midpoint VI
+// (alpha = 1/2) cached and uncached (every tree quantity recomputed through the whole recursion, as a
+// symbolic expansion would; only up to --uncached-max links, default 8), their ratio, the trapezoidal VI
+// and RK4 (cached), and each scheme's max |E - E0| / (E0 - E_rest) over the run. The last rows fit the
+// growth exponent p of time ~ N^p over N >= 4. Usage: bench_tree [--max N] [--uncached-max N].
+#include <time.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "engine/integrators/tree_midpoint.h"
+#include "engine/integrators/tree_rk4.h"
+#include "engine/integrators/tree_trapezoidal.h"
+#include "engine/tree/pendulum_chain.h"
+#include "engine/tree/tree_lagrangian.h"
+
+using namespace varsim::tree;
+
+namespace {
+
+double cpuMs() {  // thread CPU time: the machine is shared
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+struct Run {
+  double ms = NAN, energyError = NAN;
+};
+
+enum class Scheme { Midpoint, Trapezoidal, Rk4 };
+
+Run run(Scheme scheme, int links, bool cache) {
+  Tree t = pendulumChain(links, 1.0, 1.0 / links);
+  t.setCache(cache);
+  t.setQ(Eigen::VectorXd::Zero(links));
+  const double eRest = potentialEnergy(t);
+  std::unique_ptr<TreeStepper> s;
+  if (scheme == Scheme::Midpoint) s = std::make_unique<TreeMidpoint>(t, 0.5);
+  if (scheme == Scheme::Trapezoidal) s = std::make_unique<TreeTrapezoidal>(t);
+  if (scheme == Scheme::Rk4) s = std::make_unique<TreeRk4>(t);
+  Eigen::VectorXd q0 = Eigen::VectorXd::Zero(links);
+  q0(0) = 0.5;
+  const TreeForcing none;
+  s->initialize(q0, Eigen::VectorXd::Zero(links), 0.01, none);
+  const double e0 = s->energy();
+  Run r;
+  double worst = 0, busy = 0;
+  try {
+    for (int k = 0; k < 1000; ++k) {
+      const double a = cpuMs();
+      s->step(none);
+      busy += cpuMs() - a;
+      worst = std::max(worst, std::abs(s->energy() - e0));  // outside the timed part
+    }
+  } catch (const std::exception& e) {
+    std::printf("  (N = %d: %s)\n", links, e.what());
+    return r;
+  }
+  r.ms = busy, r.energyError = worst / (e0 - eRest);
+  return r;
+}
+
+double exponent(const std::vector<int>& n, const std::vector<double>& ms) {  // least squares in log-log
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
+  for (size_t i = 0; i < n.size(); ++i) {
+    if (n[i] < 4 || !std::isfinite(ms[i])) continue;
+    const double x = std::log(n[i]), y = std::log(ms[i]);
+    sx += x, sy += y, sxx += x * x, sxy += x * y, m += 1;
+  }
+  return m < 2 ? NAN : (m * sxy - sx * sy) / (m * sxx - sx * sx);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int maxN = 40, uncachedMax = 8;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (!std::strcmp(argv[i], "--max")) maxN = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--uncached-max")) uncachedMax = std::atoi(argv[i + 1]);
+  }
+  std::printf("N-link pendulum, 10 s at h = 0.01 (1000 steps), CPU ms; dE = max|E-E0|/(E0-E_rest)\n");
+  std::printf("%4s %12s %12s %8s %10s %12s %10s %10s %10s\n", "N", "mid cached", "mid uncached", "ratio", "mid dE",
+              "trap cached", "trap dE", "rk4 ms", "rk4 dE");
+  std::vector<int> ns;
+  std::vector<double> cached, uncached, trap, rk;
+  for (int n : {1, 2, 3, 4, 5, 6, 8, 10, 13, 16, 19, 25, 32, 40}) {
+    if (n > maxN) break;
+    const Run m = run(Scheme::Midpoint, n, true), u = n <= uncachedMax ? run(Scheme::Midpoint, n, false) : Run{};
+    const Run tr = run(Scheme::Trapezoidal, n, true), r4 = run(Scheme::Rk4, n, true);
+    std::printf("%4d %12.1f %12.1f %8.2f %10.2e %12.1f %10.2e %10.1f %10.2e\n", n, m.ms, u.ms, u.ms / m.ms,
+                m.energyError, tr.ms, tr.energyError, r4.ms, r4.energyError);
+    std::fflush(stdout);
+    ns.push_back(n), cached.push_back(m.ms), uncached.push_back(u.ms), trap.push_back(tr.ms), rk.push_back(r4.ms);
+  }
+  std::printf(
+      "growth exponent p (time ~ N^p, N >= 4): midpoint cached %.2f, uncached %.2f, trapezoidal %.2f, rk4 %.2f\n",
+      exponent(ns, cached), exponent(ns, uncached), exponent(ns, trap), exponent(ns, rk));
+  return 0;
+}
