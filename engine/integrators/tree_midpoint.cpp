@@ -68,4 +68,16 @@ VectorXd TreeMidpoint::qdot() const {
   return massMatrix(tree_).ldlt().solve(p_ - dLdqdot(tree_));
 }
 
+std::vector<double> TreeMidpoint::saveState() const {
+  std::vector<double> s{h_, double(iters_)};  // [h, iterations, q_k, p_k]
+  appendVector(s, q_), appendVector(s, p_);
+  return s;
+}
+
+void TreeMidpoint::loadState(const std::vector<double>& s) {
+  checkStateSize(s, 2, 2, "midpoint");
+  size_t at = 2;
+  h_ = s[0], iters_ = int(s[1]), q_ = takeVector(s, at), p_ = takeVector(s, at);
+}
+
 }  // namespace varsim::tree

@@ -20,6 +20,8 @@ class TreeMidpoint : public TreeStepper {
   VectorXd q() const override { return q_; }
   VectorXd qdot() const override;  // solves p_k = dL/dqdot(q_k, qdot) for qdot
   int newtonIterations() const override { return iters_; }
+  std::vector<double> saveState() const override;
+  void loadState(const std::vector<double>& s) override;
   const VectorXd& momentum() const { return p_; }
   double alpha() const { return alpha_; }
 

@@ -40,4 +40,16 @@ void TreeRk4::step(const TreeForcing& f) {
   q_ = q1, qd_ = qd1;
 }
 
+std::vector<double> TreeRk4::saveState() const {
+  std::vector<double> s{h_};  // [h, q, qdot]
+  appendVector(s, q_), appendVector(s, qd_);
+  return s;
+}
+
+void TreeRk4::loadState(const std::vector<double>& s) {
+  checkStateSize(s, 1, 2, "rk4");
+  size_t at = 1;
+  h_ = s[0], q_ = takeVector(s, at), qd_ = takeVector(s, at);
+}
+
 }  // namespace varsim::tree

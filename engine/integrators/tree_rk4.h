@@ -14,6 +14,8 @@ class TreeRk4 : public TreeStepper {
   void step(const TreeForcing& f) override;
   VectorXd q() const override { return q_; }
   VectorXd qdot() const override { return qd_; }
+  std::vector<double> saveState() const override;
+  void loadState(const std::vector<double>& s) override;
   VectorXd acceleration(const VectorXd& q, const VectorXd& qdot, const TreeForcing& f) const;  // eq. (14)
 
  private:

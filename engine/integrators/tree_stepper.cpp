@@ -84,4 +84,16 @@ double TreeStepper::energy() const {
   return kineticEnergy(tree_) + potentialEnergy(tree_);
 }
 
+void TreeStepper::checkStateSize(const std::vector<double>& s, size_t scalars, int vectors, const char* who) const {
+  const size_t want = scalars + size_t(vectors) * size_t(tree_.dof());
+  if (s.size() != want)
+    throw BadInput(std::string(who) + " state: " + std::to_string(s.size()) + " numbers, expected " + std::to_string(want));
+}
+
+VectorXd TreeStepper::takeVector(const std::vector<double>& s, size_t& at) const {
+  const VectorXd v = Eigen::Map<const VectorXd>(s.data() + at, tree_.dof());
+  at += size_t(tree_.dof());
+  return v;
+}
+
 }  // namespace varsim::tree

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "engine/tree/tree_constraints.h"
 
@@ -47,6 +48,11 @@ class TreeStepper {
   // object must outlive the stepper; nullptr removes them. Lengths may change between steps.
   void setConstraints(const TreeConstraints* c) { constraints_ = c; }
   const VectorXd& multipliers() const { return lambda_; }  // of the last step
+  // Everything the next step depends on besides the tree's model (h, q, the discrete momentum or previous
+  // velocity, the last Newton count), for scenes' history and exact replay: after loadState(saveState())
+  // the stepper continues bit-identically. loadState throws BadInput on a size that does not fit dof().
+  virtual std::vector<double> saveState() const = 0;
+  virtual void loadState(const std::vector<double>& s) = 0;
 
  protected:
   bool constrained() const { return constraints_ && constraints_->count() > 0; }
@@ -54,6 +60,11 @@ class TreeStepper {
   // G = dqdx Dh(q_k): the constraint force acts at q_k, the constraint holds at q_{k+1} (the SHAKE-type
   // constrained DEL equations). Without constraints it is plain solveNewton. Sets lambda_.
   int solveStep(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x);
+
+  // saveState/loadState layout: `scalars` numbers, then `vectors` vectors of length dof().
+  void checkStateSize(const std::vector<double>& s, size_t scalars, int vectors, const char* who) const;
+  static void appendVector(std::vector<double>& s, const VectorXd& v) { s.insert(s.end(), v.data(), v.data() + v.size()); }
+  VectorXd takeVector(const std::vector<double>& s, size_t& at) const;  // the dof() entries from `at`, advances it
 
   Tree& tree_;
   const TreeConstraints* constraints_ = nullptr;

@@ -77,4 +77,17 @@ void TreeTrapezoidal::step(const TreeForcing& f) {
 
 VectorXd TreeTrapezoidal::qdot() const { return at_.M.ldlt().solve(pm_ + knownMomentum(v_)); }
 
+std::vector<double> TreeTrapezoidal::saveState() const {
+  std::vector<double> s{h_, double(iters_)};  // [h, iterations, q_k, v_k, pm]; at_ is recomputed from q_k
+  appendVector(s, q_), appendVector(s, v_), appendVector(s, pm_);
+  return s;
+}
+
+void TreeTrapezoidal::loadState(const std::vector<double>& s) {
+  checkStateSize(s, 2, 3, "trapezoidal");
+  size_t at = 2;
+  h_ = s[0], iters_ = int(s[1]), q_ = takeVector(s, at), v_ = takeVector(s, at), pm_ = takeVector(s, at);
+  refreshAtQk();
+}
+
 }  // namespace varsim::tree

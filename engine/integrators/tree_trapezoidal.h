@@ -23,6 +23,8 @@ class TreeTrapezoidal : public TreeStepper {
   VectorXd q() const override { return q_; }
   VectorXd qdot() const override;  // M(q_k)^{-1} times the conservative discrete momentum at t_k
   int newtonIterations() const override { return iters_; }
+  std::vector<double> saveState() const override;
+  void loadState(const std::vector<double>& s) override;
   const VectorXd& v() const { return v_; }  // v_k = (q_k - q_{k-1}) / h
 
   // e_k(v) (eq. 24) and De_k(v) (eq. 25) at the current state, exposed for tests and the solvability monitor.

@@ -1,0 +1,227 @@
+// tests/test_pendulum_scene.cpp — scene `pendulum` (issue 11 item 4): the
+// N-link pendulum on the tree integrators through the registry and the headless
+// runner: columns and initial geometry, bounded energy of the variational
+// integrators, dissipation with joint damping, RK4's drift at large h, exact
+// save/load and cache on/off, and a sweep over the accepted parameter ranges
+// (exit 0 with sane energy, or exit 3 naming the failed Newton solve).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "scenes/scene.h"
+#include "tests/csv_table.h"
+#include "tests/headless_capture.h"
+
+using namespace varsim;
+using varsim::test::readCsv;
+using varsim::test::runCaptured;
+using varsim::test::testOut;
+
+namespace {
+
+std::unique_ptr<Scene> makePendulum(const std::vector<std::pair<std::string, std::string>> &sets) {
+  ParamSet p = SceneRegistry::defaults("pendulum");
+  for (const auto &[k, v] : sets) p.setFromString(k, v, "test");
+  return SceneRegistry::create("pendulum", p);
+}
+
+struct EnergyTrace {
+  std::vector<double> e;  // energy after every step, e[0] at t = 0
+  double maxDev() const {
+    double d = 0;
+    for (double x : e) d = std::max(d, std::abs(x - e[0]));
+    return d;
+  }
+};
+
+EnergyTrace runEnergy(Scene &s, double seconds) {
+  const int col = 1;  // "energy"
+  EnergyTrace tr;
+  std::vector<double> row;
+  s.diagnostics(row);
+  tr.e.push_back(row[col]);
+  const long steps = std::lround(seconds / s.dt());
+  for (long k = 0; k < steps; ++k) {
+    s.step(s.dt(), {});
+    s.diagnostics(row);
+    tr.e.push_back(row[col]);
+  }
+  return tr;
+}
+
+}  // namespace
+
+TEST_CASE("PendulumHeadlessRunWritesJointAnglesAndTheTipAtTheReleaseGeometry") {
+  const std::string csv = testOut("pendulum_columns.csv");
+  const auto r = runCaptured({"run", "pendulum", "--set", "links=4", "--set", "theta0=0.3", "--set", "length=0.7",
+                              "--steps", "20", "--csv", csv});
+  REQUIRE(r.exitCode == 0);
+  const auto t = readCsv(csv);
+  REQUIRE(t.rows.size() == 21);
+  for (const char *c : {"t", "energy", "newton_iters", "q_1", "q_2", "q_3", "q_4", "tip_x", "tip_z"})
+    CHECK_NOTHROW(t.index(c));
+  CHECK_THROWS(t.index("q_5"));
+  // Every joint at 0.3 relative to its parent: link k points at absolute angle
+  // 0.3 k from straight down, a rotation about +y taking (0, 0, -l) to (-l sin,
+  // 0, -l cos).
+  double x = 0, z = 0;
+  for (int k = 1; k <= 4; ++k) x -= 0.7 * std::sin(0.3 * k), z -= 0.7 * std::cos(0.3 * k);
+  CHECK(t.at(0, "tip_x") == doctest::Approx(x).epsilon(1e-13));
+  CHECK(t.at(0, "tip_z") == doctest::Approx(z).epsilon(1e-13));
+  CHECK(t.at(0, "q_3") == 0.3);
+  // V = sum m g z_k at rest (mass 1, g 9.81).
+  double V = 0, zk = 0;
+  for (int k = 1; k <= 4; ++k) zk -= 0.7 * std::cos(0.3 * k), V += 9.81 * zk;
+  CHECK(t.at(0, "energy") == doctest::Approx(V).epsilon(1e-13));
+  CHECK(t.at(20, "newton_iters") >= 1);
+}
+
+TEST_CASE("PendulumVariationalIntegratorsKeepEnergyBoundedOverTwentySeconds") {
+  // Default chaotic triple pendulum (theta0 = 0.8, h = 0.01), damping 0: E0 =
+  // -6.349 J. Measured max |E - E0|: midpoint 0.218 J, trapezoidal 0.458 J
+  // (oscillating, no drift: the second 10 s stay within the first's band
+  // times 1.5); bound asserted 0.6 J (< 10% of |E0|).
+  for (const char *integrator : {"midpoint", "trapezoidal"}) {
+    CAPTURE(integrator);
+    auto s = makePendulum({{"integrator", integrator}});
+    const EnergyTrace tr = runEnergy(*s, 20.0);
+    double first = 0, second = 0;
+    const size_t half = tr.e.size() / 2;
+    for (size_t k = 0; k < tr.e.size(); ++k) {
+      double &band = k < half ? first : second;
+      band = std::max(band, std::abs(tr.e[k] - tr.e[0]));
+    }
+    std::printf("pendulum %-12s E0 %.4f J  max|E-E0| %.4f J (0-10 s %.4f, 10-20 s %.4f)\n", integrator, tr.e[0],
+                tr.maxDev(), first, second);
+    CHECK(tr.maxDev() < 0.6);
+    CHECK(second < 1.5 * first);
+  }
+}
+
+TEST_CASE("PendulumRk4DriftsAtLargeStepWhereTheVariationalIntegratorsDoNot") {
+  // Double pendulum released at 1.2 rad (E0 = 0.062 J), h = 0.03, 40 s; drift =
+  // mean E over the last 10 s minus mean E over the first 10 s. Measured: rk4
+  // -0.742 J (a steady leak), midpoint +0.038 J, trapezoidal -0.006 J (their
+  // errors oscillate, max |E - E0| 0.79 and 1.13 J, without trend). (At h =
+  // 0.05 the midpoint's Newton fails at 1.2 rad and gains 3 J at 1.0 rad: large
+  // steps are the solvability monitor's business, not this.)
+  auto drift = [](const char *integrator) {
+    auto s = makePendulum({{"links", "2"}, {"theta0", "1.2"}, {"dt", "0.03"}, {"integrator", integrator}});
+    const EnergyTrace tr = runEnergy(*s, 40.0);
+    const size_t w = size_t(std::lround(10.0 / 0.03));
+    double first = 0, last = 0;
+    for (size_t k = 0; k < w; ++k) first += tr.e[k], last += tr.e[tr.e.size() - 1 - k];
+    std::printf("pendulum N=2 h=0.03 40 s %-12s drift %+.4f J\n", integrator, (last - first) / double(w));
+    return (last - first) / double(w);
+  };
+  const double rk4 = drift("rk4");
+  CHECK(rk4 < -0.5);
+  CHECK(std::abs(drift("midpoint")) < 0.1);
+  CHECK(std::abs(drift("trapezoidal")) < 0.1);
+}
+
+TEST_CASE("PendulumDampingOnlyRemovesEnergy") {
+  // damping 2 N m s at h = 0.001: the discrete energy falls at every step, up
+  // to round-off (measured worst rise: 0 J midpoint and rk4, 1.4e-11 J
+  // trapezoidal; asserted <= 1e-12 (E0 - Vmin) = 2.3e-11 J), for every
+  // integrator, and loses at least half of the free energy E0 - Vmin = 23.1 J
+  // within 5 s (measured: 89%).
+  for (const char *integrator : {"midpoint", "trapezoidal", "rk4"}) {
+    CAPTURE(integrator);
+    auto s = makePendulum({{"integrator", integrator}, {"damping", "2"}, {"dt", "0.001"}});
+    const EnergyTrace tr = runEnergy(*s, 5.0);
+    double worstRise = 0;
+    for (size_t k = 1; k < tr.e.size(); ++k) worstRise = std::max(worstRise, tr.e[k] - tr.e[k - 1]);
+    const double vMin = -9.81 * 0.5 * (1 + 2 + 3);  // straight down, mass 1, length 0.5
+    std::printf("pendulum damped %-12s worst step rise %.3g J, E(5 s) - Vmin %.4f of E0 - Vmin %.4f J\n", integrator,
+                worstRise, tr.e.back() - vMin, tr.e[0] - vMin);
+    CHECK(worstRise <= 1e-12 * (tr.e[0] - vMin));
+    CHECK(tr.e.back() - vMin < 0.5 * (tr.e[0] - vMin));
+    CHECK(s->inputWork() == 0.0);
+  }
+}
+
+TEST_CASE("PendulumSaveLoadAndCacheSwitchAreBitExact") {
+  for (const char *integrator : {"midpoint", "trapezoidal", "rk4"}) {
+    CAPTURE(integrator);
+    auto a = makePendulum({{"integrator", integrator}, {"links", "5"}, {"damping", "0.1"}});
+    for (int k = 0; k < 40; ++k) a->step(a->dt(), {});
+    const std::vector<double> saved = a->saveState();
+    for (int k = 0; k < 40; ++k) a->step(a->dt(), {});
+    std::vector<double> rowA, rowB, rowC;
+    a->diagnostics(rowA);
+    auto b = makePendulum({{"integrator", integrator}, {"links", "5"}, {"damping", "0.1"}});
+    b->loadState(saved);
+    for (int k = 0; k < 40; ++k) b->step(b->dt(), {});
+    b->diagnostics(rowB);
+    CHECK(rowA == rowB);
+    CHECK(a->saveState() == b->saveState());
+    auto c = makePendulum({{"integrator", integrator}, {"links", "5"}, {"damping", "0.1"}, {"cache", "false"}});
+    for (int k = 0; k < 80; ++k) c->step(c->dt(), {});
+    c->diagnostics(rowC);
+    CHECK(rowA == rowC);
+    CHECK_THROWS_AS(b->loadState({1.0, 2.0, 3.0}), BadInput);
+  }
+}
+
+TEST_CASE("PendulumSweepOfTheAcceptedRanges") {
+  // links 1 and 40, mass and length at both ends of their ranges, dt at both
+  // ends, every integrator. N = 1 runs 20 s at dt = 0.05 and 1 s at dt = 1e-4;
+  // N = 40 (36 ms per midpoint step) runs 10 steps. Each run exits 0 with no
+  // energy gain above 10% of the chain's weight times its reach (N m g N l)
+  // and, for the variational integrators, no loss above it either (RK4 may
+  // leak: at N = 1, l = 0.05, h = 0.05 it loses 12% of that scale in 20 s).
+  // Measured worst VI deviation: 1.73 J of 49 J (trapezoidal, N = 1, mass 100,
+  // l = 0.05, h = 0.05). The exception is N = 40, l = 0.05, h = 0.05: Newton
+  // fails within 3 steps (RK4 becomes non-finite at step 7), exit 3 naming the
+  // step. It is not refused at validation: the a-priori step bound h_bar of
+  // seed 002 Sec. 4 (the solvability monitor, not built yet) is the tool for
+  // that, and a fixed h sqrt(gN/l) rule does not separate the cases (N = 10, l
+  // = 0.1, h = 0.01 fails at step 35 with 0.31, N = 1 at 0.7 runs 20 s). Mass
+  // scales out of the undamped motion but not out of the numbers. Values beyond
+  // the ranges are exit 2.
+  int ok = 0, diverged = 0;
+  for (const char *links : {"1", "40"})
+    for (const char *mass : {"0.01", "100"})
+      for (const char *length : {"0.05", "10"})
+        for (const char *dt : {"0.0001", "0.05"})
+          for (const char *integrator : {"midpoint", "trapezoidal", "rk4"}) {
+            const bool big = std::string(links) == "40", tiny = std::string(dt) == "0.0001";
+            const std::string steps = big ? "10" : (tiny ? "10000" : "400");
+            const std::string csv = testOut("pendulum_sweep.csv");
+            const auto r = runCaptured({"run", "pendulum", "--set", std::string("links=") + links, "--set",
+                                        std::string("mass=") + mass, "--set", std::string("length=") + length, "--set",
+                                        std::string("dt=") + dt, "--set", std::string("integrator=") + integrator,
+                                        "--steps", steps, "--csv", csv});
+            const std::string what = std::string(links) + " links, mass " + mass + ", length " + length + ", dt " + dt +
+                                     ", " + integrator + ", " + steps + " steps";
+            INFO(what << " -> exit " << r.exitCode << ": " << r.err);
+            // The one corner that cannot be simulated: 40 links of 5 cm at h =
+            // 0.05 (h sqrt(g N / l) = 4.4).
+            const bool hopeless = big && std::string(length) == "0.05" && std::string(dt) == "0.05";
+            CHECK(r.exitCode == (hopeless ? 3 : 0));
+            if (r.exitCode == 3) {
+              ++diverged;
+              CHECK(r.err.find("step") != std::string::npos);
+              CHECK(r.err.find(std::string(integrator) == "rk4" ? "not finite" : "Newton") != std::string::npos);
+              continue;
+            }
+            ++ok;
+            const auto t = readCsv(csv);
+            const auto e = t.column("energy");
+            const double n = std::stod(links), scale = n * std::stod(mass) * 9.81 * n * std::stod(length);
+            double gain = 0, loss = 0;
+            for (double x : e) gain = std::max(gain, x - e[0]), loss = std::max(loss, e[0] - x);
+            std::printf("  %-58s max gain %.2e, max loss %.2e of scale %.3g J\n", what.c_str(), gain, loss, scale);
+            CHECK(gain < 0.1 * scale);
+            if (std::string(integrator) != "rk4") CHECK(loss < 0.1 * scale);  // RK4 may leak (its known drift)
+          }
+  std::printf("pendulum sweep: %d runs exit 0, %d exit 3\n", ok, diverged);
+  for (const char *bad : {"links=0", "links=41", "mass=0", "length=0.01", "dt=0.06", "dt=0", "alpha=1.5",
+                          "integrator=euler", "theta0=4", "damping=-1"})
+    CHECK(runCaptured({"run", "pendulum", "--set", bad, "--steps", "1"}).exitCode == 2);
+}
