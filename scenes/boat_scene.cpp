@@ -215,9 +215,14 @@ class BoatScene : public RigidVehicleScene {
     // node_ still holds node k (the pose already moved, so not node()): the step evaluated it at g_k, after a
     // loadState too.
     const double potentialBefore = node_.potential;
+    const se3::Pose gk = node_.g;
+    const double tk = node_.t;
+    const bool baseline = !implicit_ && usesLgvi();
+    const BoatWrench wk = baseline ? mediaWrench(gk, segmentTwistAt(gk), tk) : BoatWrench{};
     lastTriggers_ = {in[kLeft], in[kRight]};
     thrust_ = heldThrust(in[kLeft], in[kRight]);
     computeNode(pose(), time());
+    if (baseline) sourceWork_ += explicitSegmentWork(h, wk, segmentTwistAt(gk), potentialBefore);
     sourceWork_ += segmentSourceWork(h, potentialBefore);
   }
 
@@ -309,11 +314,47 @@ class BoatScene : public RigidVehicleScene {
   // U_{k+1} - U_k + h f^+ . xi^+ (not booked in still water: there U is the exact potential and this term is
   // the scheme's own dissipation, <= 0 for a convex potential, not an input).
   double segmentSourceWork(double h, double potentialBefore) const {
+    if (!usesLgvi() || !implicit_) return 0.0;  // RK4: sourcePower at its stages; explicit: explicitSegmentWork
     const EndEvaluation& end = lastEnd_;
-    if (!usesLgvi() || !implicit_ || end.g.x != pose().x || end.g.R != pose().R) return 0.0;
+    if (end.g.x != pose().x || end.g.R != pose().R) return 0.0;
     double work = h * (end.windPower + end.waterPower);
     if (!water_.still()) work += node_.potential - potentialBefore + h * end.hydrostatic.dot(end.xi);
     return work;
+  }
+
+  // hull_forces=explicit and RK4 (the baselines): what wind and moving water deliver through the drag at
+  // (g, xi, t), sum f_i . (source velocity), so their energy balance is judged like the implicit scheme's.
+  double sourcePower(const se3::Pose& g, const Vector6d& xi, double t) const override {
+    const BoatWrench w = mediaWrench(g, xi, t);
+    return w.windPower + w.waterPower + wavePower(g, xi, t, w);
+  }
+  // hull_forces=explicit on the LGVI, segment k (booked at node k+1): the drag's media power at node k with the
+  // segment twist, and the moving sea's work as the implicit scheme books it, U_{k+1} - U_k + h f_hs,k . xi_k
+  // (the change of U that the hydrostatic wrench's own work does not explain).
+  double explicitSegmentWork(double h, const BoatWrench& wk, const Vector6d& xi, double potentialBefore) const {
+    double work = h * (wk.windPower + wk.waterPower);
+    if (!water_.still()) work += node_.potential - potentialBefore + h * wk.hydrostatic().dot(xi);
+    return work;
+  }
+  Vector6d segmentTwistAt(const se3::Pose& gk) const {  // (omega_k, v_k) of segment k, body frame of node k
+    Vector6d xi;
+    xi << segmentOmega(), gk.R.transpose() * segmentVelocity();
+    return xi;
+  }
+  // RK4 stages: the same quantity as a rate, dU/dt along the stage twist plus f_hs . xi (central difference
+  // of U along g cay(+-d xi) at t +- d), i.e. the sea's power not explained by the hydrostatic wrench.
+  double wavePower(const se3::Pose& g, const Vector6d& xi, double t, const BoatWrench& w) const {
+    if (water_.still()) return 0.0;
+    const double d = 1e-6;
+    const double dU = potentialAt(g * se3::cay(d * xi), t + d) - potentialAt(g * se3::cay(-d * xi), t - d);
+    return dU / (2.0 * d) + w.hydrostatic().dot(xi);
+  }
+  double potentialAt(const se3::Pose& g, double t) const {
+    computeHydrostatics(boat_.patches(), g, water_, t, scratch_);
+    return boat_.potentialEnergy(g, scratch_);
+  }
+  BoatWrench mediaWrench(const se3::Pose& g, const Vector6d& xi, double t) const {
+    return boat_.wrench(g, xi, t, water_, Eigen::Vector2d(thrust_.y(), thrust_.x()), scratch_);
   }
 
   static double heel(const Matrix3d& R) { return std::atan2(R(2, 1), R(2, 2)); }

@@ -148,7 +148,7 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
         if (endOfStep) f += endOfStepWrench(g, xi, t, nullptr);
         const double w = h * kWeights[stage++ % 4];
         impulse_ += w * se3::spatialMomentum(g, f);
-        inputWork_ += w * inputWrench(g, xi, t).dot(xi);
+        inputWork_ += w * (inputWrench(g, xi, t).dot(xi) + sourcePower(g, xi, t));
         return f;
       });
       updateActuators(h, inputs);

@@ -72,6 +72,9 @@ class RigidVehicleScene : public Scene {
   virtual Vector6d inputWrench(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/) const {
     return Vector6d::Zero();
   }
+  // Power (W) that moving external media (wind, current, waves) deliver through the loads at (g, xi, t), for
+  // the work bookkeeping of the RK4 path (quadrature over its stages, like inputWrench). Default: none.
+  virtual double sourcePower(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/) const { return 0.0; }
   // Called after the body reached the new node, with this step's sanitized inputs: sets the actuator
   // state that acts from the new node on (may read pose(), segmentVelocity(), segmentOmega()).
   virtual void updateActuators(double h, const InputVector& inputs) = 0;
