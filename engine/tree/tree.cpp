@@ -131,6 +131,7 @@ void Tree::setQ(const VectorXd& q) {
   if (q.size() != dof() || !q.allFinite()) {
     throw BadInput("tree: q must have " + std::to_string(dof()) + " finite entries");
   }
+  if (q == q_) return;  // same state: the memo stays valid (Newton evaluates r and J at one point)
   q_ = q, ++posEpoch_, ++velEpoch_;
 }
 
@@ -138,6 +139,7 @@ void Tree::setQdot(const VectorXd& qdot) {
   if (qdot.size() != dof() || !qdot.allFinite()) {
     throw BadInput("tree: qdot must have " + std::to_string(dof()) + " finite entries");
   }
+  if (qdot == qdot_) return;
   qdot_ = qdot, ++velEpoch_;
 }
 
@@ -145,6 +147,7 @@ void Tree::setKinematic(const VectorXd& value, const VectorXd& rate) {
   if (value.size() != kinematicCount() || rate.size() != kinematicCount() || !value.allFinite() || !rate.allFinite()) {
     throw BadInput("tree: kinematic values/rates must have " + std::to_string(kinematicCount()) + " finite entries");
   }
+  if (value == kinValue_ && rate == kinRate_) return;
   kinValue_ = value, kinRate_ = rate, ++posEpoch_, ++velEpoch_;
 }
 

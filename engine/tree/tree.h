@@ -51,8 +51,8 @@ class Tree {
   const std::vector<Mass>& masses() const { return masses_; }
   const Eigen::Vector3d& gravity() const { return gravity_; }
 
-  // State. Every set call invalidates the memo of what depends on it (q:
-  // everything; qdot: velocities).
+  // State. A set call that changes a value invalidates the memo of what depends on it (q: everything;
+  // qdot: velocities); setting the same values again keeps it.
   void setQ(const VectorXd& q);
   void setQdot(const VectorXd& qdot);
   void setState(const VectorXd& q, const VectorXd& qdot) { setQ(q), setQdot(qdot); }
