@@ -4,6 +4,7 @@
 // baseline; engine/integrators/tree_*.h) with joint damping. All physics lives
 // in the engine; this file maps parameters, reports diagnostics and draws rods
 // and bobs.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -140,7 +141,8 @@ class PendulumScene : public Scene {
 
   void draw(DrawList &out) const override {
     const double L = params_.real("length");
-    const float rod = float(0.04 * L), bob = float(std::cbrt(params_.real("mass")) * 0.06 * L + 0.02 * L);
+    // Bobs sized for the whole chain (2.5% of its reach) but never wider than half a link; rods 40% of that.
+    const float bob = float(std::min(0.25 * L, 0.025 * links_ * L)), rod = 0.4f * bob;
     setTreeToState();
     Eigen::Vector3d from = Eigen::Vector3d::Zero();
     ShapeItem pivot;
@@ -181,7 +183,11 @@ class PendulumScene : public Scene {
     std::snprintf(line, sizeof line, "%d links  damping %.3g N m s  cache %s", links_, params_.real("damping"),
                   params_.flag("cache") ? "on" : "off");
     out.hud.push_back(line);
-    frameSwingFaceOn(out.camera, links_ * L, 0.0);
+    // Face-on to the x-z plane. The default layout's 3-D view (between the parameter and plot panels) is about
+    // 0.7 as wide as high, not the 1.1 frameSwingFaceOn assumes: frame 1.6 reaches so a full swing fits across.
+    const double reach = links_ * L;
+    frameSwingFaceOn(out.camera, 1.6 * reach, 0.0);
+    out.camera.target = {0.0f, 0.0f, float(-0.5 * reach)};
   }
 
  private:
