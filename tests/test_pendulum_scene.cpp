@@ -165,6 +165,11 @@ TEST_CASE("PendulumSaveLoadAndCacheSwitchAreBitExact") {
     c->diagnostics(rowC);
     CHECK(rowA == rowC);
     CHECK_THROWS_AS(b->loadState({1.0, 2.0, 3.0}), BadInput);
+    std::vector<double> bad = saved;
+    bad[2] = -0.01;  // the stepper's h
+    CHECK_THROWS_AS(b->loadState(bad), BadInput);
+    bad = saved, bad.back() = std::nan("");
+    CHECK_THROWS_AS(b->loadState(bad), BadInput);
   }
 }
 

@@ -88,6 +88,12 @@ void TreeStepper::checkStateSize(const std::vector<double>& s, size_t scalars, i
   const size_t want = scalars + size_t(vectors) * size_t(tree_.dof());
   if (s.size() != want)
     throw BadInput(std::string(who) + " state: " + std::to_string(s.size()) + " numbers, expected " + std::to_string(want));
+  for (double x : s)
+    if (!std::isfinite(x)) throw BadInput(std::string(who) + " state: non-finite entry");
+  // Every layout starts with h; a Newton count (second entry when scalars >= 2) must fit an int.
+  if (!(s[0] > 0)) throw BadInput(std::string(who) + " state: h = " + std::to_string(s[0]) + " must be > 0");
+  if (scalars >= 2 && !(s[1] >= 0 && s[1] <= 1e6))
+    throw BadInput(std::string(who) + " state: Newton count " + std::to_string(s[1]) + " not in [0, 1e6]");
 }
 
 VectorXd TreeStepper::takeVector(const std::vector<double>& s, size_t& at) const {

@@ -61,7 +61,8 @@ class TreeStepper {
   // constrained DEL equations). Without constraints it is plain solveNewton. Sets lambda_.
   int solveStep(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x);
 
-  // saveState/loadState layout: `scalars` numbers, then `vectors` vectors of length dof().
+  // saveState/loadState layout: `scalars` numbers (h first, then the Newton count if any), then `vectors` vectors
+  // of length dof(); throws BadInput on a wrong size or a non-finite, non-positive h or out-of-range count.
   void checkStateSize(const std::vector<double>& s, size_t scalars, int vectors, const char* who) const;
   static void appendVector(std::vector<double>& s, const VectorXd& v) { s.insert(s.end(), v.data(), v.data() + v.size()); }
   VectorXd takeVector(const std::vector<double>& s, size_t& at) const;  // the dof() entries from `at`, advances it
