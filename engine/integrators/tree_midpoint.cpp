@@ -3,7 +3,8 @@
 // its second term must be d²L/dq dqdot (not d²L/dqdot dqdot), and the mixed terms are transposes of
 // each other. With Lqv(i, j) = d²L/dq_i dqdot_j, v = (q_{k+1} - q_k)/h and damping c, the derivative of
 // (25) with respect to q_{k+1} is
-//   α(1-α) h Lqq + (1-α) Lqv - α Lqv^T - M / h - (1-α) diag(c).
+//   α(1-α) h Lqq + (1-α) Lqv - α Lqv^T - M / h - (1-α) diag(c)
+// (plus α(1-α) h dF/dq + (1-α) dF/dqdot of a state force F(q_α, v), TreeForcing::addJacobian).
 #include "engine/integrators/tree_midpoint.h"
 
 #include <Eigen/Dense>
@@ -26,12 +27,14 @@ void TreeMidpoint::initialize(const VectorXd& q0, const VectorXd& qdot0, double 
   h_ = h, q_ = q0, p_ = dLdqdot(tree_), iters_ = 0;
 }
 
-void TreeMidpoint::evaluate(const VectorXd& q1) const { tree_.setState(q_ + alpha_ * (q1 - q_), (q1 - q_) / h_); }
+void TreeMidpoint::evaluate(const VectorXd& q1) const {
+  kinematicAt(alpha_);  // kinematic variables at t_k + alpha h when they move over the step
+  tree_.setState(q_ + alpha_ * (q1 - q_), (q1 - q_) / h_);
+}
 
 VectorXd TreeMidpoint::residual(const VectorXd& q1, const TreeForcing& f) const {
   evaluate(q1);
-  const VectorXd v = (q1 - q_) / h_;
-  return p_ + (1 - alpha_) * h_ * (dLdq(tree_) + f.force(v)) - dLdqdot(tree_);  // eq. (23) + f_d^-
+  return p_ + (1 - alpha_) * h_ * (dLdq(tree_) + f.force(tree_)) - dLdqdot(tree_);  // eq. (23) + f_d^-
 }
 
 Eigen::MatrixXd TreeMidpoint::jacobian(const VectorXd& q1, const TreeForcing& f) const {
@@ -39,14 +42,13 @@ Eigen::MatrixXd TreeMidpoint::jacobian(const VectorXd& q1, const TreeForcing& f)
   const Eigen::MatrixXd Lqv = d2LdqDqdot(tree_);
   Eigen::MatrixXd J = alpha_ * (1 - alpha_) * h_ * d2LdqDq(tree_) + (1 - alpha_) * Lqv - alpha_ * Lqv.transpose() -
                       massMatrix(tree_) / h_;
-  J.diagonal() -= (1 - alpha_) * f.dampingOr0(tree_.dof());
+  f.addJacobian(tree_, alpha_ * (1 - alpha_) * h_, 1 - alpha_, J);  // f at (q_alpha, v)
   return J;
 }
 
 VectorXd TreeMidpoint::nextMomentum(const VectorXd& q1, const TreeForcing& f) const {
   evaluate(q1);
-  const VectorXd v = (q1 - q_) / h_;
-  return alpha_ * h_ * (dLdq(tree_) + f.force(v)) + dLdqdot(tree_);  // eq. (24) + f_d^+
+  return alpha_ * h_ * (dLdq(tree_) + f.force(tree_)) + dLdqdot(tree_);  // eq. (24) + f_d^+
 }
 
 void TreeMidpoint::step(const TreeForcing& f) {
@@ -59,6 +61,7 @@ void TreeMidpoint::step(const TreeForcing& f) {
   if (it < 0)
     throw SimulationDiverged("midpoint: Newton on eq. (25) did not converge (h = " + std::to_string(h_) + ")");
   const VectorXd p1 = nextMomentum(q1, f);
+  kinematicAt(1);
   q_ = q1, p_ = p1, iters_ = it;
 }
 

@@ -1,4 +1,5 @@
-// engine/integrators/tree_stepper.cpp — forcing of the tree integrators and the shared energy readout.
+// engine/integrators/tree_stepper.cpp — forcing of the tree integrators, the constrained Newton step with
+// kinematic variables moving over the step, and the shared energy readout.
 #include "engine/integrators/tree_stepper.h"
 
 #include <Eigen/Dense>
@@ -16,6 +17,17 @@ VectorXd TreeForcing::force(const VectorXd& qdot) const {
   VectorXd f = -dampingOr0(static_cast<int>(qdot.size())).cwiseProduct(qdot);
   if (torque.size() != 0) f += torque;
   return f;
+}
+
+VectorXd TreeForcing::force(const Tree& t) const {
+  VectorXd f = force(t.qdot());
+  if (state) f += state->force(t);
+  return f;
+}
+
+void TreeForcing::addJacobian(const Tree& t, double a, double b, Eigen::MatrixXd& J) const {
+  J.diagonal() -= b * dampingOr0(t.dof());
+  if (state) state->addJacobian(t, a, b, J);
 }
 
 void TreeForcing::validate(int n) const {
@@ -48,26 +60,50 @@ int solveNewton(const NewtonProblem& p, VectorXd& x, int maxIter) {
   return -1;
 }
 
-int TreeStepper::solveStep(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x) {
-  if (!constrained()) {
-    lambda_.resize(0);
-    return solveNewton(p, x);
+void TreeStepper::setKinematicTarget(const VectorXd& next, double h) {
+  if (next.size() != tree_.kinematicCount() || !next.allFinite() || !(h > 0) || !std::isfinite(h)) {
+    throw BadInput("tree stepper: kinematic target needs " + std::to_string(tree_.kinematicCount()) +
+                   " finite values and h > 0 (h = " + std::to_string(h) + ")");
   }
+  kin0_ = tree_.kinematicValue(), kin1_ = next, kinRate_ = (next - kin0_) / h;
+  kinPending_ = true;
+}
+
+void TreeStepper::kinematicAt(double s) const {
+  if (!kinActive_) return;
+  tree_.setKinematic(s == 1 ? kin1_ : VectorXd(kin0_ + s * (kin1_ - kin0_)), kinRate_);
+}
+
+int TreeStepper::solveStep(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x) {
+  kinActive_ = kinPending_, kinPending_ = false;
+  kinematicAt(1);  // schemes that do not place the kinematic variables themselves see t_{k+1} (trapezoidal)
+  const int it = constrained() ? solveConstrained(p, qk, base, dqdx, x) : (lambda_.resize(0), solveNewton(p, x));
+  kinematicAt(it < 0 ? 0 : 1);  // a failed step leaves the tree at t_k
+  return it;
+}
+
+int TreeStepper::solveConstrained(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx,
+                                  VectorXd& x) {
   const int n = static_cast<int>(x.size()), m = constraints_->count();
+  kinematicAt(0);
   tree_.setQ(qk);
-  const Eigen::MatrixXd G = dqdx * constraints_->jacobian(tree_);
+  const Eigen::MatrixXd G = dqdx * constraints_->jacobian(tree_);  // Dh(q_k; k_k)
   auto qOf = [&](const VectorXd& z) { return VectorXd(base + dqdx * z.head(n)); };
   const NewtonProblem augmented{[&](const VectorXd& z) {
                                   VectorXd r(n + m);
+                                  kinematicAt(1);
                                   r.head(n) = p.residual(z.head(n)) + G.transpose() * z.tail(m);
+                                  kinematicAt(1);
                                   tree_.setQ(qOf(z));
                                   r.tail(m) = constraints_->value(tree_);
                                   return r;
                                 },
                                 [&](const VectorXd& z) {
                                   Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n + m, n + m);
+                                  kinematicAt(1);
                                   J.topLeftCorner(n, n) = p.jacobian(z.head(n));
                                   J.topRightCorner(n, m) = G.transpose();
+                                  kinematicAt(1);
                                   tree_.setQ(qOf(z));
                                   J.bottomLeftCorner(m, n) = dqdx * constraints_->jacobian(tree_);
                                   return J;

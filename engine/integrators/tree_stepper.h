@@ -1,8 +1,8 @@
 // engine/integrators/tree_stepper.h — what the tree integrators (tree_midpoint, tree_trapezoidal,
 // tree_rk4) share: the forcing of seed 002 Sec. 3 (f = f^x(q, qdot) + B u with joint damping
-// f^x = -c∘qdot and B = 1, i.e. u are applied generalized forces/torques) and the stepper interface a
-// scene selects from. Kinematic variables keep the values the tree holds during a step (the caller moves
-// them between steps).
+// f^x = -c∘qdot, B = 1, i.e. u are applied generalized forces/torques, plus an optional state force such
+// as penalties) and the stepper interface a scene selects from. Kinematic variables either keep the values
+// the tree holds during a step, or move over it from t_k to t_{k+1} (setKinematicTarget).
 #pragma once
 
 #include <functional>
@@ -12,10 +12,28 @@
 
 namespace varsim::tree {
 
+// A generalized force F(q, qdot) that depends on the configuration (soft joint limits, floor contact as
+// penalties), evaluated at the tree's current state so it sees the same q, qdot and kinematic values as L.
+// A conservative part F = -dV/dq must report V in potential() so energies include it.
+class StateForce {
+ public:
+  virtual ~StateForce() = default;
+  virtual VectorXd force(const Tree& t) const = 0;
+  virtual double potential(const Tree& t) const = 0;
+  // J += a dF/dq + b dF/dqdot at the tree's state (Newton's Jacobian; may omit small curvature terms, Newton
+  // then converges linearly, and solveNewton's test is on the step, not on the derivative).
+  virtual void addJacobian(const Tree& t, double a, double b, Eigen::MatrixXd& J) const = 0;
+};
+
 struct TreeForcing {
   VectorXd damping;                            // c_i >= 0 per dynamic variable (N m s per rad or N s/m); empty: none
   VectorXd torque;                             // u, applied generalized forces; empty: none
-  VectorXd force(const VectorXd& qdot) const;  // f = -c∘qdot + u
+  const StateForce* state = nullptr;           // optional F(q, qdot); must outlive the step. Only schemes that
+                                               // evaluate f at a configuration use it (midpoint; see force(t))
+  VectorXd force(const VectorXd& qdot) const;  // f = -c∘qdot + u (no state force)
+  VectorXd force(const Tree& t) const;         // f = -c∘qdot + u + F(q, qdot) at the tree's state
+  // J += a df/dq + b df/dqdot of force(t): the damping's -b c on the diagonal and the state force's part.
+  void addJacobian(const Tree& t, double a, double b, Eigen::MatrixXd& J) const;
   VectorXd dampingOr0(int n) const;            // c, or zeros when empty
   void validate(int n) const;                  // throws BadInput naming the entry
 };
@@ -48,6 +66,13 @@ class TreeStepper {
   // object must outlive the stepper; nullptr removes them. Lengths may change between steps.
   void setConstraints(const TreeConstraints* c) { constraints_ = c; }
   const VectorXd& multipliers() const { return lambda_; }  // of the last step
+  // Kinematic variables moving over the next step (seed 003 Assumption 2: prescribed functions of time).
+  // Call before step() with their values at t_{k+1}; the tree's values at this call are those at t_k.
+  // During that step the tree holds the linear path k(s) = k_k + s (k_{k+1} - k_k), rate (k_{k+1} - k_k)/h:
+  // the midpoint L_d and forcing see s = alpha, the constraint force acts with G = Dh(q_k; k_k), the
+  // constraint holds as h(q_{k+1}; k_{k+1}) = 0, and afterwards the tree holds s = 1. Without a call the
+  // tree's kinematic values stay as they are during the step. Throws BadInput (size, finite, h > 0).
+  void setKinematicTarget(const VectorXd& next, double h);
   // Everything the next step depends on besides the tree's model (h, q, the discrete momentum or previous
   // velocity, the last Newton count), for scenes' history and exact replay: after loadState(saveState())
   // the stepper continues bit-identically. loadState throws BadInput on a size that does not fit dof().
@@ -56,10 +81,14 @@ class TreeStepper {
 
  protected:
   bool constrained() const { return constraints_ && constraints_->count() > 0; }
-  // Newton on z = (x, lambda) for r(x) + G^T lambda = 0, h(q_{k+1}) = 0 with q_{k+1} = base + dqdx x and
-  // G = dqdx Dh(q_k): the constraint force acts at q_k, the constraint holds at q_{k+1} (the SHAKE-type
-  // constrained DEL equations). Without constraints it is plain solveNewton. Sets lambda_.
+  // Puts the tree's kinematic variables at fraction s of the current step's path (no-op without a target).
+  void kinematicAt(double s) const;
+  // Newton on z = (x, lambda) for r(x) + G^T lambda = 0, h(q_{k+1}; k_{k+1}) = 0 with q_{k+1} = base + dqdx x
+  // and G = dqdx Dh(q_k; k_k): the constraint force acts at q_k, the constraint holds at q_{k+1} (the
+  // SHAKE-type constrained DEL equations). Without constraints it is plain solveNewton. Sets lambda_; takes
+  // the pending kinematic target (the tree holds k_{k+1} on return, k_k after a failure).
   int solveStep(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x);
+  int solveConstrained(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x);
 
   // saveState/loadState layout: `scalars` numbers (h first, then the Newton count if any), then `vectors` vectors
   // of length dof(); throws BadInput on a wrong size or a non-finite, non-positive h or out-of-range count.
@@ -70,6 +99,10 @@ class TreeStepper {
   Tree& tree_;
   const TreeConstraints* constraints_ = nullptr;
   VectorXd lambda_;
+  // Kinematic path of the step in progress: k_k, k_{k+1}, its rate; `kinPending_` set by
+  // setKinematicTarget, taken by the next solveStep (which clears `kinActive_` when there is none).
+  VectorXd kin0_, kin1_, kinRate_;
+  bool kinPending_ = false, kinActive_ = false;
 };
 
 }  // namespace varsim::tree
