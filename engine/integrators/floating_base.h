@@ -1,0 +1,97 @@
+// engine/integrators/floating_base.h — steppers for a free-floating multibody system on SE(3) x R^m (seed 002
+// Sec. 5): the variational Lie group integrator of eqs. (62)-(64) with the Cayley retraction (ERRATA-corrected
+// translation block, eq. (55) with w w^T/4) and Newton on an analytic Jacobian, and two explicit baselines on
+// the continuous equations (48)-(49): forward Euler (the paper's comparison) and RK4 (Munthe-Kaas, exact dexp^-1).
+//
+// Index convention (ERRATA "index shift"): the segment g_k -> g_{k+1} carries v = (xi, dr), xi = cay^-1(g_k^-1
+// g_{k+1})/h, dr = (r_{k+1} - r_k)/h. The LGVI keeps the NODE momentum P_k (left-trivialized at g_k; the
+// discrete Legendre estimate of M(r_k) v(t_k), so P_0 = M(r_0) v(0) starts it at second order) and solves
+//   S(h xi)^T (W v - h/2 f) - h/4 [0; v^T dM(r_k) v] + h/2 gradV(q_k) = P_k,    W = (M(r_k) + M(r_k + h dr))/2
+//   P_{k+1} = S(-h xi)^T (W v + h/2 f) + h/4 [0; v^T dM(r_{k+1}) v] - h/2 gradV(q_{k+1})
+// which, eliminating P, is eq. (64) with f_d^+ of (59) (f: generalized non-conservative force, constant over
+// the step). The momentum map (65) with ERRATA's Ad_{g^-1}^T is J_k = Ad_{g_k^-1}^T P_k[0:6]: without base
+// forces and gravity it is conserved exactly; joint torques (internal, rows 6..) leave it unchanged; a base
+// wrench f_b changes it by the discrete impulse h/2 (Ad_{g_k^-1}^T C(h xi)^T + Ad_{g_k+1^-1}^T C(-h xi)^T) f_b.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/floating/floating_chain.h"
+
+namespace varsim::floating {
+
+// Generalized forces held constant over a step (controls u_k).
+struct FloatingForces {
+  Vector6d baseWrench = Vector6d::Zero();  // body frame of the base: (torque about its origin; force), N m; N
+  VectorXd jointTorque;                    // m entries (empty = zero), N m; internal, equal and opposite
+  Vector3d gravity = Vector3d::Zero();     // uniform acceleration, world frame, m/s^2
+};
+
+enum class FloatingScheme { Lgvi, Euler, Rk4 };
+
+struct FloatingOptions {
+  FloatingScheme scheme = FloatingScheme::Lgvi;
+  // Newton stops at |e| <= tol (|P_k| + h/2 (|f| + |gradV|)) (relative momentum residual, in [1e-16, 1e-6]);
+  // an update made from |e| <= 0.1 sqrt(tol) scale is accepted unchecked (quadratic convergence).
+  double newtonTolerance = 1e-14;
+  int maxNewtonIterations = 30;  // >= 1; not converged -> SimulationDiverged, state unchanged
+  // Locks the joints (dr = 0, the joint rows become constraint reactions): the chain is one rigid body and
+  // the LGVI reduces to seed 000's single-body Cayley LGVI with the composite inertia M(r)[0:6, 0:6].
+  bool lockJoints = false;
+};
+
+class FloatingStepper {
+ public:
+  // Throws BadInput on bad options.
+  FloatingStepper(const FloatingChain& chain, FloatingOptions options);
+
+  // Starts at t = 0 from the continuous state (g0, r0, v0 = (xi0, rdot0)); h > 0 is the step.
+  void initialize(const se3::Pose& g0, const VectorXd& r0, const VectorXd& v0, double h, const FloatingForces& f);
+  // One step of the chosen scheme; throws SimulationDiverged (state unchanged) or BadInput (bad forces).
+  void step(const FloatingForces& f);
+
+  const se3::Pose& pose() const { return g_; }
+  const VectorXd& r() const { return r_; }
+  VectorXd velocity() const;                     // continuous estimate M(r)^-1 P (LGVI) / the state (explicit)
+  VectorXd nodeMomentum() const;                 // P_k (LGVI) / M(r) v (explicit), base frame
+  Vector6d momentumMap() const;                  // eq. (65): (L about the world origin; p), world frame
+  double energy(const Vector3d& gravity) const;  // 1/2 v^T M v + V(g, r), J
+  const VectorXd& segmentVelocity() const { return vSeg_; }  // (xi, dr) of the last segment (LGVI)
+  int newtonIterations() const { return iterations_; }
+  double time() const { return t_; }
+  double stepSize() const { return h_; }
+  void setStepSize(double h);  // keeps the state (P is the node momentum, independent of h)
+  const FloatingChain& chain() const { return chain_; }
+  const FloatingOptions& options() const { return options_; }
+
+  std::vector<double> saveState() const;
+  void loadState(const std::vector<double>& s);  // throws BadInput on a wrong size or non-finite data
+
+  // The LGVI residual e(v) at the current node and its analytic Jacobian (exposed for the FD test).
+  VectorXd residual(const VectorXd& v, const FloatingForces& f, MatrixXd* jacobian) const;
+
+ private:
+  void checkForces(const FloatingForces& f) const;
+  VectorXd generalizedForce(const FloatingForces& f) const;  // (base wrench; joint torques)
+  void stepLgvi(const FloatingForces& f);
+  void stepExplicit(const FloatingForces& f);
+  // Continuous dynamics (48)-(49): v_dot at (g, r, v).
+  VectorXd acceleration(const se3::Pose& g, const VectorXd& r, const VectorXd& v, const FloatingForces& f) const;
+
+  const FloatingChain& chain_;
+  FloatingOptions options_;
+  se3::Pose g_;
+  VectorXd r_, P_, v_, vSeg_;  // P_: LGVI node momentum; v_: explicit schemes' velocity
+  MatrixXd M_;                 // M(r_k) and dM(r_k) of the current node (LGVI)
+  std::vector<MatrixXd> dM_;
+  double h_ = 0.01, t_ = 0.0;
+  long steps_ = 0;
+  int iterations_ = 0;
+  bool initialized_ = false;
+};
+
+std::string schemeName(FloatingScheme s);
+
+}  // namespace varsim::floating
