@@ -23,6 +23,12 @@ void massAt(Tree& t, const VectorXd& q, Eigen::MatrixXd* M, std::vector<Eigen::M
 
 }  // namespace
 
+VectorXd trapezoidalBias(const std::vector<Eigen::MatrixXd>& gradMk, const VectorXd& gradVk, const VectorXd& vk,
+                         const VectorXd& v, const TreeForcing& f) {
+  // f.force() = f^x + B u, so -1/2 [f^x(v_k) + f^x(v)] - B u = -1/2 [f(v_k) + f(v)].
+  return -0.25 * (contractRows(gradMk, vk) * vk + contractRows(gradMk, v) * v) + gradVk - 0.5 * (f.force(vk) + f.force(v));
+}
+
 void TreeTrapezoidal::refreshAtQk() {
   massAt(tree_, q_, &at_.M, &at_.gradM);
   at_.gradV = gradV(tree_);
@@ -44,9 +50,7 @@ void TreeTrapezoidal::initialize(const VectorXd& q0, const VectorXd& qdot0, doub
 VectorXd TreeTrapezoidal::residual(const VectorXd& v, const TreeForcing& f) const {
   Eigen::MatrixXd M1;
   massAt(tree_, q_ + h_ * v, &M1, nullptr);
-  // eq. (24) with b_k of (23); f.force() = f^x + B u, so -h/2 [f^x(v_k) + f^x(v)] - h B u = -h/2 [f(v_k) + f(v)].
-  const VectorXd bias = -0.25 * (contractRows(at_.gradM, v_) * v_ + contractRows(at_.gradM, v) * v) + at_.gradV;
-  return 0.5 * (at_.M + M1) * v - pm_ + h_ * bias - h_ / 2 * (f.force(v_) + f.force(v));
+  return 0.5 * (at_.M + M1) * v - pm_ + h_ * trapezoidalBias(at_.gradM, at_.gradV, v_, v, f);  // eq. (24)
 }
 
 Eigen::MatrixXd TreeTrapezoidal::jacobian(const VectorXd& v, const TreeForcing& f) const {

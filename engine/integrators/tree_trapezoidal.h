@@ -11,6 +11,11 @@
 
 namespace varsim::tree {
 
+// b_k(v_k, q_k, v) - B(q_k) u of eq. (23), from ∇M(q_k) and ∇V(q_k): the part of e_k (24) that is not the
+// momentum difference (also the L0 of the solvability bound, engine/tree/solvability_bound.h).
+VectorXd trapezoidalBias(const std::vector<Eigen::MatrixXd>& gradMk, const VectorXd& gradVk, const VectorXd& vk,
+                         const VectorXd& v, const TreeForcing& f);
+
 class TreeTrapezoidal : public TreeStepper {
  public:
   explicit TreeTrapezoidal(Tree& tree) : TreeStepper(tree) {}
