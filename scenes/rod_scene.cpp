@@ -28,15 +28,26 @@ StepperKind parseStepperKind(const std::string& name) {
   throw BadInput("stepper '" + name + "' is not allowed; one of: spook, rk4_baumgarte, rattle");
 }
 
-RodSimulation::RodSimulation(const RodSystem& system, StepperKind kind, SparseSolverKind solver, DivergenceLimits limits)
+const char* rodModelName(RodModelKind kind) { return kind == RodModelKind::Rigid ? "rigid" : "director"; }
+
+RodModelKind parseRodModelKind(const std::string& name) {
+  if (name == "rigid") return RodModelKind::Rigid;
+  if (name == "director") return RodModelKind::Director;
+  throw BadInput("rod_model '" + name + "' is not allowed; one of: rigid, director");
+}
+
+RodSimulation::RodSimulation(const RodSystem& system, StepperKind kind, SparseSolverKind solver, DivergenceLimits limits,
+                             RodModelKind model)
     : state(system.initialState()), system_(system), kind_(kind) {
-  if (kind == StepperKind::Spook) spook_ = std::make_unique<SpookStepper>(system, SpookConfig{solver, limits});
+  if (kind == StepperKind::Spook && model == RodModelKind::Rigid)
+    rigid_ = std::make_unique<RigidRodSpook>(system, SpookConfig{solver, limits});
+  else if (kind == StepperKind::Spook) spook_ = std::make_unique<SpookStepper>(system, SpookConfig{solver, limits});
   else if (kind == StepperKind::Rk4Baumgarte) rk4_ = std::make_unique<Rk4Baumgarte>(system, BaumgarteConfig{10.0, 1.0, limits});
   else rattle_ = std::make_unique<Rattle>(system, RattleConfig{1e-10, 25, limits});
 }
 
 void RodSimulation::setLimits(const DivergenceLimits& limits) {
-  if (spook_) spook_->setLimits(limits);
+  if (SpookStepper* s = spook()) s->setLimits(limits);
   if (rk4_) {
     BaumgarteConfig c{10.0, 1.0, limits};
     rk4_->setConfig(c);
@@ -46,7 +57,8 @@ void RodSimulation::setLimits(const DivergenceLimits& limits) {
 
 void RodSimulation::step(double h) {
   const auto start = SteadyClock::now();
-  if (spook_) spook_->step(state, h);
+  if (rigid_) rigid_->step(state, h);
+  else if (spook_) spook_->step(state, h);
   else if (rk4_) rk4_->step(state, h);
   else rattle_->step(state, h);
   lastStepUs_ = microsecondsSince(start);
@@ -191,7 +203,8 @@ void drawJointSpheres(const RodSystem& system, const MechanicalState& state, Dra
 
 namespace varsim {
 
-std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma) {
+std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
+                                      const char* rodModel) {
   std::vector<std::string> steppers{"spook", "rk4_baumgarte"};
   if (allowRattle) steppers.push_back("rattle");
   std::vector<ParamSpec> p{
@@ -204,6 +217,11 @@ std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bo
       ParamSpec::boolean("ghosts", false, "also run the other steppers as translucent ghosts (divergence shown)"),
       ParamSpec::boolean("trails", true, "trail of the tip").setLive(),
   };
+  if (rodModel)
+    p.push_back(ParamSpec::choice("rod_model", rodModel, {"rigid", "director"},
+                                  "SPOOK's rod: rigid body on R3 x S2 (length exact, joint rows only; survives whiplash) "
+                                  "or the paper's centre + director with the row u.u = 1 (seed 001 Sec. 6; its unit "
+                                  "residual runs away when rods spin fast)"));
   for (auto& r : relaxationParams(groups, 2.0 / 60, withGamma)) p.push_back(r);
   return p;
 }
@@ -224,12 +242,14 @@ void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, d
   const StepperKind kind = parseStepperKind(params_.choice("stepper"));
   const SparseSolverKind solver = parseSparseSolverKind(params_.choice("solver"));
   const DivergenceLimits limits = rodLimits(system, maxEpsilon());
-  main_ = std::make_unique<RodSimulation>(system, kind, solver, limits);
+  const RodModelKind model =
+      params_.spec("rod_model") ? parseRodModelKind(params_.choice("rod_model")) : RodModelKind::Director;
+  main_ = std::make_unique<RodSimulation>(system, kind, solver, limits, model);
   initialEnergy_ = rodDiagnostics(system, main_->state).energy;
   if (params_.flag("ghosts"))
     for (StepperKind g : {StepperKind::Spook, StepperKind::Rk4Baumgarte, StepperKind::Rattle})
       if (g != kind && !(g == StepperKind::Rattle && system.hasNonholonomic()))
-        ghosts_.push_back(std::make_unique<RodSimulation>(system, g, solver, limits));
+        ghosts_.push_back(std::make_unique<RodSimulation>(system, g, solver, limits, model));
   applyParams();
 }
 
@@ -377,7 +397,7 @@ RodScene::ConstraintStatus RodScene::constraintStatus(int i) const {
   s.group = c.group;
   s.violation = system_->constraintViolation(i, main_->state.q, main_->state.v, main_->state.t);
   if (const SpookStepper* sp = main_->spook()) {
-    s.force = sp->multipliers().segment(sp->rowOffset(i), c.rows).norm() / lastH();
+    s.force = sp->multipliers().segment(sp->rowOffset(i), sp->rowCount(i)).norm() / lastH();
     s.relaxation = sp->relaxation(i);
   }
   s.overridden = overrides_.count(i) > 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/integrators/rattle.h"
+#include "engine/integrators/rigid_rod_spook.h"
 #include "engine/integrators/spook_conventions.h"
 #include "engine/integrators/rk4_baumgarte.h"
 #include "engine/integrators/spook.h"
@@ -27,18 +28,26 @@ namespace varsim {
 enum class StepperKind { Spook, Rk4Baumgarte, Rattle };
 const char* stepperName(StepperKind kind);  // "spook" | "rk4_baumgarte" | "rattle"
 StepperKind parseStepperKind(const std::string& name);
+// What a rod is for SPOOK: a rigid body on R³ × S² (rigid_rod_spook.h, no length row) or the paper's
+// centre + director with the row u·u = 1 (seed 001 Sec. 6). The baselines always use the director.
+enum class RodModelKind { Rigid, Director };
+const char* rodModelName(RodModelKind kind);  // "rigid" | "director"
+RodModelKind parseRodModelKind(const std::string& name);
 
 // One rod system advanced by one stepper. The model is shared (steppers only read it).
 class RodSimulation {
  public:
-  RodSimulation(const RodSystem& system, StepperKind kind, SparseSolverKind solver, DivergenceLimits limits);
+  RodSimulation(const RodSystem& system, StepperKind kind, SparseSolverKind solver, DivergenceLimits limits,
+                RodModelKind model = RodModelKind::Director);
   // Throws SimulationDiverged / SingularSystem, leaving the state as it was.
   void step(double h);
   // For ghosts: a divergence freezes the simulation and is recorded instead of thrown.
   void stepOrFreeze(double h);
   StepperKind kind() const { return kind_; }
-  SpookStepper* spook() { return spook_.get(); }
-  const SpookStepper* spook() const { return spook_.get(); }
+  // The SPOOK stepper of either rod model (constraint indices are the RodSystem's), or null.
+  SpookStepper* spook() { return rigid_ ? &rigid_->spook() : spook_.get(); }
+  const SpookStepper* spook() const { return rigid_ ? &rigid_->spook() : spook_.get(); }
+  bool rigid() const { return rigid_ != nullptr; }
   Rk4Baumgarte* rk4() { return rk4_.get(); }
   void setLimits(const DivergenceLimits& limits);
   double lastStepUs() const { return lastStepUs_; }
@@ -55,6 +64,7 @@ class RodSimulation {
   const RodSystem& system_;
   StepperKind kind_;
   std::unique_ptr<SpookStepper> spook_;
+  std::unique_ptr<RigidRodSpook> rigid_;
   std::unique_ptr<Rk4Baumgarte> rk4_;
   std::unique_ptr<Rattle> rattle_;
   double lastStepUs_ = 0.0;
@@ -83,8 +93,10 @@ void drawJointSpheres(const RodSystem& system, const MechanicalState& state, Dra
 Mat4 translation(const Eigen::Vector3d& p);
 
 // Parameters every RodScene declares besides the model's own: dt, gravity, stepper (the allowed
-// ones), solver, ghosts, trails and the relaxation parameters of `groups`.
-std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma);
+// ones), solver, ghosts, trails, the relaxation parameters of `groups` and, if `rodModel` is given,
+// the choice `rod_model` with that default (scenes without it use the director model).
+std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
+                                      const char* rodModel = nullptr);
 
 class RodScene : public Scene {
  public:

@@ -117,3 +117,34 @@ TEST_CASE("rod scenes: bad input names key and range") {
   ParamSet s = SceneRegistry::defaults("sleigh");
   CHECK_THROWS_AS(s.setFromString("stepper", "rattle", "--set"), BadInput);
 }
+
+// The chain runs 10 rods here: the default 20 rods of 0.25 m whip at ~160 rad/s (2.7 rad per step at
+// h = 1/60) and the rigid model then diverges at t = 9.4 s (notes/rigidrod.md; bench_ladder --robust).
+TEST_CASE("rod scenes: rod_model = rigid on the ladder and chain (lengths exact, 20 s, energy below E(0)), bad value") {
+  for (const char* name : {"ladder", "chain"}) {
+    auto scene = makeScene(name, {{"rod_model", "rigid"}, {std::string(name) == "chain" ? "rods" : "links", "10"}});
+    const auto cols = scene->columns();
+    const auto col = [&](const char* c) { return size_t(std::find(cols.begin(), cols.end(), c) - cols.begin()); };
+    std::vector<double> row;
+    scene->diagnostics(row);
+    const double E0 = row[col("energy")];
+    double maxUnit = 0, maxExcess = -1e300, maxGap = 0;
+    for (int k = 0; k < 1200; ++k) {
+      scene->step(scene->dt(), {});
+      scene->diagnostics(row);
+      maxUnit = std::max(maxUnit, row[col("unit_max")]);
+      maxExcess = std::max(maxExcess, row[col("energy")] - E0);
+      maxGap = std::max(maxGap, row[col("constraint_max")]);
+    }
+    MESSAGE(std::string(name) << " rigid 20 s: max |u.u-1|/2 " << maxUnit << ", max E - E0 " << maxExcess << " J, max gap " << maxGap << " m");
+    CHECK(maxUnit < 4e-16);
+    CHECK(maxExcess <= 1e-9 * std::max(1.0, std::abs(E0)));
+    // The unit rows have no rows in the rigid model: their force reads 0; a joint's does not.
+    auto* rod = dynamic_cast<RodScene*>(scene.get());
+    REQUIRE(rod);
+    CHECK(rod->constraintStatus(0).force == 0.0);
+  }
+  ParamSet p = SceneRegistry::defaults("chain");
+  CHECK_THROWS_AS(p.setFromString("rod_model", "quaternion", "--set"), BadInput);
+  CHECK(std::system((std::string(VARSIM_BINARY) + " run ladder --set rod_model=elastic --steps 1 2>/dev/null").c_str()) != 0);
+}

@@ -15,7 +15,8 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(m
   int row = 0;
   size_t width = 1;
   for (const auto& c : cs) {
-    if (c.rows < 1 || c.rows > 3) throw BadInput("constraint '" + c.name + "': 1 to 3 rows allowed");
+    // 0 rows: a constraint the model's coordinates satisfy by construction (a rigid rod's unit length).
+    if (c.rows < 0 || c.rows > 3) throw BadInput("constraint '" + c.name + "': 0 to 3 rows allowed");
     rowOffset_.push_back(row);
     slotStart_.push_back(int(triplets.size()));
     for (int r = 0; r < c.rows; ++r) {

@@ -9,8 +9,8 @@
 
 namespace varsim {
 
-SpookStepper::SpookStepper(const ConstrainedModel& model, SpookConfig config)
-    : model_(model), config_(config), solver_(makeSparseSolver(config.solver)), jacobian_(model) {
+SpookStepper::SpookStepper(const ConstrainedModel& model, SpookConfig config, const SpookRetraction* retraction)
+    : model_(model), config_(config), retraction_(retraction), solver_(makeSparseSolver(config.solver)), jacobian_(model) {
   relax_.assign(model.constraints().size(), ConstraintRelaxation{});
   D_.setZero(jacobian_.rows());
   t_.setZero(jacobian_.rows());
@@ -45,6 +45,30 @@ void SpookStepper::setSolver(SparseSolverKind kind) {
   if (kind != solver_->kind()) solver_ = makeSparseSolver(kind);
 }
 
+// The holonomic rows of (26) with the linearisation of SpookConfig::predictedLinearisation:
+//   ελ + ¼(g̃ + hG̃(v − v_k) + 3g_k − hG_k v_k) + (τ/h)(g̃ − g_k) + τG̃(v − v_k) = 0, scaled by
+//   4/(h + 4τ) like (29): G̃ v + Σλ = −4/(h + 4τ) [¼g̃ + ¾g_k + (τ/h)(g̃ − g_k) − (h/4)(G̃ + G_k)v_k − τG̃v_k].
+// With g̃ = g_k + hG_k v_k, G̃ = G_k (linear rows) this is (29)'s t = −(4/h)Υg_k + ΥG_k v_k.
+const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& state, double h) {
+  if (!predicted_) predicted_ = std::make_unique<ConstraintJacobian>(model_);
+  if (retraction_) retraction_->retract(state.q, state.v, h, qPredicted_);
+  else qPredicted_ = state.q + h * state.v;
+  predicted_->evaluate(qPredicted_, state.t);
+  const SparseMatrixD& Gp = predicted_->matrix();
+  const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value();
+  predictedJv_.noalias() = Gp * state.v;
+  const auto& cs = model_.constraints();
+  for (size_t i = 0; i < cs.size(); ++i) {
+    if (cs[i].kind != ConstraintKind::Holonomic) continue;
+    const double tau = relax_[i].tau;
+    for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
+      t_[row] = -4.0 / (h + 4.0 * tau) *
+                (0.25 * gp[row] + 0.75 * g[row] + (tau / h) * (gp[row] - g[row]) -
+                 0.25 * h * (predictedJv_[row] + Jv_[row]) - tau * predictedJv_[row]);
+  }
+  return Gp;
+}
+
 void SpookStepper::step(MechanicalState& state, double h) {
   if (!(h > 0) || !std::isfinite(h)) throw BadInput("SPOOK: step size h must be > 0");
   const auto stepStart = SteadyClock::now();
@@ -71,11 +95,12 @@ void SpookStepper::step(MechanicalState& state, double h) {
       }
     }
   }
+  const SparseMatrixD& G = config_.predictedLinearisation ? linearisePredicted(state, h) : J;
   model_.appliedForce(state.q, v, state.t, f_);
   r_ = M.cwiseProduct(v) + h * f_;
   profile_.assemblyUs = microsecondsSince(stepStart);
 
-  solver_->factor(M, J, D_);
+  solver_->factor(M, G, D_);
   solver_->solve(r_, t_, vNext_, lambda_);
   const SparseSolveStats& st = solver_->stats();
   profile_.factorUs = st.factorUs;
@@ -86,7 +111,9 @@ void SpookStepper::step(MechanicalState& state, double h) {
   profile_.analyses = st.analyses;
 
   const auto updateStart = SteadyClock::now();
-  MechanicalState next{state.q + h * vNext_, vNext_, state.t + h, state.step + 1};
+  MechanicalState next{Eigen::VectorXd(), vNext_, state.t + h, state.step + 1};
+  if (retraction_) retraction_->retract(state.q, vNext_, h, next.q);
+  else next.q = state.q + h * vNext_;
   checkDivergence(model_, next, config_.limits, "SPOOK");
   state = std::move(next);
   multipliers_ = lambda_;

@@ -18,7 +18,7 @@ struct ConstraintDesc {
   std::string name;          // for the UI's constraint list, e.g. "joint 4: rod 2 head - rod 5 tail"
   ConstraintKind kind = ConstraintKind::Holonomic;
   int group = 0;             // model-defined group (joints, unit length, pins, ...), see groupNames()
-  int rows = 1;              // 1..3 scalar rows
+  int rows = 1;              // 0..3 scalar rows (0: held by the coordinates, e.g. a rigid rod's length)
   std::vector<int> columns;  // coordinates spanned by the dense Jacobian block (rows × columns.size())
 };
 

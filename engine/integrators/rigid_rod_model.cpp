@@ -1,0 +1,90 @@
+// Rigid-rod view of a RodSystem for SPOOK (see rigid_rod_model.h): the twist Jacobian is the
+// director Jacobian with its u-blocks mapped through u̇ = ω × u, so every constraint kind of the
+// RodSystem (joints, pins, planes, blades) keeps its one definition there.
+#include "engine/integrators/rigid_rod_model.h"
+
+#include <Eigen/Geometry>
+
+#include "engine/lie/so3.h"
+
+namespace varsim {
+
+RigidRodModel::RigidRodModel(const RodSystem& system) : system_(system), descs_(system.constraints()) {
+  std::vector<int> rodOf(size_t(system.coordinateCount()), -1);  // coordinate → offset of its rod's u, if a u column
+  for (const auto& b : system.bodies())
+    if (b.isRod)
+      for (int k = 3; k < 6; ++k) rodOf[size_t(b.offset + k)] = b.offset;
+  uBlocks_.resize(descs_.size());
+  for (size_t i = 0; i < descs_.size(); ++i) {
+    ConstraintDesc& d = descs_[i];
+    if (d.group == kGroupUnit) {  // u·u = 1 holds on S² by construction
+      d.rows = 0;
+      d.columns.clear();
+      continue;
+    }
+    for (size_t c = 0; c < d.columns.size(); ++c)
+      if (rodOf[size_t(d.columns[c])] >= 0 && d.columns[c] == rodOf[size_t(d.columns[c])] + 3)
+        uBlocks_[i].push_back({int(c), rodOf[size_t(d.columns[c])]});
+  }
+}
+
+void RigidRodModel::toTwist(const Eigen::VectorXd& q, const Eigen::VectorXd& rates, Eigen::VectorXd& out) const {
+  out = rates;
+  for (const auto& b : system_.bodies())
+    if (b.isRod) {
+      const Eigen::Vector3d u = q.segment<3>(b.offset + 3);
+      out.segment<3>(b.offset + 3) = u.cross(rates.segment<3>(b.offset + 3));
+    }
+}
+
+void RigidRodModel::toRates(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, Eigen::VectorXd& out) const {
+  out = twist;
+  for (const auto& b : system_.bodies())
+    if (b.isRod) {
+      const Eigen::Vector3d u = q.segment<3>(b.offset + 3);
+      out.segment<3>(b.offset + 3) = twist.segment<3>(b.offset + 3).cross(u);
+    }
+}
+
+void RigidRodModel::retract(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double h, Eigen::VectorXd& qNext) const {
+  qNext.resize(q.size());
+  for (const auto& b : system_.bodies()) {
+    qNext.segment<3>(b.offset) = q.segment<3>(b.offset) + h * twist.segment<3>(b.offset);
+    if (!b.isRod) continue;
+    const Eigen::Vector3d u = so3::exp(h * twist.segment<3>(b.offset + 3)) * q.segment<3>(b.offset + 3);
+    qNext.segment<3>(b.offset + 3) = u.normalized();
+  }
+}
+
+void RigidRodModel::evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const {
+  const ConstraintDesc& d = descs_[size_t(i)];
+  if (d.rows == 0) return;
+  system_.evaluateConstraint(i, q, t, value, jac);
+  const int width = int(d.columns.size());
+  for (const UBlock& ub : uBlocks_[size_t(i)]) {
+    const Eigen::Vector3d u = q.segment<3>(ub.offset + 3);
+    for (int r = 0; r < d.rows; ++r) {
+      Eigen::Map<Eigen::Vector3d> a(jac + r * width + ub.position);
+      a = u.cross(Eigen::Vector3d(a));
+    }
+  }
+}
+
+void RigidRodModel::constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double t,
+                                        double* out) const {
+  const ConstraintDesc& d = descs_[size_t(i)];
+  if (d.rows == 0) return;
+  Eigen::VectorXd rates;
+  toRates(q, twist, rates);
+  system_.constraintCurvature(i, q, rates, t, out);
+  double value[3], jac[3 * 12];
+  system_.evaluateConstraint(i, q, t, value, jac);  // the director u-blocks a = ∂g/∂u
+  const int width = int(d.columns.size());
+  for (const UBlock& ub : uBlocks_[size_t(i)]) {
+    const Eigen::Vector3d u = q.segment<3>(ub.offset + 3), w = twist.segment<3>(ub.offset + 3);
+    const Eigen::Vector3d uDotDot = w.cross(w.cross(u));  // ü at constant ω
+    for (int r = 0; r < d.rows; ++r) out[r] += Eigen::Map<const Eigen::Vector3d>(jac + r * width + ub.position).dot(uDotDot);
+  }
+}
+
+}  // namespace varsim

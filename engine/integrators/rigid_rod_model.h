@@ -1,0 +1,58 @@
+// Rods as rigid bodies for SPOOK (issue 16): a RodSystem's rods with configuration (x, u) ∈ R³ × S²
+// and velocity twist (ẋ, ω) instead of seed 001 Sec. 6's (x, u) ∈ R⁶ held by the row u·u = 1.
+// Slender rods have no axial inertia; we give the rod the isotropic inertia J = m l²/12 (the
+// transverse value, ERRATA) on ω. That changes nothing physical: joint forces act at points on
+// the axis, so they never torque about u, the isotropic body has no gyroscopic term (ω × Jω = 0),
+// and the retraction u ← exp(hω̂)u conserves ω·u, which starts and stays 0 — so (u, ω ⊥ u) is the
+// S² model of an axisymmetric rod with a constant diagonal mass, as SPOOK's eq. (29) wants (seed 001
+// Sec. 4 end: rigid bodies with a configuration-dependent M need extra terms; this one has none).
+#pragma once
+#include <Eigen/Core>
+#include <vector>
+
+#include "engine/integrators/spook.h"
+#include "engine/models/rod_system.h"
+
+namespace varsim {
+
+class RigidRodModel : public ConstrainedModel, public SpookRetraction {
+ public:
+  explicit RigidRodModel(const RodSystem& system);  // the system must outlive the model
+
+  const RodSystem& system() const { return system_; }
+  // Director rates (ẋ, u̇) ⇄ twist (ẋ, ω): ω = u × u̇ (the rotation ⊥ u that moves u at u̇) and
+  // u̇ = ω × u. Particles' velocities are copied. Both write every entry of `out` (sized here).
+  void toTwist(const Eigen::VectorXd& q, const Eigen::VectorXd& rates, Eigen::VectorXd& out) const;
+  void toRates(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, Eigen::VectorXd& out) const;
+
+  // SpookRetraction: x_{k+1} = x_k + h ẋ_{k+1}; u_{k+1} = exp(h ω̂_{k+1}) u_k (seed 000 eq. (11)),
+  // renormalised so rounding cannot accumulate in |u| (the rod's length is exact to 1 ulp).
+  void retract(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double h, Eigen::VectorXd& qNext) const override;
+
+  // ConstrainedModel over the twist. Same coordinates, columns, groups and constraint indices as the
+  // RodSystem, but unit-length constraints have 0 rows (S² holds them) and each row's u-block a
+  // (∂g/∂u) becomes the ω-block u × a (g's rate a·u̇ = a·(ω × u) = (u × a)·ω).
+  int coordinateCount() const override { return system_.coordinateCount(); }
+  const Eigen::VectorXd& massDiagonal() const override { return system_.massDiagonal(); }  // m ×3, m l²/12 ×3
+  const std::vector<ConstraintDesc>& constraints() const override { return descs_; }
+  std::vector<std::string> groupNames() const override { return system_.groupNames(); }
+  void evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const override;
+  // d/dt(J(q)) ν: the director curvature at u̇ = ω × u plus a·(ω × (ω × u)) from the u-blocks.
+  void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double t,
+                           double* out) const override;
+  void appliedForce(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double t, Eigen::VectorXd& f) const override {
+    system_.appliedForce(q, twist, t, f);  // gravity on the centres, no torque
+  }
+  double potentialEnergy(const Eigen::VectorXd& q) const override { return system_.potentialEnergy(q); }
+
+ private:
+  struct UBlock {
+    int position;  // index in the constraint's column list of the rod's first u column
+    int offset;    // the rod's first coordinate
+  };
+  const RodSystem& system_;
+  std::vector<ConstraintDesc> descs_;
+  std::vector<std::vector<UBlock>> uBlocks_;
+};
+
+}  // namespace varsim
