@@ -52,7 +52,7 @@ MatrixXd inertiaTimes(const BodySpec& b, const MatrixXd& B) {
 }  // namespace
 
 FloatingChain::FloatingChain(const BodySpec& base, const std::vector<HingeSpec>& hinges)
-    : m_(static_cast<int>(hinges.size())) {
+    : m_(static_cast<int>(hinges.size())), hinges_(hinges) {
   validateBody(base, "floating chain base");
   BodySpec b0 = base;
   b0.com.setZero();  // the base frame IS the base c.o.m. frame

@@ -40,6 +40,7 @@ class FloatingChain {
   int dof() const { return 6 + m_; }  // n = 6 + m
   int bodies() const { return m_ + 1; }
   const BodySpec& body(int i) const { return bodies_[i]; }
+  const HingeSpec& hinge(int i) const { return hinges_[i]; }  // i = 0..m-1 (joins hinge(i).parent to body i+1)
   double totalMass() const { return totalMass_; }
 
   // g_{0i}(r): pose of body i's c.o.m. frame in the base frame (body 0: identity).
@@ -67,6 +68,7 @@ class FloatingChain {
 
   int m_ = 0;
   std::vector<BodySpec> bodies_;
+  std::vector<HingeSpec> hinges_;
   std::vector<int> frameOfBody_;  // tree frame carrying body i's mass
   double totalMass_ = 0.0;
   mutable tree::Tree tree_;  // world = the base frame; its state is a cache of r

@@ -52,7 +52,7 @@ void FloatingStepper::initialize(const se3::Pose& g0, const VectorXd& r0, const 
   if (r0.size() != chain_.joints() || v0.size() != chain_.dof() || !r0.allFinite() || !v0.allFinite())
     throw BadInput("floating stepper: initial r/v of wrong size or not finite");
   checkForces(f);
-  g_ = g0, r_ = r0, v_ = v0, h_ = h, t_ = 0.0, steps_ = 0, iterations_ = 0;
+  g_ = g0, r_ = r0, v_ = v0, h_ = h, tAnchor_ = 0.0, steps_ = 0, iterations_ = 0;
   if (options_.lockJoints) v_.tail(chain_.joints()).setZero();
   chain_.massMatrixAndGradient(r_, M_, dM_);
   P_ = M_ * v_;  // the continuous momentum at t_0 (ERRATA "initialization": no first-order xi_{-1} start)
@@ -62,7 +62,8 @@ void FloatingStepper::initialize(const se3::Pose& g0, const VectorXd& r0, const 
 
 void FloatingStepper::setStepSize(double h) {
   if (!(h > 0 && std::isfinite(h))) throw BadInput("floating stepper: step h must be > 0");
-  h_ = h;
+  if (h == h_) return;
+  tAnchor_ = time(), steps_ = 0, h_ = h;
 }
 
 VectorXd FloatingStepper::residual(const VectorXd& v, const FloatingForces& f, MatrixXd* jacobian) const {
@@ -96,7 +97,7 @@ void FloatingStepper::step(const FloatingForces& f) {
     stepLgvi(f);
   else
     stepExplicit(f);
-  t_ += h_, ++steps_;
+  ++steps_;
 }
 
 void FloatingStepper::stepLgvi(const FloatingForces& f) {
@@ -110,20 +111,32 @@ void FloatingStepper::stepLgvi(const FloatingForces& f) {
   v.head(k) = M_.topLeftCorner(k, k).ldlt().solve((P_ + 0.5 * h_ * (fq - gradV)).head(k));
   int it = 0;
   bool converged = scale == 0.0;
-  MatrixXd Jm;
-  for (; !converged && it < options_.maxNewtonIterations; ++it) {
-    const VectorXd e = residual(v, f, &Jm);
-    const double norm = e.head(k).norm();
-    if (!std::isfinite(norm)) break;
+  MatrixXd Jm, Jt;
+  VectorXd e = residual(v, f, &Jm);
+  double norm = e.head(k).norm();
+  for (; !converged && std::isfinite(norm) && it < options_.maxNewtonIterations; ++it) {
     if (norm <= options_.newtonTolerance * scale) {
       converged = true;
       break;
     }
-    v.head(k) -= Jm.topLeftCorner(k, k).partialPivLu().solve(e.head(k));
-    if (norm <= 0.1 * std::sqrt(options_.newtonTolerance) * scale) converged = true, ++it;
+    const VectorXd dv = Jm.topLeftCorner(k, k).partialPivLu().solve(e.head(k));
+    if (norm <= 0.1 * std::sqrt(options_.newtonTolerance) * scale) {
+      v.head(k) -= dv, converged = true, ++it;
+      break;
+    }
+    // Backtracking on |e| (halving up to 2^-12): large h|omega| or h|rdot| start outside Newton's basin.
+    bool accepted = false;
+    for (double alpha = 1.0; !accepted && alpha > 1e-4; alpha *= 0.5) {
+      VectorXd vt = v;
+      vt.head(k) -= alpha * dv;
+      const VectorXd et = residual(vt, f, &Jt);
+      const double nt = et.head(k).norm();
+      if (std::isfinite(nt) && nt < norm) v = vt, e = et, Jm = Jt, norm = nt, accepted = true;
+    }
+    if (!accepted) break;
   }
   if (!converged || !v.allFinite())
-    throw SimulationDiverged("floating LGVI: Newton did not converge at t = " + std::to_string(t_) + " (" +
+    throw SimulationDiverged("floating LGVI: Newton did not converge at t = " + std::to_string(time()) + " (" +
                              std::to_string(it) + " iterations, h = " + std::to_string(h_) + ")");
   // Commit: g_{k+1} = g_k cay(h xi) (eq. 62), r_{k+1} = r_k + h dr (eq. 63), and the next node momentum.
   const Vector6d hxi = h_ * v.head<6>();
@@ -135,7 +148,7 @@ void FloatingStepper::stepLgvi(const FloatingForces& f) {
   const VectorXd y = 0.5 * (M_ + M1) * v + 0.5 * h_ * fq;
   VectorXd P1 = applySt(-hxi, y) - 0.5 * h_ * chain_.potentialGradient(g1, r1, f.gravity);
   P1.tail(m) += 0.25 * h_ * quadraticGradient(dM1, v);
-  if (!P1.allFinite()) throw SimulationDiverged("floating LGVI: non-finite momentum at t = " + std::to_string(t_));
+  if (!P1.allFinite()) throw SimulationDiverged("floating LGVI: non-finite momentum at t = " + std::to_string(time()));
   g_ = g1, r_ = r1, P_ = P1, M_ = M1, dM_ = dM1, vSeg_ = v, iterations_ = it;
 }
 
@@ -182,7 +195,7 @@ void FloatingStepper::stepExplicit(const FloatingForces& f) {
   }
   if (!v1.allFinite() || !r1.allFinite() || !g1.x.allFinite())
     throw SimulationDiverged("floating " + schemeName(options_.scheme) +
-                             ": non-finite state at t = " + std::to_string(t_));
+                             ": non-finite state at t = " + std::to_string(time()));
   g_ = g1, r_ = r1, v_ = v1, vSeg_ = v1, iterations_ = 0;
 }
 
@@ -209,7 +222,7 @@ std::vector<double> FloatingStepper::saveState() const {
   std::vector<double> s(g_.R.data(), g_.R.data() + 9);
   s.insert(s.end(), g_.x.data(), g_.x.data() + 3);
   for (const VectorXd* x : {&r_, &P_, &v_, &vSeg_}) s.insert(s.end(), x->data(), x->data() + x->size());
-  s.insert(s.end(), {h_, t_, double(steps_), double(iterations_)});
+  s.insert(s.end(), {h_, tAnchor_, double(steps_), double(iterations_)});
   return s;
 }
 
@@ -227,7 +240,7 @@ void FloatingStepper::loadState(const std::vector<double>& s) {
   P_ = Eigen::Map<const VectorXd>(p, n), p += n;
   v_ = Eigen::Map<const VectorXd>(p, n), p += n;
   vSeg_ = Eigen::Map<const VectorXd>(p, n), p += n;
-  h_ = p[0], t_ = p[1], steps_ = long(p[2]), iterations_ = int(p[3]);
+  h_ = p[0], tAnchor_ = p[1], steps_ = long(p[2]), iterations_ = int(p[3]);
   chain_.massMatrixAndGradient(r_, M_, dM_);
   initialized_ = true;
 }

@@ -60,7 +60,7 @@ class FloatingStepper {
   double energy(const Vector3d& gravity) const;  // 1/2 v^T M v + V(g, r), J
   const VectorXd& segmentVelocity() const { return vSeg_; }  // (xi, dr) of the last segment (LGVI)
   int newtonIterations() const { return iterations_; }
-  double time() const { return t_; }
+  double time() const { return tAnchor_ + double(steps_) * h_; }  // t_k = k h exactly at constant h
   double stepSize() const { return h_; }
   void setStepSize(double h);  // keeps the state (P is the node momentum, independent of h)
   const FloatingChain& chain() const { return chain_; }
@@ -86,8 +86,8 @@ class FloatingStepper {
   VectorXd r_, P_, v_, vSeg_;  // P_: LGVI node momentum; v_: explicit schemes' velocity
   MatrixXd M_;                 // M(r_k) and dM(r_k) of the current node (LGVI)
   std::vector<MatrixXd> dM_;
-  double h_ = 0.01, t_ = 0.0;
-  long steps_ = 0;
+  double h_ = 0.01, tAnchor_ = 0.0;
+  long steps_ = 0;  // since the anchor tAnchor_ (set at initialize and at each change of h)
   int iterations_ = 0;
   bool initialized_ = false;
 };
