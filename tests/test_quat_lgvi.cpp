@@ -268,13 +268,32 @@ TEST_CASE("UniformGravityFreeFallIsExactAndTheSpinTorqueFree") {
   CHECK(relErr(lg.angularMomentum() - lg.state().x.cross(lg.state().p), L0) < 1e-13);
 }
 
+TEST_CASE("RotationStepIsSolvableExactlyWhileHOmegaIsAtMostOne") {
+  // Free spherical body (J = I): (4/h) s |v| = 2 |Omega| with s |v| = sin(phi)/2 <= 1/2, so h |Omega| <= 1. The solved
+  // rotation angle per step is phi = asin(h |Omega|) (= h |Omega| + O((h |Omega|)^3), the second-order phase error).
+  RigidBodyInertia ball;
+  ball.mass = 2.0;
+  auto free = std::make_shared<UniformGravityPotential>(2.0, Vector3d::Zero());
+  for (double hw : {0.5, 0.99, 1.01}) {
+    CAPTURE(hw);
+    QuatLgvi lg(ball, free);
+    lg.initialize(Vector3d::Zero(), quat::identity(), Vector3d::Zero(), Vector3d(0.0, 0.0, hw / 0.1), 0.0);
+    if (hw > 1.0) {
+      CHECK_THROWS_AS(lg.step(0.1), SimulationDiverged);
+      continue;
+    }
+    lg.step(0.1);
+    CHECK(quat::angleBetween(lg.state().q, quat::identity()) == doctest::Approx(std::asin(hw)).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("QuatLgviFailuresAndStateRoundTrip") {
   const OrbitSetup o;
   QuatLgvi lg = makeLgvi(o, o.q0);
   CHECK_THROWS_AS(lg.step(0.0), BadInput);
   CHECK_THROWS_AS(lg.initialize(o.x0, quat::Quat::Zero(), o.xdot0, o.omega0, 0.0), BadInput);
   CHECK_THROWS_AS(QuatLgvi(o.inertia, nullptr), BadInput);
-  // h |Omega| = 27 rad: no rotation below pi solves the step; the state is kept.
+  // h |Omega| = 26 rad (> 1: no solution); the state is kept.
   const std::vector<double> before = lg.saveState();
   CHECK_THROWS_AS(lg.step(10.0), SimulationDiverged);
   CHECK(lg.saveState() == before);

@@ -97,9 +97,11 @@ void QuatLgvi::step(double h) {
   Vector3d v;
   int iterations = 0;
   if (!solveRotation(h, b, v, iterations))
-    throw SimulationDiverged("quat_lgvi: Newton for Im(q_k* q_k+1) failed at step " + std::to_string(k) +
-                             " (t = " + formatNumber(time() + h) + "; h |Omega| = " + formatNumber(h * omega().norm()) +
-                             " rad: one step must rotate by less than pi)");
+    throw SimulationDiverged(
+        "quat_lgvi: Newton for Im(q_k* q_k+1) failed at step " + std::to_string(k) +
+        " (t = " + formatNumber(time() + h) + "; h |Omega| = " + formatNumber(h * omega().norm()) +
+        " rad; the momentum (4/h) G(f*) J v of eq. (23) is largest at a rotation of pi/2 per step, so "
+        "there is no solution once h |Omega| is about 1 or more)");
   const double sv = std::sqrt(1.0 - v.squaredNorm());
   const quat::Quat f(sv, v.x(), v.y(), v.z());
   QuatRigidState next;

@@ -49,9 +49,10 @@ class QuatLgvi {
   // Sec. 4 steps (1)-(2): q0 given (normalised here; BadInput if |q0| is 0 or not finite), p0 = m xdot0, w0 = 2 J
   // Omega0.
   void initialize(const Vector3d& x0, const quat::Quat& q0, const Vector3d& xdot0, const Vector3d& omega0, double t0);
-  // One step of eq. (23). Throws SimulationDiverged (state unchanged) when Newton fails or leaves the unit ball (h
-  // |Omega| too large: the rotation of one step must stay below pi), or anything is non-finite; BadInput on h <= 0 or
-  // before initialize.
+  // One step of eq. (23). Throws SimulationDiverged (state unchanged) when Newton fails or would leave the unit
+  // ball, or anything is non-finite; BadInput on h <= 0 or before initialize. Solvability: for J = j I the rotation
+  // line reads (4/h) j s |v| = |b| with s |v| = sin(phi)/2 (phi = 2 asin|v| the rotation of the step), at most 1/2
+  // at phi = pi/2, so a solution exists only for h |Omega| <= 1 (tests/test_quat_lgvi.cpp).
   void step(double h);
 
   const QuatRigidState& state() const { return s_; }           // node k of the discrete flow (Sec. 4 step 3)

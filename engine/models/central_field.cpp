@@ -32,4 +32,12 @@ double CentralFieldPotential::clearance(const Vector3d& x, const Matrix3d& R) co
   return d - body_.radius;
 }
 
+double keplerClosestApproach(const Vector3d& x, const Vector3d& v, double mu) {
+  const double r = x.norm(), h2 = x.cross(v).squaredNorm();
+  const double energy = 0.5 * v.squaredNorm() - mu / r;  // per unit mass
+  if (energy >= 0.0 && x.dot(v) >= 0.0) return r;
+  const double e = std::sqrt(std::max(0.0, 1.0 + 2.0 * energy * h2 / (mu * mu)));
+  return (h2 / mu) / (1.0 + e);
+}
+
 }  // namespace varsim

@@ -27,4 +27,10 @@ class CentralFieldPotential : public RigidPotential {
   double gm_;
 };
 
+// Closest approach to the centre still ahead of a point mass on the Kepler orbit of (x, v) about mu = gm (m^3/s^2):
+// the periapsis p/(1 + e), or |x| itself when the orbit is unbound and already receding (x . v >= 0). A radial
+// orbit (x x v = 0) that is bound or approaching gives 0. The centre of mass of a small body follows this orbit up
+// to tidal terms O((size/r)^2).
+double keplerClosestApproach(const Vector3d& x, const Vector3d& v, double mu);
+
 }  // namespace varsim
