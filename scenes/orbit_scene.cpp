@@ -106,7 +106,7 @@ class OrbitScene : public Scene {
   void draw(DrawList& out) const override {
     drawPlanet(out);
     drawBody(out);
-    trail_.draw(out, {0.85f, 0.85f, 0.95f, 0.8f}, 1.5f);
+    trail_.draw(out, {0.15f, 0.2f, 0.35f, 0.9f}, 2.0f);  // dark: the sky is light
     drawHud(out);
     out.camera.follow = false;
     out.camera.target = {0.0f, 0.0f, 0.0f};
@@ -154,7 +154,7 @@ class OrbitScene : public Scene {
     }
     const Rgba axis[3] = {{0.9f, 0.2f, 0.2f, 1.0f}, {0.2f, 0.8f, 0.25f, 1.0f}, {0.25f, 0.4f, 0.95f, 1.0f}};
     const double reach = circumradius(body);
-    for (int i = 0; i < 3; ++i) drawArrow(out, s.x, 1.2 * reach * R.col(i), 0.3f * rod, axis[i]);
+    for (int i = 0; i < 3; ++i) drawArrow(out, s.x, 1.2 * reach * R.col(i), 0.6f * rod, axis[i]);
   }
 
   void drawHud(DrawList& out) const {
