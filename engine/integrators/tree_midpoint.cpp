@@ -24,45 +24,89 @@ void TreeMidpoint::initialize(const VectorXd& q0, const VectorXd& qdot0, double 
   if (!(h > 0) || !std::isfinite(h)) throw BadInput("midpoint: dt = " + std::to_string(h) + " must be > 0");
   f.validate(tree_.dof());
   tree_.setState(q0, qdot0);  // validates sizes
-  h_ = h, q_ = q0, p_ = dLdqdot(tree_), iters_ = 0;
+  h_ = h, q_ = q0, p_ = dLdqdot(tree_), vPrev_ = vPrev2_ = qdot0, iters_ = 0;
 }
 
 void TreeMidpoint::evaluate(const VectorXd& q1) const {
   kinematicAt(alpha_);  // kinematic variables at t_k + alpha h when they move over the step
-  tree_.setState(q_ + alpha_ * (q1 - q_), (q1 - q_) / h_);
+  qa_ = q_ + alpha_ * (q1 - q_), va_ = (q1 - q_) / h_;
+  tree_.setState(qa_, va_);
+}
+
+void TreeMidpoint::residualInto(const VectorXd& q1, const TreeForcing& f, VectorXd& r) const {
+  evaluate(q1);
+  dLdq(tree_, lq_), dLdqdot(tree_, lv_);
+  r = p_ + (1 - alpha_) * h_ * (lq_ + f.force(tree_)) - lv_;  // eq. (23) + f_d^-
+}
+
+void TreeMidpoint::jacobianInto(const VectorXd& q1, const TreeForcing& f, Eigen::MatrixXd& J) const {
+  evaluate(q1);
+  lagrangianHessians(tree_, &Lqq_, &Lqv_, &M_);
+  J.resize(Lqq_.rows(), Lqq_.cols());
+  J.noalias() = alpha_ * (1 - alpha_) * h_ * Lqq_ + (1 - alpha_) * Lqv_ - alpha_ * Lqv_.transpose() - M_ / h_;
+  f.addJacobian(tree_, alpha_ * (1 - alpha_) * h_, 1 - alpha_, J);  // f at (q_alpha, v)
 }
 
 VectorXd TreeMidpoint::residual(const VectorXd& q1, const TreeForcing& f) const {
-  evaluate(q1);
-  return p_ + (1 - alpha_) * h_ * (dLdq(tree_) + f.force(tree_)) - dLdqdot(tree_);  // eq. (23) + f_d^-
+  VectorXd r;
+  residualInto(q1, f, r);
+  return r;
 }
 
 Eigen::MatrixXd TreeMidpoint::jacobian(const VectorXd& q1, const TreeForcing& f) const {
-  evaluate(q1);
-  const Eigen::MatrixXd Lqv = d2LdqDqdot(tree_);
-  Eigen::MatrixXd J = alpha_ * (1 - alpha_) * h_ * d2LdqDq(tree_) + (1 - alpha_) * Lqv - alpha_ * Lqv.transpose() -
-                      massMatrix(tree_) / h_;
-  f.addJacobian(tree_, alpha_ * (1 - alpha_) * h_, 1 - alpha_, J);  // f at (q_alpha, v)
+  Eigen::MatrixXd J;
+  jacobianInto(q1, f, J);
   return J;
 }
 
 VectorXd TreeMidpoint::nextMomentum(const VectorXd& q1, const TreeForcing& f) const {
   evaluate(q1);
-  return alpha_ * h_ * (dLdq(tree_) + f.force(tree_)) + dLdqdot(tree_);  // eq. (24) + f_d^+
+  dLdq(tree_, lq_), dLdqdot(tree_, lv_);
+  return alpha_ * h_ * (lq_ + f.force(tree_)) + lv_;  // eq. (24) + f_d^+
+}
+
+// Newton on (25) that keeps the factorised Jacobian of an iterate while the steps shrink at least 4x per
+// iteration (near the solution the Jacobian hardly changes over a step of h; at h = 0.01 the 19-link chain
+// contracts by ~1e-3) and refactorises at the current iterate otherwise. Stops on solveNewton's test:
+// |d|_inf <= 1e-12 (1 + |q|_inf), where a contraction <= 1/4 leaves an error below |d|/3, or at the
+// round-off floor after a fresh-Jacobian step that no longer halves. Returns iterations (residuals), -1.
+int TreeMidpoint::solveUnconstrained(const TreeForcing& f, VectorXd& q1) {
+  double previous = INFINITY;
+  bool refresh = true;
+  for (int it = 1; it <= 40; ++it) {
+    const bool fresh = refresh;
+    if (refresh) jacobianInto(q1, f, J_), lu_.compute(J_), refresh = false;
+    residualInto(q1, f, r_);
+    d_.noalias() = lu_.solve(r_);
+    if (!d_.allFinite()) return -1;
+    q1 -= d_;
+    const double step = d_.lpNorm<Eigen::Infinity>(), scale = 1 + q1.lpNorm<Eigen::Infinity>();
+    if (step <= 1e-12 * scale || (fresh && step <= 1e-8 * scale && step > 0.5 * previous)) return it;
+    if (step > 0.25 * previous) refresh = true;
+    previous = step;
+  }
+  return -1;
 }
 
 void TreeMidpoint::step(const TreeForcing& f) {
   if (h_ <= 0) throw BadInput("midpoint: step before initialize");
   f.validate(tree_.dof());
-  VectorXd q1 = q_ + h_ * qdot();  // explicit predictor
-  const NewtonProblem problem{[&](const VectorXd& x) { return residual(x, f); },
-                              [&](const VectorXd& x) { return jacobian(x, f); }};
-  const int it = solveStep(problem, q_, VectorXd::Zero(q_.size()), 1.0, q1);
+  VectorXd q1 = q_ + h_ * (2 * vPrev_ - vPrev2_);  // predictor: q extrapolated quadratically from q_{k-2..k}
+  int it;
+  if (constrained()) {
+    const NewtonProblem problem{[&](const VectorXd& x) { return residual(x, f); },
+                                [&](const VectorXd& x) { return jacobian(x, f); }};
+    it = solveStep(problem, q_, VectorXd::Zero(q_.size()), 1.0, q1);
+  } else {
+    kinActive_ = kinPending_, kinPending_ = false, lambda_.resize(0);  // what solveStep does around Newton
+    it = solveUnconstrained(f, q1);
+    kinematicAt(it < 0 ? 0 : 1);
+  }
   if (it < 0)
     throw SimulationDiverged("midpoint: Newton on eq. (25) did not converge (h = " + std::to_string(h_) + ")");
   const VectorXd p1 = nextMomentum(q1, f);
   kinematicAt(1);
-  q_ = q1, p_ = p1, iters_ = it;
+  vPrev2_ = vPrev_, vPrev_ = (q1 - q_) / h_, q_ = q1, p_ = p1, iters_ = it;
 }
 
 VectorXd TreeMidpoint::qdot() const {
@@ -72,15 +116,16 @@ VectorXd TreeMidpoint::qdot() const {
 }
 
 std::vector<double> TreeMidpoint::saveState() const {
-  std::vector<double> s{h_, double(iters_)};  // [h, iterations, q_k, p_k]
-  appendVector(s, q_), appendVector(s, p_);
+  std::vector<double> s{h_, double(iters_)};  // [h, iterations, q_k, p_k, (q_k - q_{k-1})/h, (q_{k-1} - q_{k-2})/h]
+  appendVector(s, q_), appendVector(s, p_), appendVector(s, vPrev_), appendVector(s, vPrev2_);
   return s;
 }
 
 void TreeMidpoint::loadState(const std::vector<double>& s) {
-  checkStateSize(s, 2, 2, "midpoint");
+  checkStateSize(s, 2, 4, "midpoint");
   size_t at = 2;
   h_ = s[0], iters_ = int(s[1]), q_ = takeVector(s, at), p_ = takeVector(s, at);
+  vPrev_ = takeVector(s, at), vPrev2_ = takeVector(s, at);
 }
 
 }  // namespace varsim::tree

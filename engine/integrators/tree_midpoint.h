@@ -3,7 +3,11 @@
 // forced by discrete Lagrange–d'Alembert (f_d^- = (1-α) h f, f_d^+ = α h f at the same point), written in
 // position–momentum form: p_k + D_1 L_d(q_k, q_{k+1}) + f_d^- = 0 (eqs. 21, 23, 25) solved by Newton with
 // the analytic Jacobian (26) (corrected: see tree_midpoint.cpp), p_{k+1} = D_2 L_d + f_d^+ (eq. 24).
+// Without constraints Newton keeps the Jacobian of its first iterate while that contracts by 4x per
+// iteration (refreshing it otherwise) and stops on the same test as solveNewton (tree_midpoint.cpp).
 #pragma once
+
+#include <Eigen/LU>
 
 #include "engine/integrators/tree_stepper.h"
 
@@ -33,10 +37,17 @@ class TreeMidpoint : public TreeStepper {
 
  private:
   void evaluate(const VectorXd& q1) const;  // puts the tree at (q_α, (q1 - q_k)/h)
+  void residualInto(const VectorXd& q1, const TreeForcing& f, VectorXd& r) const;
+  void jacobianInto(const VectorXd& q1, const TreeForcing& f, Eigen::MatrixXd& J) const;
+  int solveUnconstrained(const TreeForcing& f, VectorXd& q1);
 
   double alpha_, h_ = 0;
-  VectorXd q_, p_;
+  VectorXd q_, p_, vPrev_, vPrev2_;  // (q_k - q_{k-1})/h and the one before, for the predictor
   int iters_ = 0;
+  // Work storage reused from step to step (no allocation in the Newton loop's matrices).
+  mutable VectorXd qa_, va_, lq_, lv_, r_, d_;
+  mutable Eigen::MatrixXd Lqq_, Lqv_, M_, J_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
 };
 
 }  // namespace varsim::tree

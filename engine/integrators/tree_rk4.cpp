@@ -21,8 +21,12 @@ void TreeRk4::initialize(const VectorXd& q0, const VectorXd& qdot0, double h, co
 VectorXd TreeRk4::acceleration(const VectorXd& q, const VectorXd& qdot, const TreeForcing& f) const {
   tree_.setState(q, qdot);
   // d/dt dL/dqdot = M qddot + (d²L/dqdot dq) qdot, and (d²L/dqdot_i dq_j) = d2LdqDqdot(j, i).
-  const VectorXd rhs = f.force(qdot) + dLdq(tree_) - d2LdqDqdot(tree_).transpose() * qdot;
-  return massMatrix(tree_).ldlt().solve(rhs);
+  lagrangianHessians(tree_, nullptr, &Lqv_, &M_);  // one pass over the tree for both
+  dLdq(tree_, rhs_);
+  rhs_ += f.force(qdot);
+  rhs_.noalias() -= Lqv_.transpose() * qdot;
+  ldlt_.compute(M_);
+  return ldlt_.solve(rhs_);
 }
 
 void TreeRk4::step(const TreeForcing& f) {

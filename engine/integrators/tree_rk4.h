@@ -3,6 +3,8 @@
 // from the tree (eqs. 16–18). Not variational: its energy drifts at large h (test_tree_rk4).
 #pragma once
 
+#include <Eigen/Cholesky>
+
 #include "engine/integrators/tree_stepper.h"
 
 namespace varsim::tree {
@@ -21,6 +23,9 @@ class TreeRk4 : public TreeStepper {
  private:
   double h_ = 0;
   VectorXd q_, qd_;
+  mutable VectorXd rhs_;  // work storage reused across evaluations
+  mutable Eigen::MatrixXd Lqv_, M_;
+  mutable Eigen::LDLT<Eigen::MatrixXd> ldlt_;
 };
 
 }  // namespace varsim::tree

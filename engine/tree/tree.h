@@ -28,6 +28,20 @@ struct Mass {
   Matrix3d inertia = Matrix3d::Zero();
 };
 
+// The spatial inertia of a set of masses seen from one frame, in its coordinates: total mass m, first moment
+// h = sum m_i r_i and rotational inertia I about the frame origin; as a 6x6 in the (omega, v) order it is
+// [[I, hat(h)], [hat(h)^T, m 1]] (kinetic energy 1/2 x^T (.) x of a twist x of that frame).
+struct BodyInertia {
+  double m = 0;
+  Eigen::Vector3d h = Eigen::Vector3d::Zero();
+  Matrix3d I = Matrix3d::Zero();
+  Vector6d apply(const Vector6d& x) const;  // the momentum (omega part, v part) of twist x
+  // The same masses seen from the parent of a frame that sits at g = (R, p) in it (points r -> R r + p):
+  // the congruence Ad_{g^{-1}}^T (.) Ad_{g^{-1}} in 10 numbers instead of a 6x6 product.
+  BodyInertia movedBy(const Matrix4d& g) const;
+  BodyInertia& operator+=(const BodyInertia& o);
+};
+
 class Tree {
  public:
   static constexpr int kWorld = -1;
@@ -76,17 +90,34 @@ class Tree {
   bool dependsOn(int k, int i) const { return pos(k, i) >= 0; }
 
   // Eqs. (1), (3), (4): g_{s,k}, dg_{s,k}/dq_i, d²g_{s,k}/dq_i dq_j.
-  Matrix4d g(int k) const;
+  const Matrix4d& g(int k) const;
   Matrix4d dg(int k, int i) const;
   Matrix4d ddg(int k, int i, int j) const;
   // Eqs. (6)–(11) in twist form v = (omega, v) (the intrinsic Ad form seed 003
   // mentions after eq. 6): v_k^b, dv/dq_i, dv/dqdot_i, d²v/dq_i dq_j, d²v/dq_i
   // dqdot_j. d²v/dqdot² = 0 (v is linear in qdot).
-  Vector6d vb(int k) const;
+  const Vector6d& vb(int k) const;
   Vector6d dvbDq(int k, int i) const;
   Vector6d dvbDqdot(int k, int i) const;
   Vector6d ddvbDqDq(int k, int i, int j) const;
   Vector6d ddvbDqDqdot(int k, int i, int j) const;
+
+  // Composite quantities of the subtree below frame f (f and its descendants), in f's coordinates, by the
+  // recursion over children (memoised like the rest; q: inertia, q and qdot: momentum). The Lagrangian's
+  // sums over masses of terms that all pass through one frame (every derivative in q_i or qdot_i with i
+  // driven at f moves to f by Ad, eqs. 7-11) regroup into one product with these: tree_lagrangian.cpp.
+  const BodyInertia& compositeInertia(int f) const;  // sum over masses k in sub(f) of Ad^T M_k Ad
+  const Vector6d& compositeMomentum(int f) const;  // sum over masses k in sub(f) of Ad^T M_k v_k^b
+  // Gravity: its acceleration in frame k's coordinates, R_{s,k}^T gravity, and the composite of the weights
+  // sum over masses k in sub(f) of Ad^T (0, m_k R_{s,k}^T gravity) (so dV/dq_i = -W^g_{f_i} . xi_i, eq. 3).
+  const Eigen::Vector3d& gravityIn(int k) const;
+  const Vector6d& compositeWeight(int f) const;
+  const std::vector<int>& children(int f) const { return children_[f]; }
+  // Frame k's first derivatives for all its dynamic ancestors at once, in dynamicAncestors(k) order
+  // (dvbDqdot / dvbDq of each): the memo unit of eqs. (7) and (10) is the frame's row, built from the
+  // parent's row in one pass. The pointer is valid until the tree's structure changes.
+  const Vector6d* dvbDqdotRow(int k) const;
+  const Vector6d* dvbDqRow(int k) const;
 
  private:
   struct Frame {
@@ -112,41 +143,59 @@ class Tree {
   void rebuildIndex();
   double variable(const Frame& f) const;  // the frame's driving value
   double rate(const Frame& f) const;      // its time derivative
-  Matrix4d local(const Frame& f) const;         // g_k(q_k), memoised like everything else
+  const Matrix4d& local(const Frame& f) const;  // g_k(q_k), memoised like everything else
+  // Moves through frame f's primitive transform g_f = (R, p) using its structure (a rotation has p = 0, a
+  // translation R = 1; Assumption 1): a twist of the parent seen in f, Ad_{g_f^{-1}} x (eq. 6), and a
+  // momentum / the inertia of f's subtree seen from the parent.
+  Vector6d toChild(const Frame& f, const Vector6d& x) const;
+  Vector6d momentumToParent(const Frame& f, const Vector6d& mu) const;
+  BodyInertia inertiaToParent(const Frame& f, const BodyInertia& b) const;
+  void toChildRow(const Frame& f, const Vector6d* in, Vector6d* out, size_t n) const;  // toChild of n twists
   Matrix4d computeLocal(const Frame& f) const;  // exp(hat(xi_k) q_k) or the constant transform
   Vector6d twist(const Frame& f) const { return f.xi; }
   bool own(int k, int i) const { return frames_[k].drive == Drive::Dynamic && frames_[k].var == i; }
   // Memo lookup/store: with the cache on, a slot is valid while its stamp
   // equals the epoch.
   template <class T, class F>
-  T memo(Memo<T>& m, size_t slot, std::uint64_t epoch, F compute) const;
+  const T& memo(Memo<T>& m, size_t slot, std::uint64_t epoch, F compute) const;
 
   // The recursions themselves (tree_kinematics.cpp, tree_velocity.cpp).
   Matrix4d computeG(int k) const;
   Matrix4d computeDg(int k, int i) const;
   Matrix4d computeDdg(int k, int i, int j) const;
   Vector6d computeVb(int k) const;
-  Vector6d computeDvbDq(int k, int i) const;
-  Vector6d computeDvbDqdot(int k, int i) const;
   Vector6d computeDdvbDqDq(int k, int i, int j) const;
   Vector6d computeDdvbDqDqdot(int k, int i, int j) const;
+  void computeDvbDqdotRow(int k) const;
+  void computeDvbDqRow(int k) const;
+  Vector6d ownDvbDq(int k) const;  // eq. (7), i = k
+  BodyInertia computeCompositeInertia(int f) const;
+  Vector6d computeCompositeWeight(int f) const;
+  Vector6d computeCompositeMomentum(int f) const;
 
   std::vector<Frame> frames_;
   std::vector<int> dynFrame_, kinFrame_;
   std::vector<int> posTable_;
   std::vector<Mass> masses_;
+  std::vector<BodyInertia> own_;           // per frame: its own masses (at its origin)
+  std::vector<std::vector<int>> children_;  // per frame, ascending
   Eigen::Vector3d gravity_{0, 0, -9.81};
   VectorXd q_, qdot_, kinValue_, kinRate_;
   bool cache_ = true;
   std::uint64_t posEpoch_ = 1, velEpoch_ = 1;
   mutable Memo<Matrix4d> local_, g_, dg_, ddg_;
-  mutable Memo<Vector6d> v_, dvq_, dvqd_, ddvqq_, ddvqqd_;
+  mutable Memo<Vector6d> v_, dvq_, dvqd_, ddvqq_, ddvqqd_, w_;
+  mutable Memo<BodyInertia> ic_;
+  mutable Memo<Vector6d> weight_;
+  mutable Memo<Eigen::Vector3d> gravityIn_;
+  mutable std::vector<std::uint64_t> rowJStamp_, rowDStamp_;  // per frame, for the dvqd_ / dvq_ rows
 };
 
+// Uncached, the slot is recomputed on every call (its stamp never matches); a recomputation only ever
+// writes the same bits for the same state, so references handed out stay correct.
 template <class T, class F>
-T Tree::memo(Memo<T>& m, size_t slot, std::uint64_t epoch, F compute) const {
-  if (!cache_) return compute();
-  if (m.stamp[slot] != epoch) m.val[slot] = compute(), m.stamp[slot] = epoch;
+const T& Tree::memo(Memo<T>& m, size_t slot, std::uint64_t epoch, F compute) const {
+  if (!cache_ || m.stamp[slot] != epoch) m.val[slot] = compute(), m.stamp[slot] = cache_ ? epoch : 0;
   return m.val[slot];
 }
 
@@ -156,5 +205,10 @@ Vector6d adInvApply(const Matrix4d& g, const Vector6d& xi);
 // ad_xi eta = (w x eta_w, v x eta_w + w x eta_v) — the twist of the commutator
 // [hat(xi), hat(eta)].
 Vector6d adApply(const Vector6d& xi, const Vector6d& eta);
+// ad_xi^T mu: (mu_w x w + mu_v x v, mu_v x w) — so that mu . [xi, eta] = (ad_xi^T mu) . eta.
+Vector6d adTransposeApply(const Vector6d& xi, const Vector6d& mu);
+// Ad_{g^{-1}}^T mu for g = (R, p): (R mu_w + p x R mu_v, R mu_v) — a momentum of the frame at g moved to
+// its parent (mu . Ad_{g^{-1}} x = (Ad_{g^{-1}}^T mu) . x).
+Vector6d adInvTransposeApply(const Matrix4d& g, const Vector6d& mu);
 
 }  // namespace varsim::tree

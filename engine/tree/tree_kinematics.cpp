@@ -7,7 +7,7 @@
 
 namespace varsim::tree {
 
-Matrix4d Tree::g(int k) const {
+const Matrix4d& Tree::g(int k) const {
   return memo(g_, k, posEpoch_, [&] { return computeG(k); });
 }
 

@@ -1,6 +1,16 @@
-// engine/tree/tree_lagrangian.cpp — seed 003 eqs. (15)–(18) and M, ∇M, ∇V as
-// sums over masses; each mass only touches the dynamic variables of its
-// ancestors (all other derivatives vanish).
+// engine/tree/tree_lagrangian.cpp — seed 003 eqs. (15)–(18) and M, ∇M, ∇V. Each is a sum over masses k of
+// products of the frame quantities of eqs. (1)–(11); a term in q_i or qdot_i only involves masses below
+// the frame f_i of i, and below f_i every such quantity is its value at f_i moved by Ad (the non-own
+// cases of eqs. 3, 4, 7–10), while brackets and pairings are Ad-invariant. So the sum over those masses is
+// the value at f_i paired with the composite inertia / momentum of f_i's subtree (tree_composite.cpp):
+//   dL/dqdot_i = W_f . xi_i,  dL/dq_i = W_f . dv_f/dq_i + W^g_f . xi_i  (W^g: the weights, Tree),
+// and for j an ancestor variable of i (or i itself), with X = dv_f/dqdot_j, Y = dv_f/dq_j,
+//   M_ij = (Ic xi_i) . X,   d²L/dq_i dqdot_j = c_i . X,   d²L/dq_j dqdot_i = (Ic xi_i) . Y  (j != i),
+//   d²L/dq_i dq_j = c_i . Y + e_i . X_omega,
+// with c_i = Ic dv_f/dq_i - ad_{xi_i}^T W_f (the own cases of eqs. 8–9 paired with W_f), gamma_f = R_f^T
+// gravity, u_i = omega_i x h_f + m_f v_i (the masses' first moment moved by eq. 3's own case) and
+// e_i = u_i x gamma_f (eq. 4's own case through g^{-1} dg/dq_j = hat(dv/dqdot_j), the definition (5)-(6) of
+// v^b). Cost O(pairs on a path) instead of O(masses x pairs); checked against finite differences.
 #include "engine/tree/tree_lagrangian.h"
 
 namespace varsim::tree {
@@ -16,6 +26,34 @@ Vector6d inertiaApply(const Mass& b, const Vector6d& v) {
 }
 
 Eigen::Vector3d position(const Matrix4d& g) { return g.topRightCorner<3, 1>(); }
+
+// What every sum over the masses below the frame f of variable i needs from f.
+struct DofTerms {
+  int f = 0;
+  Vector6d xi;                   // dv_f/dqdot_i (eq. 10, own case)
+  BodyInertia Ic;                // of sub(f)
+  Eigen::Vector3d gravityF, u;  // gravity in f's coordinates; sum m_k R_f^T dp_k/dq_i
+};
+
+DofTerms dofTerms(const Tree& t, int i) {
+  DofTerms d;
+  d.f = t.frameOfDof(i);
+  d.xi = t.dvbDqdot(d.f, i);
+  d.Ic = t.compositeInertia(d.f);
+  d.gravityF = t.gravityIn(d.f);
+  d.u = d.xi.head<3>().cross(d.Ic.h) + d.Ic.m * d.xi.tail<3>();
+  return d;
+}
+
+// Sum over masses of m_k gravity . dp_k/dq_i = -dV/dq_i: the weights paired with xi_i (eq. 3's own case).
+double weightWork(const Tree& t, int i) {
+  const int f = t.frameOfDof(i);
+  return t.compositeWeight(f).dot(t.dvbDqdot(f, i));
+}
+
+void resizeZero(MatrixXd* m, int n) {
+  if (m) m->setZero(n, n);  // no reallocation when the size is unchanged
+}
 
 }  // namespace
 
@@ -36,95 +74,114 @@ double potentialEnergy(const Tree& t) {
 
 double lagrangian(const Tree& t) { return kineticEnergy(t) - potentialEnergy(t); }
 
-VectorXd gradV(const Tree& t) {
-  VectorXd out = VectorXd::Zero(t.dof());
-  for (const Mass& b : t.masses()) {
-    for (int i : t.dynamicAncestors(b.frame)) out(i) -= b.m * t.gravity().dot(position(t.dg(b.frame, i)));
-  }
-  return out;
+void gradV(const Tree& t, VectorXd& out) {
+  out.resize(t.dof());
+  for (int i = 0; i < t.dof(); ++i) out(i) = -weightWork(t, i);
 }
 
-// sum over masses of (M_k v_k)^T dv_k/dx_i for the derivative dv/dx given by `deriv` (eq. 16 and dL/dqdot).
-template <class F>
-VectorXd momentumProjection(const Tree& t, F deriv) {
-  VectorXd out = VectorXd::Zero(t.dof());
-  for (const Mass& b : t.masses()) {
-    const Vector6d Mv = inertiaApply(b, t.vb(b.frame));
-    for (int i : t.dynamicAncestors(b.frame)) out(i) += Mv.dot(deriv(b.frame, i));
+void dLdq(const Tree& t, VectorXd& out) {
+  out.resize(t.dof());
+  for (int i = 0; i < t.dof(); ++i) {
+    const int f = t.frameOfDof(i);
+    out(i) = t.compositeMomentum(f).dot(t.dvbDq(f, i)) + weightWork(t, i);
   }
+}
+
+void dLdqdot(const Tree& t, VectorXd& out) {
+  out.resize(t.dof());
+  for (int i = 0; i < t.dof(); ++i) {
+    const int f = t.frameOfDof(i);
+    out(i) = t.compositeMomentum(f).dot(t.dvbDqdot(f, i));
+  }
+}
+
+VectorXd gradV(const Tree& t) {
+  VectorXd out;
+  gradV(t, out);
   return out;
 }
 
 VectorXd dLdq(const Tree& t) {
-  return momentumProjection(t, [&](int k, int i) { return t.dvbDq(k, i); }) - gradV(t);
-}
-
-VectorXd dLdqdot(const Tree& t) {
-  return momentumProjection(t, [&](int k, int i) { return t.dvbDqdot(k, i); });
-}
-
-// sum over masses of (M_k dv/dx_i)^T dv/dy_j + (M_k v)^T d²v/dx_i dy_j: the kinetic part of eqs. (17)–(18)
-// and of d²L/dq². `extra(k, b, i, j)` adds a per-mass term (the potential's second derivative).
-template <class A, class B, class AB, class E>
-MatrixXd hessianSum(const Tree& t, A dA, B dB, AB dAB, E extra) {
-  MatrixXd out = MatrixXd::Zero(t.dof(), t.dof());
-  for (const Mass& b : t.masses()) {
-    const int k = b.frame;
-    const Vector6d Mv = inertiaApply(b, t.vb(k));
-    for (int i : t.dynamicAncestors(k)) {
-      const Vector6d Mdi = inertiaApply(b, dA(k, i));
-      for (int j : t.dynamicAncestors(k)) out(i, j) += Mdi.dot(dB(k, j)) + Mv.dot(dAB(k, i, j)) + extra(b, i, j);
-    }
-  }
+  VectorXd out;
+  dLdq(t, out);
   return out;
 }
 
+VectorXd dLdqdot(const Tree& t) {
+  VectorXd out;
+  dLdqdot(t, out);
+  return out;
+}
+
+void lagrangianHessians(const Tree& t, MatrixXd* Lqq, MatrixXd* Lqv, MatrixXd* M) {
+  const int n = t.dof();
+  resizeZero(Lqq, n), resizeZero(Lqv, n), resizeZero(M, n);
+  const bool velocityTerms = Lqq || Lqv;
+  for (int i = 0; i < n; ++i) {
+    const DofTerms d = dofTerms(t, i);
+    const Vector6d a = d.Ic.apply(d.xi);
+    Vector6d c = Vector6d::Zero();
+    Eigen::Vector3d e = Eigen::Vector3d::Zero();
+    if (velocityTerms) {
+      c = d.Ic.apply(t.dvbDq(d.f, i)) - adTransposeApply(d.xi, t.compositeMomentum(d.f));
+      e = d.u.cross(d.gravityF);
+    }
+    const std::vector<int>& anc = t.dynamicAncestors(d.f);  // i last
+    const Vector6d* X = t.dvbDqdotRow(d.f);
+    const Vector6d* Y = velocityTerms ? t.dvbDqRow(d.f) : nullptr;
+    for (size_t p = 0; p < anc.size(); ++p) {
+      const int j = anc[p];
+      if (M) (*M)(i, j) = (*M)(j, i) = a.dot(X[p]);
+      if (!velocityTerms) continue;
+      if (Lqv) {
+        (*Lqv)(i, j) = c.dot(X[p]);
+        if (j != i) (*Lqv)(j, i) = a.dot(Y[p]);
+      }
+      if (Lqq) (*Lqq)(i, j) = (*Lqq)(j, i) = c.dot(Y[p]) + e.dot(X[p].head<3>());
+    }
+  }
+}
+
 MatrixXd d2LdqDq(const Tree& t) {
-  auto dq = [&](int k, int i) { return t.dvbDq(k, i); };
-  auto potential = [&](const Mass& b, int i, int j) {
-    return b.m * t.gravity().dot(position(t.ddg(b.frame, i, j)));  // -d²V/dq_i dq_j
-  };
-  return hessianSum(
-      t, dq, dq, [&](int k, int i, int j) { return t.ddvbDqDq(k, i, j); }, potential);
+  MatrixXd out;
+  lagrangianHessians(t, &out, nullptr, nullptr);
+  return out;
 }
 
 MatrixXd d2LdqDqdot(const Tree& t) {
-  return hessianSum(
-      t, [&](int k, int i) { return t.dvbDq(k, i); }, [&](int k, int j) { return t.dvbDqdot(k, j); },
-      [&](int k, int i, int j) { return t.ddvbDqDqdot(k, i, j); }, [](const Mass&, int, int) { return 0.0; });
+  MatrixXd out;
+  lagrangianHessians(t, nullptr, &out, nullptr);
+  return out;
 }
 
 MatrixXd massMatrix(const Tree& t) {
-  MatrixXd out = MatrixXd::Zero(t.dof(), t.dof());
-  for (const Mass& b : t.masses()) {
-    const int k = b.frame;
-    for (int i : t.dynamicAncestors(k)) {
-      const Vector6d MJi = inertiaApply(b, t.dvbDqdot(k, i));
-      for (int j : t.dynamicAncestors(k)) {
-        if (j >= i) out(i, j) += MJi.dot(t.dvbDqdot(k, j));
-      }
-    }
-  }
-  return out.selfadjointView<Eigen::Upper>();
+  MatrixXd out;
+  lagrangianHessians(t, nullptr, nullptr, &out);
+  return out;
 }
 
+// dM_ab/dq_c = [X_a, X_c] . Ic X_b (c below a) + Ic X_a . [X_b, X_c] (c below b), X = dv/dqdot (eq. 9:
+// dX_a/dq_c = [X_a, X_c] for c strictly below a, else 0), summed over the masses below the deepest of the
+// three frames, i.e. evaluated there with its composite inertia. Positions along a path ascend with depth.
 std::vector<MatrixXd> massMatrixGradient(const Tree& t) {
   const int n = t.dof();
   std::vector<MatrixXd> out(n, MatrixXd::Zero(n, n));
-  for (const Mass& b : t.masses()) {
-    const int k = b.frame;
-    const std::vector<int>& anc = t.dynamicAncestors(k);
-    std::vector<Vector6d, Eigen::aligned_allocator<Vector6d>> MJ;
-    for (int a : anc) MJ.push_back(inertiaApply(b, t.dvbDqdot(k, a)));
-    for (int c : anc) {
-      // dM_ab/dq_c = (d²v/dq_c dqdot_a)^T M_k J_b + J_a^T M_k d²v/dq_c dqdot_b;
-      // accumulate one half twice.
-      for (size_t pa = 0; pa < anc.size(); ++pa) {
-        const Vector6d dJa = t.ddvbDqDqdot(k, c, anc[pa]);
-        for (size_t pb = 0; pb < anc.size(); ++pb) {
-          const double s = dJa.dot(MJ[pb]);
-          out[c](anc[pa], anc[pb]) += s;
-          out[c](anc[pb], anc[pa]) += s;
+  std::vector<Vector6d, Eigen::aligned_allocator<Vector6d>> X, IX;
+  for (int x = 0; x < n; ++x) {  // x: the deepest of the three
+    const int f = t.frameOfDof(x);
+    const std::vector<int>& anc = t.dynamicAncestors(f);
+    const BodyInertia Ic = t.compositeInertia(f);
+    const size_t last = anc.size() - 1;
+    X.clear(), IX.clear();
+    for (int a : anc) X.push_back(t.dvbDqdot(f, a)), IX.push_back(Ic.apply(X.back()));
+    for (size_t pa = 0; pa <= last; ++pa) {
+      for (size_t pb = 0; pb <= last; ++pb) {
+        const bool xAmongAB = pa == last || pb == last;
+        for (size_t pc = xAmongAB ? 0 : last; pc <= last; ++pc) {
+          double s = 0;
+          if (pc > pa) s += adApply(X[pa], X[pc]).dot(IX[pb]);
+          if (pc > pb) s += IX[pa].dot(adApply(X[pb], X[pc]));
+          out[anc[pc]](anc[pa], anc[pb]) = s;
         }
       }
     }

@@ -1,7 +1,9 @@
 // engine/tree/tree_lagrangian.h — seed 003 Sec. VI on a Tree at its current
 // state (q, qdot): the Lagrangian (15), dL/dq (16), the Hessians (17)–(18),
 // M(q), the tensor ∇M(q) of seed 002 eq. (21) and ∇V (gravity), all sums over
-// masses of the memoised frame quantities (nothing symbolic).
+// masses of the memoised frame quantities (nothing symbolic), regrouped through
+// the tree's composite inertia/momentum (O(N) first, O(N^2) second derivatives
+// on an N-link chain). The out-parameter forms reuse the caller's storage.
 #pragma once
 
 #include <vector>
@@ -22,6 +24,13 @@ MatrixXd d2LdqDqdot(const Tree& t);     // eq. (17): entry (i, j) = d²L/dq_i dq
 MatrixXd massMatrix(const Tree& t);     // eq. (18) = M(q) (v is linear in qdot, so
                                         // (18)'s 2nd term is 0)
 VectorXd gradV(const Tree& t);          // dV/dq
+// The three second-derivative matrices of one state in one pass (any may be
+// nullptr): Lqq = d2LdqDq, Lqv = d2LdqDqdot, M = massMatrix. Outputs are
+// resized only when their size differs.
+void lagrangianHessians(const Tree& t, MatrixXd* Lqq, MatrixXd* Lqv, MatrixXd* M);
+void dLdq(const Tree& t, VectorXd& out);
+void dLdqdot(const Tree& t, VectorXd& out);
+void gradV(const Tree& t, VectorXd& out);
 // ∇M of seed 002 eq. (21): entry c is dM/dq_c.
 std::vector<MatrixXd> massMatrixGradient(const Tree& t);
 // Seed 002 eq. (21)'s contractions: [(I ⊗ v^T)∇M]_{ij} = sum_l dM_{lj}/dq_i
