@@ -124,7 +124,7 @@ class OrbitScene : public Scene {
     planet.kind = ShapeKind::Sphere;
     const float r = float(std::max(params_.real("planet_radius"), 0.01 * viewRadius_));
     planet.size = {r, r, r};
-    planet.color = {0.25f, 0.45f, 0.75f, 1.0f};
+    planet.color = {0.1f, 0.35f, 0.9f, 1.0f};  // the most saturated colour drawn (app smoke test looks for it)
     out.shapes.push_back(planet);
   }
 
