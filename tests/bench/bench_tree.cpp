@@ -4,7 +4,12 @@
 // (alpha = 1/2) cached and uncached (every tree quantity recomputed through the whole recursion, as a
 // symbolic expansion would; only up to --uncached-max links, default 8), their ratio, the trapezoidal VI
 // and RK4 (cached), and each scheme's max |E - E0| / (E0 - E_rest) over the run. The last rows fit the
-// growth exponent p of time ~ N^p over N >= 4. Usage: bench_tree [--max N] [--uncached-max N].
+// growth exponent p of time ~ N^p over N >= 4. The second table runs the peer a user would pick instead,
+// the same chain in MuJoCo 2.2 (tree_mujoco_peer.h; only when libmujoco-dev was found at configure time)
+// with its semi-implicit Euler and RK4 at the same h, beside our midpoint: CPU ms per 10 s and energy error
+// on the same scale (energies of MuJoCo's qpos/qvel evaluated by our tree). "blew up" gives the time at
+// which MuJoCo's state turned non-finite or it reset on a bad acceleration.
+// Usage: bench_tree [--max N] [--uncached-max N].
 #include <time.h>
 
 #include <cmath>
@@ -19,6 +24,7 @@
 #include "engine/integrators/tree_trapezoidal.h"
 #include "engine/tree/pendulum_chain.h"
 #include "engine/tree/tree_lagrangian.h"
+#include "tests/bench/tree_mujoco_peer.h"
 
 using namespace varsim::tree;
 
@@ -31,8 +37,30 @@ double cpuMs() {  // thread CPU time: the machine is shared
 }
 
 struct Run {
-  double ms = NAN, energyError = NAN;
+  double ms = NAN, energyError = NAN, blowUp = NAN;  // blowUp: simulated time of a failure (peer only)
 };
+
+// max |E - E0| / (E0 - E_rest) of a pendulum state sequence, kept by the caller.
+struct EnergyScale {
+  Tree tree;
+  double e0 = 0, rest = 0;
+  EnergyScale(int links, const Eigen::VectorXd& q0) : tree(pendulumChain(links, 1.0, 1.0 / links)) {
+    tree.setState(Eigen::VectorXd::Zero(links), Eigen::VectorXd::Zero(links));
+    rest = potentialEnergy(tree);
+    tree.setState(q0, Eigen::VectorXd::Zero(links));
+    e0 = potentialEnergy(tree);
+  }
+  double error(const Eigen::VectorXd& q, const Eigen::VectorXd& qdot) {
+    tree.setState(q, qdot);
+    return std::abs(kineticEnergy(tree) + potentialEnergy(tree) - e0) / (e0 - rest);
+  }
+};
+
+Eigen::VectorXd startPose(int links) {
+  Eigen::VectorXd q0 = Eigen::VectorXd::Zero(links);
+  q0(0) = 0.5;
+  return q0;
+}
 
 enum class Scheme { Midpoint, Trapezoidal, Rk4 };
 
@@ -45,8 +73,7 @@ Run run(Scheme scheme, int links, bool cache) {
   if (scheme == Scheme::Midpoint) s = std::make_unique<TreeMidpoint>(t, 0.5);
   if (scheme == Scheme::Trapezoidal) s = std::make_unique<TreeTrapezoidal>(t);
   if (scheme == Scheme::Rk4) s = std::make_unique<TreeRk4>(t);
-  Eigen::VectorXd q0 = Eigen::VectorXd::Zero(links);
-  q0(0) = 0.5;
+  const Eigen::VectorXd q0 = startPose(links);
   const TreeForcing none;
   s->initialize(q0, Eigen::VectorXd::Zero(links), 0.01, none);
   const double e0 = s->energy();
@@ -77,6 +104,61 @@ double exponent(const std::vector<int>& n, const std::vector<double>& ms) {  // 
   return m < 2 ? NAN : (m * sxy - sx * sy) / (m * sxx - sx * sx);
 }
 
+#ifdef VARSIM_HAVE_MUJOCO
+// The chain in MuJoCo for 1000 steps of h = 0.01 from the same start; energy outside the timed part.
+Run runMujoco(int links, bool rk4) {
+  mjModel* m = bench::loadMjcf(bench::pendulumMjcf(links, 1.0, 1.0 / links, rk4));
+  mjData* d = mj_makeData(m);
+  const Eigen::VectorXd q0 = startPose(links);
+  for (int i = 0; i < links; ++i) d->qpos[i] = q0(i);
+  mj_forward(m, d);
+  EnergyScale scale(links, q0);
+  Run r;
+  double worst = 0, busy = 0;
+  for (int k = 0; k < 1000; ++k) {
+    const double a = cpuMs();
+    mj_step(m, d);
+    busy += cpuMs() - a;
+    const Eigen::VectorXd q = Eigen::Map<const Eigen::VectorXd>(d->qpos, links);
+    const Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXd>(d->qvel, links);
+    if (!q.allFinite() || !v.allFinite() || d->warning[mjWARN_BADQACC].number > 0) {
+      r.blowUp = (k + 1) * 0.01;
+      break;
+    }
+    worst = std::max(worst, scale.error(q, v));
+  }
+  r.ms = busy, r.energyError = worst;
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return r;
+}
+
+void printPeer(const Run& r) {
+  if (std::isnan(r.blowUp)) {
+    std::printf(" %9.1f %10.2e", r.ms, r.energyError);
+  } else {
+    std::printf(" %9s %10s", "blew up", ("t=" + std::to_string(r.blowUp).substr(0, 4) + "s").c_str());
+  }
+}
+
+void peerTable(const std::vector<int>& ns, const std::vector<double>& midpointMs) {
+  std::printf("\nPeer: MuJoCo %s, same chain, 10 s at h = 0.01, CPU ms and dE as above\n", mj_versionString());
+  std::printf("%4s %10s %9s %10s %9s %10s %12s\n", "N", "ours mid", "mj euler", "euler dE", "mj rk4", "rk4 dE",
+              "mid/mj-rk4");
+  for (size_t i = 0; i < ns.size(); ++i) {
+    const Run e = runMujoco(ns[i], false), r4 = runMujoco(ns[i], true);
+    std::printf("%4d %10.1f", ns[i], midpointMs[i]);
+    printPeer(e), printPeer(r4);
+    std::printf(" %12.2f\n", midpointMs[i] / r4.ms);
+    std::fflush(stdout);
+  }
+}
+#else
+void peerTable(const std::vector<int>&, const std::vector<double>&) {
+  std::printf("\nPeer: MuJoCo not built (libmujoco-dev not found at configure time)\n");
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -102,5 +184,6 @@ int main(int argc, char** argv) {
   std::printf(
       "growth exponent p (time ~ N^p, N >= 4): midpoint cached %.2f, uncached %.2f, trapezoidal %.2f, rk4 %.2f\n",
       exponent(ns, cached), exponent(ns, uncached), exponent(ns, trap), exponent(ns, rk));
+  peerTable(ns, cached);
   return 0;
 }
