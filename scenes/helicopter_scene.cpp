@@ -11,7 +11,9 @@
 #include "engine/models/helicopter_world.h"
 #include "engine/models/rigid_body.h"
 #include "engine/sim/errors.h"
+#include "scenes/free_body_sim.h"
 #include "scenes/rigid_vehicle_scene.h"
+#include "scenes/step_bound_panel.h"
 
 namespace varsim {
 
@@ -118,6 +120,12 @@ class HelicopterScene : public RigidVehicleScene {
             {"throttle", -1.0, 1.0, 0.0, "left stick y: collective from 0 to max; assist: climb rate +-4 m/s"},
             {"roll", -1.0, 1.0, 0.0, "right stick x: +1 tilts the rotor right; assist: bank up to 20 deg"},
             {"pitch", -1.0, 1.0, 0.0, "right stick y: +1 tilts the rotor forward; assist: nose down up to 20 deg"}};
+  }
+
+  // Seed 002's a-priori step bounds beside h for the airframe inertia and the last segment's omega (issue 12).
+  std::vector<ScenePanel> panels(const PanelContext&) const override {
+    return {stepBoundPanel(principalInertia(params_.real("mass"), params_.vec3("inertia")).J, segmentOmega(), dt(),
+                           newtonIterations(), lgviOptionsFrom(params_).tangent, usesLgvi())};
   }
 
   std::vector<PlotSpec> plots() const override {

@@ -10,6 +10,7 @@
 #include "scenes/free_body_sim.h"
 #include "scenes/rigid_body_drawing.h"
 #include "scenes/scene.h"
+#include "scenes/step_bound_panel.h"
 
 namespace varsim {
 namespace {
@@ -90,6 +91,12 @@ class RigidBodyScene : public Scene {
             {"Momentum change |M - M0| / |M0|", {"momentum_rel_change"}},
             {"Newton iterations per step", {"newton_iters"}},
             {"Step time (us)", {"step_us"}}};
+  }
+
+  // Seed 002's a-priori step bounds beside h (issue 12 item 4).
+  std::vector<ScenePanel> panels(const PanelContext&) const override {
+    return {stepBoundPanel(sim_.inertia().J, sim_.velocity().head<3>(), dt(), sim_.newtonIterations(),
+                           lgviOptionsFrom(params_).tangent, sim_.isLgvi())};
   }
 
   void applyLive(const ParamSet& params) override {

@@ -12,6 +12,7 @@
 #include "scenes/free_body_sim.h"
 #include "scenes/rigid_body_drawing.h"
 #include "scenes/scene.h"
+#include "scenes/step_bound_panel.h"
 
 namespace varsim {
 namespace {
@@ -138,10 +139,13 @@ class TumblingBodyScene : public Scene {
     plot.label = "relative energy error";
     plot.trace = "energy error";
     plot.series = {"LGVI", "RK4"};
-    return {{"LGVI vs RK4",
-             {PanelWidget::text(formatFixed("attitude difference %.3g rad", row.back())), std::move(table), std::move(plot)},
-             {},
-             {}}};
+    // Seed 002's a-priori step bounds for the LGVI beside h (issue 12 item 4), then the comparison.
+    std::vector<PanelWidget> header = stepBoundWidgets(lgvi_.inertia().J, lgvi_.velocity().head<3>(), dt(),
+                                                       lgvi_.newtonIterations(), lgviOptionsFrom(params_).tangent, true);
+    header.push_back(PanelWidget::text(formatFixed("attitude difference %.3g rad", row.back())));
+    header.push_back(std::move(table));
+    header.push_back(std::move(plot));
+    return {{"LGVI vs RK4", std::move(header), {}, {}}};
   }
   void panelSamples(const PanelContext&, std::vector<PanelSample>& out) const override {
     out.push_back({"energy error", {"LGVI", "RK4"},
