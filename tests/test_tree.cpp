@@ -9,6 +9,7 @@
 
 #include "engine/lie/se3.h"
 #include "engine/sim/errors.h"
+#include "engine/tree/pendulum_chain.h"
 #include "tests/tree_fixtures.h"
 
 using namespace varsim;
@@ -141,4 +142,7 @@ TEST_CASE("BadTreeInputThrows") {
   CHECK_THROWS_AS(t.addMass(f, 1, -Eigen::Matrix3d::Identity()), BadInput);
   CHECK_THROWS_AS(t.setQ(VectorXd::Zero(2)), BadInput);
   CHECK_THROWS_AS(t.setQ(VectorXd::Constant(1, NAN)), BadInput);
+  CHECK_THROWS_AS(rodChain(0, 1, 1), BadInput);
+  CHECK_THROWS_AS(rodChain(2, 0, 1), BadInput);
+  CHECK_THROWS_AS(rodChain(2, 1, NAN), BadInput);
 }

@@ -12,4 +12,9 @@ namespace varsim::tree {
 // 2l+1 carries mass l.
 Tree pendulumChain(int links, double mass, double length);
 
+// The same chain of uniform rods (mass m, length l): per link the hinge, a constant translation -l/2 to the
+// rod's centre carrying m with inertia m l²/12 about the axes across the rod (none along it), and another
+// -l/2 to the far end, the next hinge's parent. The last frame is the tip. Same BadInput rules.
+Tree rodChain(int links, double mass, double length);
+
 }  // namespace varsim::tree
