@@ -19,6 +19,8 @@ void TreeRk4::initialize(const VectorXd& q0, const VectorXd& qdot0, double h, co
 }
 
 VectorXd TreeRk4::acceleration(const VectorXd& q, const VectorXd& qdot, const TreeForcing& f) const {
+  if (!q.allFinite() || !qdot.allFinite())  // a stage blew up (the tree would refuse it as bad input)
+    throw SimulationDiverged("rk4: stage state became non-finite (h = " + std::to_string(h_) + ")");
   tree_.setState(q, qdot);
   // d/dt dL/dqdot = M qddot + (d²L/dqdot dq) qdot, and (d²L/dqdot_i dq_j) = d2LdqDqdot(j, i).
   lagrangianHessians(tree_, nullptr, &Lqv_, &M_);  // one pass over the tree for both

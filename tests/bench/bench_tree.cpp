@@ -10,87 +10,29 @@
 // on the same scale (energies of MuJoCo's qpos/qvel evaluated by our tree). "blew up" gives the time at
 // which MuJoCo's state turned non-finite or it reset on a bad acceleration.
 // Usage: bench_tree [--max N] [--uncached-max N].
-#include <time.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <vector>
 
-#include "engine/integrators/tree_midpoint.h"
-#include "engine/integrators/tree_rk4.h"
-#include "engine/integrators/tree_trapezoidal.h"
-#include "engine/tree/pendulum_chain.h"
-#include "engine/tree/tree_lagrangian.h"
+#include "tests/bench/tree_bench_chain.h"
 #include "tests/bench/tree_mujoco_peer.h"
 
 using namespace varsim::tree;
+using namespace bench;
 
 namespace {
-
-double cpuMs() {  // thread CPU time: the machine is shared
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 struct Run {
   double ms = NAN, energyError = NAN, blowUp = NAN;  // blowUp: simulated time of a failure (peer only)
 };
 
-// max |E - E0| / (E0 - E_rest) of a pendulum state sequence, kept by the caller.
-struct EnergyScale {
-  Tree tree;
-  double e0 = 0, rest = 0;
-  EnergyScale(int links, const Eigen::VectorXd& q0) : tree(pendulumChain(links, 1.0, 1.0 / links)) {
-    tree.setState(Eigen::VectorXd::Zero(links), Eigen::VectorXd::Zero(links));
-    rest = potentialEnergy(tree);
-    tree.setState(q0, Eigen::VectorXd::Zero(links));
-    e0 = potentialEnergy(tree);
-  }
-  double error(const Eigen::VectorXd& q, const Eigen::VectorXd& qdot) {
-    tree.setState(q, qdot);
-    return std::abs(kineticEnergy(tree) + potentialEnergy(tree) - e0) / (e0 - rest);
-  }
-};
-
-Eigen::VectorXd startPose(int links) {
-  Eigen::VectorXd q0 = Eigen::VectorXd::Zero(links);
-  q0(0) = 0.5;
-  return q0;
-}
-
-enum class Scheme { Midpoint, Trapezoidal, Rk4 };
-
 Run run(Scheme scheme, int links, bool cache) {
-  Tree t = pendulumChain(links, 1.0, 1.0 / links);
-  t.setCache(cache);
-  t.setQ(Eigen::VectorXd::Zero(links));
-  const double eRest = potentialEnergy(t);
-  std::unique_ptr<TreeStepper> s;
-  if (scheme == Scheme::Midpoint) s = std::make_unique<TreeMidpoint>(t, 0.5);
-  if (scheme == Scheme::Trapezoidal) s = std::make_unique<TreeTrapezoidal>(t);
-  if (scheme == Scheme::Rk4) s = std::make_unique<TreeRk4>(t);
-  const Eigen::VectorXd q0 = startPose(links);
-  const TreeForcing none;
-  s->initialize(q0, Eigen::VectorXd::Zero(links), 0.01, none);
-  const double e0 = s->energy();
+  const ChainRun c = runChain(scheme, links, 0.01, 1000, cache, true);
+  if (!c.failure.empty()) std::printf("  (%s, N = %d: %s)\n", name(scheme), links, c.failure.c_str());
   Run r;
-  double worst = 0, busy = 0;
-  try {
-    for (int k = 0; k < 1000; ++k) {
-      const double a = cpuMs();
-      s->step(none);
-      busy += cpuMs() - a;
-      worst = std::max(worst, std::abs(s->energy() - e0));  // outside the timed part
-    }
-  } catch (const std::exception& e) {
-    std::printf("  (N = %d: %s)\n", links, e.what());
-    return r;
-  }
-  r.ms = busy, r.energyError = worst / (e0 - eRest);
+  r.ms = c.ms, r.energyError = c.energyError;
   return r;
 }
 
@@ -112,7 +54,7 @@ Run runMujoco(int links, bool rk4) {
   const Eigen::VectorXd q0 = startPose(links);
   for (int i = 0; i < links; ++i) d->qpos[i] = q0(i);
   mj_forward(m, d);
-  EnergyScale scale(links, q0);
+  EnergyScale scale(links);
   Run r;
   double worst = 0, busy = 0;
   for (int k = 0; k < 1000; ++k) {
