@@ -10,7 +10,7 @@ namespace {
 
 std::vector<ParamSpec> ladderParams() {
   std::vector<ParamSpec> p{
-      ParamSpec::integer("links", 20, 1, 1000, "number of ladder links N (3N+1 rods, 4N+1 joints, N loops)"),
+      ParamSpec::integer("links", 20, 1, 5000, "number of ladder links N (3N+1 rods, 4N+1 joints, N loops)"),
       ParamSpec::real("rod_mass", 10.0, 0.0, 1e6, "kg", "mass of every rod (paper: 10)", true),
       ParamSpec::real("rod_length", 1.0, 0.0, 100.0, "m", "length of every rod (paper: 1)", true),
   };

@@ -37,10 +37,10 @@ RodModelKind parseRodModelKind(const std::string& name) {
 }
 
 RodSimulation::RodSimulation(const RodSystem& system, StepperKind kind, SparseSolverKind solver, DivergenceLimits limits,
-                             RodModelKind model)
+                             RodModelKind model, double maxTurn)
     : state(system.initialState()), system_(system), kind_(kind) {
   if (kind == StepperKind::Spook && model == RodModelKind::Rigid)
-    rigid_ = std::make_unique<RigidRodSpook>(system, SpookConfig{solver, limits});
+    rigid_ = std::make_unique<RigidRodSpook>(system, SpookConfig{solver, limits}, maxTurn);
   else if (kind == StepperKind::Spook) spook_ = std::make_unique<SpookStepper>(system, SpookConfig{solver, limits});
   else if (kind == StepperKind::Rk4Baumgarte) rk4_ = std::make_unique<Rk4Baumgarte>(system, BaumgarteConfig{10.0, 1.0, limits});
   else rattle_ = std::make_unique<Rattle>(system, RattleConfig{1e-10, 25, limits});
@@ -211,17 +211,23 @@ std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bo
       ParamSpec::real("dt", 1.0 / 60, 0.0, 0.1, "s", "physics step h", true),
       ParamSpec::vector("gravity", {0, 0, -9.81}, -100, 100, "m/s^2", "gravity (world z up)").setLive(),
       ParamSpec::choice("stepper", "spook", steppers, "integrator: SPOOK (seed 001 eq. 29) or a baseline"),
-      ParamSpec::choice("solver", "ldlt", {"ldlt", "umfpack"},
-                        "SPOOK linear solver: LDL^T on the quasi-definite form (fast) or UMFPACK LU (the paper's)")
+      ParamSpec::choice("solver", "ldlt", {"ldlt", "umfpack", "block"},
+                        "SPOOK linear solver: LDL^T on the quasi-definite form (fast), UMFPACK LU (the paper's) or the "
+                        "block-tridiagonal Cholesky of J M^-1 J^T + D (one-dimensional graphs: ladders, chains)")
           .setLive(),
       ParamSpec::boolean("ghosts", false, "also run the other steppers as translucent ghosts (divergence shown)"),
       ParamSpec::boolean("trails", true, "trail of the tip").setLive(),
   };
-  if (rodModel)
+  if (rodModel) {
     p.push_back(ParamSpec::choice("rod_model", rodModel, {"rigid", "director"},
-                                  "SPOOK's rod: rigid body on R3 x S2 (length exact, joint rows only; survives whiplash) "
-                                  "or the paper's centre + director with the row u.u = 1 (seed 001 Sec. 6; its unit "
-                                  "residual runs away when rods spin fast)"));
+                                  "SPOOK's rod: rigid body on R3 x S2 (length exact, joint rows only) or the paper's "
+                                  "centre + director with the row u.u = 1 (seed 001 Sec. 6; its unit residual runs away "
+                                  "when rods spin fast)"));
+    p.push_back(ParamSpec::real("max_turn", 0.03, 0.0, 3.14159265358979, "rad",
+                                "rigid rods: a step in which the fastest rod would turn by more than this is split into "
+                                "up to 64 equal SPOOK sub-steps (0: never). Whiplash turns rods by several rad per step "
+                                "at dt = 1/60; without sub-steps the rigid model then diverges"));
+  }
   for (auto& r : relaxationParams(groups, 2.0 / 60, withGamma)) p.push_back(r);
   return p;
 }
@@ -244,12 +250,13 @@ void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, d
   const DivergenceLimits limits = rodLimits(system, maxEpsilon());
   const RodModelKind model =
       params_.spec("rod_model") ? parseRodModelKind(params_.choice("rod_model")) : RodModelKind::Director;
-  main_ = std::make_unique<RodSimulation>(system, kind, solver, limits, model);
+  const double maxTurn = params_.spec("max_turn") ? params_.real("max_turn") : 0.0;
+  main_ = std::make_unique<RodSimulation>(system, kind, solver, limits, model, maxTurn);
   initialEnergy_ = rodDiagnostics(system, main_->state).energy;
   if (params_.flag("ghosts"))
     for (StepperKind g : {StepperKind::Spook, StepperKind::Rk4Baumgarte, StepperKind::Rattle})
       if (g != kind && !(g == StepperKind::Rattle && system.hasNonholonomic()))
-        ghosts_.push_back(std::make_unique<RodSimulation>(system, g, solver, limits, model));
+        ghosts_.push_back(std::make_unique<RodSimulation>(system, g, solver, limits, model, maxTurn));
   applyParams();
 }
 

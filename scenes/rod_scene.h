@@ -37,8 +37,9 @@ RodModelKind parseRodModelKind(const std::string& name);
 // One rod system advanced by one stepper. The model is shared (steppers only read it).
 class RodSimulation {
  public:
+  // maxTurn: the rigid model's sub-step rule (rigid_rod_spook.h; 0 = one step).
   RodSimulation(const RodSystem& system, StepperKind kind, SparseSolverKind solver, DivergenceLimits limits,
-                RodModelKind model = RodModelKind::Director);
+                RodModelKind model = RodModelKind::Director, double maxTurn = 0.0);
   // Throws SimulationDiverged / SingularSystem, leaving the state as it was.
   void step(double h);
   // For ghosts: a divergence freezes the simulation and is recorded instead of thrown.
@@ -94,7 +95,8 @@ Mat4 translation(const Eigen::Vector3d& p);
 
 // Parameters every RodScene declares besides the model's own: dt, gravity, stepper (the allowed
 // ones), solver, ghosts, trails, the relaxation parameters of `groups` and, if `rodModel` is given,
-// the choice `rod_model` with that default (scenes without it use the director model).
+// the choice `rod_model` with that default and the rigid model's `max_turn` (scenes without them use
+// the director model).
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
                                       const char* rodModel = nullptr);
 

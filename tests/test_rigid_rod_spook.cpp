@@ -191,3 +191,25 @@ TEST_CASE("rigid rod: same limit as the paper's (x, u) stepper as h -> 0 (two fo
   CHECK(diffs.back() < 0.25 * diffs.front());
   CHECK(slope > 0.8);
 }
+
+TEST_CASE("rigid rod: sub-steps split a step only when a rod would turn more than maxTurn; bad maxTurn is BadInput") {
+  HangingChain chain(HangingChainConfig{20});
+  RigidRodSpook plain(chain.system()), split(chain.system(), SpookConfig{}, 0.03), huge(chain.system(), SpookConfig{}, 100.0);
+  MechanicalState a = chain.system().initialState(), b = a, c = a;
+  int most = 1;
+  for (int k = 0; k < 120; ++k) {
+    plain.step(a, 1.0 / 60);
+    huge.step(c, 1.0 / 60);
+    split.step(b, 1.0 / 60);
+    most = std::max(most, split.lastSubSteps());
+    CHECK(huge.lastSubSteps() == 1);
+  }
+  MESSAGE("chain of 20, 2 s: at most " << most << " sub-steps per step with maxTurn = 0.03 rad");
+  CHECK(most > 1);
+  CHECK(most <= 64);
+  CHECK(a.q == c.q);  // one sub-step is the plain step, bit for bit
+  CHECK(b.t == a.t);
+  CHECK(b.step == 120);
+  CHECK_THROWS_AS(RigidRodSpook(chain.system(), SpookConfig{}, -1.0), BadInput);
+  CHECK_THROWS_AS(RigidRodSpook(chain.system(), SpookConfig{}, std::nan("")), BadInput);
+}

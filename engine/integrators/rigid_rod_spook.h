@@ -12,7 +12,10 @@ namespace varsim {
 
 class RigidRodSpook {
  public:
-  explicit RigidRodSpook(const RodSystem& system, SpookConfig config = {});
+  // maxTurn (rad, ≥ 0; 0 = off, the default): a step in which the fastest rod would turn by more than
+  // maxTurn is split into n = ⌈h |ω|max / maxTurn⌉ ≤ 64 equal SPOOK steps (n depends on the state
+  // only, so runs stay bit-reproducible). Measured in bench_ladder_robust; not a scene default.
+  explicit RigidRodSpook(const RodSystem& system, SpookConfig config = {}, double maxTurn = 0.0);
   RigidRodSpook(const RigidRodSpook&) = delete;
   RigidRodSpook& operator=(const RigidRodSpook&) = delete;
 
@@ -24,11 +27,16 @@ class RigidRodSpook {
   SpookStepper& spook() { return spook_; }
   const SpookStepper& spook() const { return spook_; }
   const RigidRodModel& model() const { return model_; }
+  int lastSubSteps() const { return lastSubSteps_; }
 
  private:
   RigidRodModel model_;
   SpookStepper spook_;
+  double maxTurn_;
   MechanicalState twist_;  // scratch: the state in twist form
+  static constexpr int kMaxSubSteps = 64;
+  int subSteps(double h) const;
+  int lastSubSteps_ = 1;
 };
 
 }  // namespace varsim

@@ -1,8 +1,9 @@
 // One sparse linear solve per SPOOK step behind a small interface (ARCHITECTURE "Solver notes"):
 // the saddle-point system [[M, -Jᵀ], [J, D]] [x; y] = [r; t] of seed 001 eq. (29), M diagonal SPD,
-// J sparse (holonomic G and nonholonomic A rows stacked), D = diag(Σ, Γ) ≥ 0. Two back ends:
-// UMFPACK LU on the printed unsymmetric matrix (the paper's path) and an LDLᵀ on the symmetric
-// quasi-definite form [[M, Jᵀ], [J, -D]] (unknown -y). Symbolic analysis once per sparsity
+// J sparse (holonomic G and nonholonomic A rows stacked), D = diag(Σ, Γ) ≥ 0. Three back ends:
+// UMFPACK LU on the printed unsymmetric matrix (the paper's path), an LDLᵀ on the symmetric
+// quasi-definite form [[M, Jᵀ], [J, -D]] (unknown -y) and a block-tridiagonal Cholesky of the Schur
+// complement J M⁻¹ Jᵀ + D (block_tridiagonal_solver.h). Symbolic analysis once per sparsity
 // pattern (re-done automatically when the pattern changes), numeric factorisation each call.
 #pragma once
 #include <Eigen/Core>
@@ -27,8 +28,8 @@ struct SingularSystem : SimulationDiverged {
   using SimulationDiverged::SimulationDiverged;
 };
 
-enum class SparseSolverKind { Ldlt, Umfpack };
-const char* sparseSolverName(SparseSolverKind kind);                // "ldlt" | "umfpack"
+enum class SparseSolverKind { Ldlt, Umfpack, Block };
+const char* sparseSolverName(SparseSolverKind kind);                // "ldlt" | "umfpack" | "block"
 SparseSolverKind parseSparseSolverKind(const std::string& name);  // throws BadInput
 
 // Per-call statistics (the last factor/solve) plus running counts.
@@ -67,6 +68,7 @@ class SparseSolver {
 
  private:
   Eigen::VectorXd massDiag_, dDiag_;  // kept for the residual check
+  Eigen::VectorXd resTop_, scaleTop_, resBottom_, scaleBottom_;  // its work space (no allocation per step)
   const SparseMatrixD* J_ = nullptr;
   Eigen::VectorXi outer_, inner_;
   long rows_ = -1, cols_ = -1;

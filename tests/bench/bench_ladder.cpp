@@ -1,6 +1,8 @@
 // SPOOK ladder benchmark (seed 001 Fig. 7): time per step vs N for both linear solvers, with the
 // split into assembly / factorisation / solve / update, the factor fill and the log-log slope.
-//   bench_ladder                 the N sweep (N = 10 … 1000, 40 timed steps after 20 warm-up)
+//   bench_ladder [--rigid]       the N sweep (N = 10 … 5000, 40 timed steps after 20 warm-up), three solvers;
+//                                --rigid: the rigid-rod stepper (rigid_rod_spook.h) instead of the paper's
+//   bench_ladder --solver        the linear solve alone, per solver (N = 100, 1000, 5000)
 //   bench_ladder --stability     the (h, τ/h, ε) sweep behind spookStabilityWarning (N = 20, 10 s)
 //   bench_ladder --soak [hours]  N = 100 for one simulated hour (default): NaN-free, violation bounded
 #include <algorithm>
@@ -13,7 +15,12 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include "engine/integrators/rigid_rod_spook.h"
+#include "engine/integrators/constraint_jacobian.h"
 #include "engine/integrators/spook.h"
+#include "engine/solvers/block_tridiagonal_solver.h"
 #include "engine/integrators/spook_conventions.h"
 #include "engine/models/ladder.h"
 #include "tests/log_log_slope.h"
@@ -30,16 +37,21 @@ struct Timing {
 };
 
 // Steps the falling ladder (the whiplash phase included) and averages the profile over timed steps.
-Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed) {
+Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed, bool rigid = false) {
   Ladder ladder(LadderConfig{N});
-  SpookStepper spook(ladder.system(), SpookConfig{solver, {}});
+  std::unique_ptr<SpookStepper> director;
+  std::unique_ptr<RigidRodSpook> rigidRods;
+  if (rigid) rigidRods = std::make_unique<RigidRodSpook>(ladder.system(), SpookConfig{solver, {}});
+  else director = std::make_unique<SpookStepper>(ladder.system(), SpookConfig{solver, {}});
+  SpookStepper& spook = rigid ? rigidRods->spook() : *director;
+  auto step = [&](MechanicalState& s, double h) { rigid ? rigidRods->step(s, h) : director->step(s, h); };
   MechanicalState s = ladder.system().initialState();
   const double h = 1.0 / 60;
-  for (int k = 0; k < warm; ++k) spook.step(s, h);
+  for (int k = 0; k < warm; ++k) step(s, h);
   Timing t;
   const std::clock_t cpuStart = std::clock();
   for (int k = 0; k < timed; ++k) {
-    spook.step(s, h);
+    step(s, h);
     const SpookProfile& p = spook.profile();
     t.assembly += p.assemblyUs / timed / 1000;
     t.factor += p.factorUs / timed / 1000;
@@ -55,30 +67,73 @@ Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed) {
   return t;
 }
 
-void sweep() {
-  std::printf("SPOOK ladder, h = 1/60, eps = 1e-8, tau = 2h: mean over 40 steps after 20 warm-up steps (ms per step;\n"
-              "phases and step are wall time, cpu is process CPU time per step)\n");
+void sweep(bool rigid) {
+  std::printf("SPOOK ladder (%s rods), h = 1/60, eps = 1e-8, tau = 2h: mean over 40 steps after 20 warm-up steps (ms per\n"
+              "step; phases and step are wall time, cpu is process CPU time per step)\n",
+              rigid ? "rigid" : "director");
   std::printf("%6s %8s | %-7s %8s %8s %8s %8s %8s %8s %10s %10s\n", "N", "unknowns", "solver", "assembly", "factor", "solve",
               "update", "step", "cpu", "K nnz", "factor nnz");
-  std::vector<double> Ns, ldltSteps, umfSteps;
-  for (int N : {10, 20, 50, 100, 200, 500, 1000}) {
-    Timing rows[2];
+  std::vector<double> Ns, ldltSteps, umfSteps, blockSteps;
+  for (int N : {10, 20, 50, 100, 200, 500, 1000, 2000, 5000}) {
+    Timing rows[3];
     int i = 0;
-    for (SparseSolverKind kind : {SparseSolverKind::Ldlt, SparseSolverKind::Umfpack}) {
-      const Timing t = timeLadder(N, kind, 20, 40);
+    for (SparseSolverKind kind : {SparseSolverKind::Ldlt, SparseSolverKind::Umfpack, SparseSolverKind::Block}) {
+      const Timing t = timeLadder(N, kind, 20, 40, rigid);
       rows[i++] = t;
       std::printf("%6d %8ld | %-7s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f %10ld %10ld\n", N, t.unknowns, sparseSolverName(kind),
                   t.assembly, t.factor, t.solve, t.update, t.step, t.cpu, t.matrixNnz, t.factorNnz);
     }
-    std::printf("%6s %8s | umfpack/ldlt step time ratio %.1f\n", "", "", rows[1].step / rows[0].step);
+    std::printf("%6s %8s | step time ratios umfpack/ldlt %.1f, ldlt/block %.1f\n", "", "", rows[1].step / rows[0].step,
+                rows[0].step / rows[2].step);
     Ns.push_back(N);
     ldltSteps.push_back(rows[0].cpu);
     umfSteps.push_back(rows[1].cpu);
+    blockSteps.push_back(rows[2].cpu);
   }
-  std::printf("log-log slope of CPU time per step vs N: ldlt %.3f, umfpack %.3f (paper Fig. 7: linear = 1)\n",
-              logLogSlope(Ns, ldltSteps), logLogSlope(Ns, umfSteps));
-  std::printf("N = 1000: ldlt %.2f ms CPU per step (%s the 16.7 ms real-time budget at 60 Hz), umfpack %.2f ms\n",
-              ldltSteps.back(), ldltSteps.back() < 1000.0 / 60 ? "within" : "OVER", umfSteps.back());
+  const std::vector<double> from100(Ns.begin() + 3, Ns.end()), block100(blockSteps.begin() + 3, blockSteps.end());
+  std::printf("log-log slope of CPU time per step vs N = 10..5000: ldlt %.3f, umfpack %.3f, block %.3f (N = 100..5000: "
+              "block %.3f; paper Fig. 7: linear = 1)\n",
+              logLogSlope(Ns, ldltSteps), logLogSlope(Ns, umfSteps), logLogSlope(Ns, blockSteps),
+              logLogSlope(from100, block100));
+  std::printf("CPU per step: N = 1000 block %.2f ms, ldlt %.2f, umfpack %.2f; N = 5000 block %.2f ms (%s the 16.7 ms budget), "
+              "ldlt %.2f\n",
+              blockSteps[6], ldltSteps[6], umfSteps[6], blockSteps.back(), blockSteps.back() < 1000.0 / 60 ? "within" : "OVER",
+              ldltSteps.back());
+}
+
+// The linear solve alone (factor + solve of one step's matrix, CPU time, mean over repeats) per
+// solver, next to the rest of the step (assembly of J, r, t; the update and divergence check).
+void solverOnly() {
+  std::printf("SPOOK ladder matrix at t = 1 s (director rods), CPU ms per factor + solve, mean of 50\n%6s %10s %10s %10s %10s\n",
+              "N", "ldlt", "umfpack", "block", "block levels/max width");
+  for (int N : {100, 1000, 5000}) {
+    Ladder ladder(LadderConfig{N});
+    SpookStepper spook(ladder.system());
+    MechanicalState s = ladder.system().initialState();
+    for (int k = 0; k < 60; ++k) spook.step(s, 1.0 / 60);
+    ConstraintJacobian jac(ladder.system());
+    jac.evaluate(s.q, s.t);
+    const Eigen::VectorXd D = Eigen::VectorXd::Constant(jac.rows(), 4e-8 / (9.0 / 3600));
+    const Eigen::VectorXd r = Eigen::VectorXd::Ones(jac.matrix().cols()), t = Eigen::VectorXd::Ones(jac.rows());
+    double ms[3];
+    std::string shape;
+    int i = 0;
+    for (SparseSolverKind kind : {SparseSolverKind::Ldlt, SparseSolverKind::Umfpack, SparseSolverKind::Block}) {
+      auto solver = makeSparseSolver(kind);
+      Eigen::VectorXd x, y;
+      solver->factor(ladder.system().massDiagonal(), jac.matrix(), D);
+      const int reps = kind == SparseSolverKind::Umfpack ? 5 : 50;
+      const std::clock_t c0 = std::clock();
+      for (int k = 0; k < reps; ++k) {
+        solver->factor(ladder.system().massDiagonal(), jac.matrix(), D);
+        solver->solve(r, t, x, y);
+      }
+      ms[i++] = double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0 / reps;
+      if (auto* b = dynamic_cast<BlockTridiagonalSolver*>(solver.get()))
+        shape = std::to_string(b->levels()) + "/" + std::to_string(b->maxLevelWidth());
+    }
+    std::printf("%6d %10.3f %10.3f %10.3f %10s\n", N, ms[0], ms[1], ms[2], shape.c_str());
+  }
 }
 
 void stability() {
@@ -156,6 +211,7 @@ void soak(double hours) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--stability") == 0) stability();
   else if (argc > 1 && std::strcmp(argv[1], "--soak") == 0) soak(argc > 2 ? std::atof(argv[2]) : 1.0);
-  else sweep();
+  else if (argc > 1 && std::strcmp(argv[1], "--solver") == 0) solverOnly();
+  else sweep(argc > 1 && std::strcmp(argv[1], "--rigid") == 0);
   return 0;
 }
