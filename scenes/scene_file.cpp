@@ -2,6 +2,7 @@
 // are read strictly: bounded depth, no repeated keys, every number finite, messages never echo a whole value.
 #include "scenes/scene_file.h"
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -129,6 +130,7 @@ static ParamValue jsonToValue(const ParamSpec& spec, const json& j, const std::s
   };
   switch (spec.type) {
     case ParamType::Choice:
+    case ParamType::Path:
       if (!j.is_string()) throw typeError("a string");
       v.choice = j.get<std::string>();
       break;
@@ -182,7 +184,19 @@ SceneConfig loadSceneFile(const std::string& path) {
   if (!in) throw BadInput(path + ": cannot read scene file");
   std::stringstream ss;
   ss << in.rdbuf();
-  return parseSceneJson(ss.str(), path);
+  SceneConfig config = parseSceneJson(ss.str(), path);
+  // A relative file path names a file beside the scene file (presets travel with their models); when no
+  // such file exists it is left for the scene to resolve (working directory, assets/).
+  namespace fs = std::filesystem;
+  for (const ParamSpec& s : config.params.specs()) {
+    if (s.type != ParamType::Path) continue;
+    const fs::path value = config.params.path(s.key);
+    std::error_code ec;
+    const fs::path beside = fs::path(path).parent_path() / value;
+    if (value.is_relative() && fs::is_regular_file(beside, ec))
+      config.params.set(s.key, ParamValue{{}, beside.lexically_normal().string()}, path);
+  }
+  return config;
 }
 
 static const char* typeName(ParamType t) {
@@ -192,13 +206,15 @@ static const char* typeName(ParamType t) {
     case ParamType::Bool: return "bool";
     case ParamType::Choice: return "choice";
     case ParamType::Vector: return "vector";
+    case ParamType::Path: return "path";
   }
   return "?";
 }
 
 static json valueToJson(const ParamSpec& spec, const ParamValue& v) {
   switch (spec.type) {
-    case ParamType::Choice: return v.choice;
+    case ParamType::Choice:
+    case ParamType::Path: return v.choice;
     case ParamType::Bool: return v.numbers.at(0) != 0.0;
     case ParamType::Integer: return long(v.numbers.at(0));
     case ParamType::Vector: return v.numbers;
@@ -222,7 +238,7 @@ std::string describeSceneJson(const std::string& scene) {
     p["unit"] = s.unit;
     p["range"] = s.rangeText();
     if (s.type == ParamType::Choice) p["choices"] = s.choices;
-    else if (s.type != ParamType::Bool) { p["min"] = s.minValue; p["max"] = s.maxValue; p["min_exclusive"] = s.minExclusive; }
+    else if (s.type != ParamType::Bool && s.type != ParamType::Path) { p["min"] = s.minValue; p["max"] = s.maxValue; p["min_exclusive"] = s.minExclusive; }
     if (s.type == ParamType::Vector) p["size"] = s.size;
     p["live"] = s.live;
     p["description"] = s.help;

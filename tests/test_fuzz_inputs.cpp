@@ -220,6 +220,12 @@ TEST_CASE("FuzzSetValuesAtAndBeyondEveryParameterBound") {
         run("", Expect::Bad);
         continue;
       }
+      if (s.type == ParamType::Path) {  // a file: the default loads, a missing or empty path is refused
+        run(s.defaultChoice, Expect::Any);
+        run("no/such/file.xyz", Expect::Bad);
+        run("", Expect::Bad);
+        continue;
+      }
       if (s.type == ParamType::Bool) {
         for (const char* v : {"true", "false", "2", "yes", ""})
           run(v, std::string(v) == "true" || std::string(v) == "false" ? Expect::Any : Expect::Bad);
@@ -240,7 +246,8 @@ TEST_CASE("FuzzSetValuesAtAndBeyondEveryParameterBound") {
         run(value, allowed && (!integer || whole) ? Expect::Any : Expect::Bad);
       }
       for (const char* bad : {"nan", "inf", "-inf", "0x10", "1e400", "", " 1", "1,", "1e", "--1", "1..2"})
-        run(n > 1 ? repeatList("1", n - 1) + "," + bad : bad, Expect::Bad);
+        run(n > 1 ? repeatList("1", n - 1) + "," + bad : bad,
+            s.size == 0 && !*bad ? Expect::Any : Expect::Bad);  // "" is the empty list of a list parameter
       run(repeatList("1", n + 1), Expect::Bad);
       if (n > 1) run(repeatList("1", n) + ",", Expect::Bad);
     }

@@ -85,9 +85,26 @@ ParamSpec ParamSpec::vector(std::string key, std::vector<double> def, double lo,
   return s;
 }
 
+ParamSpec ParamSpec::list(std::string key, std::vector<double> def, double lo, double hi, std::string unit,
+                          std::string help) {
+  ParamSpec s = vector(std::move(key), std::move(def), lo, hi, std::move(unit), std::move(help));
+  s.size = 0;
+  return s;
+}
+
+ParamSpec ParamSpec::path(std::string key, std::string def, std::string help) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.type = ParamType::Path;
+  s.defaultChoice = std::move(def);
+  s.help = std::move(help);
+  return s;
+}
+
 std::string ParamSpec::rangeText() const {
   switch (type) {
     case ParamType::Bool: return "true|false";
+    case ParamType::Path: return "a file path (relative: to the scene file, the working directory or assets/)";
     case ParamType::Choice: {
       std::string t = "one of:";
       for (size_t i = 0; i < choices.size(); ++i) t += (i ? ", " : " ") + choices[i];
@@ -96,7 +113,7 @@ std::string ParamSpec::rangeText() const {
     default: {
       std::string t = (minExclusive ? "(" : "[") + formatNumber(minValue) + ", " + formatNumber(maxValue) + "]";
       if (type == ParamType::Integer) t = "integer in " + t;
-      if (type == ParamType::Vector) t = std::to_string(size) + " numbers, each in " + t;
+      if (type == ParamType::Vector) t = (size ? std::to_string(size) : std::string("a list of")) + " numbers, each in " + t;
       return t;
     }
   }
@@ -108,8 +125,14 @@ std::optional<std::string> validateParam(const ParamSpec& spec, const ParamValue
       if (c == value.choice) return std::nullopt;
     return "'" + shortText(value.choice) + "' is not allowed; " + spec.rangeText();
   }
+  if (spec.type == ParamType::Path) {
+    if (value.choice.empty()) return "empty path; allowed " + spec.rangeText();
+    if (value.choice.size() >= 4096) return "path of " + std::to_string(value.choice.size()) + " characters (at most 4095)";
+    if (value.choice.find('\0') != std::string::npos) return "path contains a NUL byte";
+    return std::nullopt;
+  }
   const size_t expected = spec.type == ParamType::Vector ? size_t(spec.size) : 1;
-  if (value.numbers.size() != expected)
+  if (!(spec.type == ParamType::Vector && spec.size == 0) && value.numbers.size() != expected)
     return "expected " + std::to_string(expected) + " number(s), got " + std::to_string(value.numbers.size());
   for (double v : value.numbers) {
     if (!std::isfinite(v)) return "value is not finite; allowed " + spec.rangeText();
@@ -167,8 +190,10 @@ void ParamSet::setFromString(const std::string& key, const std::string& text, co
   if (!s) return set(key, {}, source);  // produces the unknown-key message
   ParamValue v;
   const std::string where = source + ": key '" + shortText(key) + "': ";
-  if (s->type == ParamType::Choice) {
+  if (s->type == ParamType::Choice || s->type == ParamType::Path) {
     v.choice = text;
+  } else if (s->type == ParamType::Vector && s->size == 0 && text.empty()) {
+    v.numbers.clear();  // the empty list
   } else if (s->type == ParamType::Bool) {
     if (text == "true" || text == "1" || text == "on") v.numbers = {1.0};
     else if (text == "false" || text == "0" || text == "off") v.numbers = {0.0};
@@ -188,7 +213,7 @@ void ParamSet::setFromString(const std::string& key, const std::string& text, co
 std::string ParamSet::valueText(const std::string& key) const {
   const ParamSpec* s = spec(key);
   const ParamValue& v = value(key);
-  if (s && s->type == ParamType::Choice) return v.choice;
+  if (s && (s->type == ParamType::Choice || s->type == ParamType::Path)) return v.choice;
   if (s && s->type == ParamType::Bool) return v.numbers.at(0) != 0.0 ? "true" : "false";
   std::string t;
   for (size_t i = 0; i < v.numbers.size(); ++i) t += (i ? "," : "") + formatNumber(v.numbers[i]);

@@ -10,13 +10,14 @@
 
 namespace varsim {
 
-enum class ParamType { Real, Integer, Bool, Choice, Vector };
+// Path: a file path (text); a relative path in a scene file is resolved against the file's directory.
+enum class ParamType { Real, Integer, Bool, Choice, Vector, Path };
 
 struct ParamSpec {
   std::string key;
   ParamType type = ParamType::Real;
   std::vector<double> defaultNumbers;  // 1 entry for scalars, `size` entries for vectors
-  std::string defaultChoice;           // Choice only
+  std::string defaultChoice;           // Choice and Path
   std::vector<std::string> choices;    // Choice only
   std::string unit;                    // SI unit, "" if dimensionless
   std::string help;                    // one line for users
@@ -25,7 +26,7 @@ struct ParamSpec {
   bool minExclusive = false;           // e.g. mass > 0
   bool live = false;                   // may change during a run without reset
   bool logScale = false;               // UI hint: log slider
-  int size = 1;                        // Vector length
+  int size = 1;                        // Vector length; 0: any length (the scene checks it)
 
   // Builders keep scene declarations to one line each.
   static ParamSpec real(std::string key, double def, double lo, double hi, std::string unit,
@@ -36,6 +37,10 @@ struct ParamSpec {
                           std::string help);
   static ParamSpec vector(std::string key, std::vector<double> def, double lo, double hi,
                           std::string unit, std::string help, bool loExclusive = false);
+  // A list of any length (also empty: "" on the command line, [] in a scene file).
+  static ParamSpec list(std::string key, std::vector<double> def, double lo, double hi, std::string unit,
+                        std::string help);
+  static ParamSpec path(std::string key, std::string def, std::string help);  // non-empty, < 4096 characters
   ParamSpec& setLive(bool v = true) { live = v; return *this; }
   ParamSpec& setLog(bool v = true) { logScale = v; return *this; }
 
@@ -44,7 +49,7 @@ struct ParamSpec {
 
 struct ParamValue {
   std::vector<double> numbers;  // Real/Integer/Bool (0/1)/Vector
-  std::string choice;           // Choice
+  std::string choice;           // Choice, Path (the text)
 };
 
 // Validated values for one scene instance. Accessors throw BadInput on a wrong key or type, which
@@ -61,6 +66,7 @@ class ParamSet {
   long integer(const std::string& key) const;
   bool flag(const std::string& key) const;
   const std::string& choice(const std::string& key) const;
+  const std::string& path(const std::string& key) const { return choice(key); }
   const std::vector<double>& vector(const std::string& key) const;
   Eigen::Vector3d vec3(const std::string& key) const;
 

@@ -6,6 +6,7 @@
 #include <imgui_internal.h>  // TempInputIsActive: a slider's typing mode
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "engine/sim/errors.h"
@@ -69,6 +70,23 @@ bool holdWhileTyping(const ParamSpec& spec, ParamValue& v, bool changed) {
   return changed;
 }
 
+// Paths and lists of any length are edited as their text (the `--set` syntax), applied on Enter.
+bool editText(const char* label, const ParamSet& params, const ParamSpec& spec, ParamValue& v,
+              std::map<std::string, std::string>& errors) {
+  char buf[4096];
+  std::snprintf(buf, sizeof buf, "%s", params.valueText(spec.key).c_str());
+  if (!ImGui::InputText(label, buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue)) return false;
+  try {
+    ParamSet parsed = params;
+    parsed.setFromString(spec.key, buf, "panel");
+    v = parsed.value(spec.key);
+    return true;
+  } catch (const BadInput& e) {
+    errors[spec.key] = e.what();
+    return false;
+  }
+}
+
 }  // namespace
 
 void drawParamWidget(AppState& app, const ParamSpec& spec) {
@@ -97,8 +115,11 @@ void drawParamWidget(AppState& app, const ParamSpec& spec) {
         ImGui::EndCombo();
       }
       break;
+    case ParamType::Path: changed = editText(label.c_str(), d.params(), spec, v, app.paramErrors); break;
     case ParamType::Vector:
-      if (v.numbers.size() <= 4) {
+      if (spec.size == 0) {
+        changed = editText(label.c_str(), d.params(), spec, v, app.paramErrors);
+      } else if (v.numbers.size() <= 4) {
         changed = ImGui::InputScalarN(label.c_str(), ImGuiDataType_Double, v.numbers.data(), int(v.numbers.size()),
                                       nullptr, nullptr, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
       } else {

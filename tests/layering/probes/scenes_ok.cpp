@@ -1,6 +1,7 @@
-// Layering probe (tests/CMakeLists.txt, layering_compile_probes): a scene may include the engine, scenes and
-// render/draw_list.h; must compile.
+// Layering probe (tests/CMakeLists.txt, layering_compile_probes): a scene may include the engine, scenes,
+// render/draw_list.h and the import layer; must compile.
 #include "engine/sim/system.h"
+#include "import/urdf_import.h"
 #include "render/draw_list.h"
 #include "scenes/scene.h"
 

@@ -1,0 +1,19 @@
+// import/mesh_bounds.h — the axis-aligned bounding box of a mesh file, so a URDF <mesh> visual can be
+// drawn as its box without a mesh loader: STL (binary or ASCII) and Wavefront OBJ vertex lists.
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+
+namespace varsim::urdf_import {
+
+struct Bounds {
+  Eigen::Vector3d lo, hi;  // in the mesh's own units (the URDF <mesh scale> applies on top)
+};
+
+// The bounds of the vertices in the file, or std::nullopt with `why` set (unreadable, not STL/OBJ, no
+// vertices, non-finite coordinates).
+std::optional<Bounds> meshBounds(const std::string& path, std::string& why);
+
+}  // namespace varsim::urdf_import
