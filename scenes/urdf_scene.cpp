@@ -112,12 +112,7 @@ class UrdfScene : public Scene {
     limits_.apply(leapfrog ? stepper_->q() : VectorXd(stepper_->q() + 0.5 * h * stepper_->qdot()), damping_, forcing_);
     // The implicit schemes fix h at initialize (it enters the discrete Legendre transform).
     if (h != h_) stepper_->initialize(stepper_->q(), stepper_->qdot(), h, forcing_), h_ = h;
-    try {
-      stepper_->step(forcing_);    // throws SimulationDiverged with the state kept
-    } catch (const BadInput& e) {  // RK4's inner stages refuse a non-finite state as BadInput: a divergence
-      throw SimulationDiverged("urdf: " + params_.choice("integrator") + " step after t = " + std::to_string(time_) +
-                               " s: " + e.what());
-    }
+    stepper_->step(forcing_);  // throws SimulationDiverged with the state kept
     if (!stepper_->q().allFinite() || !stepper_->qdot().allFinite())
       throw SimulationDiverged("urdf: " + params_.choice("integrator") +
                                ": joint positions or rates not finite after t = " + std::to_string(time_) +
