@@ -67,9 +67,13 @@ VectorXd TreeMidpoint::nextMomentum(const VectorXd& q1, const TreeForcing& f) co
 
 // Newton on (25) that keeps the factorised Jacobian of an iterate while the steps shrink at least 4x per
 // iteration (near the solution the Jacobian hardly changes over a step of h; at h = 0.01 the 19-link chain
-// contracts by ~1e-3) and refactorises at the current iterate otherwise. Stops on solveNewton's test:
-// |d|_inf <= 1e-12 (1 + |q|_inf), where a contraction <= 1/4 leaves an error below |d|/3, or at the
-// round-off floor after a fresh-Jacobian step that no longer halves. Returns iterations (residuals), -1.
+// contracts by ~1e-3) and refactorises at the current iterate otherwise. Stops on solveNewton's test,
+// |d|_inf <= 1e-12 (1 + |q|_inf) (with a contraction <= 1/4 the error left is below |d|/3), or at the
+// round-off floor after a fresh-Jacobian step that no longer halves. Returns the iterations (residual
+// evaluations), -1 on failure. Checked: over 1000 steps of the 19-link chain at h = 0.01 the answer is
+// within 6.2e-14 of Newton iterated to its floor (0.05 of the tolerance), as with full Newton. (Stopping
+// earlier on the error estimate rho/(1-rho)|d| from the measured rho was tried: answers off by 15x the
+// tolerance, so not used.)
 int TreeMidpoint::solveUnconstrained(const TreeForcing& f, VectorXd& q1) {
   double previous = INFINITY;
   bool refresh = true;

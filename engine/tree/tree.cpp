@@ -8,7 +8,6 @@
 #include <cmath>
 #include <string>
 
-#include "engine/lie/so3.h"
 #include "engine/sim/errors.h"
 
 namespace varsim::tree {
@@ -191,74 +190,6 @@ Matrix4d Tree::computeLocal(const Frame& f) const {
   const double cs = std::cos(x), sn = std::sin(x);
   g(b, b) = cs, g(b, c) = -sn, g(c, b) = sn, g(c, c) = cs;
   return g;
-}
-
-namespace {
-// Rotation by the angle whose (cos, sin) are (cs, sn) in the (b, c) plane (sign +1) or its inverse (-1).
-Eigen::Vector3d planeRotate(const Eigen::Vector3d& y, int b, int c, double cs, double sn) {
-  Eigen::Vector3d out = y;
-  out(b) = cs * y(b) - sn * y(c), out(c) = sn * y(b) + cs * y(c);
-  return out;
-}
-}  // namespace
-
-Vector6d Tree::toChild(const Frame& f, const Vector6d& x) const {
-  Vector6d out;
-  toChildRow(f, &x, &out, 1);
-  return out;
-}
-
-void Tree::toChildRow(const Frame& f, const Vector6d* in, Vector6d* out, size_t n) const {
-  const Matrix4d& g = local(f);
-  if (f.joint == Joint::Fixed) {
-    for (size_t r = 0; r < n; ++r) out[r] = adInvApply(g, in[r]);
-    return;
-  }
-  const int a = axisOf(f.joint), b = (a + 1) % 3, c = (a + 2) % 3;
-  if (!isRotation(f.joint)) {
-    const Eigen::Vector3d p = g.topRightCorner<3, 1>();
-    for (size_t r = 0; r < n; ++r) {  // R = 1: (w, v - p x w)
-      out[r] = in[r];
-      out[r].tail<3>() -= p.cross(in[r].head<3>());
-    }
-    return;
-  }
-  const double cs = g(b, b), sn = -g(c, b);  // R^T: rotation by -angle
-  for (size_t r = 0; r < n; ++r) {
-    out[r].head<3>() = planeRotate(in[r].head<3>(), b, c, cs, sn);
-    out[r].tail<3>() = planeRotate(in[r].tail<3>(), b, c, cs, sn);
-  }
-}
-
-Vector6d Tree::momentumToParent(const Frame& f, const Vector6d& mu) const {
-  const Matrix4d& g = local(f);
-  if (f.joint == Joint::Fixed) return adInvTransposeApply(g, mu);
-  Vector6d out = mu;
-  const int a = axisOf(f.joint), b = (a + 1) % 3, c = (a + 2) % 3;
-  if (!isRotation(f.joint)) {
-    out.head<3>() += g.topRightCorner<3, 1>().cross(mu.tail<3>());  // R = 1: (mu_w + p x mu_v, mu_v)
-    return out;
-  }
-  const double cs = g(b, b), sn = g(c, b);
-  out.head<3>() = planeRotate(mu.head<3>(), b, c, cs, sn), out.tail<3>() = planeRotate(mu.tail<3>(), b, c, cs, sn);
-  return out;
-}
-
-BodyInertia Tree::inertiaToParent(const Frame& f, const BodyInertia& in) const {
-  if (f.joint == Joint::Fixed) return in.movedBy(local(f));
-  if (isRotation(f.joint)) {  // p = 0: (m, R h, R I R^T)
-    const Matrix3d R = local(f).topLeftCorner<3, 3>();
-    BodyInertia out;
-    out.m = in.m, out.h = R * in.h, out.I = R * in.I * R.transpose();
-    return out;
-  }
-  // A translation p along one axis (R = 1): h + m p, I - p^ h^ - h^ p^ - m p^ p^ (BodyInertia::movedBy).
-  const Eigen::Vector3d p = local(f).topRightCorner<3, 1>();
-  BodyInertia out = in;
-  out.h += in.m * p;
-  const Matrix3d P = so3::hat(p), H = so3::hat(in.h);
-  out.I -= P * H + H * P + in.m * P * P;
-  return out;
 }
 
 }  // namespace varsim::tree

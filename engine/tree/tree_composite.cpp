@@ -82,7 +82,7 @@ BodyInertia Tree::computeCompositeInertia(int f) const {
 }
 
 Vector6d Tree::computeCompositeMomentum(int f) const {
-  Vector6d out = own_[f].apply(vb(f));
+  Vector6d out = own_[f].m > 0 || !own_[f].I.isZero(0) ? own_[f].apply(vb(f)) : Vector6d::Zero();  // massless: skip
   for (int c : children_[f]) out += momentumToParent(frames_[c], compositeMomentum(c));
   return out;
 }
