@@ -19,6 +19,7 @@
 #include "scenes/rigid_body_drawing.h"
 #include "scenes/rod_scene.h"
 #include "scenes/scene.h"
+#include "scenes/solvability_readout.h"
 #include "scenes/vehicle_drawing.h"
 
 namespace varsim {
@@ -46,11 +47,43 @@ std::vector<ParamSpec> pendulumParams() {
       ParamSpec::real(
           "alpha", 0.5, 0.0, 1.0, "",
           "midpoint only: L_d evaluated at q_k + alpha (q_k+1 - q_k); 1/2 is second order, other values first order"),
-      ParamSpec::real("dt", 0.01, 1e-4, 0.05, "s", "time step").setLog(),
+      ParamSpec::real("dt", 0.01, 1e-4, 0.05, "s",
+                      "time step; also refused above 0.71 links^-1.6 sqrt(length/gravity) (the step must resolve the "
+                      "chain's whipping links)")
+          .setLog(),
       ParamSpec::boolean("cache", true,
                          "memoise the tree's recursive frame quantities (off: recompute everything from scratch, as a "
                          "symbolic expansion would; same trajectory, bit for bit)"),
   };
+}
+
+// The largest accepted dimensionless step dt sqrt(gravity/length) for N links: 0.71 N^-1.6. A released chain
+// whips (its tip links spin up), so the step must resolve faster motion the more links there are. Measured with
+// every integrator, chains released at theta0 = 0.8 from rest (in units of the link time scale sqrt(length/g)):
+// N = 1 and 2 run 300 units at 0.7; N = 3 fails (midpoint Newton) at 0.14 within 60 units, runs 300 at 0.1;
+// N = 5 fails at 0.1, runs at 0.07; N = 10 fails at 0.05, runs at 0.03; N = 20 and 40 fail at 0.03. The rule keeps
+// below every failure and accepts N = 1 at 0.7 (5 cm links at dt = 0.05). It is not a guarantee for every release:
+// at theta0 = 2 the midpoint's Newton also fails at N = 2, 0.215 and N = 3, 0.1 (exit 3 naming the step); the
+// trapezoidal VI's solvability monitor (seed 002 Sec. 4) warns whenever h exceeds its a-priori bound.
+double maxScaledStep(int links) { return 0.71 * std::pow(double(links), -1.6); }
+
+void checkStepResolvesTheChain(const ParamSet &p) {
+  const int n = int(p.integer("links"));
+  const double g = p.real("gravity"), l = p.real("length"), dt = p.real("dt");
+  const double scaled = dt * std::sqrt(g / l), limit = maxScaledStep(n);
+  if (scaled <= limit) return;
+  char msg[400];
+  std::snprintf(msg, sizeof msg,
+                "pendulum: dt = %g s is too large for %d links of %g m under gravity %g m/s^2: dt sqrt(gravity/length) "
+                "= %.3g exceeds 0.71 links^-1.6 = %.3g (the chain's whipping links are not resolved: Newton fails or "
+                "the energy runs away); allowed here dt <= %.3g s",
+                dt, n, l, g, scaled, limit, limit * std::sqrt(l / g));
+  throw BadInput(msg);
+}
+
+int validatedLinks(const ParamSet &p) {
+  checkStepResolvesTheChain(p);
+  return int(p.integer("links"));
 }
 
 std::unique_ptr<TreeStepper> makeStepper(Tree &t, const ParamSet &p) {
@@ -64,7 +97,7 @@ class PendulumScene : public Scene {
  public:
   explicit PendulumScene(ParamSet params)
       : Scene(std::move(params)),
-        links_(int(params_.integer("links"))),
+        links_(validatedLinks(params_)),
         tree_(tree::pendulumChain(links_, params_.real("mass"), params_.real("length"))) {
     tree_.setGravity({0.0, 0.0, -params_.real("gravity")});
     tree_.setCache(params_.flag("cache"));
@@ -74,6 +107,8 @@ class PendulumScene : public Scene {
     // relative to its parent; at rest.
     stepper_->initialize(VectorXd::Constant(links_, params_.real("theta0")), VectorXd::Zero(links_), h_, forcing_);
     energy0_ = stepper_->energy();
+    trapezoidal_ = dynamic_cast<const tree::TreeTrapezoidal *>(stepper_.get());
+    updateBound();
   }
 
   void step(double h, const InputVector &) override {
@@ -82,18 +117,21 @@ class PendulumScene : public Scene {
     if (h != h_) stepper_->initialize(stepper_->q(), stepper_->qdot(), h, forcing_), h_ = h;
     stepper_->step(forcing_);  // throws SimulationDiverged with the state kept
     time_ += h;
+    updateBound();
   }
   double time() const override { return time_; }
 
   void applyLive(const ParamSet &params) override {
     params_ = params;
     forcing_.damping = VectorXd::Constant(links_, params_.real("damping"));
+    updateBound();  // the damping enters the bound (Prop. 1's k1, L1)
   }
 
   std::vector<std::string> columns() const override {
     std::vector<std::string> c{"t", "energy", "newton_iters", "kinetic", "potential", "energy_rel_err"};
     for (int i = 1; i <= links_; ++i) c.push_back("q_" + std::to_string(i));
     c.insert(c.end(), {"tip_x", "tip_z"});
+    if (trapezoidal_) c.push_back("h_bound");
     return c;
   }
 
@@ -105,6 +143,7 @@ class PendulumScene : public Scene {
     const VectorXd q = stepper_->q();
     row.insert(row.end(), q.data(), q.data() + q.size());
     row.insert(row.end(), {tip.x(), tip.z()});
+    if (trapezoidal_) row.push_back(solvability_.hBar());
   }
 
   // Kinetic energy (times 1 + (h |qdot|_inf)^2, the size of the integrators'
@@ -127,16 +166,28 @@ class PendulumScene : public Scene {
     if (s.size() < 2) throw BadInput("pendulum state: " + std::to_string(s.size()) + " numbers, need at least 2");
     stepper_->loadState(std::vector<double>(s.begin() + 2, s.end()));
     time_ = s[0], h_ = s[1];
+    updateBound();
   }
 
   std::vector<PlotSpec> plots() const override {
     std::vector<std::string> angles;
     for (int i = 1; i <= std::min(links_, 6); ++i) angles.push_back("q_" + std::to_string(i));
-    return {{"Energy (J)", {"energy", "kinetic", "potential"}},
-            {"Relative energy error (E - E0)/|E0|", {"energy_rel_err"}},
-            {"Newton iterations per step", {"newton_iters"}},
-            {"Joint angles (rad)", angles},
-            {"Tip position (m)", {"tip_x", "tip_z"}}};
+    std::vector<PlotSpec> out{{"Energy (J)", {"energy", "kinetic", "potential"}},
+                              {"Relative energy error (E - E0)/|E0|", {"energy_rel_err"}},
+                              {"Newton iterations per step", {"newton_iters"}},
+                              {"Joint angles (rad)", angles},
+                              {"Tip position (m)", {"tip_x", "tip_z"}}};
+    if (trapezoidal_) out.push_back({"Solvability step bound h_bound (s, seed 002 Prop. 2)", {"h_bound"}, true});
+    return out;
+  }
+
+  // The solvability monitor (trapezoidal only): h_bar beside h and the Newton count, a warning when h > h_bar.
+  std::vector<ScenePanel> panels(const PanelContext &) const override {
+    if (!trapezoidal_) return {};
+    return {solvability_.panel(h_, stepper_->newtonIterations())};
+  }
+  void panelSamples(const PanelContext &, std::vector<PanelSample> &out) const override {
+    if (trapezoidal_) out.push_back(solvability_.sample(h_));
   }
 
   void draw(DrawList &out) const override {
@@ -176,10 +227,11 @@ class PendulumScene : public Scene {
     std::snprintf(line, sizeof line, "E = %.6g J   (E-E0)/|E0| = %+.2e", row[1], row[5]);
     out.hud.push_back(line);
     std::snprintf(
-        line, sizeof line, "%s%s  h = %.3g s  Newton %d", params_.choice("integrator").c_str(),
+        line, sizeof line, "%s%s  h = %.3g s%s  Newton %d", params_.choice("integrator").c_str(),
         params_.choice("integrator") == "midpoint" ? (" a=" + shortNumber(params_.real("alpha"))).c_str() : "", dt(),
-        stepper_->newtonIterations());
+        trapezoidal_ ? ("  " + solvability_.hudText()).c_str() : "", stepper_->newtonIterations());
     out.hud.push_back(line);
+    if (trapezoidal_ && !solvability_.hudWarning(h_).empty()) out.hud.push_back(solvability_.hudWarning(h_));
     std::snprintf(line, sizeof line, "%d links  damping %.3g N m s  cache %s", links_, params_.real("damping"),
                   params_.flag("cache") ? "on" : "off");
     out.hud.push_back(line);
@@ -196,6 +248,10 @@ class PendulumScene : public Scene {
     std::snprintf(b, sizeof b, "%.3g", v);
     return b;
   }
+  // Seed 002 Sec. 4's h_bar at the trapezoidal stepper's next step (its (q_k, v_k) and the current damping).
+  void updateBound() {
+    if (trapezoidal_) solvability_.update(*trapezoidal_, forcing_);
+  }
   void setTreeToState() const { stepper_->tree().setState(stepper_->q(), stepper_->qdot()); }
   // World position of bob l (1..N): the origin of frame 2l-1
   // (pendulum_chain.h), at the tree's current q.
@@ -205,6 +261,8 @@ class PendulumScene : public Scene {
   Tree tree_;
   TreeForcing forcing_;
   std::unique_ptr<TreeStepper> stepper_;  // holds a reference to tree_
+  const tree::TreeTrapezoidal *trapezoidal_ = nullptr;  // stepper_ when it is the trapezoidal VI
+  SolvabilityReadout solvability_;
   double h_ = dt();                       // the step the stepper was initialized with
   double time_ = 0.0, energy0_ = 0.0;
 };
@@ -218,8 +276,10 @@ VARSIM_REGISTER_SCENE(SceneInfo{
     "variational integrator (seed 003 eqs. 21-26, discrete Legendre start), the trapezoidal variational integrator "
     "(seed 002 eqs. 21-25) or RK4 on the continuous equations (the baseline, whose energy drifts at large dt). Joint "
     "damping only removes energy. Columns q_i are joint angles relative to the parent; energy is T + V with V = 0 at "
-    "the pivot height. The h_bound column of the solvability monitor (seed 002 Sec. 4) is not built yet, so it is not "
-    "reported; a step whose Newton solve fails stops the run with exit 3.",
+    "the pivot height. With the trapezoidal integrator, h_bound is the a-priori step bound h_bar of seed 002 Props. 1-2 "
+    "at the state (Newton from v_k converges for any h below it; 1e6 = no restriction found), shown beside h with "
+    "the Newton count in the app, with a warning (never a clamp) when h exceeds it; a step whose Newton solve fails "
+    "stops the run with exit 3.",
     pendulumParams, nullptr,
     [](const ParamSet &p) -> std::unique_ptr<Scene> { return std::make_unique<PendulumScene>(p); }});
 

@@ -12,9 +12,9 @@
 namespace varsim::test {
 
 struct TrialStep {
-  int iterations = -1;       // Newton iterations, -1 if it failed (SimulationDiverged)
-  Eigen::VectorXd d0, v1;    // the first Newton step and v_{k+1}
-  bool insideB0 = false;     // |v_{k+1} - (v_k + d0)| <= |d0| (Prop. 2's ball B_0, 1e-9 slack)
+  int iterations = -1;     // Newton iterations, -1 if it failed (SimulationDiverged)
+  Eigen::VectorXd d0, v1;  // the first Newton step and v_{k+1}
+  bool insideB0 = false;   // |v_{k+1} - (v_k + d0)| <= |d0| (Prop. 2's ball B_0, 1e-9 slack)
 };
 
 inline TrialStep trialStep(tree::Tree& t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double h,

@@ -133,8 +133,10 @@ TEST_CASE("NewtonConvergesForEveryStepBelowTheBoundOnRandomStates") {
     f.torque = VectorXd::LinSpaced(t.dof(), -1, 1);
     check(t, q, v, f);
   }
-  std::printf("solvability: %d states (and %d with singular M, h_bar < 1e-9 s), %d steps at h <= h_bar all converged inside B_0; first failing h / h_bar "
-              "in [%.3g, %.3g] (>= 200 means none below 200 h_bar)\n",
-              trials, singular, steps, worstRatio, bestRatio);
+  std::printf(
+      "solvability: %d states (and %d with singular M, h_bar < 1e-9 s), %d steps at h <= h_bar all converged inside "
+      "B_0; first failing h / h_bar "
+      "in [%.3g, %.3g] (>= 200 means none below 200 h_bar)\n",
+      trials, singular, steps, worstRatio, bestRatio);
   CHECK(worstRatio >= 1.0);
 }

@@ -74,7 +74,8 @@ ModelBounds modelBounds(Tree& t, const VectorXd& q, const TreeForcing& f) {
   const int n = t.dof();
   ModelBounds b;
   t.setQ(q);
-  const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<MatrixXd>(massMatrix(t), Eigen::EigenvaluesOnly).eigenvalues();
+  const Eigen::VectorXd eig =
+      Eigen::SelfAdjointEigenSolver<MatrixXd>(massMatrix(t), Eigen::EigenvaluesOnly).eigenvalues();
   b.m1 = eig.size() ? eig.minCoeff() : 0.0, b.m2 = eig.size() ? eig.maxCoeff() : 0.0;
   const Tensor3 gradM = massMatrixGradient(t);
   b.l0 = b.l1 = trilinearNorm(gradM);
@@ -122,9 +123,9 @@ Conditions evaluate(const ModelBounds& b, double speed, double bias, double h) {
   c.rho = h * R;
   const RegionBounds U = regionBounds(b, c.rho);
   if (!(U.m1 > 0)) return c;
-  c.jacobian = U.l2 * R * R * h * h + (b.l3 * R - b.k1) * h - 2 * U.m1 < 0;  // (38), linear damping
+  c.jacobian = U.l2 * R * R * h * h + (b.l3 * R - b.k1) * h - 2 * U.m1 < 0;        // (38), linear damping
   const double L2 = 0.5 * (U.l0 + 2 * U.l1 + b.l6), L3 = 0.5 * (h * U.l2 + b.l5);  // (39)
-  c.newton = 2 * h * h * c.L0 * (L2 + L3 * R) < den * den;  // (42) with (34), (36), (40)
+  c.newton = 2 * h * h * c.L0 * (L2 + L3 * R) < den * den;                         // (42) with (34), (36), (40)
   return c;
 }
 

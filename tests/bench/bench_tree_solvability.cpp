@@ -1,5 +1,5 @@
 // Benchmark (prints tables; not a timed test): seed 002 Fig. 1 with the trapezoidal VI — a conservative
-// three-link planar pendulum (tree of seed 003: 1 kg point masses on massless 1 m rods, every joint released
+// three-link planar pendulum (tree of seed 003: 1 kg point masses on massless 2 m rods, every joint released
 // at 0.8 rad from rest, g = 9.81) stepped at h in {0.05, 0.125, 0.5} for 10 s, with the a-priori step bound
 // h_bar of seed 002 Props. 1–2 (engine/tree/solvability_bound.h) evaluated at every state, against where
 // Newton from v = v_k (Algorithm 1) actually fails:
@@ -27,7 +27,8 @@ using namespace varsim::tree;
 namespace {
 
 constexpr int kLinks = 3;
-constexpr double kTheta0 = 0.8, kDuration = 10.0;
+constexpr double kTheta0 = 0.8, kDuration = 10.0,
+                 kLength = 2.0;  // the preset assets/scenes/three_link_solvability.json
 
 struct Run {
   int steps = 0;
@@ -39,7 +40,7 @@ struct Run {
 };
 
 Run simulate(double h, bool withBounds) {
-  Tree t = pendulumChain(kLinks, 1.0, 1.0);
+  Tree t = pendulumChain(kLinks, 1.0, kLength);
   TreeTrapezoidal s(t);
   const TreeForcing none;
   s.initialize(Eigen::VectorXd::Constant(kLinks, kTheta0), Eigen::VectorXd::Zero(kLinks), h, none);
@@ -88,7 +89,7 @@ void tableAlongTrajectory(FILE* csv) {
               "|v_k|");
   if (csv) std::fprintf(csv, "t,h_bar,h_jacobian,h_regular,h_fail\n");
   const Run ref = simulate(0.05, false);
-  Tree t = pendulumChain(kLinks, 1.0, 1.0);
+  Tree t = pendulumChain(kLinks, 1.0, kLength);
   const TreeForcing none;
   double worst = INFINITY;
   for (size_t k = 0; k < ref.t.size(); k += 10) {
@@ -97,13 +98,14 @@ void tableAlongTrajectory(FILE* csv) {
     for (int j = 1; j <= 400 && std::isnan(fail); ++j)
       if (test::trialStep(t, ref.q[k], ref.v[k], 0.0025 * j, none).iterations < 0) fail = 0.0025 * j;
     worst = std::min(worst, fail / b.hBar());
-    std::printf("%6.2f %10.4g %10.4g %10.4g %10.4g %12.3g %10.3g\n", ref.t[k], b.hBar(), b.hJacobian, b.hRegular,
-                fail, fail / b.hBar(), ref.v[k].norm());
+    std::printf("%6.2f %10.4g %10.4g %10.4g %10.4g %12.3g %10.3g\n", ref.t[k], b.hBar(), b.hJacobian, b.hRegular, fail,
+                fail / b.hBar(), ref.v[k].norm());
     if (csv) std::fprintf(csv, "%.17g,%.17g,%.17g,%.17g,%.17g\n", ref.t[k], b.hBar(), b.hJacobian, b.hRegular, fail);
   }
-  std::printf("smallest h_fail / h_bar along the trajectory: %.3g (a valid bound keeps it >= 1; nan: no failure "
-              "up to 1 s)\n",
-              worst);
+  std::printf(
+      "smallest h_fail / h_bar along the trajectory: %.3g (a valid bound keeps it >= 1; nan: no failure "
+      "up to 1 s)\n",
+      worst);
 }
 
 void tableSweep() {
@@ -128,7 +130,7 @@ int main(int argc, char** argv) {
       return std::fprintf(stderr, "usage: bench_tree_solvability [--csv FILE]\n"), 2;
     }
   }
-  std::printf("seed 002 Fig. 1: conservative three-link pendulum (1 kg, 1 m links, released at %.1f rad per joint)\n\n",
+  std::printf("seed 002 Fig. 1: conservative three-link pendulum (1 kg, 2 m links, released at %.1f rad per joint)\n\n",
               kTheta0);
   tableRuns();
   tableAlongTrajectory(csv);
