@@ -211,13 +211,14 @@ class FloatingChainScene : public Scene {
     std::snprintf(line, sizeof line, "%s  h = %.3g s  Newton %d  step %.0f us", params_.choice("integrator").c_str(),
                   dt(), stepper_.newtonIterations(), stepUs_);
     out.hud.push_back(line);
-    std::snprintf(line, sizeof line, "|J-J0|/|J0| = %.2e  E = %.6g J (dE/E0 %+.1e)", row[26], row[1],
-                  row[27]);
+    std::snprintf(line, sizeof line, "|J-J0|/|J0| = %.2e  E = %.6g J (dE/E0 %+.1e)", row[26], row[1], row[27]);
     out.hud.push_back(line);
     std::snprintf(line, sizeof line, "r = (%.3f, %.3f) rad  joint torque work %.4g J", row[15], row[16], work_);
     out.hud.push_back(line);
     const Vector3d c = g.act(chain_.centerOfMass(stepper_.r()));
     out.camera.follow = true;
+    out.camera.heading = float(M_PI / 2);  // seen from -y: the arm / chain lies along x across the view
+    out.camera.setsAngles = true, out.camera.pitch = 0.35f;
     out.camera.target = toVec3f(c);
     out.camera.distance = float(2.2 * (look_.sizes[0].x() + look_.sizes[1].x() + look_.sizes[2].x()) + 1.0);
     out.camera.showGround = false;
