@@ -9,6 +9,7 @@
 #include "engine/floating/chain_builders.h"
 #include "engine/integrators/floating_base.h"
 #include "engine/sim/errors.h"
+#include "scenes/floating_columns.h"
 #include "scenes/floating_drawing.h"
 #include "scenes/rigid_body_drawing.h"
 #include "scenes/scene.h"
@@ -112,71 +113,21 @@ class FloatingChainScene : public Scene {
   }
 
   std::vector<std::string> columns() const override {
-    return {"t",
-            "energy",
-            "L_x",
-            "L_y",
-            "L_z",
-            "p_x",
-            "p_y",
-            "p_z",
-            "x",
-            "y",
-            "z",
-            "qw",
-            "qx",
-            "qy",
-            "qz",
-            "r_1",
-            "r_2",
-            "newton_iters",
-            "rdot_1",
-            "rdot_2",
-            "omega_x",
-            "omega_y",
-            "omega_z",
-            "v_x",
-            "v_y",
-            "v_z",
-            "momentum_rel_change",
-            "energy_rel_err"};
+    std::vector<std::string> c = floatingStandardColumns();
+    c.insert(c.end(), {"r_1", "r_2", "newton_iters", "rdot_1", "rdot_2", "omega_x", "omega_y", "omega_z", "v_x", "v_y",
+                       "v_z", "momentum_rel_change", "energy_rel_err"});
+    return c;
   }
 
   void diagnostics(std::vector<double>& row) const override {
-    const se3::Pose& g = stepper_.pose();
-    const Vector6d J = stepper_.momentumMap();
-    const Vector4d q = g.quaternion();
-    const Eigen::VectorXd v = stepper_.velocity();
     const double E = stepper_.energy(params_.vec3("gravity"));
+    floatingStandardRow(stepper_, E, row);
+    const Vector6d J = stepper_.momentumMap();
+    const Eigen::VectorXd v = stepper_.velocity();
     const double m0 = momentum0_.norm();
-    row = {stepper_.time(),
-           E,
-           J[0],
-           J[1],
-           J[2],
-           J[3],
-           J[4],
-           J[5],
-           g.x[0],
-           g.x[1],
-           g.x[2],
-           q[0],
-           q[1],
-           q[2],
-           q[3],
-           stepper_.r()[0],
-           stepper_.r()[1],
-           double(stepper_.newtonIterations()),
-           v[6],
-           v[7],
-           v[0],
-           v[1],
-           v[2],
-           v[3],
-           v[4],
-           v[5],
-           m0 > 0 ? (J - momentum0_).norm() / m0 : J.norm(),
-           (E - energy0_) / std::max(std::abs(energy0_), 1e-300)};
+    row.insert(row.end(), {stepper_.r()[0], stepper_.r()[1], double(stepper_.newtonIterations()), v[6], v[7], v[0],
+                           v[1], v[2], v[3], v[4], v[5], m0 > 0 ? (J - momentum0_).norm() / m0 : J.norm(),
+                           (E - energy0_) / std::max(std::abs(energy0_), 1e-300)});
   }
 
   std::vector<PlotSpec> plots() const override {

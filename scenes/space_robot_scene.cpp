@@ -11,6 +11,7 @@
 #include "engine/lie/so3.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
+#include "scenes/floating_columns.h"
 #include "scenes/floating_drawing.h"
 #include "scenes/rigid_body_drawing.h"
 #include "scenes/scene.h"
@@ -103,65 +104,17 @@ class SpaceRobotScene : public Scene {
   }
 
   std::vector<std::string> columns() const override {
-    return {"t",
-            "energy",
-            "L_x",
-            "L_y",
-            "L_z",
-            "p_x",
-            "p_y",
-            "p_z",
-            "x",
-            "y",
-            "z",
-            "qw",
-            "qx",
-            "qy",
-            "qz",
-            "r_1",
-            "r_2",
-            "r_3",
-            "newton_iters",
-            "att_x",
-            "att_y",
-            "att_z",
-            "att_angle",
-            "loops",
-            "momentum_norm",
-            "maneuver_error"};
+    std::vector<std::string> c = floatingStandardColumns();
+    c.insert(c.end(), {"r_1", "r_2", "r_3", "newton_iters", "att_x", "att_y", "att_z", "att_angle", "loops",
+                       "momentum_norm", "maneuver_error"});
+    return c;
   }
   void diagnostics(std::vector<double>& row) const override {
-    const se3::Pose& g = stepper_.pose();
-    const Vector6d J = stepper_.momentumMap();
-    const Vector4d q = g.quaternion();
-    const Vector3d att = so3::log(g.R);  // base attitude change from the start (identity)
+    floatingStandardRow(stepper_, stepper_.energy(Vector3d::Zero()), row);
+    const Vector3d att = so3::log(stepper_.pose().R);  // base attitude change from the start (identity)
     const Eigen::VectorXd& r = stepper_.r();
-    row = {time(),
-           stepper_.energy(Vector3d::Zero()),
-           J[0],
-           J[1],
-           J[2],
-           J[3],
-           J[4],
-           J[5],
-           g.x[0],
-           g.x[1],
-           g.x[2],
-           q[0],
-           q[1],
-           q[2],
-           q[3],
-           r[0],
-           r[1],
-           r[2],
-           double(stepper_.newtonIterations()),
-           att[0],
-           att[1],
-           att[2],
-           att.norm(),
-           double(loops_),
-           J.norm(),
-           maneuverError()};
+    row.insert(row.end(), {r[0], r[1], r[2], double(stepper_.newtonIterations()), att[0], att[1], att[2], att.norm(),
+                           double(loops_), stepper_.momentumMap().norm(), maneuverError()});
   }
   std::vector<PlotSpec> plots() const override {
     return {{"Base attitude change (rad) and completed joint loops", {"att_angle", "att_x", "att_y", "att_z", "loops"}},
