@@ -183,6 +183,10 @@ class Builder {
     } else if (!meshBox(l, static_cast<const urdf::Mesh&>(g), out)) {
       return;
     }
+    for (double x : out.size)
+      if (!(x >= 0) || !std::isfinite(x))
+        throw BadInput(source_ + ": link '" + l.name + "': <visual> geometry size " + text(x) +
+                       " (sizes must be finite and >= 0)");
     out_.visuals.push_back(out);
   }
 
@@ -215,6 +219,10 @@ class Builder {
   std::map<std::string, int> order_;
 };
 
+// Robots have tens of joints; the bound keeps a hostile file from asking for a gigabyte mass matrix (and
+// keeps the depth-first recursion shallow).
+constexpr size_t kMaxJoints = 500;
+
 // Every dynamic variable must move some mass, or M(q) is singular and no integrator can step.
 void checkMassMatrix(Model& m, const std::string& source) {
   const int n = m.tree.dof();
@@ -240,6 +248,9 @@ void checkMassMatrix(Model& m, const std::string& source) {
 
 Model parseUrdf(const std::string& xml, const std::string& source, const std::string& baseDir) {
   const Outline outline = outlineUrdf(xml, source);
+  if (outline.jointOrder.size() > kMaxJoints)
+    throw BadInput(source + ": " + std::to_string(outline.jointOrder.size()) + " joints; at most " +
+                   std::to_string(kMaxJoints) + " (the dense mass matrix and the recursions are sized for robots)");
   urdf::ModelInterfaceSharedPtr parsed;
   std::string errors;
   {
@@ -249,9 +260,12 @@ Model parseUrdf(const std::string& xml, const std::string& source, const std::st
     } catch (const std::exception& e) {
       errors = e.what();
     }
-    if (!parsed && errors.empty()) errors = messages.errors();
+    if (errors.empty()) errors = messages.errors();
   }
-  if (!parsed) throw BadInput(source + ": urdfdom: " + (errors.empty() ? std::string("parse failed") : errors));
+  // urdfdom logs some errors and still returns a model (an unparsable <inertial> is dropped from its link):
+  // any error it reports refuses the file.
+  if (!parsed || !errors.empty())
+    throw BadInput(source + ": urdfdom: " + (errors.empty() ? std::string("parse failed") : errors));
   if (!parsed->getRoot()) throw BadInput(source + ": no root link (a URDF needs at least one <link>)");
   Model m;
   m.robot = parsed->getName();

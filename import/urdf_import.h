@@ -46,7 +46,8 @@ struct Model {
 };
 
 // Parses `xml` (named `source` in messages) or the file at `path`. Throws BadInput naming the source, the
-// element and the reason on malformed XML, parser errors (urdfdom's own message), unsupported elements
+// element and the reason on malformed XML, any error urdfdom reports (its own message), more than 500
+// joints, negative or non-finite visual sizes, unsupported elements
 // (floating or planar joints, <mimic>, a link with two parent joints or a loop, several root links), a
 // degenerate axis or inertia, and a joint that moves no mass (M(q) singular). Mesh files are looked up
 // relative to the URDF file's directory (package:// URIs are not resolved; they become notes).

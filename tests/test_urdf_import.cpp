@@ -251,7 +251,24 @@ TEST_CASE("UrdfUnsupportedElementsAreRefusedWithTheElementNamed") {
            "ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>" +
            joint("j", "continuous", "a", "b") + "</robot>",
        {"link 'b'", "<inertial>"}},
+      {"inertial urdfdom drops",
+       "<robot name=\"r\">" + link("a") + "<link name=\"b\">" + kLink +
+           "</link><link name=\"c\"><inertial><mass "
+           "value=\"1e400\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" "
+           "ixz=\"0\" iyz=\"0\"/></inertial></link>" +
+           joint("j", "continuous", "a", "b") + joint("k", "fixed", "b", "c") + "</robot>",
+       {"urdfdom", "mass [1e400] is not a float"}},
+      {"negative visual",
+       "<robot name=\"r\">" + link("a") + "<link name=\"b\">" + kLink +
+           "<visual><geometry><sphere radius=\"-2\"/></geometry></visual></link>" + joint("j", "continuous", "a", "b") +
+           "</robot>",
+       {"link 'b'", "sizes must be finite and >= 0"}},
   };
+  std::string many = "<robot name=\"r\">" + link("l0");
+  for (int i = 1; i <= 501; ++i)
+    many += link("l" + std::to_string(i)) +
+            joint("j" + std::to_string(i), "fixed", "l" + std::to_string(i - 1), "l" + std::to_string(i));
+  CHECK(refusal(many + "</robot>").find("501 joints; at most 500") != std::string::npos);
   for (const auto& c : cases) {
     const std::string msg = refusal(c.xml);
     INFO(c.what << ": " << msg);
@@ -321,8 +338,8 @@ TEST_CASE("UrdfChainMidpointKeepsEnergyBoundedOverTenThousandSteps") {
     if (k <= 1000) first = all;
   }
   const double scale = 3 * 9.81 * 1.8;  // weight times reach
-  MESSAGE("3-link URDF chain, midpoint h = 0.01: max |E - E0| " << first << " J (10 s), " << all
-                                                               << " J (100 s), scale " << scale << " J");
+  MESSAGE("3-link URDF chain, midpoint h = 0.01: max |E - E0| " << first << " J (10 s), " << all << " J (100 s), scale "
+                                                                << scale << " J");
   CHECK(all < 1e-2 * scale);
   CHECK(all < 5 * first);  // bounded: a linear drift would be ~10x the first tenth
 }
