@@ -343,3 +343,29 @@ TEST_CASE("UrdfChainMidpointKeepsEnergyBoundedOverTenThousandSteps") {
   CHECK(all < 1e-2 * scale);
   CHECK(all < 5 * first);  // bounded: a linear drift would be ~10x the first tenth
 }
+
+TEST_CASE("UrdfMutatedArmFilesAreParsedOrRefusedNeverCrash") {
+  // 400 byte flips and 100 truncations of the shipped arm: each parses or throws BadInput (anything else
+  // escaping fails the test; under ASan/UBSan every memory error does).
+  const std::string arm = test::readFile(kArm);
+  std::mt19937 rng(2026);
+  int parsed = 0, refused = 0;
+  auto attempt = [&](const std::string& xml) {
+    try {
+      urdf_import::parseUrdf(xml, "mutant.urdf");
+      ++parsed;
+    } catch (const BadInput&) {
+      ++refused;
+    }
+  };
+  for (int k = 0; k < 400; ++k) {
+    std::string m = arm;
+    for (int flips = 0; flips < 1 + k % 4; ++flips)
+      m[std::uniform_int_distribution<size_t>(0, m.size() - 1)(rng)] ^= char(1u << (rng() % 8));
+    attempt(m);
+  }
+  for (int k = 0; k < 100; ++k) attempt(arm.substr(0, std::uniform_int_distribution<size_t>(0, arm.size())(rng)));
+  MESSAGE("mutated arm files: " << parsed << " parsed, " << refused << " refused");
+  CHECK(parsed + refused == 500);
+  CHECK(refused > 0);
+}
