@@ -80,6 +80,18 @@ TEST_CASE("SeedTwoContractionsOfGradM") {
   }
 }
 
+TEST_CASE("GradMContractionWithoutTheTensor") {
+  double worst = 0;
+  for (unsigned seed = 52; seed <= 57; ++seed) {
+    Tree t = test::randomTree(seed);
+    const VectorXd v = VectorXd::LinSpaced(t.dof(), -1.3, 0.7);
+    const MatrixXd direct = massGradientContraction(t, v), viaTensor = contractRows(massMatrixGradient(t), v);
+    worst = std::max(worst, (direct - viaTensor).norm() / (1 + viaTensor.norm()));
+  }
+  MESSAGE("|massGradientContraction - contractRows(gradM)| / (1 + |.|) = " << worst);
+  CHECK(worst < 1e-13);
+}
+
 TEST_CASE("DoublePendulumMassMatrixAndPotentialClosedForm") {
   const double m = 1.3, l = 0.7, g = 9.81;
   Tree t = pendulumChain(2, m, l);

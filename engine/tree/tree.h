@@ -112,6 +112,9 @@ class Tree {
   // sum over masses k in sub(f) of Ad^T (0, m_k R_{s,k}^T gravity) (so dV/dq_i = -W^g_{f_i} . xi_i, eq. 3).
   const Eigen::Vector3d& gravityIn(int k) const;
   const Vector6d& compositeWeight(int f) const;
+  // The composite momentum of every frame (out[k] for frame k) for the velocity sum_i v_i dv/dqdot_i, i.e.
+  // generalised velocity v and kinematic rates 0, without touching the state: O(frames), not memoised.
+  void compositeMomentumFor(const VectorXd& v, std::vector<Vector6d, Eigen::aligned_allocator<Vector6d>>& out) const;
   const std::vector<int>& children(int f) const { return children_[f]; }
   // Frame k's first derivatives for all its dynamic ancestors at once, in dynamicAncestors(k) order
   // (dvbDqdot / dvbDq of each): the memo unit of eqs. (7) and (10) is the frame's row, built from the

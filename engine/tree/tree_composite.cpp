@@ -75,6 +75,20 @@ Vector6d Tree::computeCompositeWeight(int f) const {
   return out;
 }
 
+void Tree::compositeMomentumFor(const VectorXd& v, std::vector<Vector6d, Eigen::aligned_allocator<Vector6d>>& out) const {
+  out.resize(frames_.size());
+  for (size_t k = 0; k < frames_.size(); ++k) {  // parents come first: eq. (6) with rates v, 0
+    const Frame& f = frames_[k];
+    out[k] = f.parent == kWorld ? Vector6d::Zero() : toChild(f, out[f.parent]);
+    if (f.drive == Drive::Dynamic) out[k] += f.xi * v(f.var);
+  }
+  for (size_t k = frames_.size(); k-- > 0;) {  // children come after: turn velocities into composites
+    Vector6d mu = own_[k].apply(out[k]);
+    for (int c : children_[k]) mu += momentumToParent(frames_[c], out[c]);
+    out[k] = mu;
+  }
+}
+
 BodyInertia Tree::computeCompositeInertia(int f) const {
   BodyInertia out = own_[f];
   for (int c : children_[f]) out += inertiaToParent(frames_[c], compositeInertia(c));

@@ -189,6 +189,36 @@ std::vector<MatrixXd> massMatrixGradient(const Tree& t) {
   return out;
 }
 
+// The d²L/dq dqdot pass of lagrangianHessians with the tree's velocity replaced by V = sum_a v_a X_a: at the
+// frame f of the deeper variable x, with the row X and prefix P_p = sum_{p' < p} v_{anc p'} X_p' (velocity
+// from the variables above anc p), dV/dq_{anc p} = [P_p, X_p] (eq. 7 carried to f) and W^v from
+// Tree::compositeMomentumFor.
+void massGradientContraction(const Tree& t, const VectorXd& v, MatrixXd& out) {
+  const int n = t.dof();
+  out.setZero(n, n);
+  std::vector<Vector6d, Eigen::aligned_allocator<Vector6d>> Wv;
+  t.compositeMomentumFor(v, Wv);
+  for (int x = 0; x < n; ++x) {
+    const DofTerms d = dofTerms(t, x);
+    const std::vector<int>& anc = t.dynamicAncestors(d.f);
+    const Vector6d* X = t.dvbDqdotRow(d.f);
+    const Vector6d a = d.Ic.apply(d.xi);
+    Vector6d P = Vector6d::Zero();
+    for (size_t p = 0; p + 1 < anc.size(); ++p) {
+      out(anc[p], x) = a.dot(adApply(P, X[p]));
+      P += v(anc[p]) * X[p];
+    }
+    const Vector6d c = d.Ic.apply(adApply(P, d.xi)) - adTransposeApply(d.xi, Wv[size_t(d.f)]);
+    for (size_t p = 0; p < anc.size(); ++p) out(x, anc[p]) = c.dot(X[p]);
+  }
+}
+
+MatrixXd massGradientContraction(const Tree& t, const VectorXd& v) {
+  MatrixXd out;
+  massGradientContraction(t, v, out);
+  return out;
+}
+
 MatrixXd contractRows(const std::vector<MatrixXd>& gradM, const VectorXd& v) {
   const auto n = static_cast<Eigen::Index>(gradM.size());
   MatrixXd out(n, n);

@@ -36,6 +36,11 @@ std::vector<MatrixXd> massMatrixGradient(const Tree& t);
 // Seed 002 eq. (21)'s contractions: [(I ⊗ v^T)∇M]_{ij} = sum_l dM_{lj}/dq_i
 // v_l, and ∇M^T (I ⊗ v) = [dM/dq_1 v, ..., dM/dq_n v] (M symmetric).
 MatrixXd contractRows(const std::vector<MatrixXd>& gradM, const VectorXd& v);
+// contractRows(massMatrixGradient(t), v) without the tensor, O(N^2) on a chain: entry (i, j) =
+// d(M v)_j/dq_i = d²L/dq_i dqdot_j at velocity v with kinematic rates 0. contractColumns(∇M, v) is its
+// transpose (M symmetric).
+void massGradientContraction(const Tree& t, const VectorXd& v, MatrixXd& out);
+MatrixXd massGradientContraction(const Tree& t, const VectorXd& v);
 MatrixXd contractColumns(const std::vector<MatrixXd>& gradM, const VectorXd& v);
 
 }  // namespace varsim::tree

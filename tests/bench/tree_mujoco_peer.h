@@ -28,8 +28,15 @@ inline std::string pendulumMjcf(int links, double mass, double length, bool rk4)
   return x + "</worldbody></mujoco>";
 }
 
+// MuJoCo's warnings (e.g. the bad acceleration of a blow-up) go to a MUJOCO_LOG.TXT in the working
+// directory by default; the bench reads d->warning instead and keeps the directory clean.
+inline void quietWarnings() {
+  mju_user_warning = [](const char*) {};
+}
+
 // Loads an MJCF string through MuJoCo's virtual file system; throws with MuJoCo's message.
 inline mjModel* loadMjcf(const std::string& xml) {
+  quietWarnings();
   auto vfs = std::make_unique<mjVFS>();
   mj_defaultVFS(vfs.get());
   if (mj_makeEmptyFileVFS(vfs.get(), "chain.xml", static_cast<int>(xml.size())) != 0)
