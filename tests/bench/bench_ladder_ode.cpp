@@ -5,6 +5,8 @@
 // (mass 10, inertia m l²/12 about the two perpendicular axes; the spin about its own axis, absent in
 // the (x, u) model, gets 1e-3 of that so ODE's inertia stays invertible); joints and pins are ODE ball
 // joints at the rod ends. Prints time per step, RMS/max joint gap, blow-up, and the ratio ours/ODE.
+// With libmujoco-dev: MuJoCo 2.2 (free bodies + `connect` equalities, Newton and PGS) at N = 20, 100,
+// 500 (ladder_mujoco_peer.h states the ε, τ → solref mapping); and our rigid-rod stepper beside ours.
 //   bench_ladder_ode [seconds]   simulated time per run (default 10 s; 2 s for N ≥ 200)
 #include <ode/ode.h>
 
@@ -16,9 +18,14 @@
 #include <cstdlib>
 #include <vector>
 
+#include <ctime>
+#include <memory>
+
+#include "engine/integrators/rigid_rod_spook.h"
 #include "engine/integrators/spook.h"
 #include "engine/integrators/spook_conventions.h"
 #include "engine/models/ladder.h"
+#include "tests/bench/ladder_mujoco_peer.h"
 
 using namespace varsim;
 
@@ -132,15 +139,59 @@ RunStats runOde(const Ladder& ladder, const OdeErpCfm& erpCfm, bool quick, doubl
   return st;
 }
 
-RunStats runSpook(const Ladder& ladder, double h, double T) {
-  SpookStepper spook(ladder.system());
+#ifdef VARSIM_HAVE_MUJOCO
+RunStats runMujoco(const Ladder& ladder, const char* solver, double h, double T, const MujocoSolref& solref) {
+  RunStats st;
+  std::unique_ptr<bench::MujocoLadder> L;
+  try {
+    L = bench::buildMujocoLadder(ladder, solver, h, solref);
+  } catch (const std::exception& e) {
+    std::printf("        (MuJoCo %s: %s)\n", solver, e.what());
+    st.blowUpAt = 0;
+    return st;
+  }
+  const long steps = std::lround(T / h);
+  double totalMs = 0;
+  for (long k = 0; k < steps; ++k) {
+    const std::clock_t c0 = std::clock();
+    mj_step(L->model, L->data);
+    totalMs += double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0;
+    double sum = 0, worst = 0;
+    for (const auto& [a, b] : L->joints) {
+      const double g = (L->end(a.first, a.second) - L->end(b.first, b.second)).norm();
+      sum += g * g;
+      worst = std::max(worst, std::isfinite(g) ? g : 1e300);
+    }
+    const double rms = std::sqrt(sum / double(L->joints.size()));
+    if (!std::isfinite(rms) || worst > 10.0 || L->data->warning[mjWARN_CNSTRFULL].number > 0 ||
+        L->data->warning[mjWARN_BADQACC].number > 0) {
+      st.blowUpAt = (k + 1) * h;
+      st.msPerStep = totalMs / double(k + 1);
+      return st;
+    }
+    st.meanRms += rms / double(steps);
+    st.maxRms = std::max(st.maxRms, rms);
+    st.maxGap = std::max(st.maxGap, worst);
+  }
+  st.finalEnergy = L->data->energy[0] + L->data->energy[1];
+  st.msPerStep = totalMs / double(steps);
+  return st;
+}
+#endif
+
+// Our stepper, either rod model (rigid: rigid_rod_spook.h with the scene's default max_turn).
+RunStats runSpook(const Ladder& ladder, double h, double T, bool rigid = false) {
+  SpookStepper director(ladder.system());
+  RigidRodSpook rigidRods(ladder.system(), SpookConfig{}, 0.03);
+  SpookStepper& spook = rigid ? rigidRods.spook() : director;
   MechanicalState s = ladder.system().initialState();
   RunStats st;
   const long steps = std::lround(T / h);
   double total = 0;
   for (long k = 0; k < steps; ++k) {
-    spook.step(s, h);
-    total += spook.profile().stepUs / 1000;
+    const std::clock_t c0 = std::clock();
+    rigid ? rigidRods.step(s, h) : spook.step(s, h);
+    total += double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0;
     const RodDiagnostics d = rodDiagnostics(ladder.system(), s);
     st.meanRms += d.constraintRms / double(steps);
     st.maxRms = std::max(st.maxRms, d.constraintRms);
@@ -174,6 +225,16 @@ int main(int argc, char** argv) {
   const SpookParameters sp{1e-8, 2 * h};
   const OdeErpCfm erpCfm = toOde(sp, h);
   std::printf("h = 1/60, eps = 1e-8, tau = 2h  =>  ERP = %.6g, CFM = %.6g; ladder released horizontal\n", erpCfm.erp, erpCfm.cfm);
+  const MujocoSolref solref = toMujoco(sp, 10.0);  // the rod mass as effective mass
+#ifdef VARSIM_HAVE_MUJOCO
+  std::printf("MuJoCo %s: solref = (%.3g s, %.3g) from eps, tau on m = 10 kg (refsafe clamps timeconst to 2h = %.4g s), "
+              "solimp (0.99, 0.999, 0.001), Euler, sparse Jacobian, 100 iterations\n",
+              mj_versionString(), solref.timeconst, solref.dampratio, 2 * h);
+#else
+  std::printf("MuJoCo peer not built (libmujoco-dev not found at configure time); solref would be (%.3g s, %.3g)\n",
+              solref.timeconst, solref.dampratio);
+#endif
+  std::printf("ms/step is process CPU time per step (the machine is shared)\n");
   std::printf("%6s  %-16s %9s %11s %11s %11s %12s  %-14s %8s\n", "N", "stepper", "ms/step", "mean rms m", "max rms m", "max gap m",
               "final E (J)", "blow-up", "ours/it");
   for (int N : {10, 20, 50, 100, 200, 500, 1000}) {
@@ -181,8 +242,14 @@ int main(int argc, char** argv) {
     const Ladder ladder(LadderConfig{N});
     const RunStats ours = runSpook(ladder, h, t);
     print("SPOOK (ldlt)", N, ours, ours.msPerStep);
+    print("SPOOK rigid", N, runSpook(ladder, h, t, true), ours.msPerStep);
     if (N <= 100) print("ODE dWorldStep", N, runOde(ladder, erpCfm, false, h, t), ours.msPerStep);
     print("ODE QuickStep", N, runOde(ladder, erpCfm, true, h, t), ours.msPerStep);
+#ifdef VARSIM_HAVE_MUJOCO
+    if (N == 20 || N == 100 || N == 500)
+      for (const char* solver : {"Newton", "PGS"})
+        print(solver[0] == 'N' ? "MuJoCo Newton" : "MuJoCo PGS", N, runMujoco(ladder, solver, h, t, solref), ours.msPerStep);
+#endif
   }
   std::printf("(dWorldStep is skipped above N = 100: its dense factorisation of the 12N-row system is O(N^3).)\n");
   dCloseODE();
