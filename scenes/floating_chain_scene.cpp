@@ -34,8 +34,7 @@ std::vector<ParamSpec> chainParams() {
       ParamSpec::vector("omega", {0.3, 0.2, -0.1}, -10.0, 10.0, "rad/s", "initial base angular velocity (body)"),
       ParamSpec::vector("velocity", {0.1, 0.0, 0.05}, -10.0, 10.0, "m/s", "initial base linear velocity (body)"),
       ParamSpec::vector("gravity", {0.0, 0.0, 0.0}, -20.0, 20.0, "m/s^2",
-                        "uniform gravity, world (default off; on SE(3) the falling base's h|v| makes Newton fail after "
-                        "a few seconds at h = 0.1, see the README)"),
+                        "uniform gravity, world (default off; lgvi: exact free-falling frame)"),
       ParamSpec::real("torque_gain", 1.0, 0.0, 100.0, "N m", "joint torque at full key/stick deflection").setLive(),
       ParamSpec::choice("integrator", "lgvi", {"lgvi", "euler", "rk4"},
                         "lgvi = variational Lie group integrator (seed 002 eqs. 62-64, Cayley); euler = explicit Euler "

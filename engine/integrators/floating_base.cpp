@@ -52,7 +52,8 @@ void FloatingStepper::initialize(const se3::Pose& g0, const VectorXd& r0, const 
   if (r0.size() != chain_.joints() || v0.size() != chain_.dof() || !r0.allFinite() || !v0.allFinite())
     throw BadInput("floating stepper: initial r/v of wrong size or not finite");
   checkForces(f);
-  g_ = g0, r_ = r0, v_ = v0, h_ = h, tAnchor_ = 0.0, steps_ = 0, iterations_ = 0;
+  g_ = g0, gWorld_ = g0, r_ = r0, v_ = v0, h_ = h, tAnchor_ = 0.0, steps_ = 0, iterations_ = 0;
+  s_.setZero(), sdot_.setZero();
   if (options_.lockJoints) v_.tail(chain_.joints()).setZero();
   chain_.massMatrixAndGradient(r_, M_, dM_);
   P_ = M_ * v_;  // the continuous momentum at t_0 (ERRATA "initialization": no first-order xi_{-1} start)
@@ -75,9 +76,8 @@ VectorXd FloatingStepper::residual(const VectorXd& v, const FloatingForces& f, M
   chain_.massMatrixAndGradient(r_ + h * v.tail(m), M1, dM1);
   const MatrixXd W = 0.5 * (M_ + M1);
   const VectorXd fq = generalizedForce(f);
-  const VectorXd gradV = chain_.potentialGradient(g_, r_, f.gravity);
   const VectorXd y = W * v - 0.5 * h * fq;
-  VectorXd e = applySt(hxi, y) + 0.5 * h * gradV - P_;
+  VectorXd e = applySt(hxi, y) - P_;
   e.tail(m) -= 0.25 * h * quadraticGradient(dM_, v);
   if (jacobian) {
     MatrixXd& Jm = *jacobian;
@@ -104,11 +104,10 @@ void FloatingStepper::stepLgvi(const FloatingForces& f) {
   const int n = chain_.dof(), m = chain_.joints();
   const int k = options_.lockJoints ? 6 : n;  // unknowns (locked: xi only)
   const VectorXd fq = generalizedForce(f);
-  const VectorXd gradV = chain_.potentialGradient(g_, r_, f.gravity);
-  const double scale = P_.norm() + 0.5 * h_ * (fq.norm() + gradV.norm());
+  const double scale = P_.norm() + 0.5 * h_ * fq.norm();
   // Explicit predictor: the node velocity pushed half a step by the forces.
   VectorXd v = VectorXd::Zero(n);
-  v.head(k) = M_.topLeftCorner(k, k).ldlt().solve((P_ + 0.5 * h_ * (fq - gradV)).head(k));
+  v.head(k) = M_.topLeftCorner(k, k).ldlt().solve((P_ + 0.5 * h_ * fq).head(k));
   int it = 0;
   bool converged = scale == 0.0;
   MatrixXd Jm, Jt;
@@ -146,10 +145,13 @@ void FloatingStepper::stepLgvi(const FloatingForces& f) {
   std::vector<MatrixXd> dM1;
   chain_.massMatrixAndGradient(r1, M1, dM1);
   const VectorXd y = 0.5 * (M_ + M1) * v + 0.5 * h_ * fq;
-  VectorXd P1 = applySt(-hxi, y) - 0.5 * h_ * chain_.potentialGradient(g1, r1, f.gravity);
+  VectorXd P1 = applySt(-hxi, y);
   P1.tail(m) += 0.25 * h_ * quadraticGradient(dM1, v);
   if (!P1.allFinite()) throw SimulationDiverged("floating LGVI: non-finite momentum at t = " + std::to_string(time()));
   g_ = g1, r_ = r1, P_ = P1, M_ = M1, dM_ = dM1, vSeg_ = v, iterations_ = it;
+  // The free-falling frame, exact for gravity constant over the step.
+  s_ += h_ * sdot_ + 0.5 * h_ * h_ * f.gravity, sdot_ += h_ * f.gravity;
+  gWorld_ = se3::Pose{g_.R, g_.x + s_};
 }
 
 VectorXd FloatingStepper::acceleration(const se3::Pose& g, const VectorXd& r, const VectorXd& v,
@@ -196,39 +198,46 @@ void FloatingStepper::stepExplicit(const FloatingForces& f) {
   if (!v1.allFinite() || !r1.allFinite() || !g1.x.allFinite())
     throw SimulationDiverged("floating " + schemeName(options_.scheme) +
                              ": non-finite state at t = " + std::to_string(time()));
-  g_ = g1, r_ = r1, v_ = v1, vSeg_ = v1, iterations_ = 0;
+  g_ = g1, gWorld_ = g1, r_ = r1, v_ = v1, vSeg_ = v1, iterations_ = 0;
 }
 
 VectorXd FloatingStepper::velocity() const {
   if (options_.scheme != FloatingScheme::Lgvi) return v_;
-  if (!options_.lockJoints) return M_.ldlt().solve(P_);
+  const VectorXd P = nodeMomentum();
+  if (!options_.lockJoints) return M_.ldlt().solve(P);
   VectorXd v = VectorXd::Zero(chain_.dof());
-  v.head<6>() = M_.topLeftCorner<6, 6>().ldlt().solve(P_.head<6>());
+  v.head<6>() = M_.topLeftCorner<6, 6>().ldlt().solve(P.head<6>());
   return v;
 }
 
 VectorXd FloatingStepper::nodeMomentum() const {
-  return options_.scheme == FloatingScheme::Lgvi ? P_ : VectorXd(chain_.massMatrix(r_) * v_);
+  if (options_.scheme != FloatingScheme::Lgvi) return chain_.massMatrix(r_) * v_;
+  // World momentum: the free-fall velocity s_dot adds R^T s_dot to the base's body linear velocity.
+  VectorXd boost = VectorXd::Zero(chain_.dof());
+  boost.segment<3>(3) = g_.R.transpose() * sdot_;
+  return P_ + M_ * boost;
 }
 
-Vector6d FloatingStepper::momentumMap() const { return FloatingChain::spatialMomentum(g_, nodeMomentum()); }
+Vector6d FloatingStepper::momentumMap() const { return FloatingChain::spatialMomentum(gWorld_, nodeMomentum()); }
 
 double FloatingStepper::energy(const Vector3d& gravity) const {
   const VectorXd v = velocity();
-  return 0.5 * v.dot(chain_.massMatrix(r_) * v) + chain_.potential(g_, r_, gravity);
+  return 0.5 * v.dot(chain_.massMatrix(r_) * v) + chain_.potential(gWorld_, r_, gravity);
 }
 
 std::vector<double> FloatingStepper::saveState() const {
   std::vector<double> s(g_.R.data(), g_.R.data() + 9);
   s.insert(s.end(), g_.x.data(), g_.x.data() + 3);
   for (const VectorXd* x : {&r_, &P_, &v_, &vSeg_}) s.insert(s.end(), x->data(), x->data() + x->size());
+  s.insert(s.end(), s_.data(), s_.data() + 3);
+  s.insert(s.end(), sdot_.data(), sdot_.data() + 3);
   s.insert(s.end(), {h_, tAnchor_, double(steps_), double(iterations_)});
   return s;
 }
 
 void FloatingStepper::loadState(const std::vector<double>& s) {
   const int n = chain_.dof(), m = chain_.joints();
-  const size_t need = 12 + m + 3 * n + 4;
+  const size_t need = 12 + m + 3 * n + 6 + 4;
   if (s.size() != need)
     throw BadInput("floating stepper state: " + std::to_string(s.size()) + " numbers, need " + std::to_string(need));
   for (double x : s)
@@ -240,6 +249,8 @@ void FloatingStepper::loadState(const std::vector<double>& s) {
   P_ = Eigen::Map<const VectorXd>(p, n), p += n;
   v_ = Eigen::Map<const VectorXd>(p, n), p += n;
   vSeg_ = Eigen::Map<const VectorXd>(p, n), p += n;
+  s_ = Eigen::Map<const Vector3d>(p), sdot_ = Eigen::Map<const Vector3d>(p + 3), p += 6;
+  gWorld_ = se3::Pose{g_.R, g_.x + s_};
   h_ = p[0], tAnchor_ = p[1], steps_ = long(p[2]), iterations_ = int(p[3]);
   chain_.massMatrixAndGradient(r_, M_, dM_);
   initialized_ = true;

@@ -12,6 +12,14 @@
 // the step). The momentum map (65) with ERRATA's Ad_{g^-1}^T is J_k = Ad_{g_k^-1}^T P_k[0:6]: without base
 // forces and gravity it is conserved exactly; joint torques (internal, rows 6..) leave it unchanged; a base
 // wrench f_b changes it by the discrete impulse h/2 (Ad_{g_k^-1}^T C(h xi)^T + Ad_{g_k+1^-1}^T C(-h xi)^T) f_b.
+//
+// Gravity (LGVI): uniform gravity is removed EXACTLY by integrating in the free-falling frame x = x' + s(t),
+// s_dot_dot = gamma (L' = L minus a total time derivative and a function of t), so the scheme above runs without
+// its -h g* grad V term and s, s_dot are advanced exactly for piecewise-constant gamma. Why: with (64)'s potential
+// term a falling base's body velocity grows without bound and, on SE(3), enters the rotation rows through the
+// Cayley tangent (ERRATA "SE(3) vs SO(3)xR^3"): Newton failed after ~9 s of free fall at h = 0.1. pose(),
+// velocity(), nodeMomentum(), momentumMap() and energy() are world quantities; the momentum map then changes by
+// exactly M gamma h per step (linear) and the matching moment.
 #pragma once
 
 #include <memory>
@@ -52,13 +60,14 @@ class FloatingStepper {
   // One step of the chosen scheme; throws SimulationDiverged (state unchanged) or BadInput (bad forces).
   void step(const FloatingForces& f);
 
-  const se3::Pose& pose() const { return g_; }
+  const se3::Pose& pose() const { return gWorld_; }  // base pose, world
   const VectorXd& r() const { return r_; }
   VectorXd velocity() const;                     // continuous estimate M(r)^-1 P (LGVI) / the state (explicit)
   VectorXd nodeMomentum() const;                 // P_k (LGVI) / M(r) v (explicit), base frame
   Vector6d momentumMap() const;                  // eq. (65): (L about the world origin; p), world frame
   double energy(const Vector3d& gravity) const;  // 1/2 v^T M v + V(g, r), J
-  const VectorXd& segmentVelocity() const { return vSeg_; }  // (xi, dr) of the last segment (LGVI)
+  // (xi, dr) of the last segment (LGVI; in the free-falling frame under gravity).
+  const VectorXd& segmentVelocity() const { return vSeg_; }
   int newtonIterations() const { return iterations_; }
   double time() const { return tAnchor_ + double(steps_) * h_; }  // t_k = k h exactly at constant h
   double stepSize() const { return h_; }
@@ -69,7 +78,8 @@ class FloatingStepper {
   std::vector<double> saveState() const;
   void loadState(const std::vector<double>& s);  // throws BadInput on a wrong size or non-finite data
 
-  // The LGVI residual e(v) at the current node and its analytic Jacobian (exposed for the FD test).
+  // The LGVI residual e(v) at the current node and its analytic Jacobian (exposed for the FD test); f.gravity is
+  // not part of it (free-falling frame).
   VectorXd residual(const VectorXd& v, const FloatingForces& f, MatrixXd* jacobian) const;
 
  private:
@@ -82,9 +92,11 @@ class FloatingStepper {
 
   const FloatingChain& chain_;
   FloatingOptions options_;
-  se3::Pose g_;
-  VectorXd r_, P_, v_, vSeg_;  // P_: LGVI node momentum; v_: explicit schemes' velocity
-  MatrixXd M_;                 // M(r_k) and dM(r_k) of the current node (LGVI)
+  se3::Pose g_;       // base pose in the free-falling frame (LGVI; = world without gravity and for Euler/RK4)
+  se3::Pose gWorld_;  // g_ shifted by s_
+  Vector3d s_ = Vector3d::Zero(), sdot_ = Vector3d::Zero();  // free-fall offset and velocity, world (LGVI)
+  VectorXd r_, P_, v_, vSeg_;                                // P_: LGVI node momentum; v_: explicit schemes' velocity
+  MatrixXd M_;                                               // M(r_k) and dM(r_k) of the current node (LGVI)
   std::vector<MatrixXd> dM_;
   double h_ = 0.01, tAnchor_ = 0.0;
   long steps_ = 0;  // since the anchor tAnchor_ (set at initialize and at each change of h)
