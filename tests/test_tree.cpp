@@ -130,6 +130,44 @@ TEST_CASE("CacheOnAndOffGiveBitIdenticalQuantities") {
   for (int k = 0; k < a.frames(); ++k) CHECK((a.vb(k) == b.vb(k) && a.g(k) == b.g(k)));
 }
 
+// Masses of a random tree lumped directly: sum over frames k below f of Ad^T M_k Ad (inertia, applied to a
+// twist x of f) and Ad^T M_k v_k (momentum), with Ad from g_{f,k} = g_f^{-1} g_k; against the recursion.
+TEST_CASE("CompositeQuantitiesAreTheSumsOverTheSubtree") {
+  double worstI = 0, worstW = 0, worstG = 0;
+  for (unsigned seed = 81; seed <= 86; ++seed) {
+    Tree t = test::randomTree(seed);
+    Tree u = test::randomTree(seed);
+    u.setCache(false);
+    const Vector6d x = (Vector6d() << 0.3, -0.2, 0.5, 1.1, -0.7, 0.4).finished();
+    for (int f = 0; f < t.frames(); ++f) {
+      Vector6d Ix = Vector6d::Zero(), W = Vector6d::Zero(), Wg = Vector6d::Zero();
+      for (const Mass& b : t.masses()) {
+        int k = b.frame;
+        while (k != Tree::kWorld && k != f) k = t.parent(k);
+        if (k != f) continue;  // not below f
+        const Eigen::Matrix4d gfk = t.g(f).inverse() * t.g(b.frame);
+        auto momentum = [&](const Vector6d& v) {
+          return (Vector6d() << b.inertia * v.head<3>(), b.m * v.tail<3>()).finished();
+        };
+        Ix += adInvTransposeApply(gfk, momentum(adInvApply(gfk, x)));
+        W += adInvTransposeApply(gfk, momentum(t.vb(b.frame)));
+        const Eigen::Vector3d weight = b.m * t.g(b.frame).topLeftCorner<3, 3>().transpose() * t.gravity();
+        Wg += adInvTransposeApply(gfk, (Vector6d() << Eigen::Vector3d::Zero(), weight).finished());
+      }
+      worstI = std::max(worstI, (t.compositeInertia(f).apply(x) - Ix).norm());
+      worstW = std::max(worstW, (t.compositeMomentum(f) - W).norm());
+      worstG = std::max(worstG, (t.compositeWeight(f) - Wg).norm());
+      CHECK(t.compositeMomentum(f) == u.compositeMomentum(f));  // cache on/off bit-identical
+      CHECK(t.compositeWeight(f) == u.compositeWeight(f));
+      CHECK(t.compositeInertia(f).apply(x) == u.compositeInertia(f).apply(x));
+    }
+  }
+  MESSAGE("composite inertia " << worstI << ", momentum " << worstW << ", weight " << worstG);
+  CHECK(worstI < 1e-12);
+  CHECK(worstW < 1e-12);
+  CHECK(worstG < 1e-12);
+}
+
 TEST_CASE("BadTreeInputThrows") {
   Tree t;
   CHECK_THROWS_AS(t.addFrame(0, Joint::RotX, Drive::Dynamic), BadInput);

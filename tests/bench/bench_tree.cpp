@@ -2,7 +2,7 @@
 // masses 1 kg on massless rods of 1/N m, hinges about y, first joint 0.5 rad from straight down, the others
 // 0, at rest) simulated 10 s at h = 0.01 on the seed 003 tree. Columns: CPU ms for 10 s with the midpoint VI
 // (alpha = 1/2) cached and uncached (every tree quantity recomputed through the whole recursion, as a
-// symbolic expansion would; only up to --uncached-max links, default 8), their ratio, the trapezoidal VI
+// symbolic expansion would; only up to --uncached-max links, default 19), their ratio, the trapezoidal VI
 // and RK4 (cached), and each scheme's max |E - E0| / (E0 - E_rest) over the run. The last rows fit the
 // growth exponent p of time ~ N^p over N >= 4. The second table runs the peer a user would pick instead,
 // the same chain in MuJoCo 2.2 (tree_mujoco_peer.h; only when libmujoco-dev was found at configure time)
@@ -104,7 +104,7 @@ void peerTable(const std::vector<int>&, const std::vector<double>&) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int maxN = 40, uncachedMax = 8;
+  int maxN = 40, uncachedMax = 19;
   for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--max")) maxN = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--uncached-max")) uncachedMax = std::atoi(argv[i + 1]);
