@@ -14,6 +14,9 @@ std::string number(double v) {
   return b;
 }
 
+// A step in seconds, or "none" when the bound found no restriction.
+std::string seconds(double v) { return v >= tree::StepBound::kNoLimit ? "none" : number(v) + " s"; }
+
 PanelWidget row(const char* name, double value, const char* what) {
   return PanelWidget::text(std::string(name) + " = " + number(value) + "   " + what, PanelTone::Dim);
 }
@@ -24,7 +27,7 @@ void SolvabilityReadout::update(const tree::TreeTrapezoidal& s, const tree::Tree
   bound_ = tree::trapezoidalStepBound(s.tree(), s.q(), s.v(), f);
 }
 
-std::string SolvabilityReadout::hudText() const { return "h_bar = " + number(hBar()) + " s"; }
+std::string SolvabilityReadout::hudText() const { return "h_bar = " + seconds(hBar()); }
 
 std::string SolvabilityReadout::hudWarning(double h) const {
   return h > hBar() ? "h > h_bar: Newton not guaranteed to converge (warning only)" : "";
@@ -36,10 +39,10 @@ ScenePanel SolvabilityReadout::panel(double h, int newtonIters) const {
   p.title = "Solvability (seed 002 Sec. 4)";
   if (h > hBar())
     p.header.push_back(PanelWidget::warning("h = " + number(h) +
-                                            " s exceeds the a-priori bound h_bar = " + number(hBar()) +
-                                            " s: Newton's convergence is not guaranteed (h is not clamped; the bound "
+                                            " s exceeds the a-priori bound h_bar = " + seconds(hBar()) +
+                                            ": Newton's convergence is not guaranteed (h is not clamped; the bound "
                                             "is sufficient, not necessary)"));
-  p.header.push_back(PanelWidget::text("h = " + number(h) + " s   h_bar = " + number(hBar()) + " s   Newton " +
+  p.header.push_back(PanelWidget::text("h = " + number(h) + " s   h_bar = " + seconds(hBar()) + "   Newton " +
                                            std::to_string(newtonIters) + " iterations",
                                        h > hBar() ? PanelTone::Warn : PanelTone::Ok));
   PanelWidget plot;

@@ -61,7 +61,10 @@ double quadrilinearNorm(const std::vector<Tensor3>& H) {
       byM.col(m).segment(j * n * n, n * n) = Eigen::Map<const Eigen::VectorXd>(A.data(), n * n);
       byI.middleCols((m * n + j) * n, n) = A;
     }
-  const MatrixXd gramM = byM.transpose() * byM, gramI = byI * byI.transpose();
+  // Lower triangles only (rankUpdate halves the n^5 products; the eigensolver reads the lower triangle).
+  MatrixXd gramM = MatrixXd::Zero(n, n), gramI = MatrixXd::Zero(n, n);
+  gramM.selfadjointView<Eigen::Lower>().rankUpdate(byM.transpose());
+  gramI.selfadjointView<Eigen::Lower>().rankUpdate(byI);
   return std::sqrt(std::min(largestEigen(gramM), largestEigen(gramI)));
 }
 
