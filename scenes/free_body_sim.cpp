@@ -1,4 +1,4 @@
-// scenes/free_body_sim.cpp — LGVI/RK4 free body behind one interface (see header for the momentum reported).
+// scenes/free_body_sim.cpp — LGVI/baseline free body behind one interface (see header for the momentum reported).
 #include "scenes/free_body_sim.h"
 
 #include <chrono>
@@ -68,22 +68,22 @@ double relativeChange(double value, double reference) {
   return reference != 0.0 ? (value - reference) / std::abs(reference) : value - reference;
 }
 
-FreeBodySim::FreeBodySim(bool lgvi, const RigidBodyInertia& inertia, const LgviOptions& options, const se3::Pose& g0,
+FreeBodySim::FreeBodySim(const std::string& integrator, const RigidBodyInertia& inertia, const LgviOptions& options, const se3::Pose& g0,
                          const Vector6d& xi0, const Vector3d& gravity, double h)
     : inertia_(inertia), gravity_(gravity), wrench_(gravityField(inertia.mass, gravity)) {
-  if (lgvi) {
+  if (integrator == "lgvi") {
     lgvi_ = std::make_unique<LgviSe3>(inertia, options);
     lgvi_->initialize(g0, xi0, 0.0, h, wrench_);
   } else {
-    rk4_ = std::make_unique<Rk4RigidBody>(inertia);
-    rk4_->initialize(g0, xi0, 0.0);
+    baseline_ = makeRigidBodyBaseline(integrator, inertia);
+    baseline_->initialize(g0, xi0, 0.0);
   }
 }
 
 void FreeBodySim::step(double h) {
   const auto start = std::chrono::steady_clock::now();
   if (lgvi_) lgvi_->step(h, wrench_);
-  else rk4_->step(h, wrench_);
+  else baseline_->step(h, wrench_);
   stepMicros_ = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -91,15 +91,15 @@ void FreeBodySim::setOptions(const LgviOptions& options) {
   if (lgvi_) lgvi_->setOptions(options);
 }
 
-const se3::Pose& FreeBodySim::pose() const { return lgvi_ ? lgvi_->pose() : rk4_->pose(); }
+const se3::Pose& FreeBodySim::pose() const { return lgvi_ ? lgvi_->pose() : baseline_->pose(); }
 
 Vector6d FreeBodySim::nodeMomentumBody() const {
-  return lgvi_ ? lgvi_->nodeMomentumBody(wrench_) : rk4_->momentumBody();
+  return lgvi_ ? lgvi_->nodeMomentumBody(wrench_) : baseline_->momentumBody();
 }
 
 Vector6d FreeBodySim::spatialMomentum() const { return se3::spatialMomentum(pose(), nodeMomentumBody()); }
 
-Vector6d FreeBodySim::velocity() const { return lgvi_ ? lgvi_->xi() : rk4_->xi(); }
+Vector6d FreeBodySim::velocity() const { return lgvi_ ? lgvi_->xi() : baseline_->xi(); }
 
 double FreeBodySim::kineticEnergy() const { return kineticEnergyOfMomentum(inertia_, nodeMomentumBody()); }
 
@@ -112,13 +112,13 @@ double FreeBodySim::potentialEnergy() const { return gravityPotential(inertia_.m
 
 int FreeBodySim::newtonIterations() const { return lgvi_ ? lgvi_->newtonIterations() : 0; }
 
-double FreeBodySim::time() const { return lgvi_ ? lgvi_->time() : rk4_->time(); }
+double FreeBodySim::time() const { return lgvi_ ? lgvi_->time() : baseline_->time(); }
 
-std::vector<double> FreeBodySim::saveState() const { return lgvi_ ? lgvi_->saveState() : rk4_->saveState(); }
+std::vector<double> FreeBodySim::saveState() const { return lgvi_ ? lgvi_->saveState() : baseline_->saveState(); }
 
 void FreeBodySim::loadState(const std::vector<double>& state) {
   if (lgvi_) lgvi_->loadState(state);
-  else rk4_->loadState(state);
+  else baseline_->loadState(state);
 }
 
 }  // namespace varsim

@@ -1,6 +1,6 @@
 // scenes/free_body_sim.h — one free rigid body under uniform gravity on either the LGVI (seed 000
-// eqs. (9)-(10)) or the RK4 baseline, behind one interface, with the diagnostics the rigid-body scenes
-// report: node momentum, energy, Newton iterations and wall time per step.
+// eqs. (9)-(10)) or one of the baselines (RK2, implicit RK2, RK4, Lie-Newmark), behind one interface, with
+// the diagnostics the rigid-body scenes report: node momentum, energy, Newton iterations and wall time per step.
 //
 // Momentum reported for the LGVI: the node momentum mu^-_k + (h/2) f_k (average of the left and right
 // discrete momenta; LgviSe3::nodeMomentumBody), transported to the world, Ad*_{g_k^-1}. With no force
@@ -9,10 +9,11 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/integrators/lgvi_se3.h"
-#include "engine/integrators/rk4_rigid_body.h"
+#include "engine/integrators/rigid_body_baseline.h"
 #include "engine/sim/param.h"
 
 namespace varsim {
@@ -35,19 +36,21 @@ double relativeChange(double value, double reference);
 
 class FreeBodySim {
  public:
-  // lgvi = false selects RK4 (options are then ignored). Throws BadInput on invalid inertia/options.
-  FreeBodySim(bool lgvi, const RigidBodyInertia& inertia, const LgviOptions& options, const se3::Pose& g0,
+  // integrator: "lgvi" or a baseline name of makeRigidBodyBaseline (rk2, rk2i, rk4, newmark; options are then
+  // ignored). Throws BadInput on an unknown name, invalid inertia or options.
+  FreeBodySim(const std::string& integrator, const RigidBodyInertia& inertia, const LgviOptions& options, const se3::Pose& g0,
               const Vector6d& xi0, const Vector3d& gravity, double h);
 
   void step(double h);  // throws SimulationDiverged with the state unchanged
-  void setOptions(const LgviOptions& options);  // LGVI: live change, keeps the state; RK4: no effect
+  void setOptions(const LgviOptions& options);  // LGVI: live change, keeps the state; baselines: no effect
 
   bool isLgvi() const { return lgvi_ != nullptr; }
+  std::string integratorName() const { return lgvi_ ? "lgvi" : baseline_->name(); }
   const RigidBodyInertia& inertia() const { return inertia_; }
   const se3::Pose& pose() const;
-  Vector6d nodeMomentumBody() const;  // LGVI: mu^- + (h/2) f; RK4: II xi
+  Vector6d nodeMomentumBody() const;  // LGVI: mu^- + (h/2) f; baselines: II xi
   Vector6d spatialMomentum() const;   // (L about the world origin; p), world frame
-  Vector6d velocity() const;          // body (omega, v): LGVI last segment xi_{k-1}, RK4 the state
+  Vector6d velocity() const;          // body (omega, v): LGVI last segment xi_{k-1}, baselines the state
   double kineticEnergy() const;       // 1/2 mu^T II^-1 mu of the node momentum, J
   double potentialEnergy() const;     // -m g . x, J
   double energy() const { return kineticEnergy() + potentialEnergy(); }
@@ -55,7 +58,7 @@ class FreeBodySim {
   // and O((h|ω|)²) relative to the kinetic energy (10 % of it at h|ω| = 2, tumbling_body's preset),
   // so K (1 + (h|ω|)²), plus the weight times the body's size m|g| L for a body at rest.
   double energyScale(double h, double size) const;
-  int newtonIterations() const;       // 0 for RK4
+  int newtonIterations() const;       // 0 for the explicit baselines
   double stepMicros() const { return stepMicros_; }  // wall time of the last step, us
   double time() const;
 
@@ -67,7 +70,7 @@ class FreeBodySim {
   Vector3d gravity_;
   WrenchField wrench_;
   std::unique_ptr<LgviSe3> lgvi_;
-  std::unique_ptr<Rk4RigidBody> rk4_;
+  std::unique_ptr<RigidBodyBaseline> baseline_;
   double stepMicros_ = 0.0;
 };
 

@@ -210,7 +210,7 @@ TEST_CASE("BadInputExitsWithCode2AndNamesTheProblem") {
   checkBadInput("run rigid_body --set inertia=5,1,2", {"inertia", "triangle inequality J2 + J3 >= J1"});
   checkBadInput("run rigid_body --set inertia=1,5,2", {"inertia", "triangle inequality J3 + J1 >= J2"});
   checkBadInput("run rigid_body --set tangent=rk4", {"tangent", "'rk4' is not allowed", "cay, exp, exp_trunc, tln"});
-  checkBadInput("run rigid_body --set integrator=euler", {"integrator", "lgvi, rk4"});
+  checkBadInput("run rigid_body --set integrator=euler", {"integrator", "lgvi, rk2, rk2i, rk4, newmark"});
   checkBadInput("run rigid_body --set group=se2", {"group", "se3, so3xr3"});
   checkBadInput("run rigid_body --set retraction=log", {"retraction", "cay, exp"});
   checkBadInput("run rigid_body --dt 0", {"dt", "0 is out of range"});

@@ -17,6 +17,7 @@
 #include "scenes/live_edit.h"
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
+#include "scenes/study_runner.h"
 
 namespace varsim {
 
@@ -24,7 +25,9 @@ static const char* kRunUsage =
     "usage: varsim run SCENE|FILE.json [--set key=value]... [--dt H] [--duration T | --steps N] "
     "[--csv FILE] [--every K] [--input FILE] [--timings]";
 
-bool isHeadlessCommand(const std::string& arg) { return arg == "list" || arg == "describe" || arg == "run"; }
+bool isHeadlessCommand(const std::string& arg) {
+  return arg == "list" || arg == "describe" || arg == "run" || arg == "study";
+}
 
 namespace {
 
@@ -179,7 +182,8 @@ int runScene(const std::vector<std::string>& args) {
 }
 
 int dispatch(const std::vector<std::string>& args) {
-  if (args.empty() || !isHeadlessCommand(args[0])) throw BadInput("usage: varsim list | describe SCENE | run ...");
+  if (args.empty() || !isHeadlessCommand(args[0]))
+    throw BadInput("usage: varsim list | describe SCENE | run ... | study ...");
   if (args[0] == "list") {
     for (const auto& s : SceneRegistry::all()) std::printf("%s\n", s.name.c_str());
     return kExitOk;
@@ -190,6 +194,7 @@ int dispatch(const std::vector<std::string>& args) {
     std::printf("%s\n", describeSceneJson(args[1]).c_str());
     return kExitOk;
   }
+  if (args[0] == "study") return study::studyCommand(args);  // integrator comparisons (scenes/study_runner.h)
   return runScene(args);
 }
 

@@ -1,4 +1,4 @@
-// The headless runner (`varsim list | describe | run`): the contract tests and outside checks rely
+// The headless runner (`varsim list | describe | run | study`): the contract tests and outside checks rely
 // on. Never touches a display. Exit codes: 0 ok, 2 bad input, 3 the simulation diverged; no exception
 // leaves runHeadless.
 #pragma once

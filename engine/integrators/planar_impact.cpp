@@ -35,10 +35,11 @@ void validateRestitution(double e, const char* where) {
 }
 
 ImpactEvent carStepSolid(const CarParams& p, double alpha, double h, CarState& s, double steerRate, double torque,
-                         const Footprint& footprint, const std::vector<PlanarBox>& obstacles, double restitution) {
+                         const Footprint& footprint, const std::vector<PlanarBox>& obstacles, double restitution,
+                         CarIntegrator method) {
   validateRestitution(restitution, "car");
   const CarState before = s;
-  carStep(p, alpha, h, s, steerRate, torque);  // throws with s unchanged
+  carStepWith(method, p, alpha, h, s, steerRate, torque);  // throws with s unchanged
   const Vector3d v(h * (p.rho / p.l) * s.sigmaMid * s.u, h * p.rho * s.u, 0.0);  // the step's h xi_k
   const SweptContact c = sweep(footprint, before.g, v, obstacles);
   ImpactEvent e;

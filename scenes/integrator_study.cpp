@@ -1,0 +1,302 @@
+// scenes/integrator_study.cpp — random cases, ground truth and per-method
+// measurement of the integrator study (see the header). Rigid body: a free box
+// (no gravity) with random mass, sides, attitude, omega_0 and v_0, as seed 000
+// Fig. 4 ("a wide range of initial conditions"); car: seed 000 Fig. 5's
+// sinusoidal steering, no torque.
+#include "scenes/integrator_study.h"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+#include "engine/integrators/car_rk.h"
+#include "engine/sim/errors.h"
+#include "scenes/free_body_sim.h"
+
+namespace varsim::study {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+double cpuNow() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+double wallNow() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::vector<double> powersOfTwo(int from, int to) { // 2^-from ... 2^-to
+  std::vector<double> h;
+  for (int j = from; j <= to; ++j)
+    h.push_back(std::ldexp(1.0, -j));
+  return h;
+}
+
+// ---- rigid body
+// ----------------------------------------------------------------------------------------
+
+struct RigidCase {
+  RigidBodyInertia inertia;
+  se3::Pose g0;
+  Vector6d xi0;
+};
+
+// Mass 1-10 kg, box sides 0.2-2 m (so J obeys the triangle inequality), uniform
+// random attitude (Shoemake), |omega_0| 1-4 rad/s in a uniform direction, v_0
+// components in [-1, 1] m/s.
+RigidCase rigidCase(std::uint64_t seed, int run) {
+  StudyRng rng(seed, run);
+  const double m = rng.uniform(1.0, 10.0);
+  const Vector3d s(rng.uniform(0.2, 2.0), rng.uniform(0.2, 2.0),
+                   rng.uniform(0.2, 2.0));
+  const Vector3d J =
+      m / 12.0 *
+      Vector3d(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
+               s.x() * s.x() + s.y() * s.y());
+  RigidCase c{principalInertia(m, J), se3::Pose{}, Vector6d::Zero()};
+  const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * kPi),
+               u3 = rng.uniform(0, 2 * kPi);
+  const quat::Quat q(
+      std::sqrt(u1) * std::cos(u3), std::sqrt(1 - u1) * std::sin(u2),
+      std::sqrt(1 - u1) * std::cos(u2), std::sqrt(u1) * std::sin(u3));
+  c.g0.R = quat::toRotation(q);
+  const double z = rng.uniform(-1, 1), phi = rng.uniform(0, 2 * kPi),
+               w = rng.uniform(1.0, 4.0);
+  const double r = std::sqrt(1 - z * z);
+  c.xi0 << w * r * std::cos(phi), w * r * std::sin(phi), w * z,
+      rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1);
+  return c;
+}
+
+// The body's state at the checkpoints t = 1, 2, ..., T.
+struct RigidSample {
+  se3::Pose g;
+  double energy;
+  Vector6d momentum;
+};
+
+// Steps `sim` to T, sampling every 1 s; stops at a SimulationDiverged (returns
+// its time, or -1 if none).
+double runRigid(FreeBodySim &sim, double h, double T,
+                std::vector<RigidSample> &out, long *newton) {
+  const long perSecond = std::lround(1.0 / h), n = std::lround(T / h);
+  for (long k = 1; k <= n; ++k) {
+    try {
+      sim.step(h);
+    } catch (const SimulationDiverged &) {
+      return double(k) * h;
+    }
+    if (newton)
+      *newton += sim.newtonIterations();
+    if (k % perSecond == 0)
+      out.push_back({sim.pose(), sim.energy(), sim.spatialMomentum()});
+  }
+  return -1.0;
+}
+
+std::vector<RunResult> rigidRun(const StudyProblem &p, std::uint64_t seed,
+                                int run) {
+  const RigidCase c = rigidCase(seed, run);
+  FreeBodySim truthSim("rk4", c.inertia, LgviOptions{}, c.g0, c.xi0,
+                       Vector3d::Zero(), p.truthStep);
+  std::vector<RigidSample> truth;
+  if (runRigid(truthSim, p.truthStep, p.duration, truth, nullptr) >= 0.0)
+    throw SimulationDiverged("study: the RK4 ground truth diverged (run " +
+                             std::to_string(run) + ")");
+  const double E0 = truthSim.kineticEnergy(); // no forces: E(0) = 1/2 xi0^T II
+                                              // xi0 for every method
+  const Vector6d M0 =
+      se3::spatialMomentum(c.g0, generalizedInertia(c.inertia) * c.xi0);
+  std::vector<RunResult> results;
+  for (const std::string &method : p.methods) {
+    for (double h : p.steps) {
+      RunResult r{method, h, run};
+      r.steps = std::lround(p.duration / h);
+      r.hOmega = h * c.xi0.head<3>().norm();
+      FreeBodySim sim(method, c.inertia, LgviOptions{}, c.g0, c.xi0,
+                      Vector3d::Zero(), h);
+      std::vector<RigidSample> got;
+      long newton = 0;
+      const double cpu0 = cpuNow(), wall0 = wallNow();
+      const double failed = runRigid(sim, h, p.duration, got, &newton);
+      r.cpuSeconds = cpuNow() - cpu0, r.wallSeconds = wallNow() - wall0;
+      r.blowup = failed >= 0.0;
+      r.blowupTime = r.blowup ? failed : 0.0;
+      r.newtonPerStep = double(newton) / double(r.steps);
+      if (r.blowup) {
+        r.posErr = r.rotErr = r.energyDrift = r.momentumDrift = NAN;
+      } else {
+        for (size_t j = 0; j < got.size(); ++j) {
+          r.posErr += (got[j].g.x - truth[j].g.x).norm() / double(got.size());
+          r.rotErr += quat::angleBetween(got[j].g.quaternion(),
+                                         truth[j].g.quaternion()) /
+                      double(got.size());
+          r.energyDrift =
+              std::max(r.energyDrift, std::abs(got[j].energy - E0) / E0);
+          r.momentumDrift = std::max(r.momentumDrift,
+                                     (got[j].momentum - M0).norm() / M0.norm());
+        }
+      }
+      results.push_back(r);
+    }
+  }
+  return results;
+}
+
+// ---- car
+// ---------------------------------------------------------------------------------------------
+
+// sigma(t) = A sin(w t + phase): A in [0.1, 0.6] (steering up to 31 deg), w in
+// [0.3, 1.5] rad/s; rear-wheel rate psi_dot(0) in [2, 8] rad/s (0.7-2.8 m/s
+// with rho = 0.35); no torque, so the energy is a constant of the motion
+// (steering is workless) and its drift measures the method. The car of
+// CarParams' defaults.
+struct CarCase {
+  double amplitude, omega, phase, psiDot0;
+  double sigma(double t) const {
+    return amplitude * std::sin(omega * t + phase);
+  }
+};
+
+CarCase carCase(std::uint64_t seed, int run) {
+  StudyRng rng(seed, run);
+  CarCase c{};
+  c.amplitude = rng.uniform(0.1, 0.6);
+  c.omega = rng.uniform(0.3, 1.5);
+  c.phase = rng.uniform(0.0, 2 * kPi);
+  c.psiDot0 = rng.uniform(2.0, 8.0);
+  return c;
+}
+
+// The scene's step (carStepWith) with the steering rate of each step the secant
+// (sigma(t+h) - sigma(t))/h, so sigma is exact at every node for every method.
+// Samples (x, y, theta, E) every 1 s; returns the failure time.
+double runCar(CarIntegrator method, const CarCase &c, double h, double T,
+              std::vector<Vector4d> &out) {
+  const CarParams p;
+  CarState s = carStart(p, se2::Pose2{}, 0.0, c.sigma(0.0), c.psiDot0);
+  const long perSecond = std::lround(1.0 / h), n = std::lround(T / h);
+  for (long k = 0; k < n; ++k) {
+    const double t = double(k) * h;
+    try {
+      carStepWith(method, p, 0.5, h, s, (c.sigma(t + h) - c.sigma(t)) / h, 0.0);
+    } catch (const SimulationDiverged &) {
+      return t + h;
+    }
+    if ((k + 1) % perSecond == 0)
+      out.emplace_back(s.g.x, s.g.y, s.g.theta,
+                       p.energyOfMomentum(s.pMinus, s.sigma));
+  }
+  return -1.0;
+}
+
+std::vector<RunResult> carRun(const StudyProblem &p, std::uint64_t seed,
+                              int run) {
+  const CarCase c = carCase(seed, run);
+  const CarParams params;
+  std::vector<Vector4d> truth;
+  if (runCar(CarIntegrator::Rk4, c, p.truthStep, p.duration, truth) >= 0.0)
+    throw SimulationDiverged("study: the RK4 ground truth diverged (run " +
+                             std::to_string(run) + ")");
+  const double E0 = params.energyOfMomentum(
+      params.momentumOfRate(c.psiDot0, c.sigma(0.0)), c.sigma(0.0));
+  // Step measure: h times the largest yaw rate scale (rho/l) A psi_dot(0).
+  const double yawRate = params.rho / params.l * c.amplitude * c.psiDot0;
+  std::vector<RunResult> results;
+  for (const std::string &method : p.methods) {
+    for (double h : p.steps) {
+      RunResult r{method, h, run};
+      r.steps = std::lround(p.duration / h);
+      r.hOmega = h * yawRate;
+      std::vector<Vector4d> got;
+      const double cpu0 = cpuNow(), wall0 = wallNow();
+      const double failed =
+          runCar(carIntegratorFromName(method), c, h, p.duration, got);
+      r.cpuSeconds = cpuNow() - cpu0, r.wallSeconds = wallNow() - wall0;
+      r.blowup = failed >= 0.0;
+      r.blowupTime = r.blowup ? failed : 0.0;
+      r.momentumDrift = NAN;
+      if (r.blowup) {
+        r.posErr = r.rotErr = r.energyDrift = NAN;
+      } else {
+        for (size_t j = 0; j < got.size(); ++j) {
+          r.posErr += (got[j].head<2>() - truth[j].head<2>()).norm() /
+                      double(got.size());
+          r.rotErr += std::abs(got[j][2] - truth[j][2]) / double(got.size());
+          r.energyDrift =
+              std::max(r.energyDrift, std::abs(got[j][3] - E0) / E0);
+        }
+      }
+      results.push_back(r);
+    }
+  }
+  return results;
+}
+
+} // namespace
+
+StudyProblem problemFor(const std::string &figure) {
+  const std::vector<std::string> rigid = {"lgvi", "rk2", "rk2i", "rk4",
+                                          "newmark"};
+  if (figure == "fig3")
+    return {figure, "rigid_body", rigid, {0.25}, 60.0, 1, std::ldexp(1.0, -11)};
+  if (figure == "fig4")
+    return {figure, "rigid_body",        rigid, powersOfTwo(1, 7), 240.0,
+            20,     std::ldexp(1.0, -11)};
+  if (figure == "fig5")
+    return {figure, "car", {"variational", "rk2", "rk4"}, powersOfTwo(1, 7),
+            60.0,   50,    std::ldexp(1.0, -13)};
+  throw BadInput("study '" + figure + "': allowed fig3, fig4, fig5");
+}
+
+std::vector<RunResult> runCase(const StudyProblem &problem, std::uint64_t seed,
+                               int run) {
+  return problem.system == "car" ? carRun(problem, seed, run)
+                                 : rigidRun(problem, seed, run);
+}
+
+std::vector<std::string> orbitRows(const StudyProblem &problem,
+                                   std::uint64_t seed, int run, double h) {
+  const RigidCase c = rigidCase(seed, run);
+  std::vector<std::string> rows = {
+      "method,t,omega_x,omega_y,omega_z,x,y,z,qw,qx,qy,qz,energy,L"};
+  std::vector<std::string> methods = problem.methods;
+  methods.insert(methods.begin(), "truth");
+  char line[512];
+  for (const std::string &method : methods) {
+    const bool truth = method == "truth";
+    const double step = truth ? problem.truthStep : h;
+    FreeBodySim sim(truth ? "rk4" : method, c.inertia, LgviOptions{}, c.g0,
+                    c.xi0, Vector3d::Zero(), step);
+    const long every = std::lround(h / step),
+               n = std::lround(problem.duration / step);
+    for (long k = 0; k <= n; ++k) {
+      if (k % every == 0) {
+        const se3::Pose &g = sim.pose();
+        const Vector4d q = g.quaternion();
+        const Vector6d xi = sim.velocity();
+        std::snprintf(line, sizeof line,
+                      "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%."
+                      "17g,%.17g,%.17g,%.17g,%.17g",
+                      method.c_str(), double(k) * step, xi[0], xi[1], xi[2],
+                      g.x[0], g.x[1], g.x[2], q[0], q[1], q[2], q[3],
+                      sim.energy(), sim.spatialMomentum().head<3>().norm());
+        rows.push_back(line);
+      }
+      if (k == n)
+        break;
+      try {
+        sim.step(step);
+      } catch (const SimulationDiverged &) {
+        break; // the orbit ends where the method blew up
+      }
+    }
+  }
+  return rows;
+}
+
+} // namespace varsim::study
