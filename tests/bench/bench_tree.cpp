@@ -9,6 +9,9 @@
 // with its semi-implicit Euler and RK4 at the same h, beside our midpoint: CPU ms per 10 s and energy error
 // on the same scale (energies of MuJoCo's qpos/qvel evaluated by our tree). "blew up" gives the time at
 // which MuJoCo's state turned non-finite or it reset on a bad acceleration.
+// The third table starts the chain curled (every joint 0.5 rad from its parent; its tip whips): ours and
+// MuJoCo's schemes at N = 10, 19 and h = 0.01, 0.0025, 0.001, each CPU ms per 10 s and dE, or where it
+// failed (our midpoint: Newton on (25) did not converge; MuJoCo: blew up).
 // Usage: bench_tree [--max N] [--uncached-max N].
 #include <cmath>
 #include <cstdio>
@@ -46,25 +49,41 @@ double exponent(const std::vector<int>& n, const std::vector<double>& ms) {  // 
   return m < 2 ? NAN : (m * sxy - sx * sy) / (m * sxx - sx * sx);
 }
 
+// A cell: CPU ms and dE, or the simulated time of a failure.
+void printCell(const Run& r) {
+  if (std::isnan(r.blowUp)) {
+    std::printf(" %9.1f %10.2e", r.ms, r.energyError);
+  } else {
+    std::printf(" %9s %10s", "failed", ("t=" + std::to_string(r.blowUp).substr(0, 5) + "s").c_str());
+  }
+}
+
+Run curledRun(Scheme scheme, int links, double h) {
+  const ChainRun c = runChain(scheme, links, h, std::lround(10 / h), true, true, true);
+  Run r;
+  r.ms = c.ms, r.energyError = c.energyError, r.blowUp = c.failedAt;
+  return r;
+}
+
 #ifdef VARSIM_HAVE_MUJOCO
-// The chain in MuJoCo for 1000 steps of h = 0.01 from the same start; energy outside the timed part.
-Run runMujoco(int links, bool rk4) {
-  mjModel* m = bench::loadMjcf(bench::pendulumMjcf(links, 1.0, 1.0 / links, rk4));
+// The chain in MuJoCo for 10 s at h from the same start; energy outside the timed part.
+Run runMujoco(int links, bool rk4, double h = 0.01, bool curled = false) {
+  mjModel* m = bench::loadMjcf(bench::pendulumMjcf(links, 1.0, 1.0 / links, rk4, h));
   mjData* d = mj_makeData(m);
-  const Eigen::VectorXd q0 = startPose(links);
+  const Eigen::VectorXd q0 = startPose(links, curled);
   for (int i = 0; i < links; ++i) d->qpos[i] = q0(i);
   mj_forward(m, d);
-  EnergyScale scale(links);
+  EnergyScale scale(links, curled);
   Run r;
   double worst = 0, busy = 0;
-  for (int k = 0; k < 1000; ++k) {
+  for (long k = 0; k < std::lround(10 / h); ++k) {
     const double a = cpuMs();
     mj_step(m, d);
     busy += cpuMs() - a;
     const Eigen::VectorXd q = Eigen::Map<const Eigen::VectorXd>(d->qpos, links);
     const Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXd>(d->qvel, links);
     if (!q.allFinite() || !v.allFinite() || d->warning[mjWARN_BADQACC].number > 0) {
-      r.blowUp = (k + 1) * 0.01;
+      r.blowUp = double(k + 1) * h;
       break;
     }
     worst = std::max(worst, scale.error(q, v));
@@ -75,14 +94,6 @@ Run runMujoco(int links, bool rk4) {
   return r;
 }
 
-void printPeer(const Run& r) {
-  if (std::isnan(r.blowUp)) {
-    std::printf(" %9.1f %10.2e", r.ms, r.energyError);
-  } else {
-    std::printf(" %9s %10s", "blew up", ("t=" + std::to_string(r.blowUp).substr(0, 4) + "s").c_str());
-  }
-}
-
 void peerTable(const std::vector<int>& ns, const std::vector<double>& midpointMs) {
   std::printf("\nPeer: MuJoCo %s, same chain, 10 s at h = 0.01, CPU ms and dE as above\n", mj_versionString());
   std::printf("%4s %10s %9s %10s %9s %10s %12s\n", "N", "ours mid", "mj euler", "euler dE", "mj rk4", "rk4 dE",
@@ -90,7 +101,7 @@ void peerTable(const std::vector<int>& ns, const std::vector<double>& midpointMs
   for (size_t i = 0; i < ns.size(); ++i) {
     const Run e = runMujoco(ns[i], false), r4 = runMujoco(ns[i], true);
     std::printf("%4d %10.1f", ns[i], midpointMs[i]);
-    printPeer(e), printPeer(r4);
+    printCell(e), printCell(r4);
     std::printf(" %12.2f\n", midpointMs[i] / r4.ms);
     std::fflush(stdout);
   }
@@ -100,6 +111,26 @@ void peerTable(const std::vector<int>&, const std::vector<double>&) {
   std::printf("\nPeer: MuJoCo not built (libmujoco-dev not found at configure time)\n");
 }
 #endif
+
+void curledTable() {
+  std::printf("\nCurled start (every joint 0.5 rad), 10 s: CPU ms and dE, or when it failed\n");
+  std::printf("%4s %7s %9s %10s %9s %10s", "N", "h", "ours mid", "mid dE", "ours rk4", "rk4 dE");
+#ifdef VARSIM_HAVE_MUJOCO
+  std::printf(" %9s %10s %9s %10s", "mj euler", "euler dE", "mj rk4", "rk4 dE");
+#endif
+  std::printf("\n");
+  for (int n : {10, 19}) {
+    for (double h : {0.01, 0.0025, 0.001}) {
+      std::printf("%4d %7g", n, h);
+      printCell(curledRun(Scheme::Midpoint, n, h)), printCell(curledRun(Scheme::Rk4, n, h));
+#ifdef VARSIM_HAVE_MUJOCO
+      printCell(runMujoco(n, false, h, true)), printCell(runMujoco(n, true, h, true));
+#endif
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  }
+}
 
 }  // namespace
 
@@ -127,5 +158,6 @@ int main(int argc, char** argv) {
       "growth exponent p (time ~ N^p, N >= 4): midpoint cached %.2f, uncached %.2f, trapezoidal %.2f, rk4 %.2f\n",
       exponent(ns, cached), exponent(ns, uncached), exponent(ns, trap), exponent(ns, rk));
   peerTable(ns, cached);
+  curledTable();
   return 0;
 }

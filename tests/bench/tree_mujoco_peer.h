@@ -16,8 +16,8 @@
 
 namespace bench {
 
-inline std::string pendulumMjcf(int links, double mass, double length, bool rk4) {
-  std::string x = "<mujoco><option timestep=\"0.01\" gravity=\"0 0 -9.81\" integrator=\"" +
+inline std::string pendulumMjcf(int links, double mass, double length, bool rk4, double h = 0.01) {
+  std::string x = "<mujoco><option timestep=\"" + std::to_string(h) + "\" gravity=\"0 0 -9.81\" integrator=\"" +
                   std::string(rk4 ? "RK4" : "Euler") + "\"/><worldbody>";
   for (int l = 0; l < links; ++l) {
     x += "<body pos=\"0 0 " + std::to_string(l == 0 ? 0.0 : -length) + "\"><joint type=\"hinge\" axis=\"0 1 0\"/>";
