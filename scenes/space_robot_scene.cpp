@@ -139,7 +139,9 @@ class SpaceRobotScene : public Scene {
     if (s.size() <= extra) throw BadInput("space_robot state: " + std::to_string(s.size()) + " numbers, too few");
     const size_t n = s.size() - extra;
     const double* p = s.data() + n;
-    if (!(p[0] >= 0 && p[0] <= 3) || !(p[2] >= 0 && p[2] < 3) || !(p[3] >= 0 && p[3] < 3))
+    for (size_t i = 0; i < extra; ++i)
+      if (!std::isfinite(p[i])) throw BadInput("space_robot state: non-finite maneuver entry " + std::to_string(i));
+    if (!(p[0] >= 0 && p[0] <= 3) || !(p[2] >= 0 && p[2] < 3) || !(p[3] >= 0 && p[3] < 3) || !(p[5] > 0))
       throw BadInput("space_robot state: bad maneuver mode or joint pair");
     stepper_.loadState(std::vector<double>(s.begin(), s.begin() + long(n)));
     mode_ = Mode(int(p[0])), phaseTime_ = p[1], loop_.a = int(p[2]), loop_.b = int(p[3]), loop_.sign = p[4];

@@ -6,8 +6,8 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -112,6 +112,9 @@ TEST_CASE("SpaceRobotRefusesBadEditsAndParameters") {
     CHECK_THROWS_AS(s->applyEdit("reorient", bad), BadInput);
   CHECK_THROWS_AS(s->applyEdit("unknown", "1"), BadInput);
   CHECK_THROWS_AS(s->loadState({1.0, 2.0}), BadInput);
+  std::vector<double> bad = s->saveState();
+  bad.back() = std::nan("");
+  CHECK_THROWS_AS(s->loadState(bad), BadInput);
   for (const char* bad : {"base_mass=0", "base_mass=-1", "link_masses=1,-1,1", "link_lengths=1,1", "dt=0", "dt=0.2",
                           "rest_angles=0,0,3", "servo_frequency=0"}) {
     const auto r = runCaptured({"run", "space_robot", "--set", bad, "--steps", "1"});
