@@ -60,6 +60,25 @@ int solveNewton(const NewtonProblem& p, VectorXd& x, int maxIter) {
   return -1;
 }
 
+int solveNewtonDamped(const NewtonProblem& p, VectorXd& x, int maxIter) {
+  VectorXd r = p.residual(x);
+  for (int it = 1; it <= maxIter; ++it) {
+    const VectorXd d = p.jacobian(x).partialPivLu().solve(-r);
+    if (!d.allFinite()) return -1;
+    const double step = d.lpNorm<Eigen::Infinity>(), scale = 1 + x.lpNorm<Eigen::Infinity>();
+    if (step <= 1e-12 * scale) return it;  // the full Newton step is at round-off: x solves r = 0
+    // Armijo backtracking on |r|: halve the step until the residual norm decreases (at most 1/1024).
+    double t = 1;
+    VectorXd trial = x + d, rt = p.residual(trial);
+    while (!(rt.allFinite() && rt.norm() <= (1 - 1e-4 * t) * r.norm()) && t > 1.0 / 1024) {
+      t /= 2, trial = x + t * d, rt = p.residual(trial);
+    }
+    if (!rt.allFinite()) return -1;
+    x = trial, r = rt;
+  }
+  return -1;
+}
+
 void TreeStepper::setKinematicTarget(const VectorXd& next, double h) {
   if (next.size() != tree_.kinematicCount() || !next.allFinite() || !(h > 0) || !std::isfinite(h)) {
     throw BadInput("tree stepper: kinematic target needs " + std::to_string(tree_.kinematicCount()) +
@@ -109,8 +128,17 @@ int TreeStepper::solveConstrained(const NewtonProblem& p, const VectorXd& qk, co
                                   return J;
                                 }};
   VectorXd z(n + m);
-  z << x, VectorXd::Zero(m);
-  const int it = solveNewton(augmented, z);
+  z << x, (lambda_.size() == m ? lambda_ : VectorXd::Zero(m));  // warm start from the last step's multipliers
+  const VectorXd z0 = z;
+  int it = solveNewton(augmented, z);
+  if (it < 0) {
+    // A large kinematic move can start plain Newton outside its basin (stiff floor, friction, strings
+    // pulling near a straight limb): retry from the same guess with backtracking. Steps that converged
+    // plainly are unchanged.
+    z = z0;
+    const int damped = solveNewtonDamped(augmented, z, 100);
+    it = damped < 0 ? -1 : 40 + damped;
+  }
   x = z.head(n), lambda_ = z.tail(m);
   return it;
 }

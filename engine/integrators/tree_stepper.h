@@ -47,6 +47,9 @@ struct NewtonProblem {
   std::function<Eigen::MatrixXd(const VectorXd&)> jacobian;
 };
 int solveNewton(const NewtonProblem& p, VectorXd& x, int maxIter = 40);
+// Newton with Armijo backtracking on |r| (globalised): the fallback when plain Newton fails. Converged when the
+// full Newton step is at most 1e-12 (1 + |x|_inf); -1 after maxIter or on non-finite numbers.
+int solveNewtonDamped(const NewtonProblem& p, VectorXd& x, int maxIter = 100);
 
 class TreeStepper {
  public:
@@ -66,6 +69,7 @@ class TreeStepper {
   // object must outlive the stepper; nullptr removes them. Lengths may change between steps.
   void setConstraints(const TreeConstraints* c) { constraints_ = c; }
   const VectorXd& multipliers() const { return lambda_; }  // of the last step
+  void setMultipliers(const VectorXd& lambda) { lambda_ = lambda; }  // restores the next step's warm start
   // Kinematic variables moving over the next step (seed 003 Assumption 2: prescribed functions of time).
   // Call before step() with their values at t_{k+1}; the tree's values at this call are those at t_k.
   // During that step the tree holds the linear path k(s) = k_k + s (k_{k+1} - k_k), rate (k_{k+1} - k_k)/h:
@@ -85,7 +89,8 @@ class TreeStepper {
   void kinematicAt(double s) const;
   // Newton on z = (x, lambda) for r(x) + G^T lambda = 0, h(q_{k+1}; k_{k+1}) = 0 with q_{k+1} = base + dqdx x
   // and G = dqdx Dh(q_k; k_k): the constraint force acts at q_k, the constraint holds at q_{k+1} (the
-  // SHAKE-type constrained DEL equations). Without constraints it is plain solveNewton. Sets lambda_; takes
+  // SHAKE-type constrained DEL equations), warm-started from the last multipliers, with solveNewtonDamped as
+  // the fallback. Without constraints it is plain solveNewton. Sets lambda_; takes
   // the pending kinematic target (the tree holds k_{k+1} on return, k_k after a failure).
   int solveStep(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x);
   int solveConstrained(const NewtonProblem& p, const VectorXd& qk, const VectorXd& base, double dqdx, VectorXd& x);

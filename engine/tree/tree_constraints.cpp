@@ -40,6 +40,12 @@ void TreeConstraints::setLength(int j, double length) {
   c_.at(j).length = length;
 }
 
+TreeConstraints TreeConstraints::subset(const std::vector<int>& rows) const {
+  TreeConstraints out;
+  for (int j : rows) out.c_.push_back(c_.at(size_t(j)));  // already validated
+  return out;
+}
+
 VectorXd TreeConstraints::value(const Tree& t) const {
   VectorXd h(count());
   for (int j = 0; j < count(); ++j) {

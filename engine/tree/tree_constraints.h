@@ -25,6 +25,7 @@ class TreeConstraints {
   void setLength(int j, double length);                  // throws BadInput
   int count() const { return static_cast<int>(c_.size()); }
   const DistanceConstraint& operator[](int j) const { return c_[j]; }
+  TreeConstraints subset(const std::vector<int>& rows) const;  // the listed constraints, in that order
 
   // At the tree's current q: h(q) (m) and Dh(q) (m x n).
   VectorXd value(const Tree& t) const;
