@@ -14,29 +14,29 @@ namespace varsim::tree {
 
 namespace {
 
-// M(q) and ∇M(q) at q (the tree's velocity does not enter them).
-void massAt(Tree& t, const VectorXd& q, Eigen::MatrixXd* M, std::vector<Eigen::MatrixXd>* gradM) {
+// (I ⊗ v^T)∇M(q) at q without the tensor (massGradientContraction; the tree's velocity does not enter it), and
+// M(q) when asked.
+Eigen::MatrixXd contractionAt(Tree& t, const VectorXd& q, const VectorXd& v, Eigen::MatrixXd* M = nullptr) {
   t.setQ(q);
   if (M) *M = massMatrix(t);
-  if (gradM) *gradM = massMatrixGradient(t);
+  return massGradientContraction(t, v);
 }
 
 }  // namespace
 
-VectorXd trapezoidalBias(const std::vector<Eigen::MatrixXd>& gradMk, const VectorXd& gradVk, const VectorXd& vk,
-                         const VectorXd& v, const TreeForcing& f) {
+VectorXd trapezoidalBias(const Eigen::MatrixXd& Rvk, const Eigen::MatrixXd& Rv, const VectorXd& gradVk,
+                         const VectorXd& vk, const VectorXd& v, const TreeForcing& f) {
   // f.force() = f^x + B u, so -1/2 [f^x(v_k) + f^x(v)] - B u = -1/2 [f(v_k) + f(v)].
-  return -0.25 * (contractRows(gradMk, vk) * vk + contractRows(gradMk, v) * v) + gradVk - 0.5 * (f.force(vk) + f.force(v));
+  return -0.25 * (Rvk * vk + Rv * v) + gradVk - 0.5 * (f.force(vk) + f.force(v));
 }
 
 void TreeTrapezoidal::refreshAtQk() {
-  massAt(tree_, q_, &at_.M, &at_.gradM);
+  atV_.v.resize(0);
+  at_.Rvk = contractionAt(tree_, q_, v_, &at_.M);
   at_.gradV = gradV(tree_);
 }
 
-VectorXd TreeTrapezoidal::knownMomentum(const VectorXd& vk) const {
-  return h_ / 4 * contractRows(at_.gradM, vk) * vk - h_ / 2 * at_.gradV;
-}
+VectorXd TreeTrapezoidal::knownMomentum() const { return h_ / 4 * at_.Rvk * v_ - h_ / 2 * at_.gradV; }
 
 void TreeTrapezoidal::initialize(const VectorXd& q0, const VectorXd& qdot0, double h, const TreeForcing& f) {
   if (!(h > 0) || !std::isfinite(h)) throw BadInput("trapezoidal: dt = " + std::to_string(h) + " must be > 0");
@@ -44,20 +44,29 @@ void TreeTrapezoidal::initialize(const VectorXd& q0, const VectorXd& qdot0, doub
   tree_.setState(q0, qdot0);  // validates sizes
   h_ = h, q_ = q0, v_ = qdot0, iters_ = 0;
   refreshAtQk();
-  pm_ = at_.M * qdot0 - knownMomentum(v_) - h / 2 * f.force(v_);
+  pm_ = at_.M * qdot0 - knownMomentum() - h / 2 * f.force(v_);
+}
+
+const TreeTrapezoidal::AtV& TreeTrapezoidal::piecesAt(const VectorXd& v, bool withR1) const {
+  if (!(atV_.v.size() == v.size() && atV_.v == v)) {
+    atV_.v = v, atV_.hasR1 = false;
+    atV_.Rk = contractionAt(tree_, q_, v);
+    tree_.setQ(q_ + h_ * v);
+    atV_.M1 = massMatrix(tree_);
+  }
+  if (withR1 && !atV_.hasR1) atV_.R1 = contractionAt(tree_, q_ + h_ * v, v), atV_.hasR1 = true;
+  return atV_;
 }
 
 VectorXd TreeTrapezoidal::residual(const VectorXd& v, const TreeForcing& f) const {
-  Eigen::MatrixXd M1;
-  massAt(tree_, q_ + h_ * v, &M1, nullptr);
-  return 0.5 * (at_.M + M1) * v - pm_ + h_ * trapezoidalBias(at_.gradM, at_.gradV, v_, v, f);  // eq. (24)
+  const AtV& a = piecesAt(v, false);
+  return 0.5 * (at_.M + a.M1) * v - pm_ + h_ * trapezoidalBias(at_.Rvk, a.Rk, at_.gradV, v_, v, f);  // eq. (24)
 }
 
 Eigen::MatrixXd TreeTrapezoidal::jacobian(const VectorXd& v, const TreeForcing& f) const {
-  Eigen::MatrixXd M1;
-  std::vector<Eigen::MatrixXd> gradM1;
-  massAt(tree_, q_ + h_ * v, &M1, &gradM1);
-  Eigen::MatrixXd J = 0.5 * (at_.M + M1) + h_ / 2 * (contractColumns(gradM1, v) - contractRows(at_.gradM, v));
+  // (25): ∇M(q_{k+1})^T (I ⊗ v) is the transpose of (I ⊗ v^T)∇M(q_{k+1}) (M symmetric).
+  const AtV& a = piecesAt(v, true);
+  Eigen::MatrixXd J = 0.5 * (at_.M + a.M1) + h_ / 2 * (a.R1.transpose() - a.Rk);
   J.diagonal() += h_ / 2 * f.dampingOr0(tree_.dof());  // -h/2 D_2 f^x with D_2 f^x = -diag(c)
   return J;
 }
@@ -79,7 +88,7 @@ void TreeTrapezoidal::step(const TreeForcing& f) {
   pm_ = 0.5 * (Mk + at_.M) * v_;
 }
 
-VectorXd TreeTrapezoidal::qdot() const { return at_.M.ldlt().solve(pm_ + knownMomentum(v_)); }
+VectorXd TreeTrapezoidal::qdot() const { return at_.M.ldlt().solve(pm_ + knownMomentum()); }
 
 std::vector<double> TreeTrapezoidal::saveState() const {
   std::vector<double> s{h_, double(iters_)};  // [h, iterations, q_k, v_k, pm]; at_ is recomputed from q_k

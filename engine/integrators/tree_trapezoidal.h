@@ -11,10 +11,10 @@
 
 namespace varsim::tree {
 
-// b_k(v_k, q_k, v) - B(q_k) u of eq. (23), from ∇M(q_k) and ∇V(q_k): the part of e_k (24) that is not the
-// momentum difference (also the L0 of the solvability bound, engine/tree/solvability_bound.h).
-VectorXd trapezoidalBias(const std::vector<Eigen::MatrixXd>& gradMk, const VectorXd& gradVk, const VectorXd& vk,
-                         const VectorXd& v, const TreeForcing& f);
+// b_k(v_k, q_k, v) - B(q_k) u of eq. (23) from R(x) = (I ⊗ x^T)∇M(q_k) at x = v_k (Rvk) and x = v (Rv) and ∇V(q_k):
+// the part of e_k (24) that is not the momentum difference (also the L0 of engine/tree/solvability_bound.h).
+VectorXd trapezoidalBias(const Eigen::MatrixXd& Rvk, const Eigen::MatrixXd& Rv, const VectorXd& gradVk,
+                         const VectorXd& vk, const VectorXd& v, const TreeForcing& f);
 
 class TreeTrapezoidal : public TreeStepper {
  public:
@@ -37,17 +37,27 @@ class TreeTrapezoidal : public TreeStepper {
   Eigen::MatrixXd jacobian(const VectorXd& v, const TreeForcing& f) const;
 
  private:
-  struct AtQk {  // quantities at q_k, fixed during a step
+  struct AtQk {  // quantities at (q_k, v_k), fixed during a step
     Eigen::MatrixXd M;
-    std::vector<Eigen::MatrixXd> gradM;
+    Eigen::MatrixXd Rvk;  // (I ⊗ v_k^T)∇M(q_k), without the tensor (tree_lagrangian.h)
     VectorXd gradV;
   };
+  // The v-dependent pieces of (24)–(25) for the last v asked (Newton evaluates e_k and De_k at the same v):
+  // Rk = (I ⊗ v^T)∇M(q_k), M1 = M(q_k + h v), R1 = (I ⊗ v^T)∇M(q_k + h v). Valid while q_k, v_k, h and the
+  // tree's kinematic values stay (refreshAtQk clears it).
+  struct AtV {
+    VectorXd v;
+    Eigen::MatrixXd Rk, M1, R1;
+    bool hasR1 = false;
+  };
+  const AtV& piecesAt(const VectorXd& v, bool withR1) const;
   void refreshAtQk();
-  VectorXd knownMomentum(const VectorXd& vk) const;  // h/4 (I ⊗ v_k^T)∇M v_k - h/2 ∇V (conservative)
+  VectorXd knownMomentum() const;  // h/4 (I ⊗ v_k^T)∇M v_k - h/2 ∇V at q_k (conservative)
 
   double h_ = 0;
   VectorXd q_, v_, pm_;  // pm_ = 1/2 [M(q_{k-1}) + M(q_k)] v_k
   AtQk at_;
+  mutable AtV atV_;
   int iters_ = 0;
 };
 

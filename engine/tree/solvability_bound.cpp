@@ -152,7 +152,8 @@ StepBound trapezoidalStepBound(Tree& t, const VectorXd& qk, const VectorXd& vk, 
   StepBound s;
   s.local = modelBounds(t, qk, f);
   t.setQ(qk);
-  const double bias = trapezoidalBias(massMatrixGradient(t), gradV(t), vk, vk, f).norm();
+  const Eigen::MatrixXd Rvk = massGradientContraction(t, vk);
+  const double bias = trapezoidalBias(Rvk, Rvk, gradV(t), vk, vk, f).norm();
   t.setState(q0, qd0);
   const double speed = vk.norm();
   s.hRegular = firstFailure([&](double h) { return evaluate(s.local, speed, bias, h).regular; });
