@@ -144,7 +144,7 @@ class FloatingChainScene : public Scene {
     return s;
   }
   void loadState(const std::vector<double>& s) override {
-    if (s.empty()) throw BadInput("floating_chain state: empty");
+    if (s.empty() || !std::isfinite(s.back())) throw BadInput("floating_chain state: empty or non-finite work");
     stepper_.loadState(std::vector<double>(s.begin(), s.end() - 1));
     work_ = s.back();
     trail_.clear();

@@ -141,8 +141,9 @@ class SpaceRobotScene : public Scene {
     const double* p = s.data() + n;
     for (size_t i = 0; i < extra; ++i)
       if (!std::isfinite(p[i])) throw BadInput("space_robot state: non-finite maneuver entry " + std::to_string(i));
-    if (!(p[0] >= 0 && p[0] <= 3) || !(p[2] >= 0 && p[2] < 3) || !(p[3] >= 0 && p[3] < 3) || !(p[5] > 0))
-      throw BadInput("space_robot state: bad maneuver mode or joint pair");
+    if (!(p[0] >= 0 && p[0] <= 3) || !(p[2] >= 0 && p[2] < 3) || !(p[3] >= 0 && p[3] < 3) || !(p[5] > 0) ||
+        !(p[6] >= 0 && p[6] <= 1e9))
+      throw BadInput("space_robot state: bad maneuver mode, joint pair, amplitude or loop count");
     stepper_.loadState(std::vector<double>(s.begin(), s.begin() + long(n)));
     mode_ = Mode(int(p[0])), phaseTime_ = p[1], loop_.a = int(p[2]), loop_.b = int(p[3]), loop_.sign = p[4];
     loop_.amplitude = p[5], loops_ = long(p[6]), predicted_ = p[7], work_ = p[8];

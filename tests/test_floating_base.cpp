@@ -259,6 +259,9 @@ TEST_CASE("BadInputIsRefused") {
   st.loadState(s);
   st.step({});
   CHECK((st.pose().R - g1.R).norm() == 0.0);
+  std::vector<double> huge = s;
+  huge[huge.size() - 2] = 1e300;  // the step count: refused, not an out-of-range integer conversion
+  CHECK_THROWS_AS(st.loadState(huge), BadInput);
   s.pop_back();
   CHECK_THROWS_AS(st.loadState(s), BadInput);
 }

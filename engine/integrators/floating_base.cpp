@@ -243,6 +243,8 @@ void FloatingStepper::loadState(const std::vector<double>& s) {
   for (double x : s)
     if (!std::isfinite(x)) throw BadInput("floating stepper state: non-finite entry");
   if (!(s[need - 4] > 0)) throw BadInput("floating stepper state: h must be > 0");
+  if (!(s[need - 2] >= 0 && s[need - 2] <= 1e15) || !(s[need - 1] >= 0 && s[need - 1] <= 1e6))
+    throw BadInput("floating stepper state: step count outside [0, 1e15] or Newton count outside [0, 1e6]");
   const double* p = s.data();
   g_.R = Eigen::Map<const Matrix3d>(p), g_.x = Eigen::Map<const Vector3d>(p + 9), p += 12;
   r_ = Eigen::Map<const VectorXd>(p, m), p += m;
