@@ -517,6 +517,12 @@ std::string RodScene::stabilityWarning() const {
   return w;
 }
 
+std::string RodScene::rodModelSummary() const {
+  if (!main_->spook()) return "";
+  if (!main_->rigid()) return "rod model: director (x, u) with the row u.u = 1 (seed 001 Sec. 6)";
+  return "rod model: rigid (R3 x S2, length exact), " + std::to_string(main_->lastSubSteps()) + " sub-step(s) last step";
+}
+
 const SpookProfile* RodScene::profile() const { return main_->spook() ? &main_->spook()->profile() : nullptr; }
 
 std::vector<RodScene::GhostStatus> RodScene::ghosts() const {

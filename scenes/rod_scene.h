@@ -49,6 +49,7 @@ class RodSimulation {
   SpookStepper* spook() { return rigid_ ? &rigid_->spook() : spook_.get(); }
   const SpookStepper* spook() const { return rigid_ ? &rigid_->spook() : spook_.get(); }
   bool rigid() const { return rigid_ != nullptr; }
+  int lastSubSteps() const { return rigid_ ? rigid_->lastSubSteps() : 1; }
   Rk4Baumgarte* rk4() { return rk4_.get(); }
   void setLimits(const DivergenceLimits& limits);
   double lastStepUs() const { return lastStepUs_; }
@@ -145,6 +146,9 @@ class RodScene : public Scene {
   std::vector<std::string> conventionLines() const;
   std::string stabilityWarning() const;
   const SpookProfile* profile() const;
+  // Which rod SPOOK steps ("rigid rods …, n sub-steps in the last step" or "director rods …"); "" for
+  // the baselines. The panel shows it with the reason for the choice.
+  std::string rodModelSummary() const;
   struct GhostStatus {
     std::string stepper;
     bool diverged = false;
