@@ -15,15 +15,9 @@ double approach(double x, double target, double maxStep) { return x + std::clamp
 
 std::vector<ControlSpec> marionetteControls() {
   return {
-      {"bar_x", -1, 1, 0,
-       "moves the bar along +x (the puppet's left) at speed * bar_x (D/A, left "
-       "stick)"},
-      {"bar_y", -1, 1, 0,
-       "moves the bar along +y (away from the viewer) at speed * bar_y (W/S, "
-       "left stick)"},
-      {"roll", -1, 1, 0,
-       "tilts the bar about y to tilt * roll, +x side down (lifts the right "
-       "hand and knee: walk)"},
+      {"bar_x", -1, 1, 0, "moves the bar along +x (the puppet's left) at speed * bar_x (D/A, left stick)"},
+      {"bar_y", -1, 1, 0, "moves the bar along +y (away from the viewer) at speed * bar_y (W/S, left stick)"},
+      {"roll", -1, 1, 0, "tilts the bar about y to tilt * roll, +x side down (lifts the right hand and knee: walk)"},
       {"pitch", -1, 1, 0, "tilts the bar about x to tilt * pitch, front down (the puppet bows)"},
       {"pull_right", 0, 1, 0, "shortens the right-hand string by pull * pull_right (wave)"},
       {"pull_left", 0, 1, 0, "shortens the left-hand string by pull * pull_left"},

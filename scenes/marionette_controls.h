@@ -18,17 +18,15 @@ enum MarionetteControl { kCtlBarX, kCtlBarY, kCtlRoll, kCtlPitch, kCtlPullRight,
 std::vector<ControlSpec> marionetteControls();
 
 struct MarionetteLimits {
-  double speed = 0.4;                                     // m/s of the bar at full deflection
-  double tilt = 0.3;                                      // rad, roll/pitch at full deflection
-  double pull = 0.25;                                     // m, hand-string shortening at full trigger
-  double tiltRate = 2.0;                                  // rad/s, the fastest tilt
-  double pullRate = 0.6;                                  // m/s, the fastest pull
-  double follow = 8.0;                                    // 1/s: tilts and pulls head for their targets at follow
-                                                          // * distance (at most the rate)
+  double speed = 0.4;     // m/s of the bar at full deflection
+  double tilt = 0.3;      // rad, roll/pitch at full deflection
+  double pull = 0.25;     // m, hand-string shortening at full trigger
+  double tiltRate = 2.0;  // rad/s, the fastest tilt
+  double pullRate = 0.6;  // m/s, the fastest pull
+  double follow = 8.0;    // 1/s: tilts and pulls head for their targets at follow * distance (at most the rate)
   double accel = 3.0, tiltAccel = 20.0, pullAccel = 6.0;  // m/s², rad/s², m/s²
   double reach = 1.5;                                     // m, |bar x|, |bar y| <= reach
-  double below = 0.1, above = 0.3;                        // m the bar may go below/above its rest
-                                                          // height (below, the strings slacken)
+  double below = 0.1, above = 0.3;  // m the bar may go below/above its rest height (below, strings slacken)
 };
 
 // Channels: bar x, y, z (m), roll, pitch (rad) — the kinematic variables of MarionetteModel::Bar — then the left and

@@ -74,23 +74,21 @@ void drawMarionette(const MarionetteModel& model, const SlackStrings& strings, D
 void marionetteHud(const std::vector<double>& row, const ParamSet& params, DrawList& out) {
   // Columns: t, energy, constraint_rms, constraint_max, newton_iters, x, y, z, kinetic, potential, penalty, input_work,
   // floor_force, ...
-  char line[160];
-  std::snprintf(line, sizeof line, "E = %.4f J  (penalty %.2e J)  input work %.4f J  floor %.2f N", row[1], row[10],
-                row[11], row[12]);
+  char line[160];  // HUD lines stay within 66 characters
+  std::snprintf(line, sizeof line, "E %.4f J  penalty %.1e J  work %.3f J  floor %.1f N", row[1], row[10], row[11],
+                row[12]);
   out.hud.push_back(line);
-  std::snprintf(line, sizeof line,
-                "string residual max %.1e m  Newton %d  h = %.4g s  %d of %ld "
-                "strings taut",
-                row[3], int(row[4]), params.real("dt"), int(row.back()), params.integer("strings"));
+  std::snprintf(line, sizeof line, "string residual %.1e m  Newton %d  h %.4g s  %d/%ld taut", row[3], int(row[4]),
+                params.real("dt"), int(row.back()), params.integer("strings"));
   out.hud.push_back(line);
-  out.hud.push_back(
-      "W/A/S/D bar  E/Q up/down  arrows tilt (roll: walk, pitch: "
-      "bow)  L / I pull right / left hand");
+  out.hud.push_back("W/A/S/D bar  E/Q up/down  arrows roll/pitch  L/I pull hand");
   out.camera.target = {float(row[5]), float(row[6]), 0.6f};
   out.camera.distance = 2.6f;
   out.camera.setsAngles = true;
-  out.camera.yaw = -1.15f;  // from the front (-y), a little to the puppet's left
+  out.camera.yaw = -0.8f;  // from the front (-y) and the puppet's left: the walk toward the viewer shows its legs
   out.camera.pitch = 0.22f;
+  out.camera.follow = true;  // the target follows the torso; the yaw stays (a follow camera sits behind `heading`)
+  out.camera.heading = out.camera.yaw - 3.14159265f;
   out.camera.showGround = true;
   out.camera.groundHeight = 0.0f;
 }

@@ -114,9 +114,7 @@ int MarionetteModel::limb(int parent, const Vector3d& at, double side, bool arm,
 MarionetteModel::MarionetteModel(const MarionetteConfig& c) {
   if (c.strings < 2 || c.strings > 6 || !(c.stringLength > 0) || !(c.mass > 0) || !(c.gravity >= 0) ||
       !(c.limitStiffness >= 0) || !(c.floorStiffness >= 0) || !(c.floorDamping >= 0) || !(c.friction >= 0))
-    throw BadInput(
-        "marionette: strings in [2, 6], string length and mass > 0, "
-        "the rest >= 0");
+    throw BadInput("marionette: strings in [2, 6], string length and mass > 0, the rest >= 0");
   tree_.setGravity({0, 0, -c.gravity});
   // Floating torso: translations then yaw (z), pitch (x), roll (y) about its centre.
   int f = Tree::kWorld;

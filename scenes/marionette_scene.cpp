@@ -26,34 +26,30 @@ using Eigen::VectorXd;
 std::vector<ParamSpec> marionetteParams() {
   return {
       ParamSpec::integer("strings", 6, 2, 6,
-                         "number of strings, in this order: head, back, left "
-                         "hand, right hand, left knee, right knee"),
+                         "number of strings, in this order: head, back, left hand, right hand, left knee, right knee"),
       ParamSpec::real("string_length", 0.5, 0.2, 2.0, "m", "height of the bar above the top of the head at rest"),
       ParamSpec::real("mass", 1.0, 0.2, 20.0, "kg", "total puppet mass (torso 38 %, head 12 %, limbs the rest)"),
       ParamSpec::real("damping", 0.004, 0.0005, 0.05, "N m s/kg",
-                      "viscous damping of every joint (not of the free torso), "
-                      "per kg of puppet")
+                      "viscous damping of every joint (not of the free torso), per kg of puppet")
           .setLive(),
       ParamSpec::real("limit_stiffness", 2.0, 0.0, 50.0, "N m/(rad kg)",
-                      "soft joint limits: V = k/2 (excess)^2 beyond each "
-                      "joint's range, per kg of puppet"),
+                      "soft joint limits: V = k/2 (excess)^2 beyond each joint's range, per kg of puppet"),
       ParamSpec::real("floor_stiffness", 3000.0, 100.0, 30000.0, "N/(m kg)",
-                      "floor penalty per contact point and kg of puppet (feet, "
-                      "knees, hands, head, seat); Hunt-Crossley "
-                      "damping 10 s/m times this"),
+                      "floor penalty per contact point and kg of puppet (feet, knees, hands, head, seat); "
+                      "Hunt-Crossley damping 10 s/m times this"),
       ParamSpec::real("friction", 0.8, 0.0, 2.0, "",
                       "Coulomb friction of the floor, regularised over 0.05 m/s of slip"),
       ParamSpec::real("gravity", 9.81, 0.0, 20.0, "m/s^2", "gravitational acceleration, along -z"),
       ParamSpec::real("bar_speed", 0.4, 0.05, 2.0, "m/s", "bar speed at full stick / key"),
       ParamSpec::real("tilt", 0.3, 0.0, 0.5, "rad", "bar roll/pitch at full stick / key"),
       ParamSpec::real("pull", 0.25, 0.0, 0.4, "m", "hand-string shortening at full trigger / key"),
-      ParamSpec::choice(
-          "integrator", "midpoint", {"midpoint"},
-          "the generalized-midpoint VI (seed 003 eqs. 21-26, alpha = 1/2) with string multipliers. Not "
-          "offered: trapezoidal (its forcing takes no configuration-dependent force: no limits, no floor), "
-          "RK4 (no constraints), alpha > 1/2 (it moves part of the stiff penalty forces into the next "
-          "step's explicit momentum update: Newton fails from alpha = 0.75 on the recorded walk)"),
-      ParamSpec::real("dt", 1.0 / 60.0, 0.002, 0.03, "s", "time step (0.04 fails within 23 steps of the walk)").setLog(),
+      ParamSpec::choice("integrator", "midpoint", {"midpoint"},
+                        "the generalized-midpoint VI (seed 003 eqs. 21-26, alpha = 1/2) with string multipliers. Not "
+                        "offered: trapezoidal (its forcing takes no configuration-dependent force: no limits, no "
+                        "floor), RK4 (no constraints), alpha > 1/2 (it moves part of the stiff penalty forces into the "
+                        "next step's explicit momentum update: Newton fails from alpha = 0.75 on the recorded walk)"),
+      ParamSpec::real("dt", 1.0 / 60.0, 0.002, 0.03, "s", "time step (0.04 fails within 23 steps of the walk)")
+          .setLog(),
   };
 }
 
@@ -230,23 +226,16 @@ class MarionetteScene : public Scene {
 
 }  // namespace
 
-VARSIM_REGISTER_SCENE(SceneInfo{"marionette", "Marionette (tree + strings)",
-                                "A 25-DOF marionette (free torso, head, arms and legs on ball joints of "
-                                "three hinges, hinged elbows and knees) "
-                                "built as a seed 003 tree and hung by up to six strings (head, back, "
-                                "hands, knees) from a control bar. Strings "
-                                "are distance constraints held at q_k+1 with multipliers; the bar pose (x, "
-                                "y, z, roll, pitch) and the hand-string "
-                                "lengths are kinematic variables moving over each step. W/A/S/D move the "
-                                "bar, E/Q raise/lower it, the arrows "
-                                "tilt it (roll to walk, pitch to bow), L / I or the triggers pull the "
-                                "right / left hand string (wave). Joint "
-                                "damping, soft joint limits (a potential) and a dissipative penalty floor "
-                                "with friction; energy = T + V + "
-                                "penalty potential; input_work is the work of the strings while the bar or "
-                                "a string moves.",
-                                marionetteParams, nullptr, [](const ParamSet& p) -> std::unique_ptr<Scene> {
-                                  return std::make_unique<MarionetteScene>(p);
-                                }});
+VARSIM_REGISTER_SCENE(SceneInfo{
+    "marionette", "Marionette (tree + strings)",
+    "A 25-DOF marionette (free torso, head, arms and legs on ball joints of three hinges, hinged elbows and knees) "
+    "built as a seed 003 tree and hung by up to six strings (head, back, hands, knees) from a control bar. Strings are "
+    "distance constraints held at q_k+1 with multipliers; the bar pose (x, y, z, roll, pitch) and the hand-string "
+    "lengths are kinematic variables moving over each step. W/A/S/D move the bar, E/Q raise/lower it, the arrows tilt "
+    "it (roll to walk, pitch to bow), L / I or the triggers pull the right / left hand string (wave). Joint damping, "
+    "soft joint limits (a potential) and a dissipative penalty floor with friction; energy = T + V + penalty "
+    "potential; input_work is the work of the strings while the bar or a string moves.",
+    marionetteParams, nullptr,
+    [](const ParamSet& p) -> std::unique_ptr<Scene> { return std::make_unique<MarionetteScene>(p); }});
 
 }  // namespace varsim

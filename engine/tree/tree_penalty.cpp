@@ -53,9 +53,7 @@ TreePenalty::TreePenalty(const Tree& t, std::vector<JointLimit> limits, double l
   }
   if (!nonNegative(k_) || !nonNegative(floor_.stiffness) || !nonNegative(floor_.damping) ||
       !nonNegative(floor_.friction) || !(floor_.slipSpeed > 0) || !std::isfinite(floor_.height))
-    throw BadInput(
-        "tree penalty: stiffness, damping and friction must be "
-        "finite >= 0, slip speed > 0");
+    throw BadInput("tree penalty: stiffness, damping and friction must be finite >= 0, slip speed > 0");
 }
 
 TreePenalty::PointState TreePenalty::pointState(const Tree& t, const ContactPoint& c) const {

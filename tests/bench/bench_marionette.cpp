@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--strings") == 0) only = std::atoi(argv[i + 1]);
   std::printf("marionette, 25 dynamic DOF, h = 1/60 s, 17 s per row\n\n");
   std::printf(
-      "| strings | input | mean ms | median ms | p99 ms | max ms | Newton mean | max | max residual m | "
-      "of 16.7 ms |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+      "| strings | input | mean ms | median ms | p99 ms | max ms | Newton mean | max | max residual m | of 16.7 ms "
+      "|\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (int n = 6; n >= 2; --n) {
     if (only && n != only) continue;
     runCase(n, true);
