@@ -69,7 +69,7 @@ void frameUrdfModel(const UrdfWorkspace& w, CameraHint& camera) {
   // Aim at the workspace centre from three-quarters front, slightly above, close enough that the sphere
   // the robot can sweep spans the (tall, narrow) default 3-D view.
   camera.target = {float(w.centre.x()), float(w.centre.y()), float(w.centre.z())};
-  camera.distance = float(2.9 * w.radius);
+  camera.distance = float(2.5 * w.radius);
   camera.setsAngles = true;
   camera.yaw = -1.0f, camera.pitch = 0.3f;
   camera.showGround = true;
