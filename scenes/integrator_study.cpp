@@ -23,16 +23,11 @@ double cpuNow() {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
-double wallNow() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+double wallNow() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-std::vector<double> powersOfTwo(int from, int to) { // 2^-from ... 2^-to
+std::vector<double> powersOfTwo(int from, int to) {  // 2^-from ... 2^-to
   std::vector<double> h;
-  for (int j = from; j <= to; ++j)
-    h.push_back(std::ldexp(1.0, -j));
+  for (int j = from; j <= to; ++j) h.push_back(std::ldexp(1.0, -j));
   return h;
 }
 
@@ -51,24 +46,18 @@ struct RigidCase {
 RigidCase rigidCase(std::uint64_t seed, int run) {
   StudyRng rng(seed, run);
   const double m = rng.uniform(1.0, 10.0);
-  const Vector3d s(rng.uniform(0.2, 2.0), rng.uniform(0.2, 2.0),
-                   rng.uniform(0.2, 2.0));
+  const Vector3d s(rng.uniform(0.2, 2.0), rng.uniform(0.2, 2.0), rng.uniform(0.2, 2.0));
   const Vector3d J =
-      m / 12.0 *
-      Vector3d(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
-               s.x() * s.x() + s.y() * s.y());
+      m / 12.0 * Vector3d(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(), s.x() * s.x() + s.y() * s.y());
   RigidCase c{principalInertia(m, J), se3::Pose{}, Vector6d::Zero()};
-  const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * kPi),
-               u3 = rng.uniform(0, 2 * kPi);
-  const quat::Quat q(
-      std::sqrt(u1) * std::cos(u3), std::sqrt(1 - u1) * std::sin(u2),
-      std::sqrt(1 - u1) * std::cos(u2), std::sqrt(u1) * std::sin(u3));
+  const double u1 = rng.uniform(0, 1), u2 = rng.uniform(0, 2 * kPi), u3 = rng.uniform(0, 2 * kPi);
+  const quat::Quat q(std::sqrt(u1) * std::cos(u3), std::sqrt(1 - u1) * std::sin(u2), std::sqrt(1 - u1) * std::cos(u2),
+                     std::sqrt(u1) * std::sin(u3));
   c.g0.R = quat::toRotation(q);
-  const double z = rng.uniform(-1, 1), phi = rng.uniform(0, 2 * kPi),
-               w = rng.uniform(1.0, 4.0);
+  const double z = rng.uniform(-1, 1), phi = rng.uniform(0, 2 * kPi), w = rng.uniform(1.0, 4.0);
   const double r = std::sqrt(1 - z * z);
-  c.xi0 << w * r * std::cos(phi), w * r * std::sin(phi), w * z,
-      rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1);
+  c.xi0 << w * r * std::cos(phi), w * r * std::sin(phi), w * z, rng.uniform(-1, 1), rng.uniform(-1, 1),
+      rng.uniform(-1, 1);
   return c;
 }
 
@@ -76,49 +65,53 @@ RigidCase rigidCase(std::uint64_t seed, int run) {
 struct RigidSample {
   se3::Pose g;
   double energy;
-  Vector6d momentum;
+  Vector3d momentum;  // angular momentum about the centre of mass, world frame:
+                      // R J w (R pi for the LGVI)
 };
 
 // Steps `sim` to T, sampling every 1 s; stops at a SimulationDiverged (returns
 // its time, or -1 if none).
-double runRigid(FreeBodySim &sim, double h, double T,
-                std::vector<RigidSample> &out, long *newton) {
+double runRigid(FreeBodySim& sim, double h, double T, std::vector<RigidSample>& out, long* newton) {
   const long perSecond = std::lround(1.0 / h), n = std::lround(T / h);
   for (long k = 1; k <= n; ++k) {
     try {
       sim.step(h);
-    } catch (const SimulationDiverged &) {
+    } catch (const SimulationDiverged&) {
       return double(k) * h;
     }
-    if (newton)
-      *newton += sim.newtonIterations();
-    if (k % perSecond == 0)
-      out.push_back({sim.pose(), sim.energy(), sim.spatialMomentum()});
+    if (newton) *newton += sim.newtonIterations();
+    if (k % perSecond == 0) out.push_back({sim.pose(), sim.energy(), sim.pose().R * sim.nodeMomentumBody().head<3>()});
   }
   return -1.0;
 }
 
-std::vector<RunResult> rigidRun(const StudyProblem &p, std::uint64_t seed,
-                                int run) {
+// A study method on the scene's wrapper: the scene's `integrator` names, where lgvi is the paper's SE(3) scheme
+// with tau = C = cay (the scene's default), plus two LGVI variants of rigid_body's `group`, `retraction` and
+// `tangent` parameters: lgvi_so3xr3 (SO(3)xR^3, cay) and lgvi_exp (SE(3), tau = exp, C = exact dexp^-1).
+FreeBodySim rigidSim(const std::string& method, const RigidCase& c, double h) {
+  LgviOptions options;
+  if (method == "lgvi_so3xr3") options.group = LgviGroup::SO3xR3;
+  if (method == "lgvi_exp") options.retraction = Retraction::Exp, options.tangent = Tangent::Exp;
+  const bool lgvi = method.rfind("lgvi", 0) == 0;
+  return FreeBodySim(lgvi ? "lgvi" : method, c.inertia, options, c.g0, c.xi0, Vector3d::Zero(), h);
+}
+
+std::vector<RunResult> rigidRun(const StudyProblem& p, std::uint64_t seed, int run) {
   const RigidCase c = rigidCase(seed, run);
-  FreeBodySim truthSim("rk4", c.inertia, LgviOptions{}, c.g0, c.xi0,
-                       Vector3d::Zero(), p.truthStep);
+  FreeBodySim truthSim("rk4", c.inertia, LgviOptions{}, c.g0, c.xi0, Vector3d::Zero(), p.truthStep);
   std::vector<RigidSample> truth;
   if (runRigid(truthSim, p.truthStep, p.duration, truth, nullptr) >= 0.0)
-    throw SimulationDiverged("study: the RK4 ground truth diverged (run " +
-                             std::to_string(run) + ")");
-  const double E0 = truthSim.kineticEnergy(); // no forces: E(0) = 1/2 xi0^T II
-                                              // xi0 for every method
-  const Vector6d M0 =
-      se3::spatialMomentum(c.g0, generalizedInertia(c.inertia) * c.xi0);
+    throw SimulationDiverged("study: the RK4 ground truth diverged (run " + std::to_string(run) + ")");
+  const double E0 = truthSim.kineticEnergy();  // no forces: E(0) = 1/2 xi0^T II
+                                               // xi0 for every method
+  const Vector3d M0 = c.g0.R * (c.inertia.J * c.xi0.head<3>());
   std::vector<RunResult> results;
-  for (const std::string &method : p.methods) {
+  for (const std::string& method : p.methods) {
     for (double h : p.steps) {
       RunResult r{method, h, run};
       r.steps = std::lround(p.duration / h);
       r.hOmega = h * c.xi0.head<3>().norm();
-      FreeBodySim sim(method, c.inertia, LgviOptions{}, c.g0, c.xi0,
-                      Vector3d::Zero(), h);
+      FreeBodySim sim = rigidSim(method, c, h);
       std::vector<RigidSample> got;
       long newton = 0;
       const double cpu0 = cpuNow(), wall0 = wallNow();
@@ -132,13 +125,9 @@ std::vector<RunResult> rigidRun(const StudyProblem &p, std::uint64_t seed,
       } else {
         for (size_t j = 0; j < got.size(); ++j) {
           r.posErr += (got[j].g.x - truth[j].g.x).norm() / double(got.size());
-          r.rotErr += quat::angleBetween(got[j].g.quaternion(),
-                                         truth[j].g.quaternion()) /
-                      double(got.size());
-          r.energyDrift =
-              std::max(r.energyDrift, std::abs(got[j].energy - E0) / E0);
-          r.momentumDrift = std::max(r.momentumDrift,
-                                     (got[j].momentum - M0).norm() / M0.norm());
+          r.rotErr += quat::angleBetween(got[j].g.quaternion(), truth[j].g.quaternion()) / double(got.size());
+          r.energyDrift = std::max(r.energyDrift, std::abs(got[j].energy - E0) / E0);
+          r.momentumDrift = std::max(r.momentumDrift, (got[j].momentum - M0).norm() / M0.norm());
         }
       }
       results.push_back(r);
@@ -157,9 +146,7 @@ std::vector<RunResult> rigidRun(const StudyProblem &p, std::uint64_t seed,
 // CarParams' defaults.
 struct CarCase {
   double amplitude, omega, phase, psiDot0;
-  double sigma(double t) const {
-    return amplitude * std::sin(omega * t + phase);
-  }
+  double sigma(double t) const { return amplitude * std::sin(omega * t + phase); }
 };
 
 CarCase carCase(std::uint64_t seed, int run) {
@@ -175,8 +162,7 @@ CarCase carCase(std::uint64_t seed, int run) {
 // The scene's step (carStepWith) with the steering rate of each step the secant
 // (sigma(t+h) - sigma(t))/h, so sigma is exact at every node for every method.
 // Samples (x, y, theta, E) every 1 s; returns the failure time.
-double runCar(CarIntegrator method, const CarCase &c, double h, double T,
-              std::vector<Vector4d> &out) {
+double runCar(CarIntegrator method, const CarCase& c, double h, double T, std::vector<Vector4d>& out) {
   const CarParams p;
   CarState s = carStart(p, se2::Pose2{}, 0.0, c.sigma(0.0), c.psiDot0);
   const long perSecond = std::lround(1.0 / h), n = std::lround(T / h);
@@ -184,38 +170,32 @@ double runCar(CarIntegrator method, const CarCase &c, double h, double T,
     const double t = double(k) * h;
     try {
       carStepWith(method, p, 0.5, h, s, (c.sigma(t + h) - c.sigma(t)) / h, 0.0);
-    } catch (const SimulationDiverged &) {
+    } catch (const SimulationDiverged&) {
       return t + h;
     }
-    if ((k + 1) % perSecond == 0)
-      out.emplace_back(s.g.x, s.g.y, s.g.theta,
-                       p.energyOfMomentum(s.pMinus, s.sigma));
+    if ((k + 1) % perSecond == 0) out.emplace_back(s.g.x, s.g.y, s.g.theta, p.energyOfMomentum(s.pMinus, s.sigma));
   }
   return -1.0;
 }
 
-std::vector<RunResult> carRun(const StudyProblem &p, std::uint64_t seed,
-                              int run) {
+std::vector<RunResult> carRun(const StudyProblem& p, std::uint64_t seed, int run) {
   const CarCase c = carCase(seed, run);
   const CarParams params;
   std::vector<Vector4d> truth;
   if (runCar(CarIntegrator::Rk4, c, p.truthStep, p.duration, truth) >= 0.0)
-    throw SimulationDiverged("study: the RK4 ground truth diverged (run " +
-                             std::to_string(run) + ")");
-  const double E0 = params.energyOfMomentum(
-      params.momentumOfRate(c.psiDot0, c.sigma(0.0)), c.sigma(0.0));
+    throw SimulationDiverged("study: the RK4 ground truth diverged (run " + std::to_string(run) + ")");
+  const double E0 = params.energyOfMomentum(params.momentumOfRate(c.psiDot0, c.sigma(0.0)), c.sigma(0.0));
   // Step measure: h times the largest yaw rate scale (rho/l) A psi_dot(0).
   const double yawRate = params.rho / params.l * c.amplitude * c.psiDot0;
   std::vector<RunResult> results;
-  for (const std::string &method : p.methods) {
+  for (const std::string& method : p.methods) {
     for (double h : p.steps) {
       RunResult r{method, h, run};
       r.steps = std::lround(p.duration / h);
       r.hOmega = h * yawRate;
       std::vector<Vector4d> got;
       const double cpu0 = cpuNow(), wall0 = wallNow();
-      const double failed =
-          runCar(carIntegratorFromName(method), c, h, p.duration, got);
+      const double failed = runCar(carIntegratorFromName(method), c, h, p.duration, got);
       r.cpuSeconds = cpuNow() - cpu0, r.wallSeconds = wallNow() - wall0;
       r.blowup = failed >= 0.0;
       r.blowupTime = r.blowup ? failed : 0.0;
@@ -224,11 +204,9 @@ std::vector<RunResult> carRun(const StudyProblem &p, std::uint64_t seed,
         r.posErr = r.rotErr = r.energyDrift = NAN;
       } else {
         for (size_t j = 0; j < got.size(); ++j) {
-          r.posErr += (got[j].head<2>() - truth[j].head<2>()).norm() /
-                      double(got.size());
+          r.posErr += (got[j].head<2>() - truth[j].head<2>()).norm() / double(got.size());
           r.rotErr += std::abs(got[j][2] - truth[j][2]) / double(got.size());
-          r.energyDrift =
-              std::max(r.energyDrift, std::abs(got[j][3] - E0) / E0);
+          r.energyDrift = std::max(r.energyDrift, std::abs(got[j][3] - E0) / E0);
         }
       }
       results.push_back(r);
@@ -237,66 +215,53 @@ std::vector<RunResult> carRun(const StudyProblem &p, std::uint64_t seed,
   return results;
 }
 
-} // namespace
+}  // namespace
 
-StudyProblem problemFor(const std::string &figure) {
-  const std::vector<std::string> rigid = {"lgvi", "rk2", "rk2i", "rk4",
-                                          "newmark"};
-  if (figure == "fig3")
-    return {figure, "rigid_body", rigid, {0.25}, 60.0, 1, std::ldexp(1.0, -11)};
-  if (figure == "fig4")
-    return {figure, "rigid_body",        rigid, powersOfTwo(1, 7), 240.0,
-            20,     std::ldexp(1.0, -11)};
+StudyProblem problemFor(const std::string& figure) {
+  const std::vector<std::string> rigid = {"lgvi", "lgvi_so3xr3", "lgvi_exp", "rk2", "rk2i", "rk4", "newmark"};
+  if (figure == "fig3") return {figure, "rigid_body", rigid, {0.25}, 60.0, 1, std::ldexp(1.0, -11)};
+  if (figure == "fig4") return {figure, "rigid_body", rigid, powersOfTwo(0, 9), 240.0, 20, std::ldexp(1.0, -12)};
   if (figure == "fig5")
-    return {figure, "car", {"variational", "rk2", "rk4"}, powersOfTwo(1, 7),
-            60.0,   50,    std::ldexp(1.0, -13)};
+    return {figure, "car", {"variational", "rk2", "rk4"}, powersOfTwo(1, 7), 60.0, 50, std::ldexp(1.0, -13)};
   throw BadInput("study '" + figure + "': allowed fig3, fig4, fig5");
 }
 
-std::vector<RunResult> runCase(const StudyProblem &problem, std::uint64_t seed,
-                               int run) {
-  return problem.system == "car" ? carRun(problem, seed, run)
-                                 : rigidRun(problem, seed, run);
+std::vector<RunResult> runCase(const StudyProblem& problem, std::uint64_t seed, int run) {
+  return problem.system == "car" ? carRun(problem, seed, run) : rigidRun(problem, seed, run);
 }
 
-std::vector<std::string> orbitRows(const StudyProblem &problem,
-                                   std::uint64_t seed, int run, double h) {
+std::vector<std::string> orbitRows(const StudyProblem& problem, std::uint64_t seed, int run, double h) {
   const RigidCase c = rigidCase(seed, run);
-  std::vector<std::string> rows = {
-      "method,t,omega_x,omega_y,omega_z,x,y,z,qw,qx,qy,qz,energy,L"};
+  std::vector<std::string> rows = {"method,t,omega_x,omega_y,omega_z,x,y,z,qw,qx,qy,qz,energy,L"};
   std::vector<std::string> methods = problem.methods;
   methods.insert(methods.begin(), "truth");
   char line[512];
-  for (const std::string &method : methods) {
+  for (const std::string& method : methods) {
     const bool truth = method == "truth";
     const double step = truth ? problem.truthStep : h;
-    FreeBodySim sim(truth ? "rk4" : method, c.inertia, LgviOptions{}, c.g0,
-                    c.xi0, Vector3d::Zero(), step);
-    const long every = std::lround(h / step),
-               n = std::lround(problem.duration / step);
+    FreeBodySim sim = rigidSim(truth ? "rk4" : method, c, step);
+    const long every = std::lround(h / step), n = std::lround(problem.duration / step);
     for (long k = 0; k <= n; ++k) {
       if (k % every == 0) {
-        const se3::Pose &g = sim.pose();
+        const se3::Pose& g = sim.pose();
         const Vector4d q = g.quaternion();
         const Vector6d xi = sim.velocity();
         std::snprintf(line, sizeof line,
                       "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%."
                       "17g,%.17g,%.17g,%.17g,%.17g",
-                      method.c_str(), double(k) * step, xi[0], xi[1], xi[2],
-                      g.x[0], g.x[1], g.x[2], q[0], q[1], q[2], q[3],
-                      sim.energy(), sim.spatialMomentum().head<3>().norm());
+                      method.c_str(), double(k) * step, xi[0], xi[1], xi[2], g.x[0], g.x[1], g.x[2], q[0], q[1], q[2],
+                      q[3], sim.energy(), sim.spatialMomentum().head<3>().norm());
         rows.push_back(line);
       }
-      if (k == n)
-        break;
+      if (k == n) break;
       try {
         sim.step(step);
-      } catch (const SimulationDiverged &) {
-        break; // the orbit ends where the method blew up
+      } catch (const SimulationDiverged&) {
+        break;  // the orbit ends where the method blew up
       }
     }
   }
   return rows;
 }
 
-} // namespace varsim::study
+}  // namespace varsim::study

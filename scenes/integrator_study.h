@@ -18,15 +18,12 @@ namespace varsim::study {
 // -> [0, 1) with 53 bits), so a seed gives the same cases on every platform
 // (std::uniform_real_distribution is implementation-defined).
 class StudyRng {
-public:
-  StudyRng(std::uint64_t seed, int run)
-      : engine_(seed * 0x9E3779B97F4A7C15ULL + std::uint64_t(run) + 1) {}
-  double uniform(double lo, double hi) {
-    return lo + (hi - lo) * double(engine_() >> 11) * 0x1.0p-53;
-  }
+ public:
+  StudyRng(std::uint64_t seed, int run) : engine_(seed * 0x9E3779B97F4A7C15ULL + std::uint64_t(run) + 1) {}
+  double uniform(double lo, double hi) { return lo + (hi - lo) * double(engine_() >> 11) * 0x1.0p-53; }
 
-private:
-  std::mt19937_64 engine_; // its output sequence is fixed by the C++ standard
+ private:
+  std::mt19937_64 engine_;  // its output sequence is fixed by the C++ standard
 };
 
 // One (method, h, run) outcome. Errors are means over the checkpoints t = 1, 2,
@@ -36,51 +33,48 @@ struct RunResult {
   double h = 0.0;
   int run = 0;
   long steps = 0;
-  double hOmega = 0.0; // h times the case's |omega_0| (rigid body) or |yaw
-                       // rate| scale (car), the step measure
-  bool blowup =
-      false; // SimulationDiverged: non-finite, overflow or Newton failure
-  double blowupTime = 0.0;    // s, time of the failed step (0 if none)
-  double posErr = 0.0;        // m, mean |x - x_true| over the checkpoints
-  double rotErr = 0.0;        // rad, mean rotation angle to the truth (heading
-                              // difference for the car)
-  double energyDrift = 0.0;   // max |E - E0| / E0 over the checkpoints
-  double momentumDrift = 0.0; // max |M - M0| / |M0| (spatial momentum; rigid
-                              // body only, NaN for the car)
-  double newtonPerStep = 0.0; // mean Newton iterations per step
+  double hOmega = 0.0;         // h times the case's |omega_0| (rigid body) or |yaw
+                               // rate| scale (car), the step measure
+  bool blowup = false;         // SimulationDiverged: non-finite, overflow or Newton failure
+  double blowupTime = 0.0;     // s, time of the failed step (0 if none)
+  double posErr = 0.0;         // m, mean |x - x_true| over the checkpoints
+  double rotErr = 0.0;         // rad, mean rotation angle to the truth (heading
+                               // difference for the car)
+  double energyDrift = 0.0;    // max |E - E0| / E0 over the checkpoints
+  double momentumDrift = 0.0;  // max |L - L0| / |L0|, L = R J w the angular momentum about the
+                               // centre of mass (world; rigid body only, NaN for the car)
+  // body only, NaN for the car)
+  double newtonPerStep = 0.0;  // mean Newton iterations per step
   double cpuSeconds = 0.0,
-         wallSeconds = 0.0; // of the method's run alone (truth excluded)
+         wallSeconds = 0.0;  // of the method's run alone (truth excluded)
 };
 
 // A figure's problem: which system, which methods and steps, how long, how many
 // runs by default.
 struct StudyProblem {
-  std::string figure;               // fig3 | fig4 | fig5
-  std::string system;               // rigid_body | car
-  std::vector<std::string> methods; // names as the scenes' `integrator` choices
-  std::vector<double>
-      steps; // h values (s), powers of 2 so every checkpoint is a node
-  double duration = 0.0; // s, a whole number
+  std::string figure;                // fig3 | fig4 | fig5
+  std::string system;                // rigid_body | car
+  std::vector<std::string> methods;  // names as the scenes' `integrator` choices
+  std::vector<double> steps;         // h values (s), powers of 2 so every checkpoint is a node
+  double duration = 0.0;             // s, a whole number
   int runs = 1;
-  double truthStep = 0.0; // s, RK4 ground-truth step
+  double truthStep = 0.0;  // s, RK4 ground-truth step
 };
 
 // fig3: one rigid-body case at a large step (h = 0.25 s) for 60 s; fig4: 20
 // rigid-body cases, 240 s (the paper's 4 minutes), h = 2^-1 ... 2^-7; fig5: 50
 // car cases with sinusoidal steering, 60 s, h = 2^-1 ... 2^-7. Throws BadInput
 // naming the allowed names.
-StudyProblem problemFor(const std::string &figure);
+StudyProblem problemFor(const std::string& figure);
 
 // All (method, h) results of one run (random case `run` of `seed`), in problem
 // order (methods outer, steps inner).
-std::vector<RunResult> runCase(const StudyProblem &problem, std::uint64_t seed,
-                               int run);
+std::vector<RunResult> runCase(const StudyProblem& problem, std::uint64_t seed, int run);
 
 // fig3's orbits: every node of every method at the problem's h (and the truth
 // at the same times), as CSV rows
 // "method,t,omega_x,omega_y,omega_z,x,y,z,qw,qx,qy,qz,energy,L" (one header
 // line first).
-std::vector<std::string> orbitRows(const StudyProblem &problem,
-                                   std::uint64_t seed, int run, double h);
+std::vector<std::string> orbitRows(const StudyProblem& problem, std::uint64_t seed, int run, double h);
 
-} // namespace varsim::study
+}  // namespace varsim::study

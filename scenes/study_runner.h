@@ -17,39 +17,36 @@
 namespace varsim::study {
 
 struct StudyOptions {
-  std::string figure; // fig3 | fig4 | fig5
-  int runs = -1;      // -1: the figure's default
+  std::string figure;  // fig3 | fig4 | fig5
+  int runs = -1;       // -1: the figure's default
   std::uint64_t seed = 1;
-  double duration =
-      -1.0;        // s, -1: the figure's default; a whole number of seconds
-  double h = -1.0; // fig3 only: the large step (s), a power of 2 in [2^-7, 1]
+  double duration = -1.0;  // s, -1: the figure's default; a whole number of seconds
+  double h = -1.0;         // fig3 only: the large step (s), a power of 2 in [2^-7, 1]
   std::string csvPath;
   bool timings = false;
-  int threads = 0; // 0: std::thread::hardware_concurrency()
+  int threads = 0;  // 0: std::thread::hardware_concurrency()
 };
 
 // Parses args (args[0] == "study"); throws BadInput naming the flag, the value
 // and the allowed range.
-StudyOptions parseStudyArgs(const std::vector<std::string> &args);
+StudyOptions parseStudyArgs(const std::vector<std::string>& args);
 
 // The problem with the options applied (runs, duration).
-StudyProblem configuredProblem(const StudyOptions &options);
+StudyProblem configuredProblem(const StudyOptions& options);
 
 // Every (method, h, run) result, sorted by (method order, h descending, run);
 // progress on stderr.
-std::vector<RunResult> runStudy(const StudyProblem &problem,
-                                const StudyOptions &options);
+std::vector<RunResult> runStudy(const StudyProblem& problem, const StudyOptions& options);
 
 // CSV text of the results (header + rows, %.17g; timing columns only with
 // `timings`).
-std::string studyCsv(const std::vector<RunResult> &results, bool timings);
+std::string studyCsv(const std::vector<RunResult>& results, bool timings);
 // The aggregated table, orders, blow-ups and cost at equal error, as printed on
 // stdout.
-std::string studySummary(const StudyProblem &problem,
-                         const std::vector<RunResult> &results);
+std::string studySummary(const StudyProblem& problem, const std::vector<RunResult>& results);
 
 // The whole command; returns the exit code (0), throws BadInput (2) /
 // SimulationDiverged (3).
-int studyCommand(const std::vector<std::string> &args);
+int studyCommand(const std::vector<std::string>& args);
 
-} // namespace varsim::study
+}  // namespace varsim::study

@@ -17,8 +17,7 @@ using namespace varsim::test;
 
 TEST_CASE("ObservedOrderTwo") {
   const auto free = readCsv(VARSIM_TEST_DATA "/reference/rigid_body_free.csv");
-  const auto falling =
-      readCsv(VARSIM_TEST_DATA "/reference/rigid_body_falling.csv");
+  const auto falling = readCsv(VARSIM_TEST_DATA "/reference/rigid_body_falling.csv");
   const std::vector<double> hs = {0.1, 0.05, 0.025, 0.0125};
   const WrenchField gravity = gravityField(2.0, Vector3d(0, 0, -9.81));
   std::vector<double> eFree, eFall;
@@ -26,20 +25,15 @@ TEST_CASE("ObservedOrderTwo") {
     LieNewmark a(referenceBody()), b(referenceBody());
     a.initialize(se3::Pose{}, referenceXi(), 0.0);
     b.initialize(se3::Pose{}, referenceXi(), 0.0);
-    for (long k = 0; k < std::lround(3.0 / h); ++k)
-      a.step(h, {}), b.step(h, gravity);
-    eFree.push_back(
-        quat::angleBetween(a.quaternion(), quatColumns(free, 60, "gt_")) +
-        (a.pose().x - posColumns(free, 60, "gt_")).norm());
-    eFall.push_back(
-        quat::angleBetween(b.quaternion(), quatColumns(falling, 300, "gt_")) +
-        (b.pose().x - posColumns(falling, 300, "gt_")).norm());
+    for (long k = 0; k < std::lround(3.0 / h); ++k) a.step(h, {}), b.step(h, gravity);
+    eFree.push_back(quat::angleBetween(a.quaternion(), quatColumns(free, 60, "gt_")) +
+                    (a.pose().x - posColumns(free, 60, "gt_")).norm());
+    eFall.push_back(quat::angleBetween(b.quaternion(), quatColumns(falling, 300, "gt_")) +
+                    (b.pose().x - posColumns(falling, 300, "gt_")).norm());
   }
   const double sFree = logLogSlope(hs, eFree), sFall = logLogSlope(hs, eFall);
-  MESSAGE("Newmark pose error at 3 s, free: "
-          << eFree[0] << " ... " << eFree[3] << " slope " << sFree
-          << "; falling: " << eFall[0] << " ... " << eFall[3] << " slope "
-          << sFall);
+  MESSAGE("Newmark pose error at 3 s, free: " << eFree[0] << " ... " << eFree[3] << " slope " << sFree << "; falling: "
+                                              << eFall[0] << " ... " << eFall[3] << " slope " << sFall);
   CHECK(sFree == doctest::Approx(2.0).epsilon(0.05));
   CHECK(sFall == doctest::Approx(2.0).epsilon(0.05));
 }
@@ -52,26 +46,21 @@ TEST_CASE("ExactForConstantVelocity") {
   se3::Pose g0;
   g0.R = so3::exp(Vector3d(0.3, -0.2, 0.5));
   g0.x = Vector3d(1.0, -2.0, 0.5);
-  for (const Vector6d &xi : {(Vector6d() << 0, 0, 2.5, 0, 0, 1.5).finished(),
-                             (Vector6d() << 0, 0, 0, 1, -2, 3).finished()}) {
+  for (const Vector6d& xi :
+       {(Vector6d() << 0, 0, 2.5, 0, 0, 1.5).finished(), (Vector6d() << 0, 0, 0, 1, -2, 3).finished()}) {
     LieNewmark nm(body);
     Rk4RigidBody rk(body);
     nm.initialize(g0, xi, 0.0);
     rk.initialize(g0, xi, 0.0);
     const double h = 0.1;
-    for (int k = 0; k < 1000; ++k)
-      nm.step(h, {}), rk.step(h, {});
+    for (int k = 0; k < 1000; ++k) nm.step(h, {}), rk.step(h, {});
     const se3::Pose exact = g0 * se3::exp(100.0 * xi);
-    const double nmErr =
-        (nm.pose().R - exact.R).norm() + (nm.pose().x - exact.x).norm();
-    const double rkErr =
-        (rk.pose().R - exact.R).norm() + (rk.pose().x - exact.x).norm();
-    MESSAGE("constant velocity, 1000 steps of 0.1 s: Newmark error "
-            << nmErr << ", RK4 " << rkErr);
+    const double nmErr = (nm.pose().R - exact.R).norm() + (nm.pose().x - exact.x).norm();
+    const double rkErr = (rk.pose().R - exact.R).norm() + (rk.pose().x - exact.x).norm();
+    MESSAGE("constant velocity, 1000 steps of 0.1 s: Newmark error " << nmErr << ", RK4 " << rkErr);
     CHECK(nmErr < 1e-11);
     CHECK((nm.xi() - xi).norm() < 1e-14);
-    if (xi.head<3>().norm() > 0)
-      CHECK(rkErr > 1e3 * nmErr);
+    if (xi.head<3>().norm() > 0) CHECK(rkErr > 1e3 * nmErr);
   }
 }
 
@@ -89,8 +78,7 @@ TEST_CASE("NewtonIterationsAndEnergyBounded") {
     worst = std::max(worst, std::abs(nm.energy() - E0) / E0);
     maxIt = std::max(maxIt, nm.newtonIterations());
   }
-  MESSAGE("Newmark h = 0.1, 600 s: max |dE/E| "
-          << worst << ", max Newton iterations " << maxIt);
+  MESSAGE("Newmark h = 0.1, 600 s: max |dE/E| " << worst << ", max Newton iterations " << maxIt);
   CHECK(maxIt >= 2);
   CHECK(maxIt <= 8);
   CHECK(worst < 0.05);

@@ -22,30 +22,26 @@ namespace {
 se2::Pose2 carAfter(CarIntegrator method, double h, double T) {
   const CarParams p;
   CarState s = carStart(p, se2::Pose2{}, 0.0, 0.1, 3.0);
-  for (long k = 0; k < std::lround(T / h); ++k)
-    carStepWith(method, p, 0.5, h, s, 0.05, 0.2);
+  for (long k = 0; k < std::lround(T / h); ++k) carStepWith(method, p, 0.5, h, s, 0.05, 0.2);
   return s.g;
 }
 
-} // namespace
+}  // namespace
 
 TEST_CASE("CarRkObservedOrders") {
   const double T = 4.0;
   const se2::Pose2 truth = carAfter(CarIntegrator::Rk4, 1.0 / 2048, T);
   const std::vector<double> hs = {0.2, 0.1, 0.05, 0.025};
-  for (auto [method, order] : {std::pair{CarIntegrator::Rk2, 2.0},
-                               {CarIntegrator::Rk4, 4.0},
-                               {CarIntegrator::Variational, 2.0}}) {
+  for (auto [method, order] :
+       {std::pair{CarIntegrator::Rk2, 2.0}, {CarIntegrator::Rk4, 4.0}, {CarIntegrator::Variational, 2.0}}) {
     std::vector<double> err;
     for (double h : hs) {
       const se2::Pose2 g = carAfter(method, h, T);
-      err.push_back(std::hypot(g.x - truth.x, g.y - truth.y) +
-                    std::abs(g.theta - truth.theta));
+      err.push_back(std::hypot(g.x - truth.x, g.y - truth.y) + std::abs(g.theta - truth.theta));
     }
     const double slope = test::logLogSlope(hs, err);
     MESSAGE(std::string(carIntegratorName(method))
-            << " pose error at 4 s: " << err[0] << " ... " << err[3]
-            << ", slope " << slope);
+            << " pose error at 4 s: " << err[0] << " ... " << err[3] << ", slope " << slope);
     CHECK(slope == doctest::Approx(order).epsilon(0.06));
   }
 }
@@ -59,8 +55,7 @@ TEST_CASE("CarRkStateAndNames") {
   CHECK(s.pMinus == doctest::Approx(p.momentumOfRate(3.0, 0.2)).epsilon(1e-14));
   CHECK(s.u == doctest::Approx(3.0).epsilon(1e-14));
   CHECK(carIntegratorFromName("rk2") == CarIntegrator::Rk2);
-  CHECK(std::string(carIntegratorName(CarIntegrator::Variational)) ==
-        "variational");
+  CHECK(std::string(carIntegratorName(CarIntegrator::Variational)) == "variational");
   CHECK_THROWS_AS(carIntegratorFromName("rk3"), BadInput);
   // Overflow is reported with the state unchanged.
   CarState big = carStart(p, se2::Pose2{}, 0.0, 0.0, 1e9);
@@ -73,35 +68,23 @@ TEST_CASE("CarSceneIntegratorChoice") {
   // A circle (constant steering, no torque). Default = the variational update,
   // bit-identical to an explicit "variational"; the RK rows differ but stay
   // close, and their energy is exact (psi_dot is constant).
-  const auto rows = [](const char *method) {
-    auto scene = test::makeScene("car", {{"world", "open"},
-                                         {"steer", "0.2"},
-                                         {"return_to_centre", "false"},
-                                         {"integrator", method}});
-    return test::runScene(*scene, 600, [&](long) {
-      return InputVector(scene->controls().size(), 0.0);
-    });
+  const auto rows = [](const char* method) {
+    auto scene = test::makeScene(
+        "car", {{"world", "open"}, {"steer", "0.2"}, {"return_to_centre", "false"}, {"integrator", method}});
+    return test::runScene(*scene, 600, [&](long) { return InputVector(scene->controls().size(), 0.0); });
   };
-  auto scene = test::makeScene(
-      "car",
-      {{"world", "open"}, {"steer", "0.2"}, {"return_to_centre", "false"}});
-  const auto variational =
-      test::runScene(*scene, 600, [&](long) { return InputVector(3, 0.0); });
+  auto scene = test::makeScene("car", {{"world", "open"}, {"steer", "0.2"}, {"return_to_centre", "false"}});
+  const auto variational = test::runScene(*scene, 600, [&](long) { return InputVector(3, 0.0); });
   CHECK(variational == rows("variational"));
-  const int x = test::columnOf(*scene, "x"), y = test::columnOf(*scene, "y"),
-            e = test::columnOf(*scene, "energy");
-  for (const char *method : {"rk2", "rk4"}) {
+  const int x = test::columnOf(*scene, "x"), y = test::columnOf(*scene, "y"), e = test::columnOf(*scene, "energy");
+  for (const char* method : {"rk2", "rk4"}) {
     const auto rk = rows(method);
     REQUIRE(rk.size() == variational.size());
-    const double d =
-        std::hypot(rk.back()[size_t(x)] - variational.back()[size_t(x)],
-                   rk.back()[size_t(y)] - variational.back()[size_t(y)]);
-    MESSAGE(std::string(method)
-            << " vs variational on the circle after 10 s at h = 1/60: " << d
-            << " m");
+    const double d = std::hypot(rk.back()[size_t(x)] - variational.back()[size_t(x)],
+                                rk.back()[size_t(y)] - variational.back()[size_t(y)]);
+    MESSAGE(std::string(method) << " vs variational on the circle after 10 s at h = 1/60: " << d << " m");
     CHECK(rk != variational);
     CHECK(d < 1e-2);
-    CHECK(std::abs(rk.back()[size_t(e)] - rk.front()[size_t(e)]) <
-          1e-12 * rk.front()[size_t(e)]);
+    CHECK(std::abs(rk.back()[size_t(e)] - rk.front()[size_t(e)]) < 1e-12 * rk.front()[size_t(e)]);
   }
 }

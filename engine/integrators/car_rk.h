@@ -18,20 +18,18 @@ namespace varsim {
 enum class CarIntegrator { Variational, Rk2, Rk4 };
 // "variational" | "rk2" | "rk4" -> enum; throws BadInput naming `key` and the
 // allowed set.
-CarIntegrator carIntegratorFromName(const std::string &name,
-                                    const std::string &key = "integrator");
-const char *carIntegratorName(CarIntegrator method);
+CarIntegrator carIntegratorFromName(const std::string& name, const std::string& key = "integrator");
+const char* carIntegratorName(CarIntegrator method);
 
 // One RK step (order 2 or 4) of the reduced ODE. On return: g, psi, sigma,
 // pMinus at node k+1; u = (psi_{k+1} - psi_k)/h and sigmaMid = sigma_k + h
 // u^sigma / 2 describe the step's segment (as carStep's u_k, sigma_{k+1/2}).
 // Throws SimulationDiverged (state unchanged) on a non-finite state or
 // |psi_dot| > 1e8 rad/s.
-void carRkStep(const CarParams &p, int order, double h, CarState &s,
-               double steerRate, double torque);
+void carRkStep(const CarParams& p, int order, double h, CarState& s, double steerRate, double torque);
 
 // The step of `method`: carStep (alpha as given) or carRkStep.
-void carStepWith(CarIntegrator method, const CarParams &p, double alpha,
-                 double h, CarState &s, double steerRate, double torque);
+void carStepWith(CarIntegrator method, const CarParams& p, double alpha, double h, CarState& s, double steerRate,
+                 double torque);
 
-} // namespace varsim
+}  // namespace varsim

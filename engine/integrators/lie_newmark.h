@@ -21,15 +21,14 @@
 namespace varsim {
 
 class LieNewmark : public RigidBodyBaseline {
-public:
-  explicit LieNewmark(RigidBodyInertia inertia)
-      : RigidBodyBaseline(std::move(inertia)) {}
-  void step(double h, const WrenchField &f) override;
-  const char *name() const override { return "newmark"; }
+ public:
+  explicit LieNewmark(RigidBodyInertia inertia) : RigidBodyBaseline(std::move(inertia)) {}
+  void step(double h, const WrenchField& f) override;
+  const char* name() const override { return "newmark"; }
   int newtonIterations() const override { return newtonIterations_; }
 
-private:
+ private:
   int newtonIterations_ = 0;
 };
 
-} // namespace varsim
+}  // namespace varsim

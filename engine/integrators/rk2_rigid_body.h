@@ -10,11 +10,10 @@
 namespace varsim {
 
 class Rk2RigidBody : public RigidBodyBaseline {
-public:
-  explicit Rk2RigidBody(RigidBodyInertia inertia)
-      : RigidBodyBaseline(std::move(inertia)) {}
-  void step(double h, const WrenchField &f) override;
-  const char *name() const override { return "rk2"; }
+ public:
+  explicit Rk2RigidBody(RigidBodyInertia inertia) : RigidBodyBaseline(std::move(inertia)) {}
+  void step(double h, const WrenchField& f) override;
+  const char* name() const override { return "rk2"; }
 };
 
-} // namespace varsim
+}  // namespace varsim

@@ -18,15 +18,14 @@
 namespace varsim {
 
 class Rk2iRigidBody : public RigidBodyBaseline {
-public:
-  explicit Rk2iRigidBody(RigidBodyInertia inertia)
-      : RigidBodyBaseline(std::move(inertia)) {}
-  void step(double h, const WrenchField &f) override;
-  const char *name() const override { return "rk2i"; }
+ public:
+  explicit Rk2iRigidBody(RigidBodyInertia inertia) : RigidBodyBaseline(std::move(inertia)) {}
+  void step(double h, const WrenchField& f) override;
+  const char* name() const override { return "rk2i"; }
   int newtonIterations() const override { return newtonIterations_; }
 
-private:
+ private:
   int newtonIterations_ = 0;
 };
 
-} // namespace varsim
+}  // namespace varsim

@@ -5,24 +5,19 @@
 
 namespace varsim {
 
-RigidStageRate rigidStageRate(const RigidBodyBaseline &body,
-                              const quat::Quat &q, const Vector3d &x,
-                              const Vector6d &xi, double t,
-                              const WrenchField &f) {
+RigidStageRate rigidStageRate(const RigidBodyBaseline& body, const quat::Quat& q, const Vector3d& x, const Vector6d& xi,
+                              double t, const WrenchField& f) {
   const se3::Pose g{quat::toRotation(q), x};
-  return {quaternionRate(q, xi.head<3>()), g.R * xi.tail<3>(),
-          body.acceleration(g, xi, t, f)};
+  return {quaternionRate(q, xi.head<3>()), g.R * xi.tail<3>(), body.acceleration(g, xi, t, f)};
 }
 
-RigidStageRate rigidStageFrom(const RigidBodyBaseline &body, double dt,
-                              const RigidStageRate &k, double t,
-                              const WrenchField &f) {
-  return rigidStageRate(body, quat::normalize(body.quaternion() + dt * k.qdot),
-                        body.pose().x + dt * k.xdot, body.xi() + dt * k.xidot,
-                        t, f);
+RigidStageRate rigidStageFrom(const RigidBodyBaseline& body, double dt, const RigidStageRate& k, double t,
+                              const WrenchField& f) {
+  return rigidStageRate(body, quat::normalize(body.quaternion() + dt * k.qdot), body.pose().x + dt * k.xdot,
+                        body.xi() + dt * k.xidot, t, f);
 }
 
-void Rk4RigidBody::step(double h, const WrenchField &f) {
+void Rk4RigidBody::step(double h, const WrenchField& f) {
   requireStep(h);
   const double t = time();
   const RigidStageRate k1 = rigidStageRate(*this, q_, x_, xi_, t, f);
@@ -35,4 +30,4 @@ void Rk4RigidBody::step(double h, const WrenchField &f) {
          xi_ + h6 * (k1.xidot + 2.0 * k2.xidot + 2.0 * k3.xidot + k4.xidot));
 }
 
-} // namespace varsim
+}  // namespace varsim

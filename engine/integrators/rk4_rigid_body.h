@@ -12,15 +12,14 @@
 namespace varsim {
 
 class Rk4RigidBody : public RigidBodyBaseline {
-public:
-  explicit Rk4RigidBody(RigidBodyInertia inertia)
-      : RigidBodyBaseline(std::move(inertia)) {}
+ public:
+  explicit Rk4RigidBody(RigidBodyInertia inertia) : RigidBodyBaseline(std::move(inertia)) {}
 
   // One RK4 step; f is evaluated at each stage state and stage time. Throws
   // SimulationDiverged (state unchanged) if anything becomes non-finite or
   // overflows, BadInput on h <= 0 or before initialize.
-  void step(double h, const WrenchField &f) override;
-  const char *name() const override { return "rk4"; }
+  void step(double h, const WrenchField& f) override;
+  const char* name() const override { return "rk4"; }
 };
 
 // The stage derivative every explicit RK baseline evaluates at a (renormalised)
@@ -30,14 +29,11 @@ struct RigidStageRate {
   Vector3d xdot;
   Vector6d xidot;
 };
-RigidStageRate rigidStageRate(const RigidBodyBaseline &body,
-                              const quat::Quat &q, const Vector3d &x,
-                              const Vector6d &xi, double t,
-                              const WrenchField &f);
+RigidStageRate rigidStageRate(const RigidBodyBaseline& body, const quat::Quat& q, const Vector3d& x, const Vector6d& xi,
+                              double t, const WrenchField& f);
 // The rate at the stage state y_k + dt k (the body's current state moved along
 // k, q renormalised), time t.
-RigidStageRate rigidStageFrom(const RigidBodyBaseline &body, double dt,
-                              const RigidStageRate &k, double t,
-                              const WrenchField &f);
+RigidStageRate rigidStageFrom(const RigidBodyBaseline& body, double dt, const RigidStageRate& k, double t,
+                              const WrenchField& f);
 
-} // namespace varsim
+}  // namespace varsim
