@@ -16,6 +16,7 @@
 #include "engine/sim/errors.h"
 #include "engine/tree/tree_lagrangian.h"
 #include "import/urdf_import.h"
+#include "scenes/solvability_readout.h"
 #include "scenes/scene.h"
 #include "scenes/urdf_drawing.h"
 #include "scenes/urdf_soft_limits.h"
@@ -101,8 +102,10 @@ class UrdfScene : public Scene {
       stepper_ = std::make_unique<tree::TreeTrapezoidal>(t);
     else
       stepper_ = std::make_unique<tree::TreeRk4>(t);
+    trapezoidal_ = dynamic_cast<tree::TreeTrapezoidal*>(stepper_.get());
     limits_.apply(q0, damping_, forcing_);
     stepper_->initialize(q0, VectorXd::Zero(n), h_, forcing_);
+    boundStale_ = true, boundTime_ = -1;
     energy0_ = totalEnergy();
     workspace_ = urdfWorkspace(model_);
   }
@@ -118,12 +121,14 @@ class UrdfScene : public Scene {
                                ": joint positions or rates not finite after t = " + std::to_string(time_) +
                                " s (h = " + std::to_string(h) + " s)");
     time_ += h;
+    boundStale_ = true;
   }
   double time() const override { return time_; }
 
   void applyLive(const ParamSet& params) override {
     params_ = params;
     setDamping();
+    boundStale_ = true, boundTime_ = -1;
   }
 
   std::vector<std::string> columns() const override {
@@ -168,6 +173,7 @@ class UrdfScene : public Scene {
     if (s.size() < 2) throw BadInput("urdf state: " + std::to_string(s.size()) + " numbers, need at least 2");
     stepper_->loadState(std::vector<double>(s.begin() + 2, s.end()));
     time_ = s[0], h_ = s[1];
+    boundStale_ = true, boundTime_ = -1;
   }
 
   std::vector<PlotSpec> plots() const override {
@@ -191,17 +197,28 @@ class UrdfScene : public Scene {
     std::snprintf(line, sizeof line, "%.16s: %d joints  E = %.6g J  dE/|E0| = %+.2e", model_.robot.c_str(),
                   model_.tree.dof(), row[1], row[6]);
     out.hud.push_back(line);
-    std::snprintf(line, sizeof line, "%s  h = %.3g s  Newton %d  limits %s (%d active)",
-                  params_.choice("integrator").c_str(), dt(), stepper_->newtonIterations(), limits_.on() ? "on" : "off",
-                  limits_.active(stepper_->q()));
+    // The trapezoidal VI's solvability monitor (seed 002 Sec. 4) puts h_bar beside h and the Newton count.
+    updateBound();
+    std::snprintf(line, sizeof line, "%s  h = %.3g s%s  Newton %d", params_.choice("integrator").c_str(), dt(),
+                  trapezoidal_ ? ("  " + solvability_.hudText()).c_str() : "", stepper_->newtonIterations());
     out.hud.push_back(line);
-    if (!model_.notes.empty())
-      out.hud.push_back(std::to_string(model_.notes.size()) + " import note(s): see the URDF panel");
+    std::snprintf(line, sizeof line, "limits %s (%d active)", limits_.on() ? "on" : "off", limits_.active(stepper_->q()));
+    std::string third = line;
+    if (!model_.notes.empty()) third += "  " + std::to_string(model_.notes.size()) + " import note(s): URDF panel";
+    out.hud.push_back(third);
+    if (trapezoidal_ && !solvability_.hudWarning(h_).empty()) out.hud.push_back(solvability_.hudWarning(h_));
     frameUrdfModel(workspace_, out.camera);
   }
 
   std::vector<ScenePanel> panels(const PanelContext&) const override {
-    return {urdfPanel(model_, path_, stepper_->q(), stepper_->qdot(), damping_)};
+    std::vector<ScenePanel> out{urdfPanel(model_, path_, stepper_->q(), stepper_->qdot(), damping_)};
+    updateBound();
+    if (trapezoidal_) out.push_back(solvability_.panel(h_, stepper_->newtonIterations()));
+    return out;
+  }
+  void panelSamples(const PanelContext&, std::vector<PanelSample>& out) const override {
+    updateBound();
+    if (trapezoidal_) out.push_back(solvability_.sample(h_));
   }
 
  private:
@@ -225,6 +242,14 @@ class UrdfScene : public Scene {
     if (params_.flag("urdf_damping"))
       for (int i = 0; i < n; ++i) damping_(i) += model_.joints[size_t(i)].damping;
   }
+  // The bound is display-only here (no CSV column), and one evaluation costs far more than a step (FD of ∇M,
+  // a scan in h): it is refreshed when shown, at most every 0.05 s of simulated time or after a reset, load or
+  // live edit. It reads the stepper and leaves the physics untouched, so runs stay deterministic.
+  void updateBound() const {
+    if (!trapezoidal_ || !boundStale_ || (boundTime_ >= 0 && time_ - boundTime_ < 0.05)) return;
+    solvability_.update(*trapezoidal_, forcing_);
+    boundStale_ = false, boundTime_ = time_;
+  }
   void setTreeToState() const { stepper_->tree().setState(stepper_->q(), stepper_->qdot()); }
   double totalEnergy() const {
     setTreeToState();
@@ -242,6 +267,12 @@ class UrdfScene : public Scene {
   VectorXd damping_;
   tree::TreeForcing forcing_;
   std::unique_ptr<TreeStepper> stepper_;  // holds a reference to model_.tree
+  tree::TreeTrapezoidal* trapezoidal_ = nullptr;  // stepper_ when it is the trapezoidal VI
+  // Seed 002's bound covers damping and gravity; the soft-limit springs are forcing it does not model (their
+  // stiffness can only lower the true threshold), which the panel's constants make visible.
+  mutable SolvabilityReadout solvability_;
+  mutable bool boundStale_ = true;
+  mutable double boundTime_ = -1;  // simulated time of the last evaluation; -1: none since reset/load/edit
   double h_ = dt(), time_ = 0.0, energy0_ = 0.0;
   UrdfWorkspace workspace_;  // at the initial pose
 };
