@@ -1,8 +1,8 @@
 // Benchmark (prints a table; not a timed test): issue 11, "marionette: cost per step at 60 Hz with all strings, and
 // the string residual". The scene `marionette` at h = 1/60 s plays the recorded walk and wave
-// (assets/inputs/marionette_walk.csv, 17 s) and, separately, stands still for 17 s, with 2..6 strings. Columns:
-// CPU time per step (thread CPU: the machine is shared) mean, median, 99th percentile and max in ms; Newton
-// iterations per step (all active-set passes) mean and max; the largest string residual (|h| of a taut string,
+// (assets/inputs/marionette_walk.csv, 10.5 s, then 6.5 s standing) and, separately, stands still for 17 s, with 2..6
+// strings. Columns: CPU time per step (thread CPU: the machine is shared) mean, median, 99th percentile and max in ms;
+// Newton iterations per step (all active-set passes) mean and max; the largest string residual (|h| of a taut string,
 // stretch of a slack one) in m; and the share of the 16.7 ms real-time budget the mean step takes.
 // Usage: bench_marionette [--strings N] (only that count).
 #include <time.h>
