@@ -93,7 +93,7 @@ class CarScene : public Scene {
       : Scene(p),
         car_{p.real("m"), p.real("I"), p.real("K"), p.real("l"), p.real("rho")},
         alpha_(p.real("alpha")),
-        method_(carIntegratorFromName(p.choice("integrator"))),
+        method_(vehicleIntegratorFromName(p.choice("integrator"))),
         length_(bodyLength(car_.l, car_.rho)),
         width_(bodyWidth(car_.l, car_.rho)),
         footprint_(carFootprint(car_.l, car_.rho)),
@@ -242,9 +242,11 @@ class CarScene : public Scene {
     std::snprintf(line, sizeof line, "steering angle %.1f deg (sigma %.3f, limit %.1f deg)",
                   std::atan(s.sigma) * kRadToDeg, s.sigma, drive_.steerLimit * kRadToDeg);
     out.hud.push_back(line);
-    std::snprintf(line, sizeof line, "torque %.2f N m, steering rate %.2f 1/s", s.torque, s.steerRate);
+    std::snprintf(line, sizeof line, "torque %.2f N m, steering rate %.2f 1/s%s", s.torque, s.steerRate,
+                  method_ == VehicleIntegrator::Variational ? ""
+                  : method_ == VehicleIntegrator::Rk2       ? "  [rk2]"
+                                                            : "  [rk4]");
     out.hud.push_back(line);
-    if (method_ != CarIntegrator::Variational) out.hud.push_back(std::string("integrator: ") + carIntegratorName(method_));
     if (const std::string hit = impactHudLine(lot_, impact_, time(), restitution_); !hit.empty()) out.hud.push_back(hit);
   }
 
@@ -265,7 +267,7 @@ class CarScene : public Scene {
 
   CarParams car_;
   double alpha_;
-  CarIntegrator method_;  // the variational update (default) or an RK baseline
+  VehicleIntegrator method_;  // the variational update (default) or an RK baseline
   double length_, width_;  // drawn body, m
   Footprint footprint_;    // solid outline in the rear-axle frame
   CarDriveSettings drive_;

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <ctime>
 
-#include "engine/integrators/car_rk.h"
+#include "engine/integrators/vehicle_rk.h"
 #include "engine/sim/errors.h"
 #include "scenes/free_body_sim.h"
 
@@ -162,7 +162,7 @@ CarCase carCase(std::uint64_t seed, int run) {
 // The scene's step (carStepWith) with the steering rate of each step the secant
 // (sigma(t+h) - sigma(t))/h, so sigma is exact at every node for every method.
 // Samples (x, y, theta, E) every 1 s; returns the failure time.
-double runCar(CarIntegrator method, const CarCase& c, double h, double T, std::vector<Vector4d>& out) {
+double runCar(VehicleIntegrator method, const CarCase& c, double h, double T, std::vector<Vector4d>& out) {
   const CarParams p;
   CarState s = carStart(p, se2::Pose2{}, 0.0, c.sigma(0.0), c.psiDot0);
   const long perSecond = std::lround(1.0 / h), n = std::lround(T / h);
@@ -182,7 +182,7 @@ std::vector<RunResult> carRun(const StudyProblem& p, std::uint64_t seed, int run
   const CarCase c = carCase(seed, run);
   const CarParams params;
   std::vector<Vector4d> truth;
-  if (runCar(CarIntegrator::Rk4, c, p.truthStep, p.duration, truth) >= 0.0)
+  if (runCar(VehicleIntegrator::Rk4, c, p.truthStep, p.duration, truth) >= 0.0)
     throw SimulationDiverged("study: the RK4 ground truth diverged (run " + std::to_string(run) + ")");
   const double E0 = params.energyOfMomentum(params.momentumOfRate(c.psiDot0, c.sigma(0.0)), c.sigma(0.0));
   // Step measure: h times the largest yaw rate scale (rho/l) A psi_dot(0).
@@ -195,7 +195,7 @@ std::vector<RunResult> carRun(const StudyProblem& p, std::uint64_t seed, int run
       r.hOmega = h * yawRate;
       std::vector<Vector4d> got;
       const double cpu0 = cpuNow(), wall0 = wallNow();
-      const double failed = runCar(carIntegratorFromName(method), c, h, p.duration, got);
+      const double failed = runCar(vehicleIntegratorFromName(method), c, h, p.duration, got);
       r.cpuSeconds = cpuNow() - cpu0, r.wallSeconds = wallNow() - wall0;
       r.blowup = failed >= 0.0;
       r.blowupTime = r.blowup ? failed : 0.0;

@@ -29,6 +29,9 @@ std::vector<ParamSpec> snakeboardParams() {
       ParamSpec::real("I", 0.2, 0.0, 1e4, "kg m^2", "rotor (rider torso) inertia; must be < m l^2", true),
       ParamSpec::real("J", 0.01, 0.0, 1e3, "kg m^2", "inertia of each wheel axle about its steering pivot", true),
       ParamSpec::real("l", 0.4, 0.0, 10.0, "m", "distance from the board centre to each axle", true),
+      ParamSpec::choice("integrator", "variational", {"variational", "rk2", "rk4"},
+                        "variational = the explicit nonholonomic update (seed 000 Sec. 5.2.2); rk2 (explicit midpoint) "
+                        "and rk4 = baselines on the reduced ODE, the shape moving linearly between the steps' nodes"),
       ParamSpec::real("alpha", 0.5, 0.0, 1.0, "", "quadrature point: 1/2 second order, 0 or 1 first order"),
       ParamSpec::real("phi", 0.0, -maxSteer, maxSteer, "rad",
                       "steering trim phi_0: with the gait on, the wheels oscillate about it (phi = phi_0 + A_phi sin(w t + "
@@ -74,6 +77,7 @@ class SnakeboardScene : public Scene {
       : Scene(p),
         board_{p.real("m"), p.real("I"), p.real("J"), p.real("l")},
         alpha_(p.real("alpha")),
+        method_(vehicleIntegratorFromName(p.choice("integrator"))),
         // Board, axles and foot plates turned by up to kMaxSteer stay inside this outline.
         footprint_{-1.45 * board_.l, 1.45 * board_.l, -0.45 * board_.l, 0.45 * board_.l},
         trail_(0.05 * board_.l),
@@ -125,7 +129,7 @@ class SnakeboardScene : public Scene {
     const Eigen::Vector2d uPrev(state_.uPsi, state_.uPhi), piPrev = shapeMomentum();
     // Throws with the state unchanged; stops at a wall or crate and bounces back along e1(phi).
     const ImpactEvent hit = snakeboardStepSolid(board_, alpha_, h, state_, r1[0], r1[1], footprint_, obstacles_,
-                                                params_.real("restitution"));
+                                                params_.real("restitution"), method_);
     gen_ = next;
     gPrev_ = before;
     // Work of the shape forces (the gait or the sticks) at node k: the jump of the segment shape momentum
@@ -260,6 +264,7 @@ class SnakeboardScene : public Scene {
 
   SnakeboardParams board_;
   double alpha_;
+  VehicleIntegrator method_;  // the variational update (default) or an RK baseline
   Footprint footprint_;  // solid outline in the board frame
   SnakeboardState state_;
   se2::Pose2 gPrev_;

@@ -1,4 +1,4 @@
-// Tests of the car's RK baselines (engine/integrators/car_rk.h, seed 000 Fig.
+// Tests of the car's RK baselines (engine/integrators/vehicle_rk.h, seed 000 Fig.
 // 5): observed orders 2 (RK2) and 4 (RK4) with inputs constant over the run,
 // the variational update unchanged behind carStepWith, the car scene's
 // `integrator` choice (default bit-identical to carStep, RK rows differ,
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/integrators/car_rk.h"
+#include "engine/integrators/vehicle_rk.h"
 #include "engine/sim/errors.h"
 #include "tests/log_log_slope.h"
 #include "tests/scene_harness.h"
@@ -19,7 +19,7 @@ namespace {
 
 // Pose after T s from rest pose, psi_dot(0) = 3 rad/s, constant torque 0.2 N m
 // and steering rate 0.05 1/s.
-se2::Pose2 carAfter(CarIntegrator method, double h, double T) {
+se2::Pose2 carAfter(VehicleIntegrator method, double h, double T) {
   const CarParams p;
   CarState s = carStart(p, se2::Pose2{}, 0.0, 0.1, 3.0);
   for (long k = 0; k < std::lround(T / h); ++k) carStepWith(method, p, 0.5, h, s, 0.05, 0.2);
@@ -30,17 +30,17 @@ se2::Pose2 carAfter(CarIntegrator method, double h, double T) {
 
 TEST_CASE("CarRkObservedOrders") {
   const double T = 4.0;
-  const se2::Pose2 truth = carAfter(CarIntegrator::Rk4, 1.0 / 2048, T);
+  const se2::Pose2 truth = carAfter(VehicleIntegrator::Rk4, 1.0 / 2048, T);
   const std::vector<double> hs = {0.2, 0.1, 0.05, 0.025};
   for (auto [method, order] :
-       {std::pair{CarIntegrator::Rk2, 2.0}, {CarIntegrator::Rk4, 4.0}, {CarIntegrator::Variational, 2.0}}) {
+       {std::pair{VehicleIntegrator::Rk2, 2.0}, {VehicleIntegrator::Rk4, 4.0}, {VehicleIntegrator::Variational, 2.0}}) {
     std::vector<double> err;
     for (double h : hs) {
       const se2::Pose2 g = carAfter(method, h, T);
       err.push_back(std::hypot(g.x - truth.x, g.y - truth.y) + std::abs(g.theta - truth.theta));
     }
     const double slope = test::logLogSlope(hs, err);
-    MESSAGE(std::string(carIntegratorName(method))
+    MESSAGE(std::string(vehicleIntegratorName(method))
             << " pose error at 4 s: " << err[0] << " ... " << err[3] << ", slope " << slope);
     CHECK(slope == doctest::Approx(order).epsilon(0.06));
   }
@@ -54,9 +54,9 @@ TEST_CASE("CarRkStateAndNames") {
   // is constant, as is the energy.
   CHECK(s.pMinus == doctest::Approx(p.momentumOfRate(3.0, 0.2)).epsilon(1e-14));
   CHECK(s.u == doctest::Approx(3.0).epsilon(1e-14));
-  CHECK(carIntegratorFromName("rk2") == CarIntegrator::Rk2);
-  CHECK(std::string(carIntegratorName(CarIntegrator::Variational)) == "variational");
-  CHECK_THROWS_AS(carIntegratorFromName("rk3"), BadInput);
+  CHECK(vehicleIntegratorFromName("rk2") == VehicleIntegrator::Rk2);
+  CHECK(std::string(vehicleIntegratorName(VehicleIntegrator::Variational)) == "variational");
+  CHECK_THROWS_AS(vehicleIntegratorFromName("rk3"), BadInput);
   // Overflow is reported with the state unchanged.
   CarState big = carStart(p, se2::Pose2{}, 0.0, 0.0, 1e9);
   const CarState before = big;
@@ -86,5 +86,37 @@ TEST_CASE("CarSceneIntegratorChoice") {
     CHECK(rk != variational);
     CHECK(d < 1e-2);
     CHECK(std::abs(rk.back()[size_t(e)] - rk.front()[size_t(e)]) < 1e-12 * rk.front()[size_t(e)]);
+  }
+}
+
+TEST_CASE("SnakeboardRkOrdersAndScene") {
+  // The reference gait from rest for 4 s (shape prescribed at the nodes, linear in between): RK2 order 2, RK4
+  // order 2 as well (the linear shape between nodes is a second-order input), the variational update order 2.
+  const SnakeboardParams p;
+  const SnakeboardGait gait;
+  const auto after = [&](VehicleIntegrator method, double h) {
+    SnakeboardState s = snakeboardStart(se2::Pose2{}, 0.0, 0.0, 0.0);
+    for (long k = 0; k < std::lround(4.0 / h); ++k) {
+      const Eigen::Vector2d r1 = gait.shape(gait.omega * double(k + 1) * h);
+      snakeboardStepWith(method, p, 0.5, h, s, r1[0], r1[1]);
+    }
+    return s.g;
+  };
+  const se2::Pose2 truth = after(VehicleIntegrator::Rk4, 1.0 / 4096);
+  const std::vector<double> hs = {0.04, 0.02, 0.01, 0.005};
+  for (auto method : {VehicleIntegrator::Rk2, VehicleIntegrator::Rk4, VehicleIntegrator::Variational}) {
+    std::vector<double> err;
+    for (double h : hs) {
+      const se2::Pose2 g = after(method, h);
+      err.push_back(std::hypot(g.x - truth.x, g.y - truth.y) + std::abs(g.theta - truth.theta));
+    }
+    const double slope = test::logLogSlope(hs, err);
+    MESSAGE(std::string(vehicleIntegratorName(method))
+            << " snakeboard pose error at 4 s: " << err[0] << " ... " << err[3] << ", slope " << slope);
+    CHECK(slope == doctest::Approx(2.0).epsilon(0.1));
+  }
+  for (const char* method : {"rk2", "rk4"}) {
+    auto scene = test::makeScene("snakeboard", {{"integrator", method}});
+    CHECK_NOTHROW(test::runScene(*scene, 600, [&](long) { return InputVector(scene->controls().size(), 0.0); }));
   }
 }

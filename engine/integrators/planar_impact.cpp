@@ -36,7 +36,7 @@ void validateRestitution(double e, const char* where) {
 
 ImpactEvent carStepSolid(const CarParams& p, double alpha, double h, CarState& s, double steerRate, double torque,
                          const Footprint& footprint, const std::vector<PlanarBox>& obstacles, double restitution,
-                         CarIntegrator method) {
+                         VehicleIntegrator method) {
   validateRestitution(restitution, "car");
   const CarState before = s;
   carStepWith(method, p, alpha, h, s, steerRate, torque);  // throws with s unchanged
@@ -58,10 +58,10 @@ ImpactEvent carStepSolid(const CarParams& p, double alpha, double h, CarState& s
 
 ImpactEvent snakeboardStepSolid(const SnakeboardParams& p, double alpha, double h, SnakeboardState& s, double psiNext,
                                 double phiNext, const Footprint& footprint, const std::vector<PlanarBox>& obstacles,
-                                double restitution) {
+                                double restitution, VehicleIntegrator method) {
   validateRestitution(restitution, "snakeboard");
   const SnakeboardState before = s;
-  snakeboardStep(p, alpha, h, s, psiNext, phiNext);  // throws with s unchanged
+  snakeboardStepWith(method, p, alpha, h, s, psiNext, phiNext);  // throws with s unchanged
   const SweptContact c = sweep(footprint, before.g, h * s.xi, obstacles);
   ImpactEvent e;
   if (!c.hit) return e;

@@ -11,7 +11,7 @@
 
 #include <vector>
 
-#include "engine/integrators/car_rk.h"
+#include "engine/integrators/vehicle_rk.h"
 #include "engine/integrators/nonholonomic.h"
 #include "engine/models/planar_obstacles.h"
 
@@ -26,16 +26,17 @@ struct ImpactEvent {
   Eigen::Vector2d point = Eigen::Vector2d::Zero();  // world point of the touch (footprint corner nearest the obstacle)
 };
 
-// carStep (or the RK baseline `method`, car_rk.h), then the swept test along the segment (h (rho/l) sigma_mid u,
+// carStep (or the RK baseline `method`, vehicle_rk.h), then the swept test along the segment (h (rho/l) sigma_mid u,
 // h rho u, 0) and the impact p -> -e p (the step's torque impulse is applied in full first).
 ImpactEvent carStepSolid(const CarParams& p, double alpha, double h, CarState& s, double steerRate, double torque,
                          const Footprint& footprint, const std::vector<PlanarBox>& obstacles, double restitution,
-                         CarIntegrator method = CarIntegrator::Variational);
+                         VehicleIntegrator method = VehicleIntegrator::Variational);
 
 // snakeboardStep, then the swept test and the impact xi_k -> -e xi_k, p_{k+1} = <D(-e xi_k) + (I u^psi, 0, 0), e1(phi_{k+1})>.
+// (snakeboardStepWith's `method`: the variational update by default, or an RK baseline, vehicle_rk.h.)
 ImpactEvent snakeboardStepSolid(const SnakeboardParams& p, double alpha, double h, SnakeboardState& s, double psiNext,
                                 double phiNext, const Footprint& footprint, const std::vector<PlanarBox>& obstacles,
-                                double restitution);
+                                double restitution, VehicleIntegrator method = VehicleIntegrator::Variational);
 
 // Throws BadInput naming `where` unless e is in [0, 1].
 void validateRestitution(double e, const char* where);
