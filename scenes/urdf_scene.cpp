@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <random>
+
+#include <Eigen/Eigenvalues>
 #include <string>
 
 #include "engine/integrators/tree_midpoint.h"
@@ -95,6 +98,8 @@ class UrdfScene : public Scene {
     limits_ = UrdfSoftLimits(model_.joints, tree::massMatrix(t), params_.real("limit_frequency"),
                              params_.real("limit_damping"));
     setDamping();
+    checkExplicitDamping(q0, damping_, dt());
+    t.setState(q0, VectorXd::Zero(n));
     const std::string& kind = params_.choice("integrator");
     if (kind == "midpoint")
       stepper_ = std::make_unique<tree::TreeMidpoint>(t, 0.5);
@@ -126,8 +131,18 @@ class UrdfScene : public Scene {
   double time() const override { return time_; }
 
   void applyLive(const ParamSet& params) override {
+    const ParamSet before = params_;
     params_ = params;
     setDamping();
+    try {
+      checkExplicitDamping(stepper_->q(), damping_, dt());
+    } catch (const BadInput&) {
+      params_ = before;  // the live edit is refused and the running damping kept
+      setDamping();
+      setTreeToState();
+      throw;
+    }
+    setTreeToState();
     boundStale_ = true, boundTime_ = -1;
   }
 
@@ -236,6 +251,64 @@ class UrdfScene : public Scene {
     }
   }
 
+  // RK4 takes the joint dampers explicitly, so it is stable only while h λ_max(M(q)⁻¹C) stays inside its real-axis
+  // stability interval (2.785); past it the run blows up within a few steps (the arm at c = 10 N m s, h = 5 ms:
+  // base_yaw turns a few 1e-2 kg m² when hanging). Checked at the start pose, seeded poses inside the joint
+  // ranges (continuous joints over a turn) and a pattern search from the worst, with the margin 2.5; a combination
+  // beyond it is refused naming damping, dt and the largest damping this dt allows. The VIs take the damper
+  // implicitly and need no such rule.
+  void checkExplicitDamping(const VectorXd& q0, const VectorXd& c, double h) {
+    if (params_.choice("integrator") != "rk4" || c.maxCoeff() <= 0) return;
+    tree::Tree& t = model_.tree;
+    const int n = t.dof();
+    const VectorXd r = c.cwiseSqrt();
+    auto lambdaAt = [&](const VectorXd& q) {  // λ_max of C v = λ M v = λ_max(C^½ M⁻¹ C^½), M SPD
+      t.setQ(q);
+      const Eigen::MatrixXd A = r.asDiagonal() * tree::massMatrix(t).inverse() * r.asDiagonal();
+      return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(A, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+    };
+    auto clampToRange = [&](VectorXd& q) {
+      for (int i = 0; i < n; ++i)
+        if (const auto& j = model_.joints[size_t(i)]; j.limited) q(i) = std::clamp(q(i), j.lower, j.upper);
+    };
+    // Seeded samples over the joint ranges, then a pattern search from the worst one: the stiff poses are
+    // narrow (the arm folded onto the yaw axis), random samples alone miss them.
+    std::mt19937_64 rng(12345);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    VectorXd worst = q0;
+    double lambda = lambdaAt(q0);
+    const int samples = n <= 12 ? 128 : 8;
+    for (int sample = 0; sample < samples; ++sample) {
+      VectorXd q = q0;
+      for (int i = 0; i < n; ++i) {
+        const auto& j = model_.joints[size_t(i)];
+        if (j.limited) q(i) = j.lower + (j.upper - j.lower) * unit(rng);
+        else if (!j.prismatic) q(i) = -M_PI + 2 * M_PI * unit(rng);
+      }
+      if (const double l = lambdaAt(q); l > lambda) lambda = l, worst = q;
+    }
+    for (double step = 0.3; n <= 12 && step > 1e-3; step /= 3)
+      for (bool improved = true; improved;) {
+        improved = false;
+        for (int i = 0; i < n; ++i)
+          for (double sign : {-1.0, 1.0}) {
+            VectorXd q = worst;
+            q(i) += sign * step;
+            clampToRange(q);
+            if (const double l = lambdaAt(q); l > lambda * (1 + 1e-9)) lambda = l, worst = q, improved = true;
+          }
+      }
+    constexpr double kRk4Margin = 2.5;
+    if (h * lambda <= kRk4Margin) return;
+    char msg[400];
+    std::snprintf(msg, sizeof msg,
+                  "key 'damping' = %g N m s with integrator=rk4 and dt = %g s: RK4 takes the dampers explicitly and "
+                  "h * max eig(M^-1 C) = %.3g exceeds its stability limit (allowed <= %.2g); try damping <= %.3g, "
+                  "a smaller dt, or midpoint/trapezoidal",
+                  params_.real("damping"), h, h * lambda, kRk4Margin,
+                  std::max(0.0, params_.real("damping") * kRk4Margin / (h * lambda)));
+    throw BadInput(msg);
+  }
   void setDamping() {
     const int n = model_.tree.dof();
     damping_ = VectorXd::Constant(n, params_.real("damping"));
