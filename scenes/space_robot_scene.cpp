@@ -106,7 +106,7 @@ class SpaceRobotScene : public Scene {
   std::vector<std::string> columns() const override {
     std::vector<std::string> c = floatingStandardColumns();
     c.insert(c.end(), {"r_1", "r_2", "r_3", "newton_iters", "att_x", "att_y", "att_z", "att_angle", "loops",
-                       "momentum_norm", "maneuver_error"});
+                       "momentum_norm", "maneuver_error", "substeps"});
     return c;
   }
   void diagnostics(std::vector<double>& row) const override {
@@ -114,7 +114,8 @@ class SpaceRobotScene : public Scene {
     const Vector3d att = so3::log(stepper_.pose().R);  // base attitude change from the start (identity)
     const Eigen::VectorXd& r = stepper_.r();
     row.insert(row.end(), {r[0], r[1], r[2], double(stepper_.newtonIterations()), att[0], att[1], att[2], att.norm(),
-                           double(loops_), stepper_.momentumMap().norm(), maneuverError()});
+                           double(loops_), stepper_.momentumMap().norm(), maneuverError(),
+                           double(stepper_.substeps())});
   }
   std::vector<PlotSpec> plots() const override {
     return {{"Base attitude change (rad) and completed joint loops", {"att_angle", "att_x", "att_y", "att_z", "loops"}},
@@ -217,8 +218,8 @@ class SpaceRobotScene : public Scene {
     std::snprintf(line, sizeof line, "base turned %.1f deg   loops %ld   |J| = %.1e", row[22] * 180 / M_PI, loops_,
                   row[24]);
     out.hud.push_back(line);
-    std::snprintf(line, sizeof line, "r = (%.2f, %.2f, %.2f) rad   Newton %d", row[15], row[16], row[17],
-                  stepper_.newtonIterations());
+    std::snprintf(line, sizeof line, "r = (%.2f, %.2f, %.2f) rad   Newton %d  substeps %d", row[15], row[16], row[17],
+                  stepper_.newtonIterations(), stepper_.substeps());
     out.hud.push_back(line);
     out.camera.follow = true;
     out.camera.heading = float(M_PI / 2);  // seen from -y: the arm / chain lies along x across the view

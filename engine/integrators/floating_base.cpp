@@ -52,7 +52,7 @@ void FloatingStepper::initialize(const se3::Pose& g0, const VectorXd& r0, const 
   if (r0.size() != chain_.joints() || v0.size() != chain_.dof() || !r0.allFinite() || !v0.allFinite())
     throw BadInput("floating stepper: initial r/v of wrong size or not finite");
   checkForces(f);
-  g_ = g0, gWorld_ = g0, r_ = r0, v_ = v0, h_ = h, tAnchor_ = 0.0, steps_ = 0, iterations_ = 0;
+  g_ = g0, gWorld_ = g0, r_ = r0, v_ = v0, h_ = h, tAnchor_ = 0.0, steps_ = 0, iterations_ = 0, substeps_ = 1;
   s_.setZero(), sdot_.setZero();
   if (options_.lockJoints) v_.tail(chain_.joints()).setZero();
   chain_.massMatrixAndGradient(r_, M_, dM_);
@@ -68,7 +68,10 @@ void FloatingStepper::setStepSize(double h) {
 }
 
 VectorXd FloatingStepper::residual(const VectorXd& v, const FloatingForces& f, MatrixXd* jacobian) const {
-  const double h = h_;
+  return residual(v, f, h_, jacobian);
+}
+
+VectorXd FloatingStepper::residual(const VectorXd& v, const FloatingForces& f, double h, MatrixXd* jacobian) const {
   const int m = chain_.joints();
   const Vector6d hxi = h * v.head<6>();
   MatrixXd M1;
@@ -100,18 +103,18 @@ void FloatingStepper::step(const FloatingForces& f) {
   ++steps_;
 }
 
-void FloatingStepper::stepLgvi(const FloatingForces& f) {
+bool FloatingStepper::advanceLgvi(const FloatingForces& f, double h) {
   const int n = chain_.dof(), m = chain_.joints();
   const int k = options_.lockJoints ? 6 : n;  // unknowns (locked: xi only)
   const VectorXd fq = generalizedForce(f);
-  const double scale = P_.norm() + 0.5 * h_ * fq.norm();
+  const double scale = P_.norm() + 0.5 * h * fq.norm();
   // Explicit predictor: the node velocity pushed half a step by the forces.
   VectorXd v = VectorXd::Zero(n);
-  v.head(k) = M_.topLeftCorner(k, k).ldlt().solve((P_ + 0.5 * h_ * fq).head(k));
+  v.head(k) = M_.topLeftCorner(k, k).ldlt().solve((P_ + 0.5 * h * fq).head(k));
   int it = 0;
   bool converged = scale == 0.0;
   MatrixXd Jm, Jt;
-  VectorXd e = residual(v, f, &Jm);
+  VectorXd e = residual(v, f, h, &Jm);
   double norm = e.head(k).norm();
   for (; !converged && std::isfinite(norm) && it < options_.maxNewtonIterations; ++it) {
     if (norm <= options_.newtonTolerance * scale) {
@@ -128,30 +131,50 @@ void FloatingStepper::stepLgvi(const FloatingForces& f) {
     for (double alpha = 1.0; !accepted && alpha > 1e-4; alpha *= 0.5) {
       VectorXd vt = v;
       vt.head(k) -= alpha * dv;
-      const VectorXd et = residual(vt, f, &Jt);
+      const VectorXd et = residual(vt, f, h, &Jt);
       const double nt = et.head(k).norm();
       if (std::isfinite(nt) && nt < norm) v = vt, e = et, Jm = Jt, norm = nt, accepted = true;
     }
     if (!accepted) break;
   }
-  if (!converged || !v.allFinite())
-    throw SimulationDiverged("floating LGVI: Newton did not converge at t = " + std::to_string(time()) + " (" +
-                             std::to_string(it) + " iterations, h = " + std::to_string(h_) + ")");
+  iterations_ = it;
+  if (!converged || !v.allFinite()) return false;
   // Commit: g_{k+1} = g_k cay(h xi) (eq. 62), r_{k+1} = r_k + h dr (eq. 63), and the next node momentum.
-  const Vector6d hxi = h_ * v.head<6>();
+  const Vector6d hxi = h * v.head<6>();
   const se3::Pose g1 = g_ * se3::cay(hxi);
-  const VectorXd r1 = r_ + h_ * v.tail(m);
+  const VectorXd r1 = r_ + h * v.tail(m);
   MatrixXd M1;
   std::vector<MatrixXd> dM1;
   chain_.massMatrixAndGradient(r1, M1, dM1);
-  const VectorXd y = 0.5 * (M_ + M1) * v + 0.5 * h_ * fq;
+  const VectorXd y = 0.5 * (M_ + M1) * v + 0.5 * h * fq;
   VectorXd P1 = applySt(-hxi, y);
-  P1.tail(m) += 0.25 * h_ * quadraticGradient(dM1, v);
-  if (!P1.allFinite()) throw SimulationDiverged("floating LGVI: non-finite momentum at t = " + std::to_string(time()));
-  g_ = g1, r_ = r1, P_ = P1, M_ = M1, dM_ = dM1, vSeg_ = v, iterations_ = it;
+  P1.tail(m) += 0.25 * h * quadraticGradient(dM1, v);
+  if (!P1.allFinite()) return false;
+  g_ = g1, r_ = r1, P_ = P1, M_ = M1, dM_ = dM1, vSeg_ = v;
   // The free-falling frame, exact for gravity constant over the step.
-  s_ += h_ * sdot_ + 0.5 * h_ * h_ * f.gravity, sdot_ += h_ * f.gravity;
+  s_ += h * sdot_ + 0.5 * h * h * f.gravity, sdot_ += h * f.gravity;
   gWorld_ = se3::Pose{g_.R, g_.x + s_};
+  return true;
+}
+
+void FloatingStepper::stepLgvi(const FloatingForces& f) {
+  if (advanceLgvi(f, h_)) return void(substeps_ = 1);
+  // Fallback, as LgviSe3::stepInSubsteps (helicopter): at large h|omega| or h|rdot| (|omega| = 17 rad/s or a 10-joint
+  // arm at h = 0.1) the predictor starts outside Newton's basin. The same interval in 2^j equal substeps (exact in
+  // binary, so t advances by exactly h), j = 1..10, each a plain step of this scheme with the forces held: every
+  // substep conserves the momentum map (65) exactly, so the step does too. Deterministic; costs nothing unless a step
+  // fails, and the plain path is untouched.
+  const std::vector<double> saved = saveState();
+  for (int j = 1; j <= kMaxSubstepLevel; ++j) {
+    const int n = 1 << j;
+    int iterations = 0;
+    bool ok = true;
+    for (int i = 0; i < n && ok; ++i) ok = advanceLgvi(f, h_ / n), iterations += iterations_;
+    if (ok) return void((iterations_ = iterations, substeps_ = n));
+    loadState(saved);
+  }
+  throw SimulationDiverged("floating LGVI: Newton did not converge at t = " + std::to_string(time()) + " (h = " +
+                           std::to_string(h_) + ", also in " + std::to_string(1 << kMaxSubstepLevel) + " substeps)");
 }
 
 VectorXd FloatingStepper::acceleration(const se3::Pose& g, const VectorXd& r, const VectorXd& v,
@@ -198,7 +221,7 @@ void FloatingStepper::stepExplicit(const FloatingForces& f) {
   if (!v1.allFinite() || !r1.allFinite() || !g1.x.allFinite())
     throw SimulationDiverged("floating " + schemeName(options_.scheme) +
                              ": non-finite state at t = " + std::to_string(time()));
-  g_ = g1, gWorld_ = g1, r_ = r1, v_ = v1, vSeg_ = v1, iterations_ = 0;
+  g_ = g1, gWorld_ = g1, r_ = r1, v_ = v1, vSeg_ = v1, iterations_ = 0, substeps_ = 1;
 }
 
 VectorXd FloatingStepper::velocity() const {
@@ -231,20 +254,22 @@ std::vector<double> FloatingStepper::saveState() const {
   for (const VectorXd* x : {&r_, &P_, &v_, &vSeg_}) s.insert(s.end(), x->data(), x->data() + x->size());
   s.insert(s.end(), s_.data(), s_.data() + 3);
   s.insert(s.end(), sdot_.data(), sdot_.data() + 3);
-  s.insert(s.end(), {h_, tAnchor_, double(steps_), double(iterations_)});
+  s.insert(s.end(), {h_, tAnchor_, double(steps_), double(iterations_), double(substeps_)});
   return s;
 }
 
 void FloatingStepper::loadState(const std::vector<double>& s) {
   const int n = chain_.dof(), m = chain_.joints();
-  const size_t need = 12 + m + 3 * n + 6 + 4;
+  const size_t need = 12 + m + 3 * n + 6 + 5;
   if (s.size() != need)
     throw BadInput("floating stepper state: " + std::to_string(s.size()) + " numbers, need " + std::to_string(need));
   for (double x : s)
     if (!std::isfinite(x)) throw BadInput("floating stepper state: non-finite entry");
-  if (!(s[need - 4] > 0)) throw BadInput("floating stepper state: h must be > 0");
-  if (!(s[need - 2] >= 0 && s[need - 2] <= 1e15) || !(s[need - 1] >= 0 && s[need - 1] <= 1e6))
-    throw BadInput("floating stepper state: step count outside [0, 1e15] or Newton count outside [0, 1e6]");
+  if (!(s[need - 5] > 0)) throw BadInput("floating stepper state: h must be > 0");
+  if (!(s[need - 3] >= 0 && s[need - 3] <= 1e15) || !(s[need - 2] >= 0 && s[need - 2] <= 1e6) ||
+      !(s[need - 1] >= 1 && s[need - 1] <= double(1 << kMaxSubstepLevel)))
+    throw BadInput("floating stepper state: step count outside [0, 1e15], Newton count outside [0, 1e6] or substeps "
+                   "outside [1, " + std::to_string(1 << kMaxSubstepLevel) + "]");
   const double* p = s.data();
   g_.R = Eigen::Map<const Matrix3d>(p), g_.x = Eigen::Map<const Vector3d>(p + 9), p += 12;
   r_ = Eigen::Map<const VectorXd>(p, m), p += m;
@@ -253,7 +278,7 @@ void FloatingStepper::loadState(const std::vector<double>& s) {
   vSeg_ = Eigen::Map<const VectorXd>(p, n), p += n;
   s_ = Eigen::Map<const Vector3d>(p), sdot_ = Eigen::Map<const Vector3d>(p + 3), p += 6;
   gWorld_ = se3::Pose{g_.R, g_.x + s_};
-  h_ = p[0], tAnchor_ = p[1], steps_ = long(p[2]), iterations_ = int(p[3]);
+  h_ = p[0], tAnchor_ = p[1], steps_ = long(p[2]), iterations_ = int(p[3]), substeps_ = int(p[4]);
   chain_.massMatrixAndGradient(r_, M_, dM_);
   initialized_ = true;
 }

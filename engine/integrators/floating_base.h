@@ -44,7 +44,7 @@ struct FloatingOptions {
   // Newton stops at |e| <= tol (|P_k| + h/2 (|f| + |gradV|)) (relative momentum residual, in [1e-16, 1e-6]);
   // an update made from |e| <= 0.1 sqrt(tol) scale is accepted unchecked (quadratic convergence).
   double newtonTolerance = 1e-14;
-  int maxNewtonIterations = 30;  // >= 1; not converged -> SimulationDiverged, state unchanged
+  int maxNewtonIterations = 30;  // >= 1; not converged -> substeps, then SimulationDiverged, state unchanged
   // Locks the joints (dr = 0, the joint rows become constraint reactions): the chain is one rigid body and
   // the LGVI reduces to seed 000's single-body Cayley LGVI with the composite inertia M(r)[0:6, 0:6].
   bool lockJoints = false;
@@ -68,7 +68,10 @@ class FloatingStepper {
   double energy(const Vector3d& gravity) const;  // 1/2 v^T M v + V(g, r), J
   // (xi, dr) of the last segment (LGVI; in the free-falling frame under gravity).
   const VectorXd& segmentVelocity() const { return vSeg_; }
-  int newtonIterations() const { return iterations_; }
+  int newtonIterations() const { return iterations_; }  // of the last step (summed over its substeps)
+  // Equal substeps the last LGVI step took: 1 normally, 2^j (j <= 10) when Newton failed on the whole step.
+  int substeps() const { return substeps_; }
+  static constexpr int kMaxSubstepLevel = 10;  // at most 2^10 = 1024 substeps
   double time() const { return tAnchor_ + double(steps_) * h_; }  // t_k = k h exactly at constant h
   double stepSize() const { return h_; }
   void setStepSize(double h);  // keeps the state (P is the node momentum, independent of h)
@@ -85,7 +88,9 @@ class FloatingStepper {
  private:
   void checkForces(const FloatingForces& f) const;
   VectorXd generalizedForce(const FloatingForces& f) const;  // (base wrench; joint torques)
-  void stepLgvi(const FloatingForces& f);
+  void stepLgvi(const FloatingForces& f);  // plain step, else 2, 4, ..., 1024 equal substeps
+  bool advanceLgvi(const FloatingForces& f, double h);  // one plain step of size h; false (state kept) if Newton fails
+  VectorXd residual(const VectorXd& v, const FloatingForces& f, double h, MatrixXd* jacobian) const;
   void stepExplicit(const FloatingForces& f);
   // Continuous dynamics (48)-(49): v_dot at (g, r, v).
   VectorXd acceleration(const se3::Pose& g, const VectorXd& r, const VectorXd& v, const FloatingForces& f) const;
@@ -100,7 +105,7 @@ class FloatingStepper {
   std::vector<MatrixXd> dM_;
   double h_ = 0.01, tAnchor_ = 0.0;
   long steps_ = 0;  // since the anchor tAnchor_ (set at initialize and at each change of h)
-  int iterations_ = 0;
+  int iterations_ = 0, substeps_ = 1;
   bool initialized_ = false;
 };
 
