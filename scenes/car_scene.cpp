@@ -59,14 +59,8 @@ std::vector<ParamSpec> carParams() {
   };
 }
 
-// Drawn body of a car with wheelbase l and wheel radius rho, and its solid outline (rear-axle frame).
-double bodyLength(double l, double rho) { return l + 2.2 * rho; }
-double bodyWidth(double l, double rho) { return 0.55 * l + 0.5 * rho; }
-Footprint carFootprint(double l, double rho) {
-  const double half = 0.5 * bodyLength(l, rho), w = 0.5 * bodyWidth(l, rho);
-  return {0.5 * l - half, 0.5 * l + half, -w, w};
-}
-Scenery lotFor(double l, double rho) { return parkingLot(bodyLength(l, rho), bodyWidth(l, rho), 1.1 * rho); }
+// bodyLength, bodyWidth, carFootprint and lotFor live in scenes/vehicle_scenery.h (the planner uses them too).
+Scenery lotFor(double l, double rho) { return carParkingLot(l, rho); }
 
 void validateCar(const ParamSet& p) {
   const double limit = std::tan(p.real("steer_limit")), steer = p.real("steer");

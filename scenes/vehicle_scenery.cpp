@@ -60,6 +60,14 @@ Scenery parkingLot(double carLength, double carWidth, double height) {
   return s;
 }
 
+double bodyLength(double l, double rho) { return l + 2.2 * rho; }
+double bodyWidth(double l, double rho) { return 0.55 * l + 0.5 * rho; }
+Footprint carFootprint(double l, double rho) {
+  const double half = 0.5 * bodyLength(l, rho), w = 0.5 * bodyWidth(l, rho);
+  return {0.5 * l - half, 0.5 * l + half, -w, w};
+}
+Scenery carParkingLot(double l, double rho) { return parkingLot(bodyLength(l, rho), bodyWidth(l, rho), 1.1 * rho); }
+
 Scenery arena(double l) {
   Scenery s;
   const double half = 50.0 * l, t = 1.0 * l;

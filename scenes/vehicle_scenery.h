@@ -28,6 +28,12 @@ struct Scenery {
 // Parking lot sized from the car's drawn body: ten bays each side of an aisle along +x from x = 2 carLength,
 // bays 1.7 carWidth wide; kerbs, an end wall, pillars and three cones at the entrance.
 Scenery parkingLot(double carLength, double carWidth, double height);
+// The car scene's drawn body (wheelbase l, wheel radius rho), its solid outline in the rear-axle frame, and its
+// parking lot: shared by scenes/car_scene.cpp and the planner (ui/plan_command.cpp), so both see one world.
+double bodyLength(double l, double rho);
+double bodyWidth(double l, double rho);
+Footprint carFootprint(double l, double rho);
+Scenery carParkingLot(double l, double rho);
 // Arena sized from the snakeboard's half length l: square walls at +-50 l and six crates off the line the
 // default gait rides along body -x.
 Scenery arena(double l);

@@ -21,12 +21,13 @@ check() {
 
 gui='GL/|GLFW/|glad/|imgui|backends/|glm/|stb_'
 parsers='urdf_|tinyxml|console_bridge/'  # model-format parsers: import/ only
-check engine "engine/ uses Eigen and SuiteSparse only" "$gui|$parsers|import/|render/|scenes/|ui/"
+check engine "engine/ uses Eigen and SuiteSparse only" "$gui|$parsers|coin/|Ip[A-Z]|import/|plan/|render/|scenes/|ui/"
+check plan "plan/ uses the engine and Ipopt only" "$gui|$parsers|import/|render/|scenes/|ui/"
 check import "import/ uses the engine and the parsers only" "$gui|render/|scenes/|ui/"
 check render "render/ knows no physics, scenes or UI" "GLFW/|imgui|backends/|$parsers|engine/|import/|scenes/|ui/"
 check scenes "scenes/ fill render/draw_list.h only; no GL, no ui/; parsers through import/" "$gui|$parsers|render/|ui/" \
   '"render/draw_list\.h"'
-for headless in ui/core ui/input ui/plot ui/headless_runner.h ui/headless_runner.cpp; do
+for headless in ui/core ui/input ui/plot ui/headless_runner.h ui/headless_runner.cpp ui/plan_command.h ui/plan_command.cpp; do
   check "$headless" "$headless is headless: no GL, GLFW, ImGui, render/ or parsers" "$gui|$parsers|render/|ui/app/"
 done
 

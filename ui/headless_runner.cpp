@@ -18,6 +18,7 @@
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
 #include "scenes/study_runner.h"
+#include "ui/plan_command.h"
 
 namespace varsim {
 
@@ -26,7 +27,7 @@ static const char* kRunUsage =
     "[--csv FILE] [--every K] [--input FILE] [--timings]";
 
 bool isHeadlessCommand(const std::string& arg) {
-  return arg == "list" || arg == "describe" || arg == "run" || arg == "study";
+  return arg == "list" || arg == "describe" || arg == "run" || arg == "study" || arg == "plan";
 }
 
 namespace {
@@ -183,7 +184,7 @@ int runScene(const std::vector<std::string>& args) {
 
 int dispatch(const std::vector<std::string>& args) {
   if (args.empty() || !isHeadlessCommand(args[0]))
-    throw BadInput("usage: varsim list | describe SCENE | run ... | study ...");
+    throw BadInput("usage: varsim list | describe SCENE | run ... | study ... | plan ...");
   if (args[0] == "list") {
     for (const auto& s : SceneRegistry::all()) std::printf("%s\n", s.name.c_str());
     return kExitOk;
@@ -195,6 +196,7 @@ int dispatch(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (args[0] == "study") return study::studyCommand(args);  // integrator comparisons (scenes/study_runner.h)
+  if (args[0] == "plan") return planCommand(args);            // optimal control with Ipopt (ui/plan_command.h)
   return runScene(args);
 }
 

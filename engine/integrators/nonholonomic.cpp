@@ -205,7 +205,7 @@ CarState carStart(const CarParams& p, const se2::Pose2& g0, double psi0, double 
   return s;
 }
 
-void carStep(const CarParams& p, double alpha, double h, CarState& s, double steerRate, double torque) {
+CarState carNext(const CarParams& p, double alpha, double h, const CarState& s, double steerRate, double torque) {
   const double I0 = p.I0(), c = p.c();
   const double sigmaMid = s.sigma + alpha * h * steerRate;
   const double inertia = I0 + c * s.sigma * sigmaMid;
@@ -220,14 +220,20 @@ void carStep(const CarParams& p, double alpha, double h, CarState& s, double ste
   if (!std::isfinite(u) || !std::isfinite(pMinus) || !std::isfinite(g.x) || !std::isfinite(g.y) ||
       !std::isfinite(g.theta) || !std::isfinite(sigmaNext))
     throw SimulationDiverged("car step: wheel rate u = " + formatNumber(u) + " or pose is not finite");
-  s.g = g;
-  s.psi += h * u;
-  s.sigma = sigmaNext;
-  s.pMinus = pMinus;
-  s.u = u;
-  s.sigmaMid = sigmaMid;
-  s.torque = torque;
-  s.steerRate = steerRate;
+  CarState next;
+  next.g = g;
+  next.psi = s.psi + h * u;
+  next.sigma = sigmaNext;
+  next.pMinus = pMinus;
+  next.u = u;
+  next.sigmaMid = sigmaMid;
+  next.torque = torque;
+  next.steerRate = steerRate;
+  return next;
+}
+
+void carStep(const CarParams& p, double alpha, double h, CarState& s, double steerRate, double torque) {
+  s = carNext(p, alpha, h, s, steerRate, torque);
 }
 
 // ---- explicit snakeboard --------------------------------------------------------------------------

@@ -116,6 +116,9 @@ struct CarState {
 };
 
 CarState carStart(const CarParams& p, const se2::Pose2& g0, double psi0, double sigma0, double psiDot0);
+// The explicit update as a pure map (state k, controls of segment k) -> state k+1: the one code path that both
+// carStep and the DMOC transcription (engine/control/car_dmoc.h) evaluate. Throws like carStep.
+CarState carNext(const CarParams& p, double alpha, double h, const CarState& s, double steerRate, double torque);
 // Explicit step with the segment's steering velocity u^sigma_k and torque f_{k+alpha}. Throws
 // SimulationDiverged (state unchanged) on a non-finite or non-positive effective inertia.
 void carStep(const CarParams& p, double alpha, double h, CarState& s, double steerRate, double torque);

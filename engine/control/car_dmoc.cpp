@@ -1,0 +1,271 @@
+// engine/control/car_dmoc.cpp — the car's DMOC transcription: residuals through carNext (the stepper's own
+// update), their analytic Jacobian by the chain rule through the update's intermediates, disc clearances.
+#include "engine/control/car_dmoc.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/sim/errors.h"
+#include "engine/sim/param.h"
+
+namespace varsim {
+namespace {
+
+using Row = Eigen::Matrix<double, 1, 7>;
+
+// S(a) = sin a / a, C(a) = (1 - cos a)/a of se2::exp and their derivatives (series near 0).
+void expCoefficients(double a, double& S, double& C, double& dS, double& dC) {
+  if (std::abs(a) < 1e-4) {
+    const double a2 = a * a;
+    S = 1.0 - a2 / 6.0;
+    C = a / 2.0 - a * a2 / 24.0;
+    dS = -a / 3.0 + a * a2 / 30.0;
+    dC = 0.5 - a2 / 8.0;
+    return;
+  }
+  const double s = std::sin(a), c = std::cos(a);
+  S = s / a;
+  C = (1.0 - c) / a;
+  dS = (a * c - s) / (a * a);
+  dC = (a * s - (1.0 - c)) / (a * a);
+}
+
+void requireFinite(double v, double lo, const char* key) {
+  if (!std::isfinite(v) || v < lo)
+    throw BadInput(std::string("car plan: key '") + key + "' = " + formatNumber(v) + ": allowed range [" +
+                   formatNumber(lo) + ", inf)");
+}
+
+}  // namespace
+
+std::vector<BodyDisc> coverFootprint(const Footprint& f, int discs) {
+  std::vector<BodyDisc> out;
+  const double len = (f.xMax - f.xMin) / discs, halfW = 0.5 * (f.yMax - f.yMin), r = std::hypot(0.5 * len, halfW);
+  for (int j = 0; j < discs; ++j) out.push_back({f.xMin + (j + 0.5) * len, 0.5 * (f.yMin + f.yMax), r});
+  return out;
+}
+
+double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, double* gy) {
+  const double c = std::cos(b.heading), s = std::sin(b.heading);
+  const double dx = px - b.cx, dy = py - b.cy;
+  const double qx = c * dx + s * dy, qy = -s * dx + c * dy;  // in the box frame
+  const double ax = std::abs(qx) - b.halfX, ay = std::abs(qy) - b.halfY;
+  const double sx = qx >= 0.0 ? 1.0 : -1.0, sy = qy >= 0.0 ? 1.0 : -1.0;
+  double d, hx = 0.0, hy = 0.0;  // gradient in the box frame
+  if (ax <= 0.0 && ay <= 0.0) {  // inside: minus the depth to the nearer side
+    d = std::max(ax, ay);
+    (ax > ay ? hx : hy) = ax > ay ? sx : sy;
+  } else {
+    const double ox = std::max(ax, 0.0), oy = std::max(ay, 0.0);
+    d = std::hypot(ox, oy);
+    hx = sx * ox / d;
+    hy = sy * oy / d;
+  }
+  if (gx) *gx = c * hx - s * hy;
+  if (gy) *gy = s * hx + c * hy;
+  return d;
+}
+
+Eigen::Matrix<double, 5, 7> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double w,
+                                            double f) {
+  // Inputs z = (theta, x, y, sigma, p^-, u^sigma, f); the intermediates of carNext in its order.
+  const Row e3 = Row::Unit(3), e4 = Row::Unit(4), e5 = Row::Unit(5), e6 = Row::Unit(6);
+  const double I0 = p.I0(), c = p.c(), k = p.rho / p.l;
+  const double sm = s.sigma + alpha * h * w;
+  const Row dsm = e3 + alpha * h * e5;
+  const double J = I0 + c * s.sigma * sm;
+  const Row dJ = c * (sm * e3 + s.sigma * dsm);
+  const double num = s.pMinus + h * (1.0 - alpha) * f;
+  const Row dnum = e4 + h * (1.0 - alpha) * e6;
+  const double u = num / J;
+  const Row du = dnum / J - (num / (J * J)) * dJ;
+  const double a = h * k * sm * u, b = h * p.rho * u;
+  const Row da = h * k * (u * dsm + sm * du), db = h * p.rho * du;
+  double S, C, dS, dC;
+  expCoefficients(a, S, C, dS, dC);
+  const double tx = b * S, ty = b * C;
+  const Row dtx = S * db + b * dS * da, dty = C * db + b * dC * da;
+  const double ct = std::cos(s.g.theta), st = std::sin(s.g.theta);
+  const double sn = s.sigma + h * w;
+  const Row dsn = e3 + h * e5;
+  Eigen::Matrix<double, 5, 7> Jm;
+  Jm.row(0) = Row::Unit(0) + da;
+  Jm.row(1) = Row::Unit(1) + (-st * tx - ct * ty) * Row::Unit(0) + ct * dtx - st * dty;
+  Jm.row(2) = Row::Unit(2) + (ct * tx - st * ty) * Row::Unit(0) + st * dtx + ct * dty;
+  Jm.row(3) = dsn;
+  Jm.row(4) = c * (sm * dsn + sn * dsm) * u + (I0 + c * sn * sm) * du + h * alpha * e6;
+  return Jm;
+}
+
+CarDmoc::CarDmoc(CarDmocSpec spec) : spec_(std::move(spec)) {
+  if (spec_.N < 1) throw BadInput("car plan: key 'N' = " + std::to_string(spec_.N) + ": allowed range [1, inf)");
+  requireFinite(spec_.h, 1e-300, "dt");
+  requireFinite(spec_.sigmaMax, 1e-300, "steer_limit");
+  requireFinite(spec_.maxSteerRate, 0.0, "max_steer_rate");
+  requireFinite(spec_.maxTorque, 0.0, "max_torque");
+  requireFinite(spec_.weightSteer, 0.0, "weight_steer");
+  requireFinite(spec_.weightTorque, 0.0, "weight_torque");
+  requireFinite(spec_.weightSmooth, 0.0, "weight_smooth");
+  requireFinite(spec_.margin, 0.0, "margin");
+  if (spec_.discs < 1) throw BadInput("car plan: key 'discs' = " + std::to_string(spec_.discs) + ": allowed range [1, 64]");
+  validateCarParams(spec_.car);
+  discs_ = coverFootprint(spec_.footprint, spec_.discs);
+}
+
+int CarDmoc::numConstraints() const {
+  return numDynamics() + spec_.N * int(discs_.size() * spec_.obstacles.size());
+}
+
+void CarDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const {
+  const int n = numVariables(), N = spec_.N;
+  xL = Eigen::VectorXd::Constant(n, -kNlpInfinity);
+  xU = Eigen::VectorXd::Constant(n, kNlpInfinity);
+  for (int k = 0; k <= N; ++k) {
+    xL[7 * k + 3] = -spec_.sigmaMax;
+    xU[7 * k + 3] = spec_.sigmaMax;
+    if (k == N) break;
+    xL[7 * k + 5] = -spec_.maxSteerRate;
+    xU[7 * k + 5] = spec_.maxSteerRate;
+    xL[7 * k + 6] = -spec_.maxTorque;
+    xU[7 * k + 6] = spec_.maxTorque;
+  }
+  const CarState& s = spec_.start;
+  const double x0[5] = {s.g.theta, s.g.x, s.g.y, s.sigma, s.pMinus};
+  for (int i = 0; i < 5; ++i) xL[i] = xU[i] = x0[i];
+  const double xN[4] = {spec_.target.theta, spec_.target.x, spec_.target.y};
+  for (int i : {0, 1, 2}) xL[7 * N + i] = xU[7 * N + i] = xN[i];
+  xL[7 * N + 4] = xU[7 * N + 4] = 0.0;  // at rest
+  const int m = numConstraints();
+  gL = Eigen::VectorXd::Zero(m);
+  gU = Eigen::VectorXd::Zero(m);
+  gL.tail(m - numDynamics()).setConstant(spec_.margin);
+  gU.tail(m - numDynamics()).setConstant(kNlpInfinity);
+}
+
+Eigen::VectorXd CarDmoc::initialGuess() const {
+  const int N = spec_.N, half = N / 2;
+  const se2::Pose2 a = spec_.start.g, t = spec_.target;
+  // Corner below the target along the start heading (projection of the target on the start line).
+  const double ct = std::cos(a.theta), st = std::sin(a.theta);
+  const double along = ct * (t.x - a.x) + st * (t.y - a.y);
+  const double cx = a.x + along * ct, cy = a.y + along * st;
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(numVariables());
+  for (int k = 0; k <= N; ++k) {
+    double th, px, py;
+    if (k <= half) {
+      const double s = double(k) / half;
+      th = a.theta, px = a.x + s * (cx - a.x), py = a.y + s * (cy - a.y);
+    } else {
+      const double s = double(k - half) / (N - half);
+      th = a.theta + s * (t.theta - a.theta), px = cx + s * (t.x - cx), py = cy + s * (t.y - cy);
+    }
+    x.segment<5>(7 * k) << th, px, py, 0.0, spec_.start.pMinus * (1.0 - double(k) / N);
+  }
+  x.head<5>() << a.theta, a.x, a.y, spec_.start.sigma, spec_.start.pMinus;
+  return x;
+}
+
+double CarDmoc::objective(const Eigen::VectorXd& x) const {
+  const double h = spec_.h, ws = spec_.weightSteer, wt = spec_.weightTorque;
+  double J = 0.0;
+  for (int k = 0; k < spec_.N; ++k) {
+    const double w = steerRate(x, k), f = torque(x, k);
+    J += h * (ws * w * w + wt * f * f);
+    if (k + 1 < spec_.N) {
+      const double dw = steerRate(x, k + 1) - w, df = torque(x, k + 1) - f;
+      J += spec_.weightSmooth * (ws * dw * dw + wt * df * df) / h;
+    }
+  }
+  return J;
+}
+
+Eigen::VectorXd CarDmoc::gradient(const Eigen::VectorXd& x) const {
+  const double h = spec_.h, ws = spec_.weightSteer, wt = spec_.weightTorque;
+  Eigen::VectorXd g = Eigen::VectorXd::Zero(numVariables());
+  for (int k = 0; k < spec_.N; ++k) {
+    g[7 * k + 5] += 2.0 * h * ws * steerRate(x, k);
+    g[7 * k + 6] += 2.0 * h * wt * torque(x, k);
+    if (k + 1 < spec_.N) {
+      const double dw = steerRate(x, k + 1) - steerRate(x, k), df = torque(x, k + 1) - torque(x, k);
+      const double cw = 2.0 * spec_.weightSmooth * ws * dw / h, cf = 2.0 * spec_.weightSmooth * wt * df / h;
+      g[7 * k + 5] -= cw, g[7 * (k + 1) + 5] += cw;
+      g[7 * k + 6] -= cf, g[7 * (k + 1) + 6] += cf;
+    }
+  }
+  return g;
+}
+
+CarState CarDmoc::node(const Eigen::VectorXd& x, int k) const {
+  CarState s;
+  s.g = {x[7 * k], x[7 * k + 1], x[7 * k + 2]};
+  s.sigma = x[7 * k + 3];
+  s.pMinus = x[7 * k + 4];
+  return s;
+}
+
+Eigen::VectorXd CarDmoc::constraints(const Eigen::VectorXd& x) const {
+  Eigen::VectorXd g(numConstraints());
+  const int N = spec_.N;
+  for (int k = 0; k < N; ++k) {
+    const CarState next = carNext(spec_.car, spec_.alpha, spec_.h, node(x, k), steerRate(x, k), torque(x, k));
+    g.segment<5>(5 * k) << x[7 * (k + 1)] - next.g.theta, x[7 * (k + 1) + 1] - next.g.x, x[7 * (k + 1) + 2] - next.g.y,
+        x[7 * (k + 1) + 3] - next.sigma, x[7 * (k + 1) + 4] - next.pMinus;
+  }
+  int row = numDynamics();
+  for (int k = 1; k <= N; ++k) {
+    const double th = x[7 * k], ct = std::cos(th), st = std::sin(th);
+    for (const BodyDisc& d : discs_) {
+      const double px = x[7 * k + 1] + ct * d.bx - st * d.by, py = x[7 * k + 2] + st * d.bx + ct * d.by;
+      for (const PlanarBox& b : spec_.obstacles) g[row++] = pointBoxDistance(b, px, py, nullptr, nullptr) - d.r;
+    }
+  }
+  return g;
+}
+
+void CarDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const {
+  out.clear();
+  const int N = spec_.N;
+  for (int k = 0; k < N; ++k) {
+    const Eigen::Matrix<double, 5, 7> Jk =
+        carNextJacobian(spec_.car, spec_.alpha, spec_.h, node(x, k), steerRate(x, k), torque(x, k));
+    for (int i = 0; i < 5; ++i) {
+      for (int j = 0; j < 7; ++j) out.emplace_back(5 * k + i, 7 * k + j, -Jk(i, j));
+      out.emplace_back(5 * k + i, 7 * (k + 1) + i, 1.0);
+    }
+  }
+  int row = numDynamics();
+  for (int k = 1; k <= N; ++k) {
+    const double th = x[7 * k], ct = std::cos(th), st = std::sin(th);
+    for (const BodyDisc& d : discs_) {
+      const double px = x[7 * k + 1] + ct * d.bx - st * d.by, py = x[7 * k + 2] + st * d.bx + ct * d.by;
+      const double dpx = -st * d.bx - ct * d.by, dpy = ct * d.bx - st * d.by;  // d(px, py)/dtheta
+      for (const PlanarBox& b : spec_.obstacles) {
+        double gx, gy;
+        pointBoxDistance(b, px, py, &gx, &gy);
+        out.emplace_back(row, 7 * k, gx * dpx + gy * dpy);
+        out.emplace_back(row, 7 * k + 1, gx);
+        out.emplace_back(row, 7 * k + 2, gy);
+        ++row;
+      }
+    }
+  }
+}
+
+double CarDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
+  const CarState next = carNext(spec_.car, spec_.alpha, spec_.h, node(x, k), steerRate(x, k), torque(x, k));
+  const CarState have = node(x, k + 1);
+  return std::max({std::abs(have.g.theta - next.g.theta), std::abs(have.g.x - next.g.x), std::abs(have.g.y - next.g.y),
+                   std::abs(have.sigma - next.sigma), std::abs(have.pMinus - next.pMinus)});
+}
+
+double CarDmoc::discClearance(const Eigen::VectorXd& x, int k) const {
+  double best = kNlpInfinity;
+  const double th = x[7 * k], ct = std::cos(th), st = std::sin(th);
+  for (const BodyDisc& d : discs_) {
+    const double px = x[7 * k + 1] + ct * d.bx - st * d.by, py = x[7 * k + 2] + st * d.bx + ct * d.by;
+    for (const PlanarBox& b : spec_.obstacles) best = std::min(best, pointBoxDistance(b, px, py, nullptr, nullptr) - d.r);
+  }
+  return best;
+}
+
+}  // namespace varsim

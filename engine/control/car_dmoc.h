@@ -1,0 +1,76 @@
+// engine/control/car_dmoc.h — DMOC transcription (seed 000 Sec. 6, Junge et al. 2005) of the car of Sec. 5.2.1:
+// the discrete dynamics constraints are x_{k+1} - carNext(x_k, u_k) = 0, i.e. the explicit update of eqs.
+// (16)-(17) that the car scene steps with (engine/integrators/nonholonomic.h), not a second copy of it.
+// Variables, interleaved for a banded Jacobian: node k = (theta, x, y, sigma, p^-) at 7k, segment k = (u^sigma,
+// f^psi) at 7k + 5; n = 7N + 5. The pose enters as (theta, x, y) directly: on SE(2) that chart is global (theta
+// is not wrapped), so the group structure costs nothing here. Constraints: 5N dynamics rows, then clearance
+// rows d(disc_j(x_k), box_b) - r >= margin for nodes 1..N, every disc j covering the footprint and box b.
+#pragma once
+
+#include <vector>
+
+#include "engine/control/nlp.h"
+#include "engine/integrators/nonholonomic.h"
+#include "engine/models/planar_obstacles.h"
+
+namespace varsim {
+
+struct CarDmocSpec {
+  CarParams car;
+  double alpha = 0.5;            // the stepper's quadrature point
+  double h = 0.05;               // s, the stepper's step
+  int N = 200;                   // segments, >= 1
+  CarState start;                // g, sigma, pMinus at node 0 (fixed)
+  se2::Pose2 target;             // pose at node N (fixed), with p^-_N = 0 (at rest)
+  double sigmaMax = 0.68;        // |sigma_k| bound (tan of the steering limit, slightly inside)
+  double maxSteerRate = 1.0;     // 1/s, |u^sigma_k| bound
+  double maxTorque = 1.0;        // N m, |f_k| bound
+  double weightSteer = 1.0;      // W = diag(weightSteer, weightTorque) in h sum u^T W u
+  double weightTorque = 0.1;
+  double weightSmooth = 0.0;     // + weightSmooth sum |u_{k+1} - u_k|_W^2 / h
+  Footprint footprint;           // body-frame outline covered by `discs` discs along body x
+  int discs = 4;
+  std::vector<PlanarBox> obstacles;
+  double margin = 0.05;          // m, required clearance of every disc
+};
+
+// A disc covering part of the footprint: centre (bx, by) in the body frame, radius r.
+struct BodyDisc {
+  double bx, by, r;
+};
+std::vector<BodyDisc> coverFootprint(const Footprint& f, int discs);  // n equal slices, each in its disc
+
+// Signed distance from a point to a box (outside: Euclidean; inside: minus the depth) and its gradient.
+double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, double* gy);
+
+// d carNext / d(theta, x, y, sigma, p^-, u^sigma, f): rows (theta, x, y, sigma, p^-) of the next node. Analytic.
+Eigen::Matrix<double, 5, 7> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double steerRate,
+                                            double torque);
+
+class CarDmoc : public Nlp {
+ public:
+  explicit CarDmoc(CarDmocSpec spec);  // throws BadInput on N < 1, a bad bound or weight
+  const CarDmocSpec& spec() const { return spec_; }
+  int numVariables() const override { return 7 * spec_.N + 5; }
+  int numConstraints() const override;
+  int numDynamics() const { return 5 * spec_.N; }
+  void bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const override;
+  // Along the aisle at start heading to below the target, then straight to it; controls zero, p^- ramped to 0.
+  Eigen::VectorXd initialGuess() const override;
+  double objective(const Eigen::VectorXd& x) const override;
+  Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
+  Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override;
+  void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override;
+
+  CarState node(const Eigen::VectorXd& x, int k) const;  // state at node k (psi, u, ... not set)
+  double steerRate(const Eigen::VectorXd& x, int k) const { return x[7 * k + 5]; }
+  double torque(const Eigen::VectorXd& x, int k) const { return x[7 * k + 6]; }
+  double dynResidual(const Eigen::VectorXd& x, int k) const;  // |x_{k+1} - carNext(x_k, u_k)|_inf
+  double discClearance(const Eigen::VectorXd& x, int k) const;  // min over discs and boxes of d - r
+
+ private:
+  CarDmocSpec spec_;
+  std::vector<BodyDisc> discs_;
+};
+
+}  // namespace varsim

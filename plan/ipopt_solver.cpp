@@ -1,0 +1,148 @@
+// plan/ipopt_solver.cpp — Ipopt TNLP adapter over an engine Nlp: dense vectors in, triplet Jacobian with the
+// structure taken from the initial guess (the Nlp promises an x-independent pattern), L-BFGS Hessian.
+#include "plan/ipopt_solver.h"
+
+#include <IpIpoptApplication.hpp>
+#include <IpTNLP.hpp>
+
+namespace varsim {
+namespace {
+
+using Ipopt::Index;
+using Ipopt::Number;
+
+const char* statusName(Ipopt::ApplicationReturnStatus s) {
+  switch (s) {
+    case Ipopt::Solve_Succeeded: return "Solve_Succeeded";
+    case Ipopt::Solved_To_Acceptable_Level: return "Solved_To_Acceptable_Level";
+    case Ipopt::Infeasible_Problem_Detected: return "Infeasible_Problem_Detected";
+    case Ipopt::Search_Direction_Becomes_Too_Small: return "Search_Direction_Becomes_Too_Small";
+    case Ipopt::Diverging_Iterates: return "Diverging_Iterates";
+    case Ipopt::User_Requested_Stop: return "User_Requested_Stop";
+    case Ipopt::Feasible_Point_Found: return "Feasible_Point_Found";
+    case Ipopt::Maximum_Iterations_Exceeded: return "Maximum_Iterations_Exceeded";
+    case Ipopt::Restoration_Failed: return "Restoration_Failed";
+    case Ipopt::Error_In_Step_Computation: return "Error_In_Step_Computation";
+    case Ipopt::Maximum_CpuTime_Exceeded: return "Maximum_CpuTime_Exceeded";
+    case Ipopt::Not_Enough_Degrees_Of_Freedom: return "Not_Enough_Degrees_Of_Freedom";
+    case Ipopt::Invalid_Problem_Definition: return "Invalid_Problem_Definition";
+    case Ipopt::Invalid_Option: return "Invalid_Option";
+    case Ipopt::Invalid_Number_Detected: return "Invalid_Number_Detected";
+    case Ipopt::Unrecoverable_Exception: return "Unrecoverable_Exception";
+    case Ipopt::NonIpopt_Exception_Thrown: return "NonIpopt_Exception_Thrown";
+    case Ipopt::Insufficient_Memory: return "Insufficient_Memory";
+    case Ipopt::Internal_Error: return "Internal_Error";
+  }
+  return "unknown_status";
+}
+
+class Adapter : public Ipopt::TNLP {
+ public:
+  Adapter(const Nlp& nlp, const std::function<bool(const IpoptIteration&)>& cb, IpoptResult& result)
+      : nlp_(nlp), cb_(cb), result_(result) {
+    const Eigen::VectorXd x0 = nlp_.initialGuess();
+    std::vector<Eigen::Triplet<double>> t;
+    nlp_.jacobian(x0, t);
+    nnz_ = Index(t.size());
+  }
+
+  bool get_nlp_info(Index& n, Index& m, Index& nnzJac, Index& nnzHess, IndexStyleEnum& style) override {
+    n = nlp_.numVariables();
+    m = nlp_.numConstraints();
+    nnzJac = nnz_;
+    nnzHess = 0;
+    style = C_STYLE;
+    return true;
+  }
+  bool get_bounds_info(Index n, Number* xl, Number* xu, Index m, Number* gl, Number* gu) override {
+    Eigen::VectorXd xL, xU, gL, gU;
+    nlp_.bounds(xL, xU, gL, gU);
+    Eigen::Map<Eigen::VectorXd>(xl, n) = xL;
+    Eigen::Map<Eigen::VectorXd>(xu, n) = xU;
+    Eigen::Map<Eigen::VectorXd>(gl, m) = gL;
+    Eigen::Map<Eigen::VectorXd>(gu, m) = gU;
+    return true;
+  }
+  bool get_starting_point(Index n, bool initX, Number* x, bool, Number*, Number*, Index, bool, Number*) override {
+    if (initX) Eigen::Map<Eigen::VectorXd>(x, n) = nlp_.initialGuess();
+    return true;
+  }
+  // Evaluation errors (a step the update refuses, e.g. a non-positive wheel inertia) make Ipopt backtrack.
+  bool eval_f(Index n, const Number* x, bool, Number& f) override {
+    return guard([&] { f = nlp_.objective(vec(x, n)); });
+  }
+  bool eval_grad_f(Index n, const Number* x, bool, Number* g) override {
+    return guard([&] { Eigen::Map<Eigen::VectorXd>(g, n) = nlp_.gradient(vec(x, n)); });
+  }
+  bool eval_g(Index n, const Number* x, bool, Index m, Number* g) override {
+    return guard([&] { Eigen::Map<Eigen::VectorXd>(g, m) = nlp_.constraints(vec(x, n)); });
+  }
+  bool eval_jac_g(Index n, const Number* x, bool, Index, Index nele, Index* iRow, Index* jCol, Number* values) override {
+    return guard([&] {
+      std::vector<Eigen::Triplet<double>> t;
+      nlp_.jacobian(x ? vec(x, n) : nlp_.initialGuess(), t);
+      for (Index i = 0; i < nele; ++i) {
+        if (values) values[i] = t[size_t(i)].value();
+        else iRow[i] = t[size_t(i)].row(), jCol[i] = t[size_t(i)].col();
+      }
+    });
+  }
+  bool intermediate_callback(Ipopt::AlgorithmMode, Index iter, Number obj, Number infPr, Number infDu, Number, Number,
+                             Number, Number, Number, Index, const Ipopt::IpoptData*,
+                             Ipopt::IpoptCalculatedQuantities*) override {
+    result_.iterations = iter;
+    return cb_ ? cb_({iter, obj, infPr, infDu}) : true;
+  }
+  void finalize_solution(Ipopt::SolverReturn, Index n, const Number* x, const Number*, const Number*, Index,
+                         const Number*, const Number*, Number obj, const Ipopt::IpoptData*,
+                         Ipopt::IpoptCalculatedQuantities*) override {
+    result_.x = vec(x, n);
+    result_.objective = obj;
+  }
+
+ private:
+  static Eigen::VectorXd vec(const Number* x, Index n) { return Eigen::Map<const Eigen::VectorXd>(x, n); }
+  template <class F>
+  static bool guard(F f) {
+    try {
+      f();
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+  const Nlp& nlp_;
+  const std::function<bool(const IpoptIteration&)>& cb_;
+  IpoptResult& result_;
+  Index nnz_ = 0;
+};
+
+}  // namespace
+
+IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
+                           const std::function<bool(const IpoptIteration&)>& onIteration) {
+  IpoptResult result;
+  Ipopt::SmartPtr<Ipopt::TNLP> tnlp = new Adapter(nlp, onIteration, result);
+  Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
+  app->Options()->SetStringValue("sb", "yes");  // no banner on stdout
+  app->Options()->SetIntegerValue("print_level", 0);
+  app->Options()->SetStringValue("hessian_approximation", "limited-memory");
+  app->Options()->SetIntegerValue("max_iter", settings.maxIterations);
+  app->Options()->SetNumericValue("tol", settings.tolerance);
+  app->Options()->SetNumericValue("constr_viol_tol", settings.constraintTol);
+  // An "acceptable" stop must still satisfy the dynamics as tightly (Ipopt's default would accept 1e-2).
+  app->Options()->SetNumericValue("acceptable_constr_viol_tol", settings.constraintTol);
+  app->Options()->SetNumericValue("bound_relax_factor", 0.0);  // bounds hold exactly (steering limit, rest)
+  app->Options()->SetStringValue("mu_strategy", "adaptive");
+  if (app->Initialize() != Ipopt::Solve_Succeeded) {
+    result.status = "Invalid_Option";
+    return result;
+  }
+  const Ipopt::ApplicationReturnStatus s = app->OptimizeTNLP(tnlp);
+  result.status = statusName(s);
+  result.solved = s == Ipopt::Solve_Succeeded || s == Ipopt::Solved_To_Acceptable_Level;
+  if (result.x.size() == 0) result.x = nlp.initialGuess();
+  return result;
+}
+
+}  // namespace varsim

@@ -1,0 +1,108 @@
+// tests/test_plan_car.cpp — `varsim plan` on assets/problems/car_park.json: solves (exit 0) with dynamics residual
+// <= 1e-9 per step, every covering disc >= margin from every obstacle and the footprint clear at every node,
+// |steering angle| <= steer_limit; `varsim run car --input plan_inputs.csv` replays the plan through the ordinary
+// stepper to <= 1e-8; an infeasible problem exits 4 naming Ipopt's status; bad problem files exit 2 naming key/value.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "tests/csv_table.h"
+#include "tests/headless_capture.h"
+
+using namespace varsim;
+using namespace varsim::test;
+
+namespace {
+
+const std::string kProblem = std::string(VARSIM_TEST_DATA) + "/../../assets/problems/car_park.json";
+
+double maxAbs(const std::vector<double>& v) {
+  double m = 0.0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("CarParkSolvesAndReplaysThroughTheStepper") {
+  const std::string csv = testOut("plan_car.csv"), inputs = testOut("plan_car_inputs.csv");
+  const HeadlessResult r = runCaptured({"plan", kProblem, "--csv", csv, "--inputs", inputs});
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.err.find("iter    1") != std::string::npos);  // Ipopt iterations reported on stderr
+  const CsvTable plan = readCsv(csv);
+  REQUIRE(plan.rows.size() == 201);
+  CHECK(maxAbs(plan.column("dyn_residual")) <= 1e-9);
+  for (size_t k = 0; k < plan.rows.size(); ++k) {
+    CHECK(plan.at(k, "disc_clearance") >= 0.05 - 1e-9);  // covering discs: Euclidean gap of the body >= margin
+    CHECK(plan.at(k, "clearance") > 0.0);                // the scene's own separation test: no touch
+    CHECK(std::abs(plan.at(k, "steer_angle")) <= 0.6);   // the scene's steer_limit
+  }
+  const size_t last = plan.rows.size() - 1;
+  CHECK(plan.at(last, "x") == doctest::Approx(8.79).epsilon(1e-9));
+  CHECK(plan.at(last, "y") == doctest::Approx(3.50625).epsilon(1e-9));
+  CHECK(std::abs(plan.at(last, "mu")) <= 1e-12);  // at rest
+
+  const std::string replayCsv = testOut("plan_car_replay.csv");
+  const HeadlessResult run = runCaptured(
+      {"run", "car", "--set", "dt=0.05", "--steps", "200", "--input", inputs, "--csv", replayCsv});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const CsvTable replay = readCsv(replayCsv);
+  REQUIRE(replay.rows.size() == plan.rows.size());
+  double worst = 0.0;
+  for (size_t k = 0; k < plan.rows.size(); ++k)
+    for (const char* c : {"x", "y", "theta", "sigma", "mu"})
+      worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
+  CHECK(worst <= 1e-8);
+  CHECK(replay.at(last, "impacts") == 0.0);
+}
+
+TEST_CASE("InfeasibleCarProblemExitsFourNamingTheStatus") {
+  // Barely any steering: the bay at right angles to the aisle cannot be reached.
+  const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "steer_limit=0.02", "--set", "max_iter=60", "--csv",
+                                        testOut("plan_inf.csv"), "--inputs", testOut("plan_inf_inputs.csv")});
+  CHECK(r.exitCode == 4);
+  CHECK(r.err.find("Ipopt status") != std::string::npos);
+}
+
+TEST_CASE("BadProblemFilesExitTwoNamingFileKeyValue") {
+  const std::string bad = testOut("plan_bad.json");
+  auto runWith = [&](const std::string& text, std::vector<std::string> extra = {}) {
+    writeFile(bad, text);
+    std::vector<std::string> args = {"plan", bad, "--csv", testOut("plan_bad.csv"), "--inputs", testOut("plan_bad_in.csv")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return runCaptured(args);
+  };
+  const std::string ok = readFile(kProblem);
+  auto edited = [&](const std::string& from, const std::string& to) {
+    std::string t = ok;
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  HeadlessResult r = runWith(edited("\"N\": 200", "\"N\": 0"));
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("plan_bad.json") != std::string::npos);
+  CHECK(r.err.find("'N'") != std::string::npos);
+  r = runWith(edited("\"margin\": 0.05", "\"margin\": -1"));
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("'margin'") != std::string::npos);
+  r = runWith(edited("\"N\": 200", "\"bay\": 3"));
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("unknown key 'bay'") != std::string::npos);
+  r = runWith(edited("\"car\"", "\"boat\""));
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("'scene'") != std::string::npos);
+  r = runWith(edited("\"dt\": 0.05", "\"dt\": -0.05"));
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("'dt'") != std::string::npos);
+  r = runWith(ok, {"--set", "weight_steer=nan"});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("weight_steer") != std::string::npos);
+  r = runWith("{\"scene\": \"car\", ");
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("malformed JSON") != std::string::npos);
+  r = runWith(edited("\"start_x\": 0.0,\n    \"start_y\": 0.0", "\"start_x\": 6.5,\n    \"start_y\": 4.2"));  // in a parked car
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("start_y") != std::string::npos);
+}
