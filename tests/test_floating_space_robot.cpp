@@ -66,7 +66,11 @@ TEST_CASE("SpaceRobotStickCyclesTurnTheBaseWithZeroMomentum") {
 TEST_CASE("SpaceRobotReorientsByThetaWithClosedJointLoops") {
   // About y (the arm's plane, loops of joints 2-3 turn the base about y only) to 0.01 rad; about x the loops that
   // involve the shoulder also turn the base about z, which no loop from this rest shape undoes: 0.04 rad.
-  for (const auto& [value, axis] : std::vector<std::pair<std::string, int>>{{"30,y", 1}, {"-20,x", 0}}) {
+  // The sanitizer pass runs the first maneuver only (45 s of a 6-body chain each; memory checks, same code path).
+  const std::vector<std::pair<std::string, int>> maneuvers =
+      kSanitized ? std::vector<std::pair<std::string, int>>{{"30,y", 1}}
+                 : std::vector<std::pair<std::string, int>>{{"30,y", 1}, {"-20,x", 0}};
+  for (const auto& [value, axis] : maneuvers) {
     CAPTURE(value);
     auto s = test::makeScene("space_robot");
     s->applyEdit("reorient", value);
