@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 
 #include "engine/integrators/vehicle_rk.h"
@@ -24,6 +25,27 @@ double cpuNow() {
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 double wallNow() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+// Counts a step loop's steps into a StudyControl in batches and throws
+// StudyCancelled when the control's cancel flag is set (no-op without one).
+class StepMeter {
+ public:
+  explicit StepMeter(StudyControl* control) : control_(control) {}
+  ~StepMeter() {
+    if (control_) control_->stepsDone += pending_;
+  }
+  void tick() {
+    if (++pending_ < kStudyPollSteps || !control_) return;
+    control_->stepsDone += pending_;
+    pending_ = 0;
+    if (control_->cancel.load(std::memory_order_relaxed)) throw StudyCancelled();
+  }
+  void skip(long steps) { pending_ += steps; }  // a blown-up loop's remaining steps
+
+ private:
+  StudyControl* control_;
+  long pending_ = 0;
+};
 
 std::vector<double> powersOfTwo(int from, int to) {  // 2^-from ... 2^-to
   std::vector<double> h;
@@ -71,12 +93,14 @@ struct RigidSample {
 
 // Steps `sim` to T, sampling every 1 s; stops at a SimulationDiverged (returns
 // its time, or -1 if none).
-double runRigid(FreeBodySim& sim, double h, double T, std::vector<RigidSample>& out, long* newton) {
+double runRigid(FreeBodySim& sim, double h, double T, std::vector<RigidSample>& out, long* newton, StepMeter& meter) {
   const long perSecond = std::lround(1.0 / h), n = std::lround(T / h);
   for (long k = 1; k <= n; ++k) {
+    meter.tick();
     try {
       sim.step(h);
     } catch (const SimulationDiverged&) {
+      meter.skip(n - k);
       return double(k) * h;
     }
     if (newton) *newton += sim.newtonIterations();
@@ -96,16 +120,17 @@ FreeBodySim rigidSim(const std::string& method, const RigidCase& c, double h) {
   return FreeBodySim(lgvi ? "lgvi" : method, c.inertia, options, c.g0, c.xi0, Vector3d::Zero(), h);
 }
 
-std::vector<RunResult> rigidRun(const StudyProblem& p, std::uint64_t seed, int run) {
+void rigidRun(const StudyProblem& p, std::uint64_t seed, int run, std::vector<RunResult>& results,
+              StudyControl* control) {
+  StepMeter meter(control);
   const RigidCase c = rigidCase(seed, run);
   FreeBodySim truthSim("rk4", c.inertia, LgviOptions{}, c.g0, c.xi0, Vector3d::Zero(), p.truthStep);
   std::vector<RigidSample> truth;
-  if (runRigid(truthSim, p.truthStep, p.duration, truth, nullptr) >= 0.0)
+  if (runRigid(truthSim, p.truthStep, p.duration, truth, nullptr, meter) >= 0.0)
     throw SimulationDiverged("study: the RK4 ground truth diverged (run " + std::to_string(run) + ")");
   const double E0 = truthSim.kineticEnergy();  // no forces: E(0) = 1/2 xi0^T II
                                                // xi0 for every method
   const Vector3d M0 = c.g0.R * (c.inertia.J * c.xi0.head<3>());
-  std::vector<RunResult> results;
   for (const std::string& method : p.methods) {
     for (double h : p.steps) {
       RunResult r{method, h, run};
@@ -115,7 +140,7 @@ std::vector<RunResult> rigidRun(const StudyProblem& p, std::uint64_t seed, int r
       std::vector<RigidSample> got;
       long newton = 0;
       const double cpu0 = cpuNow(), wall0 = wallNow();
-      const double failed = runRigid(sim, h, p.duration, got, &newton);
+      const double failed = runRigid(sim, h, p.duration, got, &newton, meter);
       r.cpuSeconds = cpuNow() - cpu0, r.wallSeconds = wallNow() - wall0;
       r.blowup = failed >= 0.0;
       r.blowupTime = r.blowup ? failed : 0.0;
@@ -131,9 +156,9 @@ std::vector<RunResult> rigidRun(const StudyProblem& p, std::uint64_t seed, int r
         }
       }
       results.push_back(r);
+      if (control) ++control->rowsDone;
     }
   }
-  return results;
 }
 
 // ---- car
@@ -162,15 +187,18 @@ CarCase carCase(std::uint64_t seed, int run) {
 // The scene's step (carStepWith) with the steering rate of each step the secant
 // (sigma(t+h) - sigma(t))/h, so sigma is exact at every node for every method.
 // Samples (x, y, theta, E) every 1 s; returns the failure time.
-double runCar(VehicleIntegrator method, const CarCase& c, double h, double T, std::vector<Vector4d>& out) {
+double runCar(VehicleIntegrator method, const CarCase& c, double h, double T, std::vector<Vector4d>& out,
+              StepMeter& meter) {
   const CarParams p;
   CarState s = carStart(p, se2::Pose2{}, 0.0, c.sigma(0.0), c.psiDot0);
   const long perSecond = std::lround(1.0 / h), n = std::lround(T / h);
   for (long k = 0; k < n; ++k) {
     const double t = double(k) * h;
+    meter.tick();
     try {
       carStepWith(method, p, 0.5, h, s, (c.sigma(t + h) - c.sigma(t)) / h, 0.0);
     } catch (const SimulationDiverged&) {
+      meter.skip(n - k - 1);
       return t + h;
     }
     if ((k + 1) % perSecond == 0) out.emplace_back(s.g.x, s.g.y, s.g.theta, p.energyOfMomentum(s.pMinus, s.sigma));
@@ -178,16 +206,17 @@ double runCar(VehicleIntegrator method, const CarCase& c, double h, double T, st
   return -1.0;
 }
 
-std::vector<RunResult> carRun(const StudyProblem& p, std::uint64_t seed, int run) {
+void carRun(const StudyProblem& p, std::uint64_t seed, int run, std::vector<RunResult>& results,
+            StudyControl* control) {
+  StepMeter meter(control);
   const CarCase c = carCase(seed, run);
   const CarParams params;
   std::vector<Vector4d> truth;
-  if (runCar(VehicleIntegrator::Rk4, c, p.truthStep, p.duration, truth) >= 0.0)
+  if (runCar(VehicleIntegrator::Rk4, c, p.truthStep, p.duration, truth, meter) >= 0.0)
     throw SimulationDiverged("study: the RK4 ground truth diverged (run " + std::to_string(run) + ")");
   const double E0 = params.energyOfMomentum(params.momentumOfRate(c.psiDot0, c.sigma(0.0)), c.sigma(0.0));
   // Step measure: h times the largest yaw rate scale (rho/l) A psi_dot(0).
   const double yawRate = params.rho / params.l * c.amplitude * c.psiDot0;
-  std::vector<RunResult> results;
   for (const std::string& method : p.methods) {
     for (double h : p.steps) {
       RunResult r{method, h, run};
@@ -195,7 +224,7 @@ std::vector<RunResult> carRun(const StudyProblem& p, std::uint64_t seed, int run
       r.hOmega = h * yawRate;
       std::vector<Vector4d> got;
       const double cpu0 = cpuNow(), wall0 = wallNow();
-      const double failed = runCar(vehicleIntegratorFromName(method), c, h, p.duration, got);
+      const double failed = runCar(vehicleIntegratorFromName(method), c, h, p.duration, got, meter);
       r.cpuSeconds = cpuNow() - cpu0, r.wallSeconds = wallNow() - wall0;
       r.blowup = failed >= 0.0;
       r.blowupTime = r.blowup ? failed : 0.0;
@@ -210,9 +239,9 @@ std::vector<RunResult> carRun(const StudyProblem& p, std::uint64_t seed, int run
         }
       }
       results.push_back(r);
+      if (control) ++control->rowsDone;
     }
   }
-  return results;
 }
 
 }  // namespace
@@ -226,17 +255,42 @@ StudyProblem problemFor(const std::string& figure) {
   throw BadInput("study '" + figure + "': allowed fig3, fig4, fig5");
 }
 
-std::vector<RunResult> runCase(const StudyProblem& problem, std::uint64_t seed, int run) {
-  return problem.system == "car" ? carRun(problem, seed, run) : rigidRun(problem, seed, run);
+long caseSteps(const StudyProblem& p) {
+  long n = std::lround(p.duration / p.truthStep);
+  for (double h : p.steps) n += long(p.methods.size()) * std::lround(p.duration / h);
+  return n;
 }
 
-std::vector<std::string> orbitRows(const StudyProblem& problem, std::uint64_t seed, int run, double h) {
+void runCase(const StudyProblem& problem, std::uint64_t seed, int run, std::vector<RunResult>& out,
+             StudyControl* control) {
+  if (problem.system == "car")
+    carRun(problem, seed, run, out, control);
+  else
+    rigidRun(problem, seed, run, out, control);
+  if (control) ++control->casesDone;
+}
+
+std::vector<RunResult> runCase(const StudyProblem& problem, std::uint64_t seed, int run) {
+  std::vector<RunResult> out;
+  runCase(problem, seed, run, out, nullptr);
+  return out;
+}
+
+const std::vector<std::string>& orbitColumns() {
+  static const std::vector<std::string> columns = {"omega_x", "omega_y", "omega_z", "x",  "y",      "z",
+                                                   "qw",      "qx",      "qy",      "qz", "energy", "L"};
+  return columns;
+}
+
+std::vector<Orbit> orbits(const StudyProblem& problem, std::uint64_t seed, int run, double h, StudyControl* control) {
+  StepMeter meter(control);
   const RigidCase c = rigidCase(seed, run);
-  std::vector<std::string> rows = {"method,t,omega_x,omega_y,omega_z,x,y,z,qw,qx,qy,qz,energy,L"};
   std::vector<std::string> methods = problem.methods;
   methods.insert(methods.begin(), "truth");
-  char line[512];
+  std::vector<Orbit> out;
   for (const std::string& method : methods) {
+    Orbit orbit;
+    orbit.method = method;
     const bool truth = method == "truth";
     const double step = truth ? problem.truthStep : h;
     FreeBodySim sim = rigidSim(truth ? "rk4" : method, c, step);
@@ -246,19 +300,40 @@ std::vector<std::string> orbitRows(const StudyProblem& problem, std::uint64_t se
         const se3::Pose& g = sim.pose();
         const Vector4d q = g.quaternion();
         const Vector6d xi = sim.velocity();
-        std::snprintf(line, sizeof line,
-                      "%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%."
-                      "17g,%.17g,%.17g,%.17g,%.17g",
-                      method.c_str(), double(k) * step, xi[0], xi[1], xi[2], g.x[0], g.x[1], g.x[2], q[0], q[1], q[2],
-                      q[3], sim.energy(), sim.spatialMomentum().head<3>().norm());
-        rows.push_back(line);
+        orbit.t.push_back(double(k) * step);
+        orbit.values.push_back({xi[0], xi[1], xi[2], g.x[0], g.x[1], g.x[2], q[0], q[1], q[2], q[3], sim.energy(),
+                                sim.spatialMomentum().head<3>().norm()});
       }
       if (k == n) break;
+      meter.tick();
       try {
         sim.step(step);
       } catch (const SimulationDiverged&) {
+        orbit.blowup = true;
+        meter.skip(n - k - 1);
         break;  // the orbit ends where the method blew up
       }
+    }
+    out.push_back(std::move(orbit));
+  }
+  return out;
+}
+
+std::vector<std::string> orbitRows(const StudyProblem& problem, std::uint64_t seed, int run, double h) {
+  std::string header = "method,t";
+  for (const std::string& c : orbitColumns()) header += "," + c;
+  std::vector<std::string> rows = {header};
+  char number[32];
+  for (const Orbit& orbit : orbits(problem, seed, run, h)) {
+    for (size_t i = 0; i < orbit.t.size(); ++i) {
+      std::string line = orbit.method;
+      std::snprintf(number, sizeof number, ",%.17g", orbit.t[i]);
+      line += number;
+      for (double v : orbit.values[i]) {
+        std::snprintf(number, sizeof number, ",%.17g", v);
+        line += number;
+      }
+      rows.push_back(line);
     }
   }
   return rows;

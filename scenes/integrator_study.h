@@ -4,11 +4,14 @@
 // a ground truth by RK4 at a much smaller step, and per (method, h) the pose
 // error (position and rotation separately), energy and momentum drift, Newton
 // iterations, blow-up, CPU and wall time. study_runner.h runs them in parallel
-// and writes the CSV and the table.
+// and writes the CSV and the table. A StudyControl lets an observer (the app's
+// "Integrator study" panel) follow the progress and cancel from another thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -61,20 +64,54 @@ struct StudyProblem {
   double truthStep = 0.0;  // s, RK4 ground-truth step
 };
 
+// Shared by a running study and whoever watches it: the step loops add their
+// steps to stepsDone and check `cancel` every kStudyPollSteps steps (so a
+// cancel is seen within a fraction of a millisecond of stepping), each finished
+// (method, h, run) row bumps rowsDone and each finished case casesDone.
+struct StudyControl {
+  std::atomic<bool> cancel{false};
+  std::atomic<long> stepsDone{0};  // integrator steps, truth included; a blown-up
+                                   // method's remaining steps count as done
+  std::atomic<int> rowsDone{0};
+  std::atomic<int> casesDone{0};
+};
+constexpr long kStudyPollSteps = 256;
+
+// Thrown out of a case's step loop when StudyControl::cancel is set.
+struct StudyCancelled : std::runtime_error {
+  StudyCancelled() : std::runtime_error("study cancelled") {}
+};
+
 // fig3: one rigid-body case at a large step (h = 0.25 s) for 60 s; fig4: 20
 // rigid-body cases, 240 s (the paper's 4 minutes), h = 2^-1 ... 2^-7; fig5: 50
 // car cases with sinusoidal steering, 60 s, h = 2^-1 ... 2^-7. Throws BadInput
 // naming the allowed names.
 StudyProblem problemFor(const std::string& figure);
 
+// Steps one case takes: the truth plus every (method, h); the progress unit.
+long caseSteps(const StudyProblem& problem);
+
 // All (method, h) results of one run (random case `run` of `seed`), in problem
-// order (methods outer, steps inner).
+// order (methods outer, steps inner), appended to `out` as each finishes. With
+// a control: progress is counted and StudyCancelled thrown on a cancel (`out`
+// keeps the rows finished before it).
+void runCase(const StudyProblem& problem, std::uint64_t seed, int run, std::vector<RunResult>& out,
+             StudyControl* control);
 std::vector<RunResult> runCase(const StudyProblem& problem, std::uint64_t seed, int run);
 
-// fig3's orbits: every node of every method at the problem's h (and the truth
-// at the same times), as CSV rows
-// "method,t,omega_x,omega_y,omega_z,x,y,z,qw,qx,qy,qz,energy,L" (one header
-// line first).
+// fig3's orbits (rigid body): every node of every method at step h, and the
+// truth ("truth", RK4 at the problem's truth step) at the same times, up to the
+// node before a blow-up. Values per node in orbitColumns() order.
+struct Orbit {
+  std::string method;
+  std::vector<double> t;                    // s
+  std::vector<std::vector<double>> values;  // [node][column]
+  bool blowup = false;                      // ended early: SimulationDiverged
+};
+const std::vector<std::string>& orbitColumns();  // omega_x,omega_y,omega_z,x,y,z,qw,qx,qy,qz,energy,L
+std::vector<Orbit> orbits(const StudyProblem& problem, std::uint64_t seed, int run, double h,
+                          StudyControl* control = nullptr);
+// The same as CSV rows "method,t,<orbitColumns>" (one header line first).
 std::vector<std::string> orbitRows(const StudyProblem& problem, std::uint64_t seed, int run, double h);
 
 }  // namespace varsim::study

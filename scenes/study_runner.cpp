@@ -15,6 +15,7 @@
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "engine/sim/param.h"
+#include "scenes/study_aggregate.h"
 
 namespace varsim::study {
 namespace {
@@ -22,7 +23,34 @@ namespace {
 const char* kUsage =
     "usage: varsim study fig3|fig4|fig5 [--runs N] [--seed S] "
     "[--csv FILE] [--timings] [--threads K] [--duration T] "
-    "[--h H (fig3)]";
+    "[--methods M1,M2,...] [--hmax H] [--hmin H] [--h H (fig3)]";
+
+// A typed step, refused unless it is one of the figure's steps.
+double figureStep(const std::string& flag, const std::string& value, const StudyProblem& p) {
+  const NumberText n = parseNumber(value);
+  for (double h : p.steps)
+    if (n.ok && n.value == h) return h;
+  std::string allowed;
+  for (double h : p.steps) allowed += (allowed.empty() ? "" : ", ") + formatNumber(h);
+  throw BadInput(flag + " " + shortText(value) + ": allowed one of the " + p.figure + " steps " + allowed + " s");
+}
+
+std::vector<std::string> methodList(const std::string& value, const StudyProblem& p) {
+  std::vector<std::string> methods;
+  std::string allowed;
+  for (const std::string& m : p.methods) allowed += (allowed.empty() ? "" : ", ") + m;
+  size_t at = 0;
+  while (at <= value.size()) {
+    const size_t comma = std::min(value.find(',', at), value.size());
+    const std::string m = value.substr(at, comma - at);
+    if (std::find(p.methods.begin(), p.methods.end(), m) == p.methods.end())
+      throw BadInput("--methods " + shortText(value) + ": unknown method '" + shortText(m) + "'; allowed (" + p.figure +
+                     ") " + allowed);
+    if (std::find(methods.begin(), methods.end(), m) == methods.end()) methods.push_back(m);
+    at = comma + 1;
+  }
+  return methods;
+}
 
 double countFlag(const std::string& flag, const std::string& value, double lo, double hi) {
   const NumberText n = parseCount(value, lo, hi);
@@ -32,79 +60,10 @@ double countFlag(const std::string& flag, const std::string& value, double lo, d
   return n.value;
 }
 
-// Least-squares slope of log y against log x (the observed order when x = h).
-double logLogSlope(const std::vector<double>& x, const std::vector<double>& y) {
-  double mx = 0, my = 0, sxy = 0, sxx = 0;
-  for (size_t i = 0; i < x.size(); ++i)
-    mx += std::log(x[i]) / double(x.size()), my += std::log(y[i]) / double(x.size());
-  for (size_t i = 0; i < x.size(); ++i) {
-    sxy += (std::log(x[i]) - mx) * (std::log(y[i]) - my);
-    sxx += (std::log(x[i]) - mx) * (std::log(x[i]) - mx);
-  }
-  return sxy / sxx;
-}
-
-// One (method, h) cell over the runs: geometric means of the errors over the
-// runs that did not blow up.
-struct Cell {
-  std::string method;
-  double h = 0;
-  int ok = 0, blowups = 0;
-  double pos = 0, rot = 0, pose = 0, energy = 0, momentum = 0, newton = 0, cpuMs = 0;
-  double firstBlowupHw = INFINITY;  // smallest h |omega| among the runs that blew up
-};
-
-std::vector<Cell> aggregate(const StudyProblem& p, const std::vector<RunResult>& results) {
-  std::vector<Cell> cells;
-  for (const std::string& m : p.methods) {
-    for (double h : p.steps) {
-      Cell c{m, h};
-      for (const RunResult& r : results) {
-        if (r.method != m || r.h != h) continue;
-        c.cpuMs += 1e3 * r.cpuSeconds;
-        if (r.blowup) {
-          ++c.blowups, c.firstBlowupHw = std::min(c.firstBlowupHw, r.hOmega);
-          continue;
-        }
-        ++c.ok;
-        // Errors below 1e-300 (exact results) are floored so the logarithm
-        // stays finite.
-        c.pos += std::log(std::max(r.posErr, 1e-300)), c.rot += std::log(std::max(r.rotErr, 1e-300));
-        c.pose += std::log(std::max(r.posErr + r.rotErr, 1e-300));
-        c.energy += r.energyDrift, c.momentum += r.momentumDrift, c.newton += r.newtonPerStep;
-      }
-      const int n = c.ok + c.blowups;
-      if (n > 0) c.cpuMs /= n;
-      if (c.ok > 0) {
-        c.pos = std::exp(c.pos / c.ok), c.rot = std::exp(c.rot / c.ok), c.pose = std::exp(c.pose / c.ok);
-        c.energy /= c.ok, c.momentum /= c.ok, c.newton /= c.ok;
-      }
-      cells.push_back(c);
-    }
-  }
-  return cells;
-}
-
 std::string fmt(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
-}
-
-// CPU time (ms per run) at which `m`'s mean pose error reaches `target`,
-// interpolated log-log between the two steps that bracket it (only steps where
-// no run blew up); NaN if the curve does not reach the target.
-double costAt(const std::vector<Cell>& cells, const std::string& m, double target) {
-  const Cell* prev = nullptr;
-  for (const Cell& c : cells) {  // h descending: error falls, cost rises
-    if (c.method != m || c.blowups > 0 || !(c.pose > 0)) continue;
-    if (prev && (prev->pose - target) * (c.pose - target) <= 0 && prev->pose != c.pose) {
-      const double s = std::log(target / prev->pose) / std::log(c.pose / prev->pose);
-      return std::exp(std::log(prev->cpuMs) + s * std::log(c.cpuMs / prev->cpuMs));
-    }
-    prev = &c;
-  }
-  return NAN;
 }
 
 }  // namespace
@@ -113,7 +72,7 @@ StudyOptions parseStudyArgs(const std::vector<std::string>& args) {
   if (args.size() < 2) throw BadInput(kUsage);
   StudyOptions o;
   o.figure = args[1];
-  problemFor(o.figure);  // refuses an unknown figure
+  const StudyProblem figure = problemFor(o.figure);  // refuses an unknown figure
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& flag = args[i];
     if (flag == "--timings") {
@@ -139,10 +98,17 @@ StudyOptions parseStudyArgs(const std::vector<std::string>& args) {
       if (o.figure != "fig3" || !n.ok || n.value != std::ldexp(1.0, e) || e < -7 || e > 0)
         throw BadInput("--h " + shortText(v) + ": allowed for fig3 only, a power of 2 in [2^-7, 1] s (e.g. 0.25)");
       o.h = n.value;
+    } else if (flag == "--methods") {
+      o.methods = methodList(v, figure);
+    } else if (flag == "--hmax" || flag == "--hmin") {
+      if (o.figure == "fig3") throw BadInput(flag + ": fig3 runs one step; choose it with --h");
+      (flag == "--hmax" ? o.hMax : o.hMin) = figureStep(flag, v, figure);
     } else {
       throw BadInput("unknown flag '" + shortText(flag) + "'; " + kUsage);
     }
   }
+  if (o.hMax > 0 && o.hMin > 0 && o.hMin > o.hMax)
+    throw BadInput("--hmin " + formatNumber(o.hMin) + " is larger than --hmax " + formatNumber(o.hMax));
   return o;
 }
 
@@ -151,12 +117,23 @@ StudyProblem configuredProblem(const StudyOptions& o) {
   if (o.runs > 0) p.runs = o.runs;
   if (o.duration > 0) p.duration = o.duration;
   if (o.h > 0) p.steps = {o.h};
+  if (!o.methods.empty()) {  // in the figure's order
+    std::vector<std::string> kept;
+    for (const std::string& m : p.methods)
+      if (std::find(o.methods.begin(), o.methods.end(), m) != o.methods.end()) kept.push_back(m);
+    p.methods = kept;
+  }
+  std::vector<double> steps;
+  for (double h : p.steps)
+    if ((o.hMax <= 0 || h <= o.hMax) && (o.hMin <= 0 || h >= o.hMin)) steps.push_back(h);
+  p.steps = steps;
   return p;
 }
 
-std::vector<RunResult> runStudy(const StudyProblem& p, const StudyOptions& o) {
+StudyOutcome runStudy(const StudyProblem& p, const StudyOptions& o, StudyControl& control, bool progressOnStderr) {
   std::vector<std::vector<RunResult>> perRun(size_t(p.runs));
   std::atomic<int> next{0};
+  std::atomic<bool> interrupted{false};
   int done = 0;
   std::mutex lock;
   std::exception_ptr failure;
@@ -164,29 +141,43 @@ std::vector<RunResult> runStudy(const StudyProblem& p, const StudyOptions& o) {
       std::max(1, std::min(p.runs, o.threads > 0 ? o.threads : int(std::thread::hardware_concurrency())));
   auto worker = [&] {
     for (int run = next++; run < p.runs; run = next++) {
+      if (control.cancel) {  // runs not started are skipped
+        interrupted = true;
+        break;
+      }
       try {
-        perRun[size_t(run)] = runCase(p, o.seed, run);
+        runCase(p, o.seed, run, perRun[size_t(run)], &control);
+      } catch (const StudyCancelled&) {
+        interrupted = true;
+        break;
       } catch (...) {
         const std::lock_guard<std::mutex> g(lock);
         if (!failure) failure = std::current_exception();
       }
       const std::lock_guard<std::mutex> g(lock);
-      std::fprintf(stderr, "\rstudy %s: %d/%d cases", p.figure.c_str(), ++done, p.runs);
+      ++done;
+      if (progressOnStderr) std::fprintf(stderr, "\rstudy %s: %d/%d cases", p.figure.c_str(), done, p.runs);
     }
   };
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
-  std::fprintf(stderr, " (%d threads)\n", threads);
+  if (progressOnStderr) std::fprintf(stderr, " (%d threads)\n", threads);
   if (failure) std::rethrow_exception(failure);
   // Order: method (problem order), h descending, run.
-  std::vector<RunResult> out;
+  StudyOutcome outcome;
+  outcome.cancelled = interrupted;
   for (const std::string& m : p.methods)
     for (double h : p.steps)
       for (const auto& run : perRun)
         for (const RunResult& r : run)
-          if (r.method == m && r.h == h) out.push_back(r);
-  return out;
+          if (r.method == m && r.h == h) outcome.results.push_back(r);
+  return outcome;
+}
+
+std::vector<RunResult> runStudy(const StudyProblem& p, const StudyOptions& o) {
+  StudyControl control;
+  return runStudy(p, o, control, true).results;
 }
 
 std::string studyCsv(const std::vector<RunResult>& results, bool timings) {
@@ -211,7 +202,7 @@ std::string studyCsv(const std::vector<RunResult>& results, bool timings) {
 }
 
 std::string studySummary(const StudyProblem& p, const std::vector<RunResult>& results) {
-  const std::vector<Cell> cells = aggregate(p, results);
+  const std::vector<StudyCell> cells = aggregateStudy(p, results);
   const bool car = p.system == "car";
   std::string out = "# varsim study " + p.figure + ": " + p.system + ", " + std::to_string(p.runs) + " runs of " +
                     formatNumber(p.duration) +
@@ -220,7 +211,7 @@ std::string studySummary(const StudyProblem& p, const std::vector<RunResult>& re
                     formatNumber(p.truthStep) + " s); '-' = every run blew up\n";
   out += std::string("method      h         blowups  pos_err(m)  ") + (car ? "head_err(rad)" : "rot_err(rad) ") +
          "  dE/E(max)   " + (car ? "" : "dM/M(max)   ") + "newton/step  cpu ms/run\n";
-  for (const Cell& c : cells) {
+  for (const StudyCell& c : cells) {
     char line[256];
     const auto num = [&](double v) { return c.ok > 0 ? fmt("%-12.3e", v) : std::string("-           "); };
     std::snprintf(line, sizeof line, "%-11s %-9.6g %3d/%-3d  %s%s  %s%s%-11.2f  %.3g\n", c.method.c_str(), c.h,
@@ -238,8 +229,9 @@ std::string studySummary(const StudyProblem& p, const std::vector<RunResult>& re
       for (auto it = cells.rbegin(); it != cells.rend(); ++it) {
         if (it->method != m) continue;
         firstHw = std::min(firstHw, it->firstBlowupHw);
-        // Asymptotic range: no blow-up and the rotation (heading) error below 0.1 rad, far from its saturation.
-        if (it->blowups == 0 && it->rot < 0.1 && hs.size() < 4)
+        // Asymptotic range: no blow-up and the rotation (heading) error below 0.1 rad, far from its saturation
+        // (cells without results, as after a cancel, are skipped).
+        if (it->blowups == 0 && it->ok > 0 && it->rot < 0.1 && hs.size() < 4)
           hs.push_back(it->h), pos.push_back(it->pos), rot.push_back(it->rot);
       }
       const std::string blow =
@@ -255,11 +247,11 @@ std::string studySummary(const StudyProblem& p, const std::vector<RunResult>& re
     if (p.steps.size() < 3) return out;  // fig3: one step, no curve
     out += "\n# cost at equal pose error (pos + rot): CPU ms per run, and relative to " + p.methods[0] + "\n";
     for (double target : {1e-1, 1e-2, 1e-3, 1e-4, 1e-5}) {
-      const double ref = costAt(cells, p.methods[0], target);
+      const double ref = costAtError(cells, p.methods[0], target);
       const auto ms = [](double v) { return std::isfinite(v) ? fmt("%.3g ms", v) : std::string("-"); };
       std::string line = "error " + fmt("%.0e", target) + ": " + p.methods[0] + " " + ms(ref);
       for (size_t i = 1; i < p.methods.size(); ++i) {
-        const double c = costAt(cells, p.methods[i], target);
+        const double c = costAtError(cells, p.methods[i], target);
         line += "; " + p.methods[i] + " " + ms(c) + (std::isfinite(c / ref) ? " (" + fmt("%.2fx", c / ref) + ")" : "");
       }
       out += line + "\n";
