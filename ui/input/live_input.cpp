@@ -90,6 +90,21 @@ InputVector LiveInput::inputsForStep(long, double h) {
   return out;
 }
 
+bool LiveInput::touched() const {
+  auto anyKey = [&](int first, const std::vector<int>& more) {
+    if (keys_.isDown(first)) return true;
+    return std::any_of(more.begin(), more.end(), [&](int k) { return keys_.isDown(k); });
+  };
+  auto button = [&](int b) { return pad_.connected && b >= 0 && pad_.buttons[size_t(b)]; };
+  for (size_t i = 0; i < bindings_.size(); ++i) {
+    const ControlBinding& b = bindings_[i];
+    if (anyKey(b.keyPos, b.moreKeysPos) || anyKey(b.keyNeg, b.moreKeysNeg) || button(b.buttonPos) ||
+        button(b.buttonNeg) || channels_[i].padDeflection != 0.0)
+      return true;
+  }
+  return false;
+}
+
 std::vector<std::string> LiveInput::takeNotices() {
   std::vector<std::string> out;
   out.swap(notices_);

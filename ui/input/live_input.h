@@ -36,6 +36,9 @@ class LiveInput : public InputSource {
 
   const std::vector<Channel>& channels() const { return channels_; }
   const GamepadSnapshot& gamepad() const { return pad_; }
+  // A control is being touched: a bound key or button held, or a bound stick off its dead zone. The app
+  // hands the stick back from a played plan to the user on this (ui/core/plan_playback.h).
+  bool touched() const;
   // Device events since the last call (connect, disconnect, invalid axis values).
   std::vector<std::string> takeNotices();
 

@@ -1,0 +1,222 @@
+// tests/test_plan_panel.cpp — the app's Plan panel without a window (ui/core/plan_job.h, plan_playback.h): a
+// solve on the worker reports its iterations and stops at the next one after cancel() with the status
+// "cancelled", leaving the running scene untouched; Play replays the plan through the app's driver bit-identical
+// to `varsim run car --input plan_inputs.csv`; a touched control hands the stick back at once (plan -> live) and
+// restores the live parameters the plan's events had set. Small car problem: open ground, N = 60, h = 0.05 s.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "engine/control/car_dmoc.h"
+#include "plan/ipopt_solver.h"
+#include "tests/csv_table.h"
+#include "tests/headless_capture.h"
+#include "ui/core/plan_job.h"
+#include "ui/core/plan_playback.h"
+#include "ui/input/key_names.h"
+#include "ui/input/live_input.h"
+
+using namespace varsim;
+using namespace varsim::test;
+
+namespace {
+
+constexpr int kN = 60;
+
+CarDmocSpec smallCarSpec() {
+  CarDmocSpec s;
+  s.car = {2.0, 0.1, 0.6, 1.5, 0.35};  // the car scene's defaults
+  s.h = 0.05;
+  s.N = kN;
+  s.start = carStart(s.car, {0.0, 0.0, 0.0}, 0.0, 0.0, 4.0);
+  s.target = {0.2, 3.0, 0.3};
+  s.weightSmooth = 0.01;
+  s.footprint = {};
+  return s;
+}
+
+// The plan as the panel's worker runs it: Ipopt iterations into the job's log, each iterate's path as the ghost.
+PlanOutcome solveSmallCar(PlanJob::Progress& progress) {
+  const CarDmoc dmoc(smallCarSpec());
+  const IpoptResult r = solveWithIpopt(dmoc, IpoptSettings{}, [&](const IpoptIteration& it) {
+    return progress.iteration({it.iteration, it.objective, it.primalInfeasibility, it.dualInfeasibility}, {});
+  });
+  PlanOutcome out;
+  out.solved = r.solved;
+  out.status = r.status;
+  out.iterations = r.iterations;
+  out.cost = r.objective;
+  for (int k = 0; k <= kN; ++k) out.path.push_back({float(r.x[7 * k + 1]), float(r.x[7 * k + 2]), 0.0f});
+  return out;
+}
+
+ParamSet smallCarScene() {
+  ParamSet p = SceneRegistry::defaults("car");
+  p.setFromString("dt", "0.05", "test");
+  p.setFromString("world", "open", "test");
+  return p;
+}
+
+// `varsim plan` on the small problem: writes the input file that `varsim run car` and Play both replay.
+std::string planInputs() {
+  const std::string problem = testOut("plan_panel_small.json"), inputs = testOut("plan_panel_inputs.csv");
+  std::FILE* f = std::fopen(problem.c_str(), "w");
+  REQUIRE(f);
+  std::fprintf(f,
+               "{\"scene\": \"car\", \"params\": {\"world\": \"open\", \"dt\": 0.05},\n"
+               " \"plan\": {\"N\": %d, \"target_x\": 3.0, \"target_y\": 0.3, \"target_heading\": 0.2, "
+               "\"weight_smooth\": 0.01}}\n",
+               kN);
+  std::fclose(f);
+  const HeadlessResult r = runCaptured({"plan", problem, "--csv", testOut("plan_panel_plan.csv"), "--inputs", inputs});
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  return inputs;
+}
+
+PlanOutcome playableOutcome(const std::string& inputs, const SimDriver& d) {
+  PlanOutcome plan;
+  plan.solved = true;
+  plan.sceneParams = smallCarScene();
+  plan.inputs = InputTrack::load(inputs, d.controls(), d.h());
+  plan.steps = kN;
+  return plan;
+}
+
+}  // namespace
+
+TEST_CASE("PlanJobSolvesOnTheWorkerAndLogsEveryIteration") {
+  PlanJob job;
+  job.start(solveSmallCar);
+  job.wait();
+  PlanOutcome out;
+  PlanJob::State state = PlanJob::State::Idle;
+  REQUIRE(job.takeFinished(out, state));
+  CHECK(state == PlanJob::State::Solved);
+  CHECK_FALSE(job.takeFinished(out, state));  // once
+  const PlanJob::Snapshot s = job.snapshot();
+  REQUIRE(s.log.size() >= 10);
+  for (size_t i = 0; i < s.log.size(); ++i) CHECK(s.log[i].iteration == int(i));  // Ipopt counts from 0
+  CHECK(s.log.back().primalInfeasibility <= 1e-10);
+  CHECK(s.ghost.size() == size_t(kN + 1));  // the solved plan's path
+  CHECK(s.ghost.back()[0] == doctest::Approx(3.0).epsilon(1e-6));
+  CHECK(out.iterations == s.log.back().iteration);
+}
+
+TEST_CASE("PlanJobCancelStopsAtTheNextIterationAndLeavesTheSceneAlone") {
+  SimDriver driver;
+  driver.load("car", smallCarScene());
+  PlanJob job;
+  job.start(solveSmallCar);
+  while (job.running() && job.snapshot().log.size() < 3) driver.frame(1.0 / 60.0);  // the view keeps stepping
+  driver.setPaused(true);
+  const std::vector<double> before = driver.scene().saveState();
+  job.cancel();
+  const size_t atCancel = job.snapshot().log.size();
+  job.wait();
+  PlanOutcome out;
+  PlanJob::State state = PlanJob::State::Idle;
+  REQUIRE(job.takeFinished(out, state));
+  CHECK(state == PlanJob::State::Cancelled);
+  CHECK(job.snapshot().status.find("cancelled") == 0);
+  CHECK(out.status == "User_Requested_Stop");
+  CHECK(job.snapshot().log.size() <= atCancel + 1);  // the callback in flight, then Ipopt stops
+  CHECK(job.snapshot().log.size() >= 3);
+  CHECK_FALSE(out.solved);
+  // Nothing of a cancelled solve reaches the scene: the state is the one the view left, bit for bit.
+  CHECK(driver.scene().saveState() == before);
+}
+
+TEST_CASE("PlanJobReportsAThrowingSolveAsFailed") {
+  PlanJob job;
+  job.start([](PlanJob::Progress&) -> PlanOutcome { throw BadInput("plan: key 'N' = 0: allowed range [1, 20000]"); });
+  job.wait();
+  PlanOutcome out;
+  PlanJob::State state = PlanJob::State::Idle;
+  REQUIRE(job.takeFinished(out, state));
+  CHECK(state == PlanJob::State::Failed);
+  CHECK(job.snapshot().status.find("key 'N'") != std::string::npos);
+}
+
+TEST_CASE("PlayIsBitIdenticalToTheHeadlessReplay") {
+  const std::string inputs = planInputs();
+  const std::string csv = testOut("plan_panel_replay.csv");
+  const HeadlessResult run = runCaptured({"run", "car", "--set", "dt=0.05", "--set", "world=open", "--steps",
+                                          std::to_string(kN), "--input", inputs, "--csv", csv});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const CsvTable headless = readCsv(csv);
+  REQUIRE(headless.rows.size() == size_t(kN + 1));
+
+  SimDriver driver;
+  driver.load("car", SceneRegistry::defaults("car"));  // whatever the user was doing before Play
+  for (int k = 0; k < 7; ++k) driver.stepOnce();
+  PlanPlayback playback;
+  std::vector<std::vector<double>> rows;
+  std::string notice;
+  driver.afterStep = [&](long, const Scene& scene) {
+    rows.emplace_back();
+    scene.diagnostics(rows.back());
+    notice += playback.afterStep(driver);
+  };
+  playback.play(driver, "car", playableOutcome(inputs, driver));
+  CHECK(playback.source() == PlanPlayback::Source::Plan);
+  rows.emplace_back();
+  driver.scene().diagnostics(rows.back());
+  while (playback.source() == PlanPlayback::Source::Plan && driver.step() < 10 * kN) driver.frame(1.0 / 60.0);
+  // The plan's end handed over exactly at step N: no step ran on the plan's held last inputs.
+  CHECK(notice.find("the plan ended") != std::string::npos);
+  REQUIRE(rows.size() >= size_t(kN + 1));
+  for (size_t k = 0; k <= size_t(kN); ++k)
+    for (size_t c = 0; c < headless.header.size() && c < rows[k].size(); ++c) {
+      INFO("step ", k, " column ", headless.header[c]);
+      CHECK(rows[k][c] == headless.rows[k][c]);  // %.17g round-trips: equal doubles
+    }
+  // Live again with the user's values: torque and steer_rate back to 0, the steering centres again.
+  CHECK_FALSE(driver.replaying());
+  CHECK(driver.params().real("torque") == 0.0);
+  CHECK(driver.params().flag("return_to_centre"));
+}
+
+TEST_CASE("TouchingAControlTakesOverFromThePlanAtOnce") {
+  const std::string inputs = planInputs();
+  SimDriver driver;
+  driver.load("car", smallCarScene());
+  LiveInput live;
+  live.configure(driver.controls(), {});
+  driver.setLiveInput(&live);
+  PlanPlayback playback;
+  playback.play(driver, "car", playableOutcome(inputs, driver));
+  for (int k = 0; k < 20; ++k) driver.stepOnce();
+  CHECK(playback.update(driver, live.touched()).empty());  // nothing touched: the plan keeps flying
+  CHECK(driver.params().real("torque") != 0.0);            // a plan event in force
+  CHECK(playback.hudLine(driver).find("PLAN, step 20 / 60") != std::string::npos);
+
+  KeyboardSnapshot keys;
+  keys.down = {key::kW};  // throttle
+  live.setDevices(GamepadSnapshot{}, keys);
+  REQUIRE(live.touched());
+  const std::string notice = playback.update(driver, live.touched());
+  CHECK(notice.find("plan -> live at step 20") != std::string::npos);
+  CHECK(playback.source() == PlanPlayback::Source::Live);
+  CHECK_FALSE(driver.replaying());
+  CHECK(driver.params().real("torque") == 0.0);
+  CHECK(driver.params().real("steer_rate") == 0.0);
+  CHECK(driver.params().flag("return_to_centre"));
+  driver.stepOnce();
+  CHECK(driver.lastInputs()[1] > 0.0);  // the throttle key drives the next step
+  CHECK(playback.hudLine(driver).find("live (plan handed over at step 20)") != std::string::npos);
+}
+
+TEST_CASE("UntouchedLiveInputIsNotATakeover") {
+  LiveInput live;
+  live.configure(SceneRegistry::create("car", SceneRegistry::defaults("car"))->controls(), {});
+  GamepadSnapshot pad;
+  pad.connected = true;
+  pad.axes = {0.01, -0.02, 0.0, 0.0, -1.0, -1.0};  // sticks inside the dead zone, triggers at rest
+  live.setDevices(pad, KeyboardSnapshot{});
+  CHECK_FALSE(live.touched());
+  pad.axes[0] = 0.5;  // steer stick
+  live.setDevices(pad, KeyboardSnapshot{});
+  CHECK(live.touched());
+}
