@@ -247,7 +247,8 @@ void carRun(const StudyProblem& p, std::uint64_t seed, int run, std::vector<RunR
 }  // namespace
 
 StudyProblem problemFor(const std::string& figure) {
-  const std::vector<std::string> rigid = {"lgvi", "lgvi_so3xr3", "lgvi_exp", "rk2", "rk2i", "rk4", "newmark"};
+  const std::vector<std::string> rigid = {"lgvi", "lgvi_so3xr3", "lgvi_exp", "rk2", "rk2i", "rk4", "newmark",
+                                          "newmark_so3xr3"};
   if (figure == "fig3") return {figure, "rigid_body", rigid, {0.25}, 60.0, 1, std::ldexp(1.0, -11)};
   if (figure == "fig4") return {figure, "rigid_body", rigid, powersOfTwo(0, 9), 240.0, 20, std::ldexp(1.0, -12)};
   if (figure == "fig5")

@@ -23,10 +23,11 @@ std::vector<ParamSpec> rigidBodyParams() {
   const std::vector<ParamSpec> more = {
       ParamSpec::vector("velocity", {0.5, 0.0, 0.2}, -1e4, 1e4, "m/s", "initial body linear velocity"),
       ParamSpec::vector("gravity", {0.0, 0.0, 0.0}, -1e3, 1e3, "m/s^2", "uniform gravity, world frame (z up)"),
-      ParamSpec::choice("integrator", "lgvi", {"lgvi", "rk2", "rk2i", "rk4", "newmark"},
+      ParamSpec::choice("integrator", "lgvi", {"lgvi", "rk2", "rk2i", "rk4", "newmark", "newmark_so3xr3"},
                         "lgvi = Lie group variational integrator (seed 000 eqs. 9-10); baselines on (x, q, w, v) "
                         "(seed 000 Sec. 3.3): rk2 = explicit midpoint, rk2i = implicit midpoint on (w, v) with explicit "
-                        "quaternion reconstruction, rk4 = classical RK4, newmark = Lie-Newmark (Krysl & Endres 2005) on SE(3)"),
+                        "quaternion reconstruction, rk4 = classical RK4, newmark = Lie-Newmark (Krysl & Endres 2005) on SE(3), "
+                        "newmark_so3xr3 = the same on SO(3)xR3"),
       ParamSpec::real("dt", 1.0 / 60.0, 0.0, 10.0, "s", "time step", true).setLive().setLog(),
   };
   specs.insert(specs.end(), more.begin(), more.end());

@@ -25,16 +25,17 @@ std::vector<ParamSpec> tumblingParams() {
   specs.push_back(ParamSpec::real("dt", 0.1, 0.0, 1.0, "s", "time step of BOTH integrators (large on purpose)", true)
                       .setLive()
                       .setLog());
-  specs.push_back(ParamSpec::choice("ghost", "rk4", {"rk4", "rk2", "rk2i", "newmark"},
+  specs.push_back(ParamSpec::choice("ghost", "rk4", {"rk4", "rk2", "rk2i", "newmark", "newmark_so3xr3"},
                                     "baseline integrating the ghost body (seed 000 Sec. 3.3): rk4, rk2 = explicit midpoint, "
-                                    "rk2i = implicit midpoint on (w, v), newmark = Lie-Newmark on SE(3); its columns "
+                                    "rk2i = implicit midpoint on (w, v), newmark = Lie-Newmark on SE(3), newmark_so3xr3 on SO(3)xR3; its columns "
                                     "keep the _rk4 suffix"));
   for (auto& s : lgviParamSpecs()) specs.push_back(std::move(s));
   return specs;
 }
 
-// "RK4", "RK2", "RK2i", "Newmark": the ghost's name in labels.
+// "RK4", "RK2", "RK2i", "Newmark", "NewmarkP": the ghost's name in labels (P: the direct product SO(3)xR3).
 std::string ghostLabel(const std::string& name) {
+  if (name == "newmark_so3xr3") return "NewmarkP";
   return name == "rk2i" ? "RK2i" : name == "newmark" ? "Newmark" : name == "rk2" ? "RK2" : "RK4";
 }
 

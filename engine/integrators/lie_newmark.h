@@ -14,6 +14,12 @@
 // previous solve to round-off. Second order; exact for motions of constant body
 // velocity (A = 0: g_k exp(k h xi)). The quaternion is the one of R_{k+1} (q_k
 // exp_q(Psi_w), renormalised), so |q| = 1 always.
+//
+// Group SO(3)xR^3 (name "newmark_so3xr3"): the same Newmark pair with the translation on R^3 in the world frame,
+// as seed 000's SO(3)xR^3 LGVI separates it: x_{k+1} = x_k + h u_k + (h^2/2) a_k, u_{k+1} = u_k + (h/2)(a_k +
+// a_{k+1}) with u = R v and a = R F/m (the world acceleration; no v x w term), the rotation as above. Exact for
+// any torque-free spin about a principal axis with any translation velocity, and u stays constant when F = 0
+// (linear momentum conserved to round-off), which the SE(3) form only approximates.
 #pragma once
 
 #include "engine/integrators/rigid_body_baseline.h"
@@ -22,12 +28,18 @@ namespace varsim {
 
 class LieNewmark : public RigidBodyBaseline {
  public:
-  explicit LieNewmark(RigidBodyInertia inertia) : RigidBodyBaseline(std::move(inertia)) {}
+  enum class Group { SE3, SO3xR3 };
+  explicit LieNewmark(RigidBodyInertia inertia, Group group = Group::SE3)
+      : RigidBodyBaseline(std::move(inertia)), group_(group) {}
   void step(double h, const WrenchField& f) override;
-  const char* name() const override { return "newmark"; }
+  const char* name() const override { return group_ == Group::SE3 ? "newmark" : "newmark_so3xr3"; }
   int newtonIterations() const override { return newtonIterations_; }
 
  private:
+  void stepSE3(double h, const WrenchField& f);
+  void stepSO3xR3(double h, const WrenchField& f);
+
+  Group group_;
   int newtonIterations_ = 0;
 };
 

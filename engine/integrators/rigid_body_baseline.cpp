@@ -78,7 +78,8 @@ std::unique_ptr<RigidBodyBaseline> makeRigidBodyBaseline(const std::string& name
   if (name == "rk2i") return std::make_unique<Rk2iRigidBody>(inertia);
   if (name == "rk4") return std::make_unique<Rk4RigidBody>(inertia);
   if (name == "newmark") return std::make_unique<LieNewmark>(inertia);
-  throw BadInput("rigid-body baseline '" + name + "': allowed rk2, rk2i, rk4, newmark");
+  if (name == "newmark_so3xr3") return std::make_unique<LieNewmark>(inertia, LieNewmark::Group::SO3xR3);
+  throw BadInput("rigid-body baseline '" + name + "': allowed rk2, rk2i, rk4, newmark, newmark_so3xr3");
 }
 
 Vector6d RigidBodyBaseline::momentumBody() const {

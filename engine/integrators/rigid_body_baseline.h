@@ -32,7 +32,7 @@ class RigidBodyBaseline {
   // SimulationDiverged (state unchanged) on a non-finite or overflowing state
   // or a Newton failure, BadInput on h <= 0 or before initialize.
   virtual void step(double h, const WrenchField& f) = 0;
-  virtual const char* name() const = 0;               // "rk2", "rk2i", "rk4", "newmark"
+  virtual const char* name() const = 0;               // "rk2", "rk2i", "rk4", "newmark", "newmark_so3xr3"
   virtual int newtonIterations() const { return 0; }  // of the last step (implicit methods)
 
   const RigidBodyInertia& inertia() const { return inertia_; }
@@ -59,6 +59,11 @@ class RigidBodyBaseline {
   // round-off).
   Matrix6d accelerationJacobian(const Vector6d& xi) const;
 
+  // How (w, v) couple in the rate the implicit kernel integrates: SE(3) body rates (eqs. (7)-(8), v' has the
+  // v x w term) or the direct product SO(3)xR^3 with the translation rate F/m (the v x w term belongs to the
+  // frame, which the SO(3)xR^3 Newmark carries by R' explicitly).
+  enum class Coupling { SE3, DirectProduct };
+
  protected:
   explicit RigidBodyBaseline(RigidBodyInertia inertia);  // throws BadInput (validateInertia)
   void requireStep(double h) const;                      // BadInput before initialize or on a bad h
@@ -72,7 +77,7 @@ class RigidBodyBaseline {
   // SimulationDiverged after maxIterations or on a non-finite iterate.
   template <class PoseOf>
   int solveVelocity(const Vector6d& c, double hHalf, double t, const WrenchField& f, const PoseOf& poseOf,
-                    Vector6d& y) const;
+                    Vector6d& y, Coupling coupling = Coupling::SE3) const;
 
   RigidBodyInertia inertia_;
   Matrix3d Jinv_;
@@ -87,7 +92,7 @@ class RigidBodyBaseline {
   [[noreturn]] void diverged(const std::string& what, double t) const;
 };
 
-// The baseline named `name` ("rk2", "rk2i", "rk4", "newmark"); throws BadInput
+// The baseline named `name` ("rk2", "rk2i", "rk4", "newmark", "newmark_so3xr3"); throws BadInput
 // naming the allowed set.
 std::unique_ptr<RigidBodyBaseline> makeRigidBodyBaseline(const std::string& name, const RigidBodyInertia& inertia);
 
@@ -98,12 +103,17 @@ inline Vector4d quaternionRate(const quat::Quat& q, const Vector3d& w) {
 
 template <class PoseOf>
 int RigidBodyBaseline::solveVelocity(const Vector6d& c, double hHalf, double t, const WrenchField& f,
-                                     const PoseOf& poseOf, Vector6d& y) const {
+                                     const PoseOf& poseOf, Vector6d& y, Coupling coupling) const {
   constexpr int kMaxIterations = 50;
   const double scale = 1.0 + c.norm();
+  const bool direct = coupling == Coupling::DirectProduct;
   for (int it = 1; it <= kMaxIterations; ++it) {
-    const Vector6d r = y - c - hHalf * acceleration(poseOf(y), y, t, f);
-    const Matrix6d Jr = Matrix6d::Identity() - hHalf * accelerationJacobian(y);
+    Vector6d rate = acceleration(poseOf(y), y, t, f);
+    if (direct) rate.tail<3>() += y.head<3>().cross(y.tail<3>());  // F/m: drop the frame's v x w
+    const Vector6d r = y - c - hHalf * rate;
+    Matrix6d D = accelerationJacobian(y);
+    if (direct) D.bottomRows<3>().setZero();
+    const Matrix6d Jr = Matrix6d::Identity() - hHalf * D;
     const Vector6d dy = Jr.partialPivLu().solve(r);
     y -= dy;
     if (!y.allFinite() || y.lpNorm<Eigen::Infinity>() > kRigidBaselineOverflow) diverged("Newton iterate", t);
