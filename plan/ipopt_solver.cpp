@@ -1,9 +1,14 @@
 // plan/ipopt_solver.cpp — Ipopt TNLP adapter over an engine Nlp: dense vectors in, triplet Jacobian with the
-// structure taken from the initial guess (the Nlp promises an x-independent pattern), L-BFGS Hessian.
+// structure taken from the initial guess (the Nlp promises an x-independent pattern), the Nlp's exact Hessian
+// (lower triangle, same promise) or L-BFGS, and the current iterate handed to the iteration callback.
 #include "plan/ipopt_solver.h"
 
 #include <IpIpoptApplication.hpp>
+#include <IpIpoptCalculatedQuantities.hpp>
+#include <IpIpoptData.hpp>
+#include <IpOrigIpoptNLP.hpp>
 #include <IpTNLP.hpp>
+#include <IpTNLPAdapter.hpp>
 
 namespace varsim {
 namespace {
@@ -38,19 +43,24 @@ const char* statusName(Ipopt::ApplicationReturnStatus s) {
 
 class Adapter : public Ipopt::TNLP {
  public:
-  Adapter(const Nlp& nlp, const std::function<bool(const IpoptIteration&)>& cb, IpoptResult& result)
-      : nlp_(nlp), cb_(cb), result_(result) {
+  Adapter(const Nlp& nlp, const IpoptSettings& settings, const std::function<bool(const IpoptIteration&)>& cb,
+          IpoptResult& result)
+      : nlp_(nlp), settings_(settings), cb_(cb), result_(result) {
     const Eigen::VectorXd x0 = nlp_.initialGuess();
     std::vector<Eigen::Triplet<double>> t;
     nlp_.jacobian(x0, t);
     nnz_ = Index(t.size());
+    if (nlp_.hasHessian()) {
+      nlp_.hessian(x0, 1.0, Eigen::VectorXd::Zero(nlp_.numConstraints()), t);
+      nnzHess_ = Index(t.size());
+    }
   }
 
   bool get_nlp_info(Index& n, Index& m, Index& nnzJac, Index& nnzHess, IndexStyleEnum& style) override {
     n = nlp_.numVariables();
     m = nlp_.numConstraints();
     nnzJac = nnz_;
-    nnzHess = 0;
+    nnzHess = nnzHess_;
     style = C_STYLE;
     return true;
   }
@@ -87,12 +97,32 @@ class Adapter : public Ipopt::TNLP {
       }
     });
   }
-  bool intermediate_callback(Ipopt::AlgorithmMode, Index iter, Number obj, Number infPr, Number infDu, Number, Number,
-                             Number, Number, Number, Index, const Ipopt::IpoptData*,
-                             Ipopt::IpoptCalculatedQuantities*) override {
-    result_.iterations = iter;
-    return cb_ ? cb_({iter, obj, infPr, infDu}) : true;
+  bool eval_h(Index n, const Number* x, bool, Number objFactor, Index m, const Number* lambda, bool, Index nele,
+              Index* iRow, Index* jCol, Number* values) override {
+    return guard([&] {
+      std::vector<Eigen::Triplet<double>> t;
+      const Eigen::VectorXd l = lambda ? vec(lambda, m) : Eigen::VectorXd::Zero(m);
+      nlp_.hessian(x ? vec(x, n) : nlp_.initialGuess(), objFactor, l, t);
+      for (Index i = 0; i < nele; ++i) {
+        if (values) values[i] = t[size_t(i)].value();
+        else iRow[i] = t[size_t(i)].row(), jCol[i] = t[size_t(i)].col();
+      }
+    });
   }
+  bool intermediate_callback(Ipopt::AlgorithmMode mode, Index iter, Number obj, Number infPr, Number infDu, Number,
+                             Number, Number, Number, Number, Index, const Ipopt::IpoptData* data,
+                             Ipopt::IpoptCalculatedQuantities* cq) override {
+    result_.iterations = iter;
+    if (settings_.cancel && settings_.cancel->load()) {
+      cancelled_ = true;
+      return false;
+    }
+    if (!cb_) return true;
+    IpoptIteration it{iter, obj, infPr, infDu, nullptr};
+    if (mode == Ipopt::RegularMode && currentIterate(data, cq)) it.x = &iterate_;
+    return cb_(it);
+  }
+  bool cancelled() const { return cancelled_; }
   void finalize_solution(Ipopt::SolverReturn, Index n, const Number* x, const Number*, const Number*, Index,
                          const Number*, const Number*, Number obj, const Ipopt::IpoptData*,
                          Ipopt::IpoptCalculatedQuantities*) override {
@@ -102,6 +132,18 @@ class Adapter : public Ipopt::TNLP {
 
  private:
   static Eigen::VectorXd vec(const Number* x, Index n) { return Eigen::Map<const Eigen::VectorXd>(x, n); }
+  // Ipopt 3.11 has no get_curr_iterate: the iterate lives in the adapter's reduced space (fixed variables
+  // removed), which TNLPAdapter::ResortX maps back to the TNLP's order (fixed values filled in).
+  bool currentIterate(const Ipopt::IpoptData* data, Ipopt::IpoptCalculatedQuantities* cq) {
+    if (!data || !cq || !IsValid(data->curr())) return false;
+    auto* orig = dynamic_cast<Ipopt::OrigIpoptNLP*>(Ipopt::GetRawPtr(cq->GetIpoptNLP()));
+    if (!orig) return false;
+    auto* adapter = dynamic_cast<Ipopt::TNLPAdapter*>(Ipopt::GetRawPtr(orig->nlp()));
+    if (!adapter) return false;
+    iterate_.resize(nlp_.numVariables());
+    adapter->ResortX(*data->curr()->x(), iterate_.data());
+    return true;
+  }
   template <class F>
   static bool guard(F f) {
     try {
@@ -112,9 +154,12 @@ class Adapter : public Ipopt::TNLP {
     }
   }
   const Nlp& nlp_;
+  const IpoptSettings& settings_;
   const std::function<bool(const IpoptIteration&)>& cb_;
   IpoptResult& result_;
-  Index nnz_ = 0;
+  Index nnz_ = 0, nnzHess_ = 0;
+  Eigen::VectorXd iterate_;
+  bool cancelled_ = false;
 };
 
 }  // namespace
@@ -122,11 +167,12 @@ class Adapter : public Ipopt::TNLP {
 IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
                            const std::function<bool(const IpoptIteration&)>& onIteration) {
   IpoptResult result;
-  Ipopt::SmartPtr<Ipopt::TNLP> tnlp = new Adapter(nlp, onIteration, result);
+  Adapter* adapter = new Adapter(nlp, settings, onIteration, result);
+  Ipopt::SmartPtr<Ipopt::TNLP> tnlp = adapter;
   Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
   app->Options()->SetStringValue("sb", "yes");  // no banner on stdout
   app->Options()->SetIntegerValue("print_level", 0);
-  app->Options()->SetStringValue("hessian_approximation", "limited-memory");
+  app->Options()->SetStringValue("hessian_approximation", nlp.hasHessian() ? "exact" : "limited-memory");
   app->Options()->SetIntegerValue("max_iter", settings.maxIterations);
   app->Options()->SetNumericValue("tol", settings.tolerance);
   app->Options()->SetNumericValue("constr_viol_tol", settings.constraintTol);
@@ -139,7 +185,7 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
     return result;
   }
   const Ipopt::ApplicationReturnStatus s = app->OptimizeTNLP(tnlp);
-  result.status = statusName(s);
+  result.status = adapter->cancelled() ? "cancelled" : statusName(s);
   result.solved = s == Ipopt::Solve_Succeeded || s == Ipopt::Solved_To_Acceptable_Level;
   if (result.x.size() == 0) result.x = nlp.initialGuess();
   return result;

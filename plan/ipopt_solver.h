@@ -1,8 +1,9 @@
 // plan/ipopt_solver.h — solves an engine Nlp (engine/control/nlp.h) with Ipopt (Debian coinor-libipopt-dev,
-// its C++ TNLP interface, MUMPS as shipped, limited-memory Hessian). The only place that includes Ipopt: the
-// engine stays Eigen + SuiteSparse; scenes and ui use this layer.
+// its C++ TNLP interface, MUMPS as shipped; the Nlp's exact Hessian when it has one, else limited-memory). The
+// only place that includes Ipopt: the engine stays Eigen + SuiteSparse; ui uses this layer.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -14,22 +15,30 @@ struct IpoptSettings {
   int maxIterations = 500;      // Ipopt max_iter, >= 1
   double tolerance = 1e-5;      // Ipopt tol (scaled NLP error; the L-BFGS Hessian converges slowly below)
   double constraintTol = 1e-10; // Ipopt constr_viol_tol: the dynamics residual the plan must reach
+  // Set from another thread (the app's Cancel): checked once per iteration; the solve then stops with
+  // status "cancelled". Null: not cancellable.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct IpoptIteration {
   int iteration;
   double objective, primalInfeasibility, dualInfeasibility;
+  // The current iterate in the Nlp's own variable order (e.g. for the app's ghost path); null during Ipopt's
+  // feasibility restoration phase, whose iterates are not those of the Nlp. Valid during the callback only.
+  const Eigen::VectorXd* x = nullptr;
 };
 
 struct IpoptResult {
   bool solved = false;     // Solve_Succeeded or Solved_To_Acceptable_Level
-  std::string status;      // Ipopt's ApplicationReturnStatus, named ("Infeasible_Problem_Detected", ...)
+  // Ipopt's ApplicationReturnStatus, named ("Infeasible_Problem_Detected", ...), or "cancelled" (settings.cancel).
+  std::string status;
   int iterations = 0;
   double objective = 0.0;
   Eigen::VectorXd x;       // the last iterate
 };
 
-// `onIteration` (optional) sees every Ipopt iteration; returning false stops the solve (user cancel).
+// `onIteration` (optional) sees every Ipopt iteration on the solving thread; returning false stops the solve
+// (status User_Requested_Stop). Uses nlp.hessian() when nlp.hasHessian(), else Ipopt's L-BFGS.
 IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
                            const std::function<bool(const IpoptIteration&)>& onIteration = {});
 

@@ -1,10 +1,15 @@
 // tests/test_plan_car.cpp — `varsim plan` on assets/problems/car_park.json: solves (exit 0) with dynamics residual
 // <= 1e-9 per step, every covering disc >= margin from every obstacle and the footprint clear at every node,
 // |steering angle| <= steer_limit; `varsim run car --input plan_inputs.csv` replays the plan through the ordinary
-// stepper to <= 1e-8; an infeasible problem exits 4 naming Ipopt's status; bad problem files exit 2 naming key/value.
+// stepper to <= 1e-8; an infeasible problem exits 4 naming Ipopt's status; bad problem files exit 2 naming key/value;
+// the plan-problem registry builds the car, and a solve is cancellable and shows its iterates (the app's ghost path).
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
+
+#include "plan/ipopt_solver.h"
+#include "plan/plan_problem.h"
 
 #include "tests/csv_table.h"
 #include "tests/headless_capture.h"
@@ -105,4 +110,38 @@ TEST_CASE("BadProblemFilesExitTwoNamingFileKeyValue") {
   r = runWith(edited("\"start_x\": 0.0,\n    \"start_y\": 0.0", "\"start_x\": 6.5,\n    \"start_y\": 4.2"));  // in a parked car
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("start_y") != std::string::npos);
+}
+
+TEST_CASE("RegistryBuildsTheCarAndTheSolverCancelsAndShowsIterates") {
+  const PlanProblemInfo* info = PlanProblemRegistry::find("car");
+  REQUIRE(info != nullptr);
+  CHECK(info->preset == "problems/car_park.json");
+  CHECK(PlanProblemRegistry::find("no_such_scene") == nullptr);
+  const PlanSetup setup = loadPlanProblem(kProblem, {"N=40", "dt=0.25"});
+  CHECK(setup.plan.integer("N") == 40);
+  CHECK(setup.scene.params.real("dt") == 0.25);
+  const auto plan = info->build(setup);
+  REQUIRE(plan->segments() == 40);
+  CHECK(plan->replayCommand("in.csv") == "varsim run car --set dt=0.25 --steps 40 --input in.csv");
+  std::atomic<bool> cancel{false};
+  IpoptSettings settings;
+  settings.cancel = &cancel;
+  int seen = 0, withIterate = 0;
+  const IpoptResult r = solveWithIpopt(plan->nlp(), settings, [&](const IpoptIteration& it) {
+    ++seen;
+    if (it.x) {
+      ++withIterate;
+      REQUIRE(it.x->size() == plan->nlp().numVariables());
+      const std::vector<Eigen::Vector3d> ghost = plan->ghostPath(*it.x);
+      REQUIRE(ghost.size() == 41);
+      CHECK(ghost.front().x() == 0.0);  // the fixed start (start_x, start_y) is part of every iterate
+      CHECK(ghost.back().x() == doctest::Approx(8.79).epsilon(1e-12));  // and so is the fixed target
+    }
+    if (it.iteration == 3) cancel = true;  // as the app's Cancel button would, from another thread
+    return true;
+  });
+  CHECK(!r.solved);
+  CHECK(r.status == "cancelled");
+  CHECK(seen == 4);  // iterations 0..3: the next callback reads the flag first and stops
+  CHECK(withIterate >= 4);
 }

@@ -24,6 +24,17 @@ class Nlp {
   // Exact first derivatives dg/dx as triplets in an order and pattern that do not depend on x (entries that
   // happen to vanish are still listed), so a solver can take the structure from any one call.
   virtual void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const = 0;
+
+  // Optional exact Hessian of the Lagrangian  objFactor * d2f/dx2 + sum_i lambda_i d2g_i/dx2  (lambda has
+  // numConstraints() entries): lower triangle only (row >= col), triplets in an order and pattern that depend
+  // on neither x, objFactor nor lambda; repeated (row, col) entries are summed. A solver uses it when
+  // hasHessian() is true and falls back to a limited-memory approximation otherwise.
+  virtual bool hasHessian() const { return false; }
+  virtual void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
+                       std::vector<Eigen::Triplet<double>>& out) const {
+    (void)x, (void)objFactor, (void)lambda;
+    out.clear();
+  }
 };
 
 }  // namespace varsim

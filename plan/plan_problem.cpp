@@ -1,0 +1,115 @@
+// plan/plan_problem.cpp — the plan-problem registry (scene name -> problem), problem-file loading and
+// validation, and the parts of a plan instance every vehicle shares (replay command, inputs file).
+#include "plan/plan_problem.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
+#include "scenes/scene.h"
+
+namespace varsim {
+namespace {
+
+std::vector<PlanProblemInfo>& registryList() {  // function-local static: safe in static initialisation
+  static std::vector<PlanProblemInfo> list;
+  return list;
+}
+
+std::string registeredScenes() {
+  std::string known;
+  for (const auto& p : registryList()) known += (known.empty() ? "\"" : ", \"") + p.scene + "\"";
+  return known;
+}
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw BadInput(path + ": cannot open the problem file");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return nlohmann::json::parse(text.str());
+  } catch (const std::exception& e) {
+    throw BadInput(path + ": malformed JSON: " + shortText(e.what(), 200));
+  }
+}
+
+}  // namespace
+
+bool PlanProblemRegistry::add(PlanProblemInfo info) {
+  auto& list = registryList();
+  list.push_back(std::move(info));
+  std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.scene < b.scene; });
+  return true;
+}
+
+const std::vector<PlanProblemInfo>& PlanProblemRegistry::all() { return registryList(); }
+
+const PlanProblemInfo* PlanProblemRegistry::find(const std::string& scene) {
+  for (const auto& p : registryList())
+    if (p.scene == scene) return &p;
+  return nullptr;
+}
+
+PlanSetup loadPlanProblem(const std::string& path, const std::vector<std::string>& sets) {
+  const nlohmann::json j = readJson(path);
+  if (!j.is_object()) throw BadInput(path + ": expected an object {\"scene\", \"params\", \"plan\"}");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "scene" && it.key() != "params" && it.key() != "plan")
+      throw BadInput(path + ": unknown key '" + shortText(it.key()) + "'; allowed: scene, params, plan");
+  const PlanProblemInfo* info =
+      j.contains("scene") && j["scene"].is_string() ? PlanProblemRegistry::find(j["scene"].get<std::string>()) : nullptr;
+  if (!info)
+    throw BadInput(path + ": key 'scene' = " + shortText(j.value("scene", nlohmann::json()).dump()) +
+                   ": allowed: " + registeredScenes() + " (the scenes with a plan problem)");
+  if (!j.contains("plan") || !j["plan"].is_object()) throw BadInput(path + ": missing object 'plan'");
+  PlanSetup s{{}, ParamSet(info->params()), path};
+  for (auto it = j["plan"].begin(); it != j["plan"].end(); ++it) {
+    if (!it.value().is_number())
+      throw BadInput(path + ": key 'plan." + shortText(it.key()) + "' = " + shortText(it.value().dump()) +
+                     ": expected a number");
+    s.plan.set(it.key(), ParamValue{{it.value().get<double>()}, {}}, path + ": plan");
+  }
+  nlohmann::json sceneJson = j;
+  sceneJson.erase("plan");
+  if (!sceneJson.contains("params")) sceneJson["params"] = nlohmann::json::object();
+  s.scene = parseSceneJson(sceneJson.dump(), path);
+  for (const std::string& kv : sets) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) throw BadInput("--set " + shortText(kv) + ": expected key=value");
+    const std::string key = kv.substr(0, eq);
+    if (s.plan.spec(key)) s.plan.setFromString(key, kv.substr(eq + 1), "--set");
+    else s.scene.params.setFromString(key, kv.substr(eq + 1), "--set");
+  }
+  SceneRegistry::create(s.scene.scene, s.scene.params);  // the scene's own cross checks (start clear of obstacles)
+  return s;
+}
+
+double maxViolation(const Nlp& nlp, const Eigen::VectorXd& x) {
+  Eigen::VectorXd xL, xU, gL, gU;
+  nlp.bounds(xL, xU, gL, gU);
+  const Eigen::VectorXd g = nlp.constraints(x);
+  double v = 0.0;
+  if (g.size() > 0) v = std::max({v, (gL - g).maxCoeff(), (g - gU).maxCoeff()});
+  return std::max({v, (xL - x).maxCoeff(), (x - xU).maxCoeff()});
+}
+
+std::string PlanInstance::replayCommand(const std::string& inputsPath) const {
+  const SceneConfig& sc = setup_.scene;
+  std::string replay = "varsim run " + sc.scene;
+  const ParamSet defaults = sceneDefaults(sc.scene);
+  for (const ParamSpec& sp : sc.params.specs())
+    if (!sp.live && sc.params.valueText(sp.key) != defaults.valueText(sp.key))
+      replay += " --set " + sp.key + "=" + sc.params.valueText(sp.key);
+  return replay + " --steps " + std::to_string(segments()) + " --input " + inputsPath;
+}
+
+void PlanInstance::writeInputs(const std::string& path, const Eigen::VectorXd& x) const {
+  const auto scene = SceneRegistry::create(setup_.scene.scene, setup_.scene.params);
+  inputTrack(x).save(path, scene->controls(), "plan of " + setup_.source + "; replay: " + replayCommand(path));
+}
+
+}  // namespace varsim

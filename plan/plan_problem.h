@@ -1,0 +1,108 @@
+// plan/plan_problem.h — the registry of trajectory-optimisation problems (issue 10, seed 000 Sec. 6): one entry
+// per vehicle scene, self-registered like scenes (one VARSIM_REGISTER_PLAN_PROBLEM line in plan/<vehicle>_plan.cpp),
+// so `varsim plan`, the app's Plan panel, the tests and bench_plan handle every vehicle alike.
+//
+// Layering: plan/ sees engine/ (the DMOC transcriptions, engine/control/) and scenes/ (a problem plans in the
+// scene's own world with the scene's own parameters and limits, and its replay drives that scene's controls),
+// and it is the one layer linking Ipopt. Nothing in engine/ or scenes/ sees plan/; ui/ (headless and app) uses it.
+//
+// Life of a plan (the same for the headless command and the app's worker thread):
+//   1. PlanSetup: the scene's validated ParamSet (from the problem file's scene part, or the app's running
+//      scene) + the plan ParamSet validated against PlanProblemInfo::params(). loadPlanProblem() fills both
+//      from a problem file {"scene": NAME, "params": {scene keys}, "plan": {plan keys}} (plus --set overrides).
+//   2. info.build(setup) -> PlanInstance, which owns the Nlp (throws BadInput naming key, value and range, e.g.
+//      an integrator the transcription does not share, a target inside a wall).
+//   3. solveWithIpopt(instance->nlp(), settings, onIteration) (plan/ipopt_solver.h) on any thread; the iteration
+//      callback's iterate maps to a world polyline with instance->ghostPath(x) (the app's ghost curve).
+//   4. On success: writeCsv(path, x) (the standard columns + controls + dyn_residual), inputTrack(x) (the open-
+//      loop replay through the ordinary stepper: `varsim run SCENE --input FILE`, or the app's Play), and
+//      writeInputs(path, x) / replayCommand(path) for the headless command.
+// One problem kind per scene: variants of it (another target, cost variant) are plan keys of that entry.
+#pragma once
+
+#include <Eigen/Core>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/control/nlp.h"
+#include "engine/sim/input_track.h"
+#include "engine/sim/param.h"
+#include "scenes/scene_file.h"
+
+namespace varsim {
+
+struct PlanSetup {
+  SceneConfig scene;   // scene name + its validated parameters (the world, the vehicle, dt, the start state)
+  ParamSet plan;       // validated against the entry's params(): N, target, weights, margins, max_iter, ...
+  std::string source;  // where it came from, for messages and the inputs file's comment (problem file path)
+};
+
+// One solvable instance of a problem (built once per solve; const, so the app may read it from two threads).
+class PlanInstance {
+ public:
+  virtual ~PlanInstance() = default;
+  virtual const Nlp& nlp() const = 0;
+  virtual int segments() const = 0;  // N: the plan covers N steps of the scene's dt
+  // max over steps k of |x_{k+1} - step(x_k, u_k)|_inf (the transcription's dynamics residual of the plan).
+  virtual double maxDynResidual(const Eigen::VectorXd& x) const = 0;
+  // The plan as CSV: t at every node 0..N, the scene's standard columns, controls, `dyn_residual` (0 at node
+  // 0), problem-specific columns. Numbers %.17g. Throws BadInput if the file cannot be written.
+  virtual void writeCsv(const std::string& path, const Eigen::VectorXd& x) const = 0;
+  // The controls of x as the scene's inputs (sticks and/or live parameter events per step) such that N steps
+  // of the scene built from setup().scene reproduce the planned nodes (<= 1e-8: same integrator, same h).
+  virtual InputTrack inputTrack(const Eigen::VectorXd& x) const = 0;
+  // World points (m, z up) of the vehicle's main body at every node of any iterate x (also infeasible ones).
+  virtual std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const = 0;
+
+  const PlanSetup& setup() const { return setup_; }
+  // `varsim run SCENE [--set k=v for every non-live scene key off its default] --steps N --input PATH`.
+  std::string replayCommand(const std::string& inputsPath) const;
+  // Saves inputTrack(x) with the scene's controls and a comment naming the source and replayCommand(path).
+  void writeInputs(const std::string& path, const Eigen::VectorXd& x) const;
+
+ protected:
+  explicit PlanInstance(PlanSetup setup) : setup_(std::move(setup)) {}
+
+ private:
+  PlanSetup setup_;
+};
+
+struct PlanProblemInfo {
+  std::string scene;   // the scene it plans for (a problem file's "scene"), e.g. "car"
+  std::string title;   // UI name, e.g. "Park in a bay"
+  std::string preset;  // default problem file under assets/, e.g. "problems/car_park.json" (bench, app)
+  std::function<std::vector<ParamSpec>()> params;  // the plan keys with defaults and ranges
+  std::function<std::unique_ptr<PlanInstance>(const PlanSetup&)> build;
+};
+
+class PlanProblemRegistry {
+ public:
+  static bool add(PlanProblemInfo info);
+  static const std::vector<PlanProblemInfo>& all();  // sorted by scene name
+  static const PlanProblemInfo* find(const std::string& scene);  // null if no problem plans for it
+};
+
+#define VARSIM_REGISTER_PLAN_PROBLEM(...)                                      \
+  static const bool VARSIM_PLAN_CONCAT(varsimPlanProblemRegistered_, __LINE__) = \
+      ::varsim::PlanProblemRegistry::add(__VA_ARGS__)
+#define VARSIM_PLAN_CONCAT_INNER(a, b) a##b
+#define VARSIM_PLAN_CONCAT(a, b) VARSIM_PLAN_CONCAT_INNER(a, b)
+
+// Reads a problem file; `sets` are "key=value" overrides (plan keys first, else scene keys). Validates the
+// scene part like a scene file plus the scene's own cross checks (builds the scene once) and the plan part
+// against the entry's params(). Throws BadInput naming the file, key, value and allowed range.
+PlanSetup loadPlanProblem(const std::string& path, const std::vector<std::string>& sets = {});
+
+// Largest violation of any constraint row or variable bound of nlp at x (0 when feasible).
+double maxViolation(const Nlp& nlp, const Eigen::VectorXd& x);
+
+// What a solve measured (bench_plan's table); wall time covers the Ipopt solve only.
+struct PlanStats {
+  int variables = 0, constraints = 0, nonzeros = 0, hessianNonzeros = 0, iterations = 0;
+  double wallSeconds = 0.0, cost = 0.0, maxDynResidual = 0.0, maxViolation = 0.0;
+  std::string status;
+};
+
+}  // namespace varsim
