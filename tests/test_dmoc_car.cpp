@@ -7,8 +7,10 @@
 
 #include "engine/control/car_dmoc.h"
 #include "scenes/vehicle_scenery.h"
+#include "tests/nlp_fd_check.h"
 
 using namespace varsim;
+using namespace varsim::test;
 
 namespace {
 
@@ -23,9 +25,6 @@ CarDmocSpec smallSpec(int N) {
   s.obstacles = carParkingLot(s.car.l, s.car.rho).obstacles;
   return s;
 }
-
-// Relative agreement of two numbers at the scale of the pair (and of 1, for entries that vanish).
-double relErr(double a, double b) { return std::abs(a - b) / std::max({1.0, std::abs(a), std::abs(b)}); }
 
 }  // namespace
 
@@ -83,28 +82,11 @@ TEST_CASE("TranscriptionJacobianAndGradientMatchFiniteDifferences") {
   for (int trial = 0; trial < 5; ++trial) {
     Eigen::VectorXd x = dmoc.initialGuess();
     for (int i = 0; i < x.size(); ++i) x[i] += 0.3 * U(rng);
-    std::vector<Eigen::Triplet<double>> t;
-    dmoc.jacobian(x, t);
-    Eigen::SparseMatrix<double> J(dmoc.numConstraints(), dmoc.numVariables());
-    J.setFromTriplets(t.begin(), t.end());
-    const Eigen::MatrixXd Jd = J;
-    const Eigen::VectorXd grad = dmoc.gradient(x);
-    double worstJ = 0.0, worstG = 0.0;
-    for (int j = 0; j < dmoc.numVariables(); ++j) {
-      const double e = 1e-6;
-      Eigen::VectorXd xp = x, xm = x;
-      xp[j] += e, xm[j] -= e;
-      const Eigen::VectorXd fd = (dmoc.constraints(xp) - dmoc.constraints(xm)) / (2.0 * e);
-      for (int i = 0; i < dmoc.numConstraints(); ++i) worstJ = std::max(worstJ, relErr(Jd(i, j), fd[i]));
-      worstG = std::max(worstG, relErr(grad[j], (dmoc.objective(xp) - dmoc.objective(xm)) / (2.0 * e)));
-    }
-    CHECK(worstJ < 1e-6);
-    CHECK(worstG < 1e-6);
+    const NlpFdErrors e = nlpFdErrors(dmoc, x);
+    CHECK(e.jacobian < 1e-6);
+    CHECK(e.gradient < 1e-6);
     // The pattern is the same at every iterate (Ipopt takes it once).
-    std::vector<Eigen::Triplet<double>> t0;
-    dmoc.jacobian(dmoc.initialGuess(), t0);
-    REQUIRE(t0.size() == t.size());
-    for (size_t i = 0; i < t.size(); ++i) CHECK((t0[i].row() == t[i].row() && t0[i].col() == t[i].col()));
+    CHECK(sameJacobianPattern(dmoc, x, dmoc.initialGuess()));
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/control/se2_step_jacobian.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/param.h"
 
@@ -12,23 +13,6 @@ namespace varsim {
 namespace {
 
 using Row = Eigen::Matrix<double, 1, 7>;
-
-// S(a) = sin a / a, C(a) = (1 - cos a)/a of se2::exp and their derivatives (series near 0).
-void expCoefficients(double a, double& S, double& C, double& dS, double& dC) {
-  if (std::abs(a) < 1e-4) {
-    const double a2 = a * a;
-    S = 1.0 - a2 / 6.0;
-    C = a / 2.0 - a * a2 / 24.0;
-    dS = -a / 3.0 + a * a2 / 30.0;
-    dC = 0.5 - a2 / 8.0;
-    return;
-  }
-  const double s = std::sin(a), c = std::cos(a);
-  S = s / a;
-  C = (1.0 - c) / a;
-  dS = (a * c - s) / (a * a);
-  dC = (a * s - (1.0 - c)) / (a * a);
-}
 
 void requireFinite(double v, double lo, const char* key) {
   if (!std::isfinite(v) || v < lo)
@@ -81,17 +65,13 @@ Eigen::Matrix<double, 5, 7> carNextJacobian(const CarParams& p, double alpha, do
   const Row du = dnum / J - (num / (J * J)) * dJ;
   const double a = h * k * sm * u, b = h * p.rho * u;
   const Row da = h * k * (u * dsm + sm * du), db = h * p.rho * du;
-  double S, C, dS, dC;
-  expCoefficients(a, S, C, dS, dC);
-  const double tx = b * S, ty = b * C;
-  const Row dtx = S * db + b * dS * da, dty = C * db + b * dC * da;
-  const double ct = std::cos(s.g.theta), st = std::sin(s.g.theta);
+  Matrix3d dG, dV;  // the pose line g exp((a, b, 0))
+  se2StepJacobian(s.g, Vector3d(a, b, 0.0), dG, dV);
   const double sn = s.sigma + h * w;
   const Row dsn = e3 + h * e5;
-  Eigen::Matrix<double, 5, 7> Jm;
-  Jm.row(0) = Row::Unit(0) + da;
-  Jm.row(1) = Row::Unit(1) + (-st * tx - ct * ty) * Row::Unit(0) + ct * dtx - st * dty;
-  Jm.row(2) = Row::Unit(2) + (ct * tx - st * ty) * Row::Unit(0) + st * dtx + ct * dty;
+  Eigen::Matrix<double, 5, 7> Jm = Eigen::Matrix<double, 5, 7>::Zero();
+  Jm.topLeftCorner<3, 3>() = dG;
+  Jm.topRows<3>() += dV.col(0) * da + dV.col(1) * db;
   Jm.row(3) = dsn;
   Jm.row(4) = c * (sm * dsn + sn * dsm) * u + (I0 + c * sn * sm) * du + h * alpha * e6;
   return Jm;

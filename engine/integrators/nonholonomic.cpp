@@ -247,8 +247,8 @@ SnakeboardState snakeboardStart(const se2::Pose2& g0, double psi0, double phi0, 
   return s;
 }
 
-void snakeboardStep(const SnakeboardParams& p, double alpha, double h, SnakeboardState& s, double psiNext,
-                    double phiNext) {
+SnakeboardState snakeboardNext(const SnakeboardParams& p, double alpha, double h, const SnakeboardState& s,
+                               double psiNext, double phiNext) {
   const double uPsi = (psiNext - s.psi) / h, uPhi = (phiNext - s.phi) / h;
   const double phiMid = s.phi + alpha * h * uPhi;
   const Vector3d D = snakeboard::lockedInertia(p);
@@ -267,14 +267,21 @@ void snakeboardStep(const SnakeboardParams& p, double alpha, double h, Snakeboar
   if (!std::isfinite(pNext) || !xi.allFinite() || !std::isfinite(g.x) || !std::isfinite(g.y) ||
       !std::isfinite(g.theta))
     throw SimulationDiverged("snakeboard step: momentum p = " + formatNumber(pNext) + " or pose is not finite");
-  s.g = g;
-  s.psi = psiNext;
-  s.phi = phiNext;
-  s.p = pNext;
-  s.uPsi = uPsi;
-  s.uPhi = uPhi;
-  s.zeta = zeta;
-  s.xi = xi;
+  SnakeboardState next;
+  next.g = g;
+  next.psi = psiNext;
+  next.phi = phiNext;
+  next.p = pNext;
+  next.uPsi = uPsi;
+  next.uPhi = uPhi;
+  next.zeta = zeta;
+  next.xi = xi;
+  return next;
+}
+
+void snakeboardStep(const SnakeboardParams& p, double alpha, double h, SnakeboardState& s, double psiNext,
+                    double phiNext) {
+  s = snakeboardNext(p, alpha, h, s, psiNext, phiNext);
 }
 
 }  // namespace varsim

@@ -139,6 +139,11 @@ struct SnakeboardState {
 };
 
 SnakeboardState snakeboardStart(const se2::Pose2& g0, double psi0, double phi0, double p0);
+// The explicit update as a pure map (node k, prescribed shape at node k+1) -> node k+1: the one code path that
+// both snakeboardStep and the DMOC transcription (engine/control/snakeboard_dmoc.h) evaluate. Throws like
+// snakeboardStep.
+SnakeboardState snakeboardNext(const SnakeboardParams& p, double alpha, double h, const SnakeboardState& s,
+                               double psiNext, double phiNext);
 // Explicit step to the prescribed shape (psiNext, phiNext). Throws SimulationDiverged (state unchanged)
 // when e1(phi_k)^T D e1(phi_{k+alpha}) <= 0 (|phi| near pi/2 or a steering jump) or anything is non-finite.
 void snakeboardStep(const SnakeboardParams& p, double alpha, double h, SnakeboardState& s, double psiNext,

@@ -1,0 +1,219 @@
+// engine/control/snakeboard_dmoc.cpp — the snakeboard's DMOC transcription: residuals through snakeboardNext (the
+// stepper's own update), their analytic Jacobian by the chain rule through the update's intermediates, the
+// stick-command rows and the shape-rate cost.
+#include "engine/control/snakeboard_dmoc.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/control/se2_step_jacobian.h"
+#include "engine/sim/errors.h"
+#include "engine/sim/param.h"
+
+namespace varsim {
+namespace {
+
+using Row = Eigen::Matrix<double, 1, 8>;
+
+// The initial guess's shape wiggle (rad, cycles over the horizon): small against the command ranges.
+constexpr double kGuessAmplitude = 0.2, kGuessCycles = 4.0;
+
+// d e1(phi)/d phi for e1 = (sin 2phi, -2l cos^2 phi, 0).
+Vector3d e1Derivative(double l, double phi) {
+  return Vector3d(2.0 * std::cos(2.0 * phi), 2.0 * l * std::sin(2.0 * phi), 0.0);
+}
+
+void requireAtLeast(double v, double lo, const char* key) {
+  if (!std::isfinite(v) || v < lo)
+    throw BadInput(std::string("snakeboard plan: key '") + key + "' = " + formatNumber(v) + ": allowed range [" +
+                   formatNumber(lo) + ", inf)");
+}
+
+}  // namespace
+
+Eigen::Matrix<double, 4, 8> snakeboardNextJacobian(const SnakeboardParams& p, double alpha, double h,
+                                                   const SnakeboardState& s, double psiNext, double phiNext) {
+  // Inputs z = (theta, x, y, psi, phi, p, psi_{k+1}, phi_{k+1}); the intermediates of snakeboardNext in its order.
+  const double uPsi = (psiNext - s.psi) / h, uPhi = (phiNext - s.phi) / h;
+  const Row duPsi = (Row::Unit(6) - Row::Unit(3)) / h, duPhi = (Row::Unit(7) - Row::Unit(4)) / h;
+  const double phiMid = s.phi + alpha * h * uPhi;
+  const Row dphiMid = Row::Unit(4) + alpha * h * duPhi;
+  const Vector3d D = snakeboard::lockedInertia(p);
+  const Vector3d eK = snakeboard::e1(p.l, s.phi), eMid = snakeboard::e1(p.l, phiMid), eN = snakeboard::e1(p.l, phiNext);
+  const Vector3d eK1 = e1Derivative(p.l, s.phi), eMid1 = e1Derivative(p.l, phiMid), eN1 = e1Derivative(p.l, phiNext);
+  Eigen::Matrix<double, 3, 8> deK = eK1 * Row::Unit(4), deMid = eMid1 * dphiMid, deN = eN1 * Row::Unit(7);
+  const double denom = eK.dot(D.cwiseProduct(eMid));
+  const Row ddenom = D.cwiseProduct(eMid).transpose() * deK + D.cwiseProduct(eK).transpose() * deMid;
+  const double num = s.p - p.I * uPsi * eK[0];
+  const Row dnum = Row::Unit(5) - p.I * (eK[0] * duPsi + uPsi * deK.row(0));
+  const double zeta = num / denom;
+  const Row dzeta = dnum / denom - (num / (denom * denom)) * ddenom;
+  const Vector3d xi = zeta * eMid;
+  const Eigen::Matrix<double, 3, 8> dxi = eMid * dzeta + zeta * deMid;
+  Vector3d mu = D.cwiseProduct(xi);
+  mu[0] += p.I * uPsi;
+  Eigen::Matrix<double, 3, 8> dmu = D.asDiagonal() * dxi;
+  dmu.row(0) += p.I * duPsi;
+  Matrix3d dG, dV;  // the pose line g exp(h xi)
+  se2StepJacobian(s.g, h * xi, dG, dV);
+  Eigen::Matrix<double, 4, 8> Jm = Eigen::Matrix<double, 4, 8>::Zero();
+  Jm.topLeftCorner<3, 3>() = dG;
+  Jm.topRows<3>() += h * dV * dxi;
+  Jm.row(3) = eN.transpose() * dmu + mu.transpose() * deN;  // p_{k+1} = <mu_k, e1(phi_{k+1})>
+  return Jm;
+}
+
+SnakeboardDmoc::SnakeboardDmoc(SnakeboardDmocSpec spec) : spec_(std::move(spec)) {
+  if (spec_.N < 1) throw BadInput("snakeboard plan: key 'N' = " + std::to_string(spec_.N) + ": allowed range [1, inf)");
+  validateSnakeboardParams(spec_.board);
+  requireAtLeast(spec_.h, 1e-300, "dt");
+  requireAtLeast(spec_.weightPsi, 0.0, "weight_psi");
+  requireAtLeast(spec_.weightPhi, 0.0, "weight_phi");
+  requireAtLeast(spec_.weightSmooth, 0.0, "weight_smooth");
+  if (!(spec_.lag >= 0.0 && spec_.lag < 1.0))
+    throw BadInput("snakeboard plan: shape lag exp(-dt/shape_response) = " + formatNumber(spec_.lag) +
+                   ": allowed range [0, 1)");
+  for (int i = 0; i < 2; ++i) {
+    const char* key = i == 0 ? "psi_max" : "phi_max";
+    if (!std::isfinite(spec_.commandLo[i]) || !std::isfinite(spec_.commandHi[i]) ||
+        spec_.commandLo[i] > spec_.commandHi[i])
+      throw BadInput(std::string("snakeboard plan: key '") + key + "': command range [" +
+                     formatNumber(spec_.commandLo[i]) + ", " + formatNumber(spec_.commandHi[i]) +
+                     "] is empty or not finite");
+  }
+}
+
+void SnakeboardDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const {
+  const int n = numVariables(), N = spec_.N;
+  const SnakeboardState& s = spec_.start;
+  const Eigen::Vector2d r0(s.psi, s.phi);
+  // Every node shape is a convex combination of r_0 and the commands, so these node bounds cut nothing feasible;
+  // they keep the iterates' steering away from pi/2, where the update has no solution.
+  const Eigen::Vector2d lo = spec_.commandLo.cwiseMin(r0), hi = spec_.commandHi.cwiseMax(r0);
+  xL = Eigen::VectorXd::Constant(n, -kNlpInfinity);
+  xU = Eigen::VectorXd::Constant(n, kNlpInfinity);
+  for (int k = 0; k <= N; ++k) {
+    xL.segment<2>(6 * k + 3) = lo;
+    xU.segment<2>(6 * k + 3) = hi;
+  }
+  const double x0[6] = {s.g.theta, s.g.x, s.g.y, s.psi, s.phi, s.p};
+  const double xN[6] = {spec_.target.theta, spec_.target.x, spec_.target.y, s.psi, s.phi, 0.0};  // at rest
+  for (int i = 0; i < 6; ++i) {
+    xL[i] = xU[i] = x0[i];
+    xL[6 * N + i] = xU[6 * N + i] = xN[i];
+  }
+  const int m = numConstraints();
+  gL = Eigen::VectorXd::Zero(m);
+  gU = Eigen::VectorXd::Zero(m);
+  for (int k = 0; k < N; ++k) {
+    gL.segment<2>(numDynamics() + 2 * k) = spec_.commandLo;
+    gU.segment<2>(numDynamics() + 2 * k) = spec_.commandHi;
+  }
+}
+
+Eigen::VectorXd SnakeboardDmoc::initialGuess() const {
+  const int N = spec_.N;
+  const SnakeboardState& s = spec_.start;
+  const se2::Pose2 a = s.g, t = spec_.target;
+  Eigen::VectorXd x(numVariables());
+  for (int k = 0; k <= N; ++k) {
+    const double f = double(k) / N, w = 2.0 * kGuessCycles * 3.14159265358979323846 * f;
+    // Clipped to the node bounds (a command range may exclude the wiggle about r_0).
+    const double psi = s.psi + (k == 0 || k == N ? 0.0 : kGuessAmplitude * std::sin(w));
+    const double phi = s.phi + (k == 0 || k == N ? 0.0 : 0.5 * kGuessAmplitude * std::sin(w + 1.0));
+    x.segment<6>(6 * k) << a.theta + f * (t.theta - a.theta), a.x + f * (t.x - a.x), a.y + f * (t.y - a.y), psi, phi,
+        0.0;
+  }
+  x[5] = s.p;
+  Eigen::VectorXd xL, xU, gL, gU;
+  bounds(xL, xU, gL, gU);
+  return x.cwiseMax(xL).cwiseMin(xU);
+}
+
+SnakeboardState SnakeboardDmoc::node(const Eigen::VectorXd& x, int k) const {
+  return snakeboardStart({x[6 * k], x[6 * k + 1], x[6 * k + 2]}, x[6 * k + 3], x[6 * k + 4], x[6 * k + 5]);
+}
+
+Eigen::Vector2d SnakeboardDmoc::shapeRate(const Eigen::VectorXd& x, int k) const {
+  return (x.segment<2>(6 * (k + 1) + 3) - x.segment<2>(6 * k + 3)) / spec_.h;
+}
+
+Eigen::Vector2d SnakeboardDmoc::command(const Eigen::VectorXd& x, int k) const {
+  return (x.segment<2>(6 * (k + 1) + 3) - spec_.lag * x.segment<2>(6 * k + 3)) / (1.0 - spec_.lag);
+}
+
+double SnakeboardDmoc::objective(const Eigen::VectorXd& x) const {
+  const Eigen::Vector2d W(spec_.weightPsi, spec_.weightPhi);
+  double J = 0.0;
+  for (int k = 0; k < spec_.N; ++k) {
+    const Eigen::Vector2d u = shapeRate(x, k);
+    J += spec_.h * u.dot(W.cwiseProduct(u));
+    if (k + 1 < spec_.N) {
+      const Eigen::Vector2d du = shapeRate(x, k + 1) - u;
+      J += spec_.weightSmooth * du.dot(W.cwiseProduct(du)) / spec_.h;
+    }
+  }
+  return J;
+}
+
+Eigen::VectorXd SnakeboardDmoc::gradient(const Eigen::VectorXd& x) const {
+  const double h = spec_.h;
+  const Eigen::Vector2d W(spec_.weightPsi, spec_.weightPhi);
+  // dJ/du_k per segment, then d u_k / d r = (+1/h at k+1, -1/h at k).
+  std::vector<Eigen::Vector2d> dJdu(size_t(spec_.N), Eigen::Vector2d::Zero());
+  for (int k = 0; k < spec_.N; ++k) {
+    dJdu[size_t(k)] += 2.0 * h * W.cwiseProduct(shapeRate(x, k));
+    if (k + 1 < spec_.N) {
+      const Eigen::Vector2d c = 2.0 * spec_.weightSmooth * W.cwiseProduct(shapeRate(x, k + 1) - shapeRate(x, k)) / h;
+      dJdu[size_t(k)] -= c;
+      dJdu[size_t(k + 1)] += c;
+    }
+  }
+  Eigen::VectorXd g = Eigen::VectorXd::Zero(numVariables());
+  for (int k = 0; k < spec_.N; ++k) {
+    g.segment<2>(6 * (k + 1) + 3) += dJdu[size_t(k)] / h;
+    g.segment<2>(6 * k + 3) -= dJdu[size_t(k)] / h;
+  }
+  return g;
+}
+
+Eigen::VectorXd SnakeboardDmoc::constraints(const Eigen::VectorXd& x) const {
+  Eigen::VectorXd g(numConstraints());
+  for (int k = 0; k < spec_.N; ++k) {
+    const int j = 6 * (k + 1);
+    const SnakeboardState next = snakeboardNext(spec_.board, spec_.alpha, spec_.h, node(x, k), x[j + 3], x[j + 4]);
+    g.segment<4>(4 * k) << x[j] - next.g.theta, x[j + 1] - next.g.x, x[j + 2] - next.g.y, x[j + 5] - next.p;
+    g.segment<2>(numDynamics() + 2 * k) = command(x, k);
+  }
+  return g;
+}
+
+void SnakeboardDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const {
+  out.clear();
+  const int outIndex[4] = {0, 1, 2, 5};  // node entries of the rows (theta, x, y, p)
+  for (int k = 0; k < spec_.N; ++k) {
+    const int j = 6 * (k + 1);
+    const Eigen::Matrix<double, 4, 8> Jk =
+        snakeboardNextJacobian(spec_.board, spec_.alpha, spec_.h, node(x, k), x[j + 3], x[j + 4]);
+    for (int i = 0; i < 4; ++i) {
+      for (int c = 0; c < 6; ++c) out.emplace_back(4 * k + i, 6 * k + c, -Jk(i, c));
+      out.emplace_back(4 * k + i, j + 3, -Jk(i, 6));
+      out.emplace_back(4 * k + i, j + 4, -Jk(i, 7));
+      out.emplace_back(4 * k + i, j + outIndex[i], 1.0);
+    }
+    for (int i = 0; i < 2; ++i) {
+      const int row = numDynamics() + 2 * k + i;
+      out.emplace_back(row, 6 * k + 3 + i, -spec_.lag / (1.0 - spec_.lag));
+      out.emplace_back(row, j + 3 + i, 1.0 / (1.0 - spec_.lag));
+    }
+  }
+}
+
+double SnakeboardDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
+  const int j = 6 * (k + 1);
+  const SnakeboardState next = snakeboardNext(spec_.board, spec_.alpha, spec_.h, node(x, k), x[j + 3], x[j + 4]);
+  return std::max({std::abs(x[j] - next.g.theta), std::abs(x[j + 1] - next.g.x), std::abs(x[j + 2] - next.g.y),
+                   std::abs(x[j + 5] - next.p)});
+}
+
+}  // namespace varsim
