@@ -21,3 +21,11 @@ add_test(NAME app_smoke_energy_flag
          COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x720x24" $<TARGET_FILE:app_smoke_check> --energy-flag
                  $<TARGET_FILE:varsim> ${CMAKE_CURRENT_BINARY_DIR}/out)
 set_tests_properties(app_smoke_energy_flag PROPERTIES TIMEOUT 300)
+
+# The frame benchmark with physics on the worker thread: runs, and reports the per-phase costs and
+# the achieved share of real time (issue 16 item 4).
+add_test(NAME app_bench_frames_worker
+         COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x720x24" $<TARGET_FILE:varsim> --bench-frames 1 --scene ladder
+                 --set links=30)
+set_tests_properties(app_bench_frames_worker PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+                     "physics: worker thread.*of real time.*physics step.*process, all threads")

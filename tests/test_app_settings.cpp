@@ -180,6 +180,8 @@ TEST_CASE("AppOptions: modes, values and errors that name the option") {
   o = parseAppOptions({"--bench-frames", "60", "--scene", "tumbling_body"});
   CHECK(o.mode == AppOptions::Mode::Bench);
   CHECK(o.benchSeconds == 60.0);
+  CHECK(!o.syncPhysics);
+  CHECK(parseAppOptions({"--bench-frames", "1", "--sync-physics"}).syncPhysics);
   auto message = [](std::vector<std::string> args) {
     try {
       parseAppOptions(args);

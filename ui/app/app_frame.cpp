@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <string>
 
 #include "render/screenshot.h"
 #include "ui/app/app_state.h"
@@ -37,19 +38,36 @@ void buildDrawList(AppState& app) {
   }
 }
 
-void takeScreenshot(AppState& app, int fbw, int fbh) {
+// Runs while the physics worker may be stepping: the notice waits for the next frame.
+void takeScreenshot(AppState& app, const std::string& path, int fbw, int fbh) {
   app.screenshotRequested = false;
+  std::string error;
+  if (saveFramebufferPng(path, fbw, fbh, error)) app.deferredNotices.push_back({"screenshot saved: " + path, 0.0, false});
+  else app.deferredNotices.push_back({"screenshot failed: " + error, 0.0, true});
+}
+
+std::string screenshotPath(const AppState& app) {
   char path[256];
   std::snprintf(path, sizeof path, "varsim_%s_step%ld.png", app.driver.loaded() ? app.driver.sceneName().c_str() : "empty",
                 app.driver.step());
-  std::string error;
-  if (saveFramebufferPng(path, fbw, fbh, error)) app.notify(std::string("screenshot saved: ") + path);
-  else app.notify("screenshot failed: " + error, true);
+  return path;
 }
 
 }  // namespace
 
+int finishPhysics(AppState& app) {
+  app.physics.wait();
+  const int steps = app.physicsSteps;
+  app.physicsSteps = 0;
+  return steps;
+}
+
 int runAppFrame(AppState& app, double wallDt) {
+  int steps = finishPhysics(app);
+  PhaseClock phase;
+  app.frameCosts = app.driver.takeCosts();
+  for (const Notice& n : app.deferredNotices) app.notify(n.text, n.error);
+  app.deferredNotices.clear();
   app.wallTime += wallDt;
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -59,13 +77,22 @@ int runAppFrame(AppState& app, double wallDt) {
   handleShortcuts(app);
   app.panelBoxes.clear();
   app.menuBarHeight = 0.0f;
-  int steps = 0;
+  const bool threaded = app.physicsThread;
   if (app.driver.loaded()) {
     handleCameraMouse(app);
-    steps = app.driver.frame(wallDt);
+    if (!threaded) {
+      app.frameCosts.add(FramePhase::OtherUi, phase.lap());
+      steps = app.driver.frame(wallDt);
+      app.frameCosts.add(app.driver.takeCosts());
+      phase.lap();
+    }
     for (const auto& m : app.driver.takeNotices()) app.notify(m, true);
     app.rates.update(wallDt, steps, app.driver.lastStepMicros());
+    app.realTime.update(wallDt, steps * app.driver.h(), app.driver.speed(),
+                        !app.driver.paused() && !app.driver.diverged());
+    app.frameCosts.add(FramePhase::OtherUi, phase.lap());
     buildDrawList(app);
+    app.frameCosts.add(FramePhase::DrawList, phase.lap());
     app.camera.update(app.drawList.camera, float(wallDt));
   }
 
@@ -74,16 +101,26 @@ int runAppFrame(AppState& app, double wallDt) {
     if (app.settings.panels.scenes) drawScenePanel(app);
     if (app.settings.panels.simulation) drawSimulationPanel(app);
     if (app.settings.panels.parameters) drawParametersPanel(app);
+    app.frameCosts.add(FramePhase::OtherUi, phase.lap());
     if (app.settings.panels.plots) drawPlotsPanel(app);
+    app.frameCosts.add(FramePhase::Plots, phase.lap());
     if (app.settings.panels.input) drawInputPanel(app);
+    app.frameCosts.add(FramePhase::OtherUi, phase.lap());
     drawScenePanels(app);
+    app.frameCosts.add(FramePhase::ScenePanels, phase.lap());
   }
   app.layoutView();
   if (!app.hideUi) drawSceneViewMarks(app);
   if (app.settings.panels.help) drawHelpOverlay(app);
   drawOverlays(app);
   ImGui::Render();
+  const std::string shotPath = app.screenshotRequested ? screenshotPath(app) : std::string();
+  app.frameCosts.add(FramePhase::OtherUi, phase.lap());
 
+  // From here on the worker may be stepping: only the draw list, camera, renderer and draw data.
+  // This frame's steps run on the worker (finishPhysics collects them at the next frame's start).
+  if (threaded && app.driver.loaded())
+    app.physics.start([&app, wallDt] { app.physicsSteps = app.driver.frame(wallDt); });
   int fbw = 0, fbh = 0;
   glfwGetFramebufferSize(app.window, &fbw, &fbh);
   if (fbw > 0 && fbh > 0) {  // minimized windows have a 0x0 framebuffer
@@ -99,8 +136,10 @@ int runAppFrame(AppState& app, double wallDt) {
     } else {
       app.renderer.render(app.drawList, app.camera, view, fbw, fbh);
     }
+    app.frameCosts.add(FramePhase::Render, phase.lap());
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (app.screenshotRequested) takeScreenshot(app, fbw, fbh);
+    if (!shotPath.empty()) takeScreenshot(app, shotPath, fbw, fbh);
+    app.frameCosts.add(FramePhase::UiRender, phase.lap());
   }
   return steps;
 }

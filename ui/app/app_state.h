@@ -12,6 +12,8 @@
 #include "render/renderer.h"
 #include "ui/app/gamepad.h"
 #include "ui/app/plot_widget.h"
+#include "ui/core/background_job.h"
+#include "ui/core/frame_phases.h"
 #include "ui/core/frame_stats.h"
 #include "ui/core/scene_panel_state.h"
 #include "ui/core/settings.h"
@@ -41,6 +43,8 @@ struct AppState {
   Renderer renderer;
   DrawList drawList;
   RateMeter rates;
+  RealTimeMeter realTime;  // achieved % of real time ("running slower than real time" line)
+  FramePhaseTimes frameCosts;  // this frame's cost by phase (the benchmark's report)
   double wallTime = 0.0;  // seconds since start (notices fade by it)
   bool hideUi = false;    // Tab
   bool hideScene = false; // smoke-test reference image: background only
@@ -65,6 +69,14 @@ struct AppState {
   float menuBarHeight = 0.0f;          // this frame's main menu bar, 0 when hidden
   bool cameraDrag[3] = {false, false, false};  // per mouse button: pressed over the view
   std::string panelLayoutFile;         // ImGui's ini (interactive runs only; io.IniFilename points here)
+
+  // The physics worker (app_frame.h): while it runs a frame's steps, the main thread touches only
+  // the draw list, camera, renderer and ImGui's draw data. Destroyed first (declared last): it
+  // waits for the running steps before the driver they use goes away.
+  bool physicsThread = false;
+  int physicsSteps = 0;  // steps the worker ran in its last job
+  std::vector<Notice> deferredNotices;  // raised while the worker ran (notices are the UI's)
+  BackgroundJob physics;
 
   void notify(const std::string& text, bool error = false);
   // Loads a scene with its saved input mapping and resets camera/plots; false + notice on BadInput.

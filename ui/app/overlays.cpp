@@ -33,6 +33,8 @@ void drawHud(AppState& app) {
     ImGui::PushTextWrapPos(wrapWidth(app));
     ImGui::Text("%s  t = %.3f s  %.0f%% real time  %.0f FPS%s", d.sceneName().c_str(), d.scene().time(), d.speed() * 100.0,
                 app.rates.fps(), d.paused() ? "  [paused]" : "");
+    if (app.realTime.behind())  // the steps cost more than real time allows (SimDriver::frame's budget)
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.3f, 1), "running slower than real time (%.0f %%)", 100.0 * app.realTime.factor());
     // The keys that drive this scene, from the live bindings (so an edited mapping shows as it is).
     const std::string keys = keyboardLegend(app.live.controls(), app.live.bindings());
     if (!keys.empty() && !d.replaying()) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "keys: %s", keys.c_str());

@@ -105,6 +105,8 @@ void drawSimulationPanel(AppState& app) {
   ImGui::Text("physics %.1f Hz (target %.1f)  FPS %.0f", app.rates.physicsHz(), d.paused() ? 0.0 : d.speed() / h,
               app.rates.fps());
   ImGui::Text("step cost %.1f us   missed ticks %ld", app.rates.stepMicros(), d.missedTicks());
+  if (app.realTime.behind())
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.3f, 1), "running slower than real time (%.0f %%)", 100.0 * app.realTime.factor());
 
   // History: the slider scrubs the stored past; resuming continues from the shown state.
   const HistoryRing& hist = d.history();

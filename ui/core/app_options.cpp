@@ -12,9 +12,9 @@ namespace varsim {
 
 const char* appUsage() {
   return "usage: varsim [--scene NAME] [--set key=value]... [--replay FILE] [--record FILE]\n"
-         "              [--gamepad-mappings FILE] [--hide-ui]\n"
+         "              [--gamepad-mappings FILE] [--hide-ui] [--sync-physics]\n"
          "       varsim --smoke-test SCENE [--frames N] --screenshot FILE.png [--no-scene]\n"
-         "       varsim --bench-frames SECONDS [--scene NAME] [--hide-ui]\n"
+         "       varsim --bench-frames SECONDS [--scene NAME] [--hide-ui] [--sync-physics]\n"
          "       varsim list | describe SCENE | run SCENE|FILE.json ...   (headless, no display needed)\n";
 }
 
@@ -35,6 +35,7 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
     if (flag == "--help" || flag == "-h") { o.mode = AppOptions::Mode::Help; continue; }
     if (flag == "--no-scene") { o.hideScene = true; continue; }
     if (flag == "--hide-ui") { o.hideUi = true; continue; }
+    if (flag == "--sync-physics") { o.syncPhysics = true; continue; }
     if (i + 1 >= args.size()) throw BadInput(flag + ": missing value (see varsim --help)");
     const std::string& value = args[++i];
     if (flag == "--scene") o.scene = value;
@@ -55,7 +56,7 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
     else if (flag == "--bench-frames") { o.mode = AppOptions::Mode::Bench; o.benchSeconds = numberArg(flag, value, 0.1, 3600); }
     else
       throw BadInput("unknown option '" + flag + "'; allowed: --scene, --set, --replay, --record, "
-                     "--gamepad-mappings, --smoke-test, --frames, --screenshot, --no-scene, --bench-frames, --hide-ui, --help");
+                     "--gamepad-mappings, --smoke-test, --frames, --screenshot, --no-scene, --bench-frames, --hide-ui, --sync-physics, --help");
   }
   if (o.mode == AppOptions::Mode::SmokeTest && o.screenshot.empty())
     throw BadInput("--smoke-test needs --screenshot FILE.png");

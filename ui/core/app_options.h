@@ -1,7 +1,7 @@
 // Command line of the desktop app (the headless commands list/describe/run are handled before):
 //   varsim [--scene NAME] [--set key=value]... [--replay FILE] [--record FILE]
 //          [--gamepad-mappings FILE] [--smoke-test SCENE --frames N --screenshot FILE [--no-scene]]
-//          [--bench-frames SECONDS [--scene NAME]] [--hide-ui] [--help]
+//          [--bench-frames SECONDS [--scene NAME]] [--hide-ui] [--sync-physics] [--help]
 #pragma once
 #include <string>
 #include <vector>
@@ -18,6 +18,7 @@ struct AppOptions {
   std::string screenshot;       // smoke test output PNG
   bool hideScene = false;       // smoke test: background only (the blank-image reference)
   bool hideUi = false;          // start with the panels hidden (Tab shows them)
+  bool syncPhysics = false;     // physics on the UI thread (as smoke tests always do), not the worker
   double benchSeconds = 0.0;    // bench: wall seconds of paced 60 FPS frames
 };
 

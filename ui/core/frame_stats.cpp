@@ -21,6 +21,20 @@ void RateMeter::update(double frameSeconds, int steps, double stepMicros) {
   frames_ = steps_ = 0;
 }
 
+void RealTimeMeter::update(double wallSeconds, double simulatedSeconds, double speed, bool running) {
+  if (!running || !(speed > 0.0)) {
+    wall_ = simulated_ = 0.0;
+    factor_ = 1.0;
+    return;
+  }
+  if (!(wallSeconds >= 0.0) || !std::isfinite(wallSeconds)) return;
+  wall_ += wallSeconds * speed;
+  simulated_ += simulatedSeconds;
+  if (wall_ < 1.0 * speed) return;
+  factor_ = simulated_ / wall_;
+  wall_ = simulated_ = 0.0;
+}
+
 double FrameTimeLog::percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0.0;
   p = std::clamp(p, 0.0, 100.0);

@@ -21,6 +21,20 @@ class RateMeter {
   long frames_ = 0, steps_ = 0;
 };
 
+// Achieved fraction of real time (at the chosen speed) over the last completed second of running
+// wall time: simulated seconds / (wall seconds × speed). Frames while paused, diverged or viewing the
+// past do not count and restart the window. behind() drives the app's "slower than real time" line.
+class RealTimeMeter {
+ public:
+  void update(double wallSeconds, double simulatedSeconds, double speed, bool running);
+  double factor() const { return factor_; }
+  bool behind() const { return factor_ < kBehind; }
+  static constexpr double kBehind = 0.95;  // a 1 s window of 60 steps resolves 1/60; 0.95 is 3 steps short
+
+ private:
+  double factor_ = 1.0, wall_ = 0.0, simulated_ = 0.0;
+};
+
 class FrameTimeLog {
  public:
   void add(double frameMs, double workMs) { frameMs_.push_back(frameMs); workMs_.push_back(workMs); }

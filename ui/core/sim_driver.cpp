@@ -48,6 +48,7 @@ void SimDriver::adopt(std::unique_ptr<Scene> scene, const std::string& name, con
   params_ = params;
   pending_.clear();
   step_ = 0;
+  owed_ = 0;
   clock_.reset();
   diverged_ = false;
   divergedMessage_.clear();
@@ -126,6 +127,7 @@ void SimDriver::afterEdit(InputEvent event, bool onReset) {
 
 void SimDriver::setPaused(bool p) {
   paused_ = p;
+  owed_ = 0;
   clock_.reset();  // resuming never runs a backlog accumulated while paused
 }
 
@@ -134,11 +136,31 @@ void SimDriver::setSpeed(double speed) { clock_.speed = clampSpeed(speed); }
 int SimDriver::frame(double wallDt) {
   if (!scene_ || paused_ || diverged_) return 0;
   const double h = scene_->dt();
-  const int n = clock_.advance(wallDt, h);
+  owed_ += clock_.advance(wallDt, h);
+  const auto start = std::chrono::steady_clock::now();
   int done = 0;
-  for (; done < n; ++done)
+  while (done < owed_) {
+    if (stepBudget_ > 0.0 && done > 0) {
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (spent + 1e-6 * lastStepMicros_ > stepBudget_) break;
+    }
     if (!doStep()) break;
+    ++done;
+  }
+  owed_ -= done;
+  if (paused_ || diverged_ || stepBudget_ <= 0.0) owed_ = 0;
+  const long maxOwed = long(std::floor(maxOwedSeconds_ / h));
+  if (owed_ > maxOwed) {
+    budgetMissed_ += owed_ - maxOwed;
+    owed_ = maxOwed;
+  }
   return done;
+}
+
+FramePhaseTimes SimDriver::takeCosts() {
+  FramePhaseTimes c = costs_;
+  costs_ = FramePhaseTimes{};
+  return c;
 }
 
 bool SimDriver::stepOnce() { return scene_ && doStep(); }
@@ -194,6 +216,7 @@ bool SimDriver::doStep() {
     diverged_ = false;
     divergedMessage_.clear();
   }
+  PhaseClock phase;
   rewriteFutureIfRewound();
   if (!applyReplayEvents()) return false;
   const double h = scene_->dt();
@@ -207,6 +230,7 @@ bool SimDriver::doStep() {
                        ": clamped, non-finite values set to neutral");
   inputWasClamped_ = clamped;
 
+  costs_.add(FramePhase::Bookkeeping, phase.lap());
   const auto t0 = std::chrono::steady_clock::now();
   std::string failure;
   try {
@@ -217,6 +241,7 @@ bool SimDriver::doStep() {
     failure = std::string("step failed: ") + e.what();
   }
   lastStepMicros_ = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  costs_.add(FramePhase::Step, phase.lap());
   if (failure.empty()) {
     scene_->diagnostics(row_);
     for (size_t c = 0; c < row_.size() && failure.empty(); ++c)
@@ -245,7 +270,9 @@ bool SimDriver::doStep() {
   pushHistory();
   cursor_ = history_.size() - 1;
   recordSample();
+  costs_.add(FramePhase::Bookkeeping, phase.lap());
   if (afterStep) afterStep(step_, *scene_);
+  costs_.add(FramePhase::PanelSamples, phase.lap());
   return true;
 }
 

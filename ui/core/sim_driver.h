@@ -15,6 +15,7 @@
 #include "engine/sim/fixed_step_clock.h"
 #include "engine/sim/input_track.h"
 #include "scenes/scene.h"
+#include "ui/core/frame_phases.h"
 #include "ui/core/history_ring.h"
 #include "ui/core/plot_groups.h"
 #include "ui/input/input_source.h"
@@ -47,7 +48,17 @@ class SimDriver {
   const std::vector<std::string>& pendingKeys() const { return pending_; }
 
   // Runs the steps the clock grants for a frame of wallDt seconds; none while paused or diverged.
+  // With a step budget, stepping stops once the next step (at the last step's cost) would end past
+  // the budget (at least one step runs); the steps left over are owed to the next frames, up to
+  // maxOwedSeconds of simulated time, and beyond that dropped as missed ticks: a step too slow for
+  // real time makes the simulation run slower than real time at a steady frame rate instead of
+  // frames growing without bound. Which steps run never depends on it: only when they run.
   int frame(double wallDt);
+  void setStepBudget(double seconds, double maxOwedSeconds = 0.25) {
+    stepBudget_ = seconds;
+    maxOwedSeconds_ = maxOwedSeconds;
+  }
+  long owedSteps() const { return owed_; }
   bool stepOnce();             // one step (also while paused); false if it diverged
   bool stepBack();             // to the previous history entry; pauses; false at the oldest
   void scrubTo(size_t index);  // loads history entry `index`; pauses
@@ -55,7 +66,7 @@ class SimDriver {
   bool paused() const { return paused_; }
   void setSpeed(double speed);  // clamped to [0.1, 4]
   double speed() const { return clock_.speed; }
-  long missedTicks() const { return clock_.missedTicks(); }
+  long missedTicks() const { return clock_.missedTicks() + budgetMissed_; }
 
   // Inputs. The live source is not owned (the app keeps it); a replay is.
   void setLiveInput(InputSource* live) { live_ = live; }
@@ -99,6 +110,8 @@ class SimDriver {
   const EnergyMonitor& energyMonitor() const { return energy_; }
   double lastStepMicros() const { return lastStepMicros_; }
   long totalSteps() const { return totalSteps_; }  // steps run since construction (rate meters)
+  // Cost of the steps since the last call, by phase (Step, Bookkeeping, PanelSamples); resets it.
+  FramePhaseTimes takeCosts();
 
   // Called after every completed step (tests hash states here).
   std::function<void(long step, const Scene&)> afterStep;
@@ -152,6 +165,11 @@ class SimDriver {
   double energyNow() const { return energyColumn_ >= 0 ? row_[size_t(energyColumn_)] : 0.0; }
   std::vector<std::string> notices_;
   double lastStepMicros_ = 0.0;
+  double stepBudget_ = 0.0;  // s; 0: none
+  double maxOwedSeconds_ = 0.25;
+  long owed_ = 0;  // steps granted by the clock and not yet run (step budget)
+  long budgetMissed_ = 0;
+  FramePhaseTimes costs_;
 };
 
 }  // namespace varsim

@@ -1,0 +1,178 @@
+// The app's frame pacing (issue 16 item 4): the step budget defers steps to later frames and drops
+// what exceeds the owed limit as missed ticks, but never changes which steps run; physics on the
+// worker thread (BackgroundJob) gives the same trajectory as on the UI thread; the real-time meter
+// and the per-phase frame log report what they measured.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+#include "ui/core/background_job.h"
+#include "ui/core/frame_phases.h"
+#include "ui/core/frame_stats.h"
+#include "ui/core/sim_driver.h"
+
+using namespace varsim;
+
+namespace {
+
+// A chaotic map (the standard map, K = 1.5) as a scene: any change in the step sequence shows.
+class StandardMapScene : public Scene {
+ public:
+  explicit StandardMapScene(ParamSet p) : Scene(std::move(p)) {}
+  void step(double h, const InputVector& u) override {
+    p_ += 1.5 * std::sin(x_) + 0.1 * u[0];
+    x_ = std::fmod(x_ + p_, 6.283185307179586);
+    t_ += h;
+  }
+  double time() const override { return t_; }
+  std::vector<std::string> columns() const override { return {"t", "energy", "x"}; }
+  void diagnostics(std::vector<double>& row) const override { row = {t_, 0.5 * p_ * p_, x_}; }
+  std::vector<double> saveState() const override { return {t_, x_, p_}; }
+  void loadState(const std::vector<double>& s) override { t_ = s[0], x_ = s[1], p_ = s[2]; }
+  void draw(DrawList&) const override {}
+  std::vector<ControlSpec> controls() const override { return {{"kick", -1, 1, 0, "kick"}}; }
+
+ private:
+  double t_ = 0, x_ = 0.3, p_ = 0.2;
+};
+
+VARSIM_REGISTER_SCENE(SceneInfo{
+    "test_standard_map", "Test standard map", "chaotic test system for frame pacing",
+    [] { return std::vector<ParamSpec>{ParamSpec::real("dt", 1.0 / 120, 1e-5, 0.1, "s", "step", true)}; }, nullptr,
+    [](const ParamSet& p) { return std::make_unique<StandardMapScene>(p); }});
+
+std::vector<uint64_t> bits(const std::vector<double>& v) {
+  std::vector<uint64_t> out(v.size());
+  std::memcpy(out.data(), v.data(), v.size() * sizeof(double));
+  return out;
+}
+
+// State bits after each of `steps` steps; `run` runs one frame.
+template <class RunFrame>
+std::vector<std::vector<uint64_t>> trajectory(SimDriver& d, long steps, RunFrame run) {
+  std::vector<std::vector<uint64_t>> states;
+  d.afterStep = [&](long k, const Scene& s) {
+    if (k <= steps) states.push_back(bits(s.saveState()));
+  };
+  for (int f = 0; d.step() < steps && f < 100000; ++f) run(d);
+  d.afterStep = nullptr;
+  states.resize(size_t(steps));
+  return states;
+}
+
+}  // namespace
+
+TEST_CASE("StepBudget: one step per frame when the budget is spent, the rest owed up to the limit, then missed") {
+  SimDriver d;
+  d.load("test_standard_map", SceneRegistry::defaults("test_standard_map"));
+  const double h = d.h();
+  d.setStepBudget(1e-12, 10 * h);  // every step overruns it: exactly one step per frame
+  long run = 0;
+  for (int f = 0; f < 40; ++f) {
+    const int n = d.frame(4 * h);  // 4 steps granted per frame
+    CHECK(n == 1);
+    run += n;
+    CHECK(d.owedSteps() <= 10);
+  }
+  CHECK(run == 40);
+  CHECK(d.owedSteps() == 10);
+  CHECK(d.missedTicks() == 4 * 40 - 40 - 10);  // granted = run + owed + missed
+  d.setPaused(true);
+  CHECK(d.owedSteps() == 0);
+  d.setPaused(false);
+  d.setStepBudget(0.0);  // no budget: every granted step runs in its frame, nothing owed
+  CHECK(d.frame(4 * h) == 4);
+  CHECK(d.owedSteps() == 0);
+}
+
+TEST_CASE("StepBudget: a budget changes when steps run, never which: the trajectory is bit-identical") {
+  const long steps = 600;
+  SimDriver a, b;
+  a.load("test_standard_map", SceneRegistry::defaults("test_standard_map"));
+  b.load("test_standard_map", SceneRegistry::defaults("test_standard_map"));
+  b.setStepBudget(1e-12, 1.0);
+  const auto free = trajectory(a, steps, [](SimDriver& d) { d.frame(1.0 / 60); });
+  const auto budgeted = trajectory(b, steps, [](SimDriver& d) { d.frame(1.0 / 30); });
+  REQUIRE(free.size() == size_t(steps));
+  CHECK(free == budgeted);
+  CHECK(b.missedTicks() > 0);  // 4 granted, 1 run per frame: the 1 s owed limit filled, then ticks were dropped
+}
+
+TEST_CASE("PhysicsWorker: the ladder stepped on the background thread matches the UI thread bit for bit") {
+  const long steps = 90;
+  ParamSet p = SceneRegistry::defaults("ladder");
+  p.setFromString("links", "12", "test");
+  SimDriver inline_, threaded;
+  inline_.load("ladder", p);
+  threaded.load("ladder", p);
+  BackgroundJob worker;
+  const auto a = trajectory(inline_, steps, [](SimDriver& d) { d.frame(1.0 / 50); });
+  const auto b = trajectory(threaded, steps, [&](SimDriver& d) {
+    worker.start([&d] { d.frame(1.0 / 50); });
+    worker.wait();
+  });
+  REQUIRE(a.size() == size_t(steps));
+  CHECK(a == b);
+  // The worker's steps were timed on its thread; taking the costs resets them.
+  CHECK(threaded.takeCosts().phase[size_t(FramePhase::Step)].wallMs > 0.0);
+  CHECK(threaded.takeCosts().phase[size_t(FramePhase::Step)].wallMs == 0.0);
+}
+
+TEST_CASE("BackgroundJob: runs one job at a time, wait returns after it, rethrows its exception") {
+  BackgroundJob job;
+  job.wait();  // nothing started: returns at once
+  int value = 0;
+  for (int i = 1; i <= 100; ++i) {
+    job.start([&value, i] { value += i; });
+    job.wait();
+  }
+  CHECK(value == 5050);
+  job.start([] { throw std::runtime_error("job failed"); });
+  CHECK_THROWS_WITH(job.wait(), "job failed");
+  job.start([&value] { value = -1; });  // the thread survives a throwing job
+  job.wait();
+  CHECK(value == -1);
+  CHECK(!job.running());
+  {
+    BackgroundJob scoped;
+    scoped.start([&value] { value = 7; });
+  }  // the destructor waits for the job
+  CHECK(value == 7);
+}
+
+TEST_CASE("RealTimeMeter: simulated over wall seconds per completed second; paused frames restart it") {
+  RealTimeMeter m;
+  CHECK(m.factor() == 1.0);
+  for (int f = 0; f < 60; ++f) m.update(1.0 / 60, 0.5 / 60, 1.0, true);  // half the steps
+  CHECK(m.factor() == doctest::Approx(0.5));
+  CHECK(m.behind());
+  for (int f = 0; f < 60; ++f) m.update(1.0 / 60, 2.0 / 60, 2.0, true);  // ×2 speed, kept up
+  CHECK(m.factor() == doctest::Approx(1.0));
+  CHECK(!m.behind());
+  for (int f = 0; f < 30; ++f) m.update(1.0 / 60, 0.3 / 60, 1.0, true);
+  m.update(1.0 / 60, 0.0, 1.0, false);  // pause: window restarts, not behind
+  CHECK(!m.behind());
+}
+
+TEST_CASE("FramePhaseLog: per-phase rows, sums and the all-threads row") {
+  FramePhaseLog log;
+  for (int f = 0; f < 100; ++f) {
+    FramePhaseTimes t;
+    t.add(FramePhase::Step, {2.0, 1.5});
+    t.add(FramePhase::Step, {2.0, 1.5});  // two steps in one frame add up
+    t.add(FramePhase::Render, {f == 99 ? 30.0 : 3.0, 1.0});
+    t.processCpuMs = 9.0;
+    log.add(t);
+  }
+  const std::string r = log.report();
+  CHECK(r.find("physics step          4.00     4.00     4.00       3.00") != std::string::npos);
+  CHECK(r.find("3-D render            3.27     3.00     3.00") != std::string::npos);
+  CHECK(r.find("process, all threads") != std::string::npos);
+  PhaseClock c;
+  const PhaseCost lap = c.lap();
+  CHECK(lap.wallMs >= 0.0);
+  CHECK(lap.cpuMs >= 0.0);
+}
