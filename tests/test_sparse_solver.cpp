@@ -1,5 +1,5 @@
-// The SPOOK linear solve behind SparseSolver: UMFPACK (printed unsymmetric matrix) and LDLᵀ
-// (quasi-definite form) agree to round-off on ladder matrices; symbolic analysis is done once per
+// The SPOOK linear solve behind SparseSolver: UMFPACK (printed unsymmetric matrix), LDLᵀ
+// (quasi-definite form) and the block Schur solve (1 or 2 threads) agree to round-off on ladder matrices; symbolic analysis is done once per
 // pattern and redone when the pattern changes; singular matrices are reported, never a crash.
 #include <doctest/doctest.h>
 
@@ -139,7 +139,7 @@ Saddle randomSaddle(const RodSystem& sys, bool rigid, unsigned seed) {
 }
 }  // namespace
 
-TEST_CASE("sparse solver: the block-tridiagonal Schur solve agrees with UMFPACK to 1e-12 on random ladders and chains") {
+TEST_CASE("sparse solver: block (1 and 2 threads) and LDLT agree with UMFPACK to 1e-12 on random ladders and chains") {
   double worst = 0;
   int maxWidth = 0;
   for (unsigned seed = 1; seed <= 6; ++seed)
@@ -148,22 +148,54 @@ TEST_CASE("sparse solver: the block-tridiagonal Schur solve agrees with UMFPACK 
       HangingChain chain(HangingChainConfig{int(seed) * 40, 0.25, 0.25, 1.2, 0.3, {0, 0, -9.81}, seed % 2 ? 0.5 : 0.0});
       for (const RodSystem* sys : {&ladder.system(), &chain.system()}) {
         const Saddle s = randomSaddle(*sys, rigid, seed);
-        auto lu = makeSparseSolver(SparseSolverKind::Umfpack);
-        BlockTridiagonalSolver block;
-        Eigen::VectorXd x1, y1, x2, y2;
+        auto lu = makeSparseSolver(SparseSolverKind::Umfpack), ldlt = makeSparseSolver(SparseSolverKind::Ldlt);
+        BlockTridiagonalSolver block, block2;
+        block2.setThreads(2);
+        Eigen::VectorXd x1, y1, x2, y2, x3, y3, x4, y4;
         lu->factor(s.M, s.J, s.D);
         lu->solve(s.r, s.t, x1, y1);
         block.factor(s.M, s.J, s.D);
         block.solve(s.r, s.t, x2, y2);
-        const double dx = (x1 - x2).lpNorm<Eigen::Infinity>() / x1.lpNorm<Eigen::Infinity>();
-        const double dy = (y1 - y2).lpNorm<Eigen::Infinity>() / y1.lpNorm<Eigen::Infinity>();
-        worst = std::max({worst, dx, dy});
+        ldlt->factor(s.M, s.J, s.D);
+        ldlt->solve(s.r, s.t, x3, y3);
+        for (int rep = 0; rep < 2; ++rep) {  // the second factor/solve re-uses the analysis and the thread
+          block2.factor(s.M, s.J, s.D);
+          block2.solve(s.r, s.t, x4, y4);
+          CHECK(x4 == x2);  // bit-identical, 1 vs 2 threads
+          CHECK(y4 == y2);
+        }
+        for (const auto* xy : {&x2, &x3}) {
+          const Eigen::VectorXd& x = *xy;
+          const Eigen::VectorXd& y = xy == &x2 ? y2 : y3;
+          const double dx = (x1 - x).lpNorm<Eigen::Infinity>() / x1.lpNorm<Eigen::Infinity>();
+          const double dy = (y1 - y).lpNorm<Eigen::Infinity>() / y1.lpNorm<Eigen::Infinity>();
+          worst = std::max({worst, dx, dy});
+          CHECK(dx < 1e-12);
+          CHECK(dy < 1e-12);
+        }
         maxWidth = std::max(maxWidth, block.maxLevelWidth());
-        CHECK(dx < 1e-12);
-        CHECK(dy < 1e-12);
       }
     }
-  MESSAGE("block vs UMFPACK on 24 random ladders/chains: worst relative difference " << worst << ", widest level " << maxWidth
-                                                                                     << " rows");
+  MESSAGE("block and LDLT vs UMFPACK on 24 random ladders/chains: worst relative difference " << worst << ", widest level "
+                                                                                                << maxWidth << " rows");
   CHECK(maxWidth <= 24);  // a one-dimensional graph: levels stay a few joints wide
+}
+
+TEST_CASE("sparse solver: the block solver's two threads are bit-identical on a long ladder, and 3 threads are refused") {
+  Ladder ladder(LadderConfig{300});
+  const Saddle s = randomSaddle(ladder.system(), false, 11);
+  BlockTridiagonalSolver one, two;
+  two.setThreads(2);
+  Eigen::VectorXd x1, y1, x2, y2;
+  one.factor(s.M, s.J, s.D);
+  one.solve(s.r, s.t, x1, y1);
+  two.factor(s.M, s.J, s.D);
+  two.solve(s.r, s.t, x2, y2);
+  CHECK(x1 == x2);
+  CHECK(y1 == y2);
+  // Both chains carry work: the middle level splits the levels by cost.
+  CHECK(one.layout()->chain[0].size() > 100);
+  CHECK(one.layout()->chain[1].size() > 100);
+  CHECK_THROWS_AS(two.setThreads(3), BadInput);
+  CHECK_THROWS_AS(makeSparseSolver(SparseSolverKind::Ldlt)->setThreads(0), BadInput);
 }

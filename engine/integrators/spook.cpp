@@ -11,6 +11,7 @@ namespace varsim {
 
 SpookStepper::SpookStepper(const ConstrainedModel& model, SpookConfig config, const SpookRetraction* retraction)
     : model_(model), config_(config), retraction_(retraction), solver_(makeSparseSolver(config.solver)), jacobian_(model) {
+  solver_->setThreads(config_.threads);
   relax_.assign(model.constraints().size(), ConstraintRelaxation{});
   D_.setZero(jacobian_.rows());
   t_.setZero(jacobian_.rows());
@@ -42,7 +43,9 @@ void SpookStepper::setAllRelaxation(const ConstraintRelaxation& r) {
 }
 
 void SpookStepper::setSolver(SparseSolverKind kind) {
-  if (kind != solver_->kind()) solver_ = makeSparseSolver(kind);
+  if (kind == solver_->kind()) return;
+  solver_ = makeSparseSolver(kind);
+  solver_->setThreads(config_.threads);
 }
 
 // The holonomic rows of (26) with the linearisation of SpookConfig::predictedLinearisation:

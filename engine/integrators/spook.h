@@ -45,6 +45,9 @@ struct SpookConfig {
   // rows curved in the velocity (a rigid rod's joints: the end moves on an arc) the error per step
   // drops from O(h²|v|²) to O(h²|Δv|²). Off: the paper's (29) exactly.
   bool predictedLinearisation = false;
+  // Threads of the linear solve, 1 or 2 (BadInput otherwise): the block solver factors its two
+  // elimination chains concurrently, bit-identical to 1 thread; LDLᵀ and UMFPACK use one.
+  int threads = 1;
 };
 
 // Wall-clock split of the last step (µs) and the factor's size.

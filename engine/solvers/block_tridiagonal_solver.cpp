@@ -1,7 +1,8 @@
-// Block-tridiagonal Schur-complement solve (see block_tridiagonal_solver.h).
+// Twisted block-tridiagonal Schur-complement solve (see block_tridiagonal_solver.h). The dense kernels
+// are plain loops over column-major blocks a few rows wide (Eigen's general kernels cost more in set-up
+// than in arithmetic at these sizes); structural zeros inside a block are skipped, never rounded.
 #include "engine/solvers/block_tridiagonal_solver.h"
 
-#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -9,139 +10,204 @@
 namespace varsim {
 
 namespace {
-using MapM = Eigen::Map<Eigen::MatrixXd>;
-using MapV = Eigen::Map<Eigen::VectorXd>;
-
-// Breadth-first levels from `start` over rows not yet levelled (level[] = −1); returns the last row.
-int bfs(int start, const std::vector<std::vector<int>>& adj, std::vector<int>& level, std::vector<int>& queue, int base) {
-  size_t head = queue.size();
-  queue.push_back(start);
-  level[size_t(start)] = base;
-  int last = start;
-  while (head < queue.size()) {
-    const int r = queue[head++];
-    last = r;
-    for (int s : adj[size_t(r)])
-      if (level[size_t(s)] < 0) level[size_t(s)] = level[size_t(r)] + 1, queue.push_back(s);
+// C (r × c) ← B L⁻ᵀ in place, L the c × c lower triangle at T (leading dimension ld).
+void solveRightLowerTransposed(double* C, int r, int c, const double* T, int ld) {
+  for (int j = 0; j < c; ++j) {
+    double* Cj = C + size_t(j) * size_t(r);
+    for (int i = 0; i < j; ++i) {
+      const double l = T[j + size_t(i) * size_t(ld)];
+      if (l == 0.0) continue;
+      const double* Ci = C + size_t(i) * size_t(r);
+      for (int a = 0; a < r; ++a) Cj[a] -= Ci[a] * l;
+    }
+    const double d = T[j + size_t(j) * size_t(ld)];
+    for (int a = 0; a < r; ++a) Cj[a] /= d;
   }
-  return last;
+}
+
+// Lower triangle of the r × r block at A (leading dimension ld) −= C Cᵀ, C r × c.
+void subtractGram(double* A, int ld, const double* C, int r, int c) {
+  for (int b = 0; b < r; ++b) {
+    double* Ab = A + size_t(b) * size_t(ld);
+    for (int j = 0; j < c; ++j) {
+      const double* Cj = C + size_t(j) * size_t(r);
+      const double x = Cj[b];
+      if (x == 0.0) continue;
+      for (int a = b; a < r; ++a) Ab[a] -= Cj[a] * x;
+    }
+  }
+}
+
+void forwardSubstitute(const double* L, int w, double* z) {  // L z = b in place
+  for (int j = 0; j < w; ++j) {
+    const double* Lj = L + size_t(j) * size_t(w);
+    const double zj = z[j] /= Lj[j];
+    for (int i = j + 1; i < w; ++i) z[i] -= Lj[i] * zj;
+  }
+}
+
+void backSubstitute(const double* L, int w, double* z) {  // Lᵀ y = z in place
+  for (int j = w - 1; j >= 0; --j) {
+    const double* Lj = L + size_t(j) * size_t(w);
+    double s = z[j];
+    for (int i = j + 1; i < w; ++i) s -= Lj[i] * z[i];
+    z[j] = s / Lj[j];
+  }
 }
 }  // namespace
 
-void BlockTridiagonalSolver::orderLevels(const SparseMatrixD& J) {
-  // Row adjacency: rows sharing a column (J is column-major).
-  std::vector<std::vector<int>> adj(static_cast<size_t>(m_));
-  for (long c = 0; c < n_; ++c)
-    for (int p = J.outerIndexPtr()[c]; p < J.outerIndexPtr()[c + 1]; ++p)
-      for (int q = J.outerIndexPtr()[c]; q < J.outerIndexPtr()[c + 1]; ++q)
-        if (p != q) adj[size_t(J.innerIndexPtr()[p])].push_back(J.innerIndexPtr()[q]);
-  for (auto& a : adj) {
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-  }
-  std::vector<int> level(size_t(m_), -1), queue;
-  int base = 0;
-  for (int seed = 0; seed < m_; ++seed) {
-    if (level[size_t(seed)] >= 0) continue;
-    // Pseudo-peripheral start: the last row reached from `seed` (then levels from there).
-    const size_t mark = queue.size();
-    const int far = bfs(seed, adj, level, queue, base);
-    for (size_t k = mark; k < queue.size(); ++k) level[size_t(queue[k])] = -1;
-    queue.resize(mark);
-    bfs(far, adj, level, queue, base);
-    for (size_t k = mark; k < queue.size(); ++k) base = std::max(base, level[size_t(queue[k])] + 1);
-  }
-  // Stable order by level (BFS order within a level).
-  std::stable_sort(queue.begin(), queue.end(), [&](int a, int b) { return level[size_t(a)] < level[size_t(b)]; });
-  position_.assign(size_t(m_), 0);
-  levelStart_.assign(size_t(base) + 1, 0);
-  for (size_t k = 0; k < queue.size(); ++k) {
-    position_[size_t(queue[k])] = int(k);
-    ++levelStart_[size_t(level[size_t(queue[k])]) + 1];
-  }
-  for (int k = 0; k < base; ++k) levelStart_[size_t(k) + 1] += levelStart_[size_t(k)];
+void BlockTridiagonalSolver::setThreads(int threads) {
+  SparseSolver::setThreads(threads);
+  threads_ = threads;
 }
 
-void BlockTridiagonalSolver::analyse(const SparseMatrixD& J) {
-  const auto start = SteadyClock::now();
-  n_ = J.cols();
-  m_ = J.rows();
-  orderLevels(J);
-  const int L = levels();
-  std::vector<int> levelOf(static_cast<size_t>(m_));
-  for (int k = 0; k < L; ++k)
-    for (int p = levelStart_[size_t(k)]; p < levelStart_[size_t(k) + 1]; ++p) levelOf[size_t(p)] = k;
-  diagOff_.assign(size_t(L), 0);
-  subOff_.assign(size_t(std::max(L - 1, 0)), 0);
-  int size = 0;
-  maxWidth_ = 0;
-  for (int k = 0; k < L; ++k) {
-    maxWidth_ = std::max(maxWidth_, width(k));
-    diagOff_[size_t(k)] = size;
-    size += width(k) * width(k);
-    if (k + 1 < L) subOff_[size_t(k)] = size, size += width(k + 1) * width(k);
+void BlockTridiagonalSolver::twoLanes(Phase phase) {
+  if (threads_ < 2) {
+    (this->*phase)(0);
+    (this->*phase)(1);
+    return;
   }
-  store_.assign(size_t(size), 0.0);
-  diagEntry_.assign(size_t(m_), 0);
-  for (long p = 0; p < m_; ++p) {
-    const int k = levelOf[size_t(p)], i = int(p) - levelStart_[size_t(k)];
-    diagEntry_[size_t(p)] = diagOff_[size_t(k)] + i + i * width(k);
+  pending_ = phase;
+  worker_.run([](void* self) { auto* s = static_cast<BlockTridiagonalSolver*>(self); (s->*(s->pending_))(1); }, this);
+  std::exception_ptr first;
+  try {
+    (this->*phase)(0);
+  } catch (...) {
+    first = std::current_exception();
   }
-  // Every product J_ac J_bc / M_c lands in the lower triangle of a diagonal block or in a sub-block.
-  products_.clear();
-  for (long c = 0; c < n_; ++c)
-    for (int e1 = J.outerIndexPtr()[c]; e1 < J.outerIndexPtr()[c + 1]; ++e1)
-      for (int e2 = e1; e2 < J.outerIndexPtr()[c + 1]; ++e2) {
-        int a = position_[size_t(J.innerIndexPtr()[e1])], b = position_[size_t(J.innerIndexPtr()[e2])];
-        if (a < b) std::swap(a, b);  // a ≥ b: lower triangle, or the later level
-        const int la = levelOf[size_t(a)], lb = levelOf[size_t(b)];
-        const int i = a - levelStart_[size_t(la)], j = b - levelStart_[size_t(lb)];
-        const int target = la == lb ? diagOff_[size_t(la)] + i + j * width(la) : subOff_[size_t(lb)] + i + j * width(la);
-        products_.push_back({target, e1, e2, int(c)});
-      }
-  std::sort(products_.begin(), products_.end(), [](const Product& x, const Product& y) { return x.target < y.target; });
-  diag0_.assign(size_t(m_), 0.0);
-  invM_.resize(n_);
-  w_.resize(m_);
-  stats_.analyseUs = microsecondsSince(start);
-  ++stats_.analyses;
+  try {
+    worker_.join();
+  } catch (...) {
+    if (!first) first = std::current_exception();
+  }
+  if (first) std::rethrow_exception(first);  // lane 0's error first, as with one thread
 }
 
 void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
-  if (!beginFactor(massDiag, J, dDiag)) analyse(J);
+  if (!beginFactor(massDiag, J, dDiag) || !layout_) {
+    const auto start = SteadyClock::now();
+    layout_ = std::make_unique<BlockLayout>(J);
+    n_ = J.cols();
+    m_ = J.rows();
+    store_.assign(size_t(layout_->storeSize), 0.0);
+    g_.assign(size_t(layout_->gSize), 0.0);  // entries J leaves out stay 0 for good
+    h_.assign(size_t(layout_->gSize), 0.0);
+    diag0_.assign(size_t(m_), 0.0);
+    invM_.resize(n_);
+    w_.resize(m_);
+    stats_.analyseUs = microsecondsSince(start);
+    ++stats_.analyses;
+  }
   jac_ = &J;
+  dDiag_ = &dDiag;
   const auto start = SteadyClock::now();
   invM_ = massDiag.cwiseInverse();
-  std::fill(store_.begin(), store_.end(), 0.0);
-  const double* jv = J.valuePtr();
-  for (const Product& pr : products_) store_[size_t(pr.target)] += jv[pr.p] * jv[pr.q] * invM_[pr.column];
-  for (long i = 0; i < m_; ++i) {
-    const size_t e = size_t(diagEntry_[size_t(position_[size_t(i)])]);
-    store_[e] += dDiag[i];
-    diag0_[size_t(position_[size_t(i)])] = store_[e];
-  }
-  // S = L Lᵀ by levels: L_k L_kᵀ = S_kk − C_k C_kᵀ, C_{k+1} = S_{k+1,k} L_k⁻ᵀ (in place over S's blocks).
-  const int levelCount = levels();
-  for (int k = 0; k < levelCount; ++k) {
-    const int b = width(k);
-    MapM A(store_.data() + diagOff_[size_t(k)], b, b);
-    if (k > 0) A.selfadjointView<Eigen::Lower>().rankUpdate(MapM(store_.data() + subOff_[size_t(k) - 1], b, width(k - 1)), -1.0);
-    Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(A);
-    for (int i = 0; i < b; ++i) {
-      const double pivot = A(i, i) * A(i, i), scale = diag0_[size_t(levelStart_[size_t(k)] + i)];
-      if (llt.info() != Eigen::Success || !(pivot > 1e-13 * scale))
-        throw SingularSystem("singular SPOOK system (block): pivot of level " + std::to_string(k) +
-                             " cancelled to below 1e-13 of its diagonal; redundant constraints need epsilon > 0");
-    }
-    if (k + 1 < levelCount) {
-      MapM B(store_.data() + subOff_[size_t(k)], width(k + 1), b);
-      A.transpose().triangularView<Eigen::Upper>().solveInPlace<Eigen::OnTheRight>(B);
-    }
-  }
+  twoLanes(&BlockTridiagonalSolver::factorLane);
+  factorMiddle();
   stats_.factorUs = microsecondsSince(start);
   ++stats_.factorizations;
-  stats_.matrixNnz = long(store_.size());
+  stats_.matrixNnz = long(layout_->structuralPairs);
   stats_.factorNnz = long(store_.size());
+}
+
+void BlockTridiagonalSolver::factorLane(int lane) {
+  const BlockLayout& lay = *layout_;
+  if (lay.levels.empty()) return;
+  // Zero the lane's blocks (a level's coupling block follows its diagonal block in the store).
+  for (int k : lay.chain[lane]) {
+    const BlockLevel& lv = lay.levels[size_t(k)];
+    std::fill_n(store_.data() + lv.diagOff, lv.width * lv.width + lv.recvRows * (lv.width - lv.sendCol), 0.0);
+  }
+  const BlockLevel& mid = lay.levels[size_t(lay.middle)];
+  std::fill_n(store_.data() + (lane == 0 ? mid.diagOff : lay.extraOff), mid.width * mid.width, 0.0);
+  // S = J M⁻¹ Jᵀ body by body: G = J and H = J M⁻¹ on the group's rows, one dot per S entry.
+  const int* outer = jac_->outerIndexPtr();
+  const double* jv = jac_->valuePtr();
+  for (const BlockLayout::Group& grp : lay.groups) {
+    if (grp.lane != lane) continue;
+    for (int cl = grp.colBegin; cl < grp.colEnd; ++cl) {
+      const int c = lay.groupCols[size_t(cl)];
+      for (int p = outer[c]; p < outer[c + 1]; ++p) {
+        const size_t s = size_t(lay.slot[size_t(p)]);
+        g_[s] = jv[p];
+        h_[s] = jv[p] * invM_[c];
+      }
+    }
+    const int cols = grp.colEnd - grp.colBegin;
+    const double* G = g_.data() + grp.gOff;
+    const double* H = h_.data() + grp.gOff;
+    for (int q = grp.pairBegin; q < grp.pairEnd; ++q) {
+      const BlockLayout::Pair& pr = lay.pairs[size_t(q)];
+      double s = 0.0;
+      for (int c = 0; c < cols; ++c) s += G[pr.a + c] * H[pr.b + c];
+      store_[size_t(pr.target)] += s;
+    }
+  }
+  for (int k : lay.chain[lane]) {
+    const BlockLevel& lv = lay.levels[size_t(k)];
+    for (int p = lv.start; p < lv.start + lv.width; ++p) {
+      double& e = store_[size_t(lay.diagEntry[size_t(p)])];
+      e += (*dDiag_)[lay.rowAt[size_t(p)]];
+      diag0_[size_t(p)] = e;
+    }
+  }
+  // Eliminate the chain: L_k L_kᵀ = S_kk, C_k = S(next, k) L_k⁻ᵀ on the coupling corner, then
+  // S_next −= C_k C_kᵀ on its receiving rows (into the middle level: deferred to factorMiddle).
+  for (int k : lay.chain[lane]) {
+    choleskyLevel(k);
+    const BlockLevel& lv = lay.levels[size_t(k)];
+    const int c = lv.width - lv.sendCol;
+    if (lv.recvRows == 0 || c == 0) continue;
+    double* C = store_.data() + lv.coupOff;
+    solveRightLowerTransposed(C, lv.recvRows, c, store_.data() + lv.diagOff + lv.sendCol * (lv.width + 1), lv.width);
+    if (lv.next == lay.middle) continue;
+    const BlockLevel& nx = lay.levels[size_t(lv.next)];
+    subtractGram(store_.data() + nx.diagOff + lv.recvRow * (nx.width + 1), nx.width, C, lv.recvRows, c);
+  }
+}
+
+void BlockTridiagonalSolver::factorMiddle() {
+  const BlockLayout& lay = *layout_;
+  if (lay.levels.empty()) return;
+  const BlockLevel& mid = lay.levels[size_t(lay.middle)];
+  double* A = store_.data() + mid.diagOff;
+  const double* extra = store_.data() + lay.extraOff;
+  for (int e = 0; e < mid.width * mid.width; ++e) A[e] += extra[e];
+  for (int p = mid.start; p < mid.start + mid.width; ++p) {
+    double& e = store_[size_t(lay.diagEntry[size_t(p)])];
+    e += (*dDiag_)[lay.rowAt[size_t(p)]];
+    diag0_[size_t(p)] = e;
+  }
+  for (int lane = 0; lane < 2; ++lane) {  // the two deferred updates, upper chain first
+    if (lay.chain[lane].empty()) continue;
+    const BlockLevel& lv = lay.levels[size_t(lay.chain[lane].back())];
+    if (lv.recvRows > 0 && lv.width > lv.sendCol)
+      subtractGram(A + lv.recvRow * (mid.width + 1), mid.width, store_.data() + lv.coupOff, lv.recvRows, lv.width - lv.sendCol);
+  }
+  choleskyLevel(lay.middle);
+}
+
+// In-place lower Cholesky of level k's diagonal block (left-looking, column by column).
+void BlockTridiagonalSolver::choleskyLevel(int k) {
+  const BlockLevel& lv = layout_->levels[size_t(k)];
+  const int w = lv.width;
+  double* A = store_.data() + lv.diagOff;
+  for (int j = 0; j < w; ++j) {
+    double* Aj = A + size_t(j) * size_t(w);
+    for (int i = 0; i < j; ++i) {
+      const double* Ai = A + size_t(i) * size_t(w);
+      const double l = Ai[j];
+      if (l == 0.0) continue;
+      for (int a = j; a < w; ++a) Aj[a] -= Ai[a] * l;
+    }
+    const double pivot = Aj[j], scale = diag0_[size_t(lv.start + j)];
+    if (!(pivot > 1e-13 * scale) || !std::isfinite(pivot))
+      throw SingularSystem("singular SPOOK system (block): pivot of level " + std::to_string(k) +
+                           " cancelled to below 1e-13 of its diagonal; redundant constraints need epsilon > 0");
+    const double d = std::sqrt(pivot);
+    Aj[j] = d;
+    for (int a = j + 1; a < w; ++a) Aj[a] /= d;
+  }
 }
 
 void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x,
@@ -150,32 +216,69 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   const int* outer = J.outerIndexPtr();
   const int* inner = J.innerIndexPtr();
   const double* jv = J.valuePtr();
+  const std::vector<int>& position = layout_->position;
   // w = t − J M⁻¹ r, in level order.
-  for (long i = 0; i < m_; ++i) w_[position_[size_t(i)]] = t[i];
+  for (long i = 0; i < m_; ++i) w_[position[size_t(i)]] = t[i];
   for (long c = 0; c < n_; ++c) {
     const double s = r[c] * invM_[c];
-    for (int p = outer[c]; p < outer[c + 1]; ++p) w_[position_[size_t(inner[p])]] -= jv[p] * s;
+    for (int p = outer[c]; p < outer[c + 1]; ++p) w_[position[size_t(inner[p])]] -= jv[p] * s;
   }
-  const int levelCount = levels();
-  auto seg = [&](int k) { return MapV(w_.data() + levelStart_[size_t(k)], width(k)); };
-  for (int k = 0; k < levelCount; ++k) {  // L z = w
-    MapV wk = seg(k);
-    if (k > 0) wk.noalias() -= MapM(store_.data() + subOff_[size_t(k) - 1], width(k), width(k - 1)) * seg(k - 1);
-    MapM(store_.data() + diagOff_[size_t(k)], width(k), width(k)).triangularView<Eigen::Lower>().solveInPlace(wk);
-  }
-  for (int k = levelCount - 1; k >= 0; --k) {  // Lᵀ y = z
-    MapV wk = seg(k);
-    if (k + 1 < levelCount)
-      wk.noalias() -= MapM(store_.data() + subOff_[size_t(k)], width(k + 1), width(k)).transpose() * seg(k + 1);
-    MapM(store_.data() + diagOff_[size_t(k)], width(k), width(k)).transpose().triangularView<Eigen::Upper>().solveInPlace(wk);
-  }
+  twoLanes(&BlockTridiagonalSolver::forwardLane);
+  solveMiddle();
+  twoLanes(&BlockTridiagonalSolver::backwardLane);
   y.resize(m_);
-  for (long i = 0; i < m_; ++i) y[i] = w_[position_[size_t(i)]];
+  for (long i = 0; i < m_; ++i) y[i] = w_[position[size_t(i)]];
   x.resize(n_);
   for (long c = 0; c < n_; ++c) {
     double s = r[c];
     for (int p = outer[c]; p < outer[c + 1]; ++p) s += jv[p] * y[inner[p]];
     x[c] = s * invM_[c];
+  }
+}
+
+void BlockTridiagonalSolver::forwardLane(int lane) {  // L z = w along the chain
+  const BlockLayout& lay = *layout_;
+  for (int k : lay.chain[lane]) {
+    const BlockLevel& lv = lay.levels[size_t(k)];
+    forwardSubstitute(store_.data() + lv.diagOff, lv.width, w_.data() + lv.start);
+    if (lv.next != lay.middle) sendForward(lv);
+  }
+}
+
+// w_next −= C_k z_k on the coupling corner.
+void BlockTridiagonalSolver::sendForward(const BlockLevel& lv) {
+  const double* C = store_.data() + lv.coupOff;
+  double* wn = w_.data() + layout_->levels[size_t(lv.next)].start + lv.recvRow;
+  for (int j = 0; j < lv.width - lv.sendCol; ++j) {
+    const double zj = w_[lv.start + lv.sendCol + j];
+    for (int a = 0; a < lv.recvRows; ++a) wn[a] -= C[a + j * lv.recvRows] * zj;
+  }
+}
+
+void BlockTridiagonalSolver::solveMiddle() {
+  const BlockLayout& lay = *layout_;
+  if (lay.levels.empty()) return;
+  const BlockLevel& mid = lay.levels[size_t(lay.middle)];
+  for (int lane = 0; lane < 2; ++lane)  // the deferred updates, upper chain first
+    if (!lay.chain[lane].empty()) sendForward(lay.levels[size_t(lay.chain[lane].back())]);
+  forwardSubstitute(store_.data() + mid.diagOff, mid.width, w_.data() + mid.start);
+  backSubstitute(store_.data() + mid.diagOff, mid.width, w_.data() + mid.start);
+}
+
+void BlockTridiagonalSolver::backwardLane(int lane) {  // Lᵀ y = z back along the chain
+  const BlockLayout& lay = *layout_;
+  const std::vector<int>& chain = lay.chain[lane];
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const BlockLevel& lv = lay.levels[size_t(*it)];
+    const BlockLevel& nx = lay.levels[size_t(lv.next)];
+    const double* C = store_.data() + lv.coupOff;
+    const double* yn = w_.data() + nx.start + lv.recvRow;
+    for (int j = 0; j < lv.width - lv.sendCol; ++j) {
+      double s = 0.0;
+      for (int a = 0; a < lv.recvRows; ++a) s += C[a + j * lv.recvRows] * yn[a];
+      w_[lv.start + lv.sendCol + j] -= s;
+    }
+    backSubstitute(store_.data() + lv.diagOff, lv.width, w_.data() + lv.start);
   }
 }
 

@@ -1,16 +1,19 @@
 // Block back end of SparseSolver (issue 16 item 2): the Schur complement on the constraint space,
 // S = J M⁻¹ Jᵀ + D (SPD for D > 0, M diagonal), y = S⁻¹(t − J M⁻¹ r), x = M⁻¹(r + Jᵀ y), with S
-// factored as a block-tridiagonal Cholesky. The blocks are the level sets of a breadth-first search
-// of the constraint graph (rows adjacent when they share a coordinate) from a pseudo-peripheral row
-// (Gibbs–Poole–Stockmeyer): rows sharing a coordinate are at most one level apart, so S has nonzero
-// blocks only on and next to the diagonal. Ladders and chains have a one-dimensional graph, so the
-// levels are a few rows wide and the cost is linear in N with small dense blocks (Eigen, in place).
-// The levels, S's block layout and the list of J M⁻¹ Jᵀ products are built once per J pattern; a
-// factor() and solve() allocate nothing. A pivot that cancels below 1e-13 of its diagonal (or a
-// non-positive one) is a SingularSystem, as for the LDLᵀ back end.
+// factored as a block-tridiagonal Cholesky over the breadth-first levels of the constraint graph
+// (block_tridiagonal_layout.h). Ladders and chains have a one-dimensional graph: levels are a few
+// rows wide and the cost is linear in N. The factorisation is "twisted": levels 0…m−1 are
+// eliminated upwards and L−1…m+1 downwards, each chain assembling its own part of S body by body,
+// and both meet at the middle level m. With threads = 2 the chains run concurrently (one persistent
+// helper thread); the arithmetic is the same for 1 and 2 threads, so the results are bit-identical.
+// The layout is built once per J pattern; factor() and solve() allocate nothing. A pivot that
+// cancels below 1e-13 of its diagonal (or a non-positive one) is a SingularSystem, as for LDLᵀ.
 #pragma once
+#include <memory>
 #include <vector>
 
+#include "engine/solvers/block_tridiagonal_layout.h"
+#include "engine/solvers/solver_worker.h"
 #include "engine/solvers/sparse_solver.h"
 
 namespace varsim {
@@ -19,32 +22,38 @@ class BlockTridiagonalSolver : public SparseSolver {
  public:
   SparseSolverKind kind() const override { return SparseSolverKind::Block; }
   void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) override;
-  int levels() const { return int(levelStart_.size()) - 1; }
-  int maxLevelWidth() const { return maxWidth_; }
+  void setThreads(int threads) override;  // 1 or 2 (throws BadInput otherwise)
+  int threads() const { return threads_; }
+  int levels() const { return layout_ ? layout_->levelCount() : 0; }
+  int maxLevelWidth() const { return layout_ ? layout_->maxWidth : 0; }
+  const BlockLayout* layout() const { return layout_.get(); }
 
  protected:
   void solveFactored(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x,
                      Eigen::VectorXd& y) override;
 
  private:
-  struct Product {  // store_[target] += J[p] J[q] / M[column]
-    int target, p, q, column;
-  };
-  void analyse(const SparseMatrixD& J);
-  void orderLevels(const SparseMatrixD& J);
-  int width(int k) const { return levelStart_[size_t(k) + 1] - levelStart_[size_t(k)]; }
+  using Phase = void (BlockTridiagonalSolver::*)(int lane);
+  void factorLane(int lane);  // assembles the lane's part of S, then eliminates its chain
+  void factorMiddle();
+  void forwardLane(int lane);
+  void backwardLane(int lane);
+  void solveMiddle();
+  void sendForward(const BlockLevel& lv);
+  void choleskyLevel(int k);
+  // Runs phase(0) and phase(1): lane 1 on the helper thread with 2 threads, else one after the other.
+  // The lanes write disjoint parts of the store, so the order does not change a bit of the result.
+  void twoLanes(Phase phase);
 
-  std::vector<int> levelStart_;  // rows of level k are at positions levelStart_[k] .. levelStart_[k+1]
-  std::vector<int> position_;    // row → position in level order
-  std::vector<int> diagOff_;     // store_ offset of the lower-triangular diagonal block of level k
-  std::vector<int> subOff_;      // store_ offset of the block (level k+1, level k), k < levels − 1
-  std::vector<int> diagEntry_;   // store_ index of S_ii for the row at each position
-  std::vector<Product> products_;
-  std::vector<double> store_, diag0_;
+  std::unique_ptr<BlockLayout> layout_;
+  std::vector<double> store_, diag0_, g_, h_;
   Eigen::VectorXd invM_, w_;
   const SparseMatrixD* jac_ = nullptr;
-  int maxWidth_ = 0;
+  const Eigen::VectorXd* dDiag_ = nullptr;
   long n_ = 0, m_ = 0;
+  int threads_ = 1;
+  Phase pending_ = nullptr;
+  SolverWorker worker_;
 };
 
 }  // namespace varsim

@@ -23,6 +23,11 @@ SparseSolverKind parseSparseSolverKind(const std::string& name) {
   throw BadInput("solver '" + name + "' is not allowed; one of: ldlt, umfpack, block");
 }
 
+void SparseSolver::setThreads(int threads) {
+  if (threads < 1 || threads > 2)
+    throw BadInput("solver threads = " + std::to_string(threads) + " is not allowed; allowed 1 or 2");
+}
+
 bool SparseSolver::beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
   if (!J.isCompressed()) throw BadInput("SparseSolver: J must be compressed");
   massDiag_ = massDiag;

@@ -57,6 +57,8 @@ class SparseSolver {
   // shows up here) and throws SingularSystem if it is not small or not finite.
   void solve(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x, Eigen::VectorXd& y);
   const SparseSolveStats& stats() const { return stats_; }
+  // Threads for factor/solve, 1 or 2 (else BadInput). Only the block back end uses a second thread.
+  virtual void setThreads(int threads);
 
  protected:
   virtual void solveFactored(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x,

@@ -37,12 +37,14 @@ struct Timing {
 };
 
 // Steps the falling ladder (the whiplash phase included) and averages the profile over timed steps.
-Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed, bool rigid = false) {
+Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed, bool rigid = false, int threads = 1) {
   Ladder ladder(LadderConfig{N});
   std::unique_ptr<SpookStepper> director;
   std::unique_ptr<RigidRodSpook> rigidRods;
-  if (rigid) rigidRods = std::make_unique<RigidRodSpook>(ladder.system(), SpookConfig{solver, {}});
-  else director = std::make_unique<SpookStepper>(ladder.system(), SpookConfig{solver, {}});
+  SpookConfig config{solver, {}};
+  config.threads = threads;
+  if (rigid) rigidRods = std::make_unique<RigidRodSpook>(ladder.system(), config);
+  else director = std::make_unique<SpookStepper>(ladder.system(), config);
   SpookStepper& spook = rigid ? rigidRods->spook() : *director;
   auto step = [&](MechanicalState& s, double h) { rigid ? rigidRods->step(s, h) : director->step(s, h); };
   MechanicalState s = ladder.system().initialState();
@@ -105,7 +107,7 @@ void sweep(bool rigid) {
 // solver, next to the rest of the step (assembly of J, r, t; the update and divergence check).
 void solverOnly() {
   std::printf("SPOOK ladder matrix at t = 1 s (director rods), CPU ms per factor + solve, mean of 50\n%6s %10s %10s %10s %10s\n",
-              "N", "ldlt", "umfpack", "block", "block levels/max width");
+              "N", "ldlt", "umfpack", "block", "block levels/max width, mean coupling corner r x c, body groups, S entries");
   for (int N : {100, 1000, 5000}) {
     Ladder ladder(LadderConfig{N});
     SpookStepper spook(ladder.system());
@@ -129,11 +131,25 @@ void solverOnly() {
         solver->solve(r, t, x, y);
       }
       ms[i++] = double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0 / reps;
-      if (auto* b = dynamic_cast<BlockTridiagonalSolver*>(solver.get()))
-        shape = std::to_string(b->levels()) + "/" + std::to_string(b->maxLevelWidth());
+      if (auto* b = dynamic_cast<BlockTridiagonalSolver*>(solver.get())) {
+        double rows = 0, cols = 0;
+        for (const BlockLevel& lv : b->layout()->levels) rows += lv.recvRows, cols += lv.width - lv.sendCol;
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%d/%d, coupling %.1f x %.1f, %ld groups, %ld S entries", b->levels(), b->maxLevelWidth(),
+                      rows / b->levels(), cols / b->levels(), long(b->layout()->groups.size()), b->layout()->structuralPairs);
+        shape = buf;
+      }
     }
-    std::printf("%6d %10.3f %10.3f %10.3f %10s\n", N, ms[0], ms[1], ms[2], shape.c_str());
+    std::printf("%6d %10.3f %10.3f %10.3f  %s\n", N, ms[0], ms[1], ms[2], shape.c_str());
   }
+}
+
+// Whole steps of one N for profiling (perf record) and quick A/B:
+//   bench_ladder --step N [solver] [director|rigid] [steps] [threads].
+void stepOnly(int N, SparseSolverKind kind, bool rigid, int steps, int threads) {
+  const Timing t = timeLadder(N, kind, 20, steps, rigid, threads);
+  std::printf("N = %d %s rods, %s, %d thread(s): assembly %.3f factor %.3f solve %.3f update %.3f step %.3f ms wall, cpu %.3f ms per step\n", N,
+              rigid ? "rigid" : "director", sparseSolverName(kind), threads, t.assembly, t.factor, t.solve, t.update, t.step, t.cpu);
 }
 
 void stability() {
@@ -212,6 +228,9 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--stability") == 0) stability();
   else if (argc > 1 && std::strcmp(argv[1], "--soak") == 0) soak(argc > 2 ? std::atof(argv[2]) : 1.0);
   else if (argc > 1 && std::strcmp(argv[1], "--solver") == 0) solverOnly();
+  else if (argc > 2 && std::strcmp(argv[1], "--step") == 0)
+    stepOnly(std::atoi(argv[2]), parseSparseSolverKind(argc > 3 ? argv[3] : "block"), argc > 4 && std::strcmp(argv[4], "rigid") == 0,
+             argc > 5 ? std::atoi(argv[5]) : 200, argc > 6 ? std::atoi(argv[6]) : 1);
   else sweep(argc > 1 && std::strcmp(argv[1], "--rigid") == 0);
   return 0;
 }

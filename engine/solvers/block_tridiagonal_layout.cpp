@@ -1,0 +1,224 @@
+// Symbolic analysis of the block solver (see block_tridiagonal_layout.h).
+#include "engine/solvers/block_tridiagonal_layout.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace varsim {
+
+namespace {
+// Breadth-first levels from `start` over rows not yet levelled (level[] = −1); returns the last row.
+int bfs(int start, const std::vector<std::vector<int>>& adj, std::vector<int>& level, std::vector<int>& queue, int base) {
+  size_t head = queue.size();
+  queue.push_back(start);
+  level[size_t(start)] = base;
+  int last = start;
+  while (head < queue.size()) {
+    const int r = queue[head++];
+    last = r;
+    for (int s : adj[size_t(r)])
+      if (level[size_t(s)] < 0) level[size_t(s)] = level[size_t(r)] + 1, queue.push_back(s);
+  }
+  return last;
+}
+
+bool touches(const std::vector<int>& adjacent, const std::vector<int>& levelOfRow, int level) {
+  return level >= 0 && std::any_of(adjacent.begin(), adjacent.end(), [&](int s) { return levelOfRow[size_t(s)] == level; });
+}
+
+long pairCount(size_t n) { return long(n * (n + 1) / 2); }
+}  // namespace
+
+BlockLayout::BlockLayout(const SparseMatrixD& J) {
+  const long m = J.rows(), n = J.cols();
+  // Row adjacency: rows sharing a column (J is column-major).
+  std::vector<std::vector<int>> adj(static_cast<size_t>(m));
+  for (long c = 0; c < n; ++c)
+    for (int p = J.outerIndexPtr()[c]; p < J.outerIndexPtr()[c + 1]; ++p)
+      for (int q = J.outerIndexPtr()[c]; q < J.outerIndexPtr()[c + 1]; ++q)
+        if (p != q) adj[size_t(J.innerIndexPtr()[p])].push_back(J.innerIndexPtr()[q]);
+  for (auto& a : adj) {
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+  }
+  // Levels of each connected part from a pseudo-peripheral row (the last row reached from its first).
+  std::vector<int> level(size_t(m), -1), queue;
+  int base = 0;
+  for (int seed = 0; seed < m; ++seed) {
+    if (level[size_t(seed)] >= 0) continue;
+    const size_t mark = queue.size();
+    const int far = bfs(seed, adj, level, queue, base);
+    for (size_t k = mark; k < queue.size(); ++k) level[size_t(queue[k])] = -1;
+    queue.resize(mark);
+    bfs(far, adj, level, queue, base);
+    for (size_t k = mark; k < queue.size(); ++k) base = std::max(base, level[size_t(queue[k])] + 1);
+  }
+  std::stable_sort(queue.begin(), queue.end(), [&](int a, int b) { return level[size_t(a)] < level[size_t(b)]; });
+  levels.assign(size_t(base), BlockLevel{});
+  for (int r : queue) ++levels[size_t(level[size_t(r)])].width;
+  orderRows(J, adj, queue, level);
+  placeBlocks(adj);
+  groupColumns(J);
+}
+
+// Middle level by cost (Σ w³ balanced between the chains), lanes, and the row order inside levels.
+void BlockLayout::orderRows(const SparseMatrixD& J, const std::vector<std::vector<int>>& adj, const std::vector<int>& bfsOrder,
+                            const std::vector<int>& levelOfRow) {
+  const int L = levelCount();
+  double total = 0, sum = 0;
+  for (const BlockLevel& lv : levels) total += double(lv.width) * lv.width * lv.width;
+  middle = L > 0 ? L - 1 : 0;
+  for (int k = 0; k < L; ++k) {
+    sum += double(levels[size_t(k)].width) * levels[size_t(k)].width * levels[size_t(k)].width;
+    if (2 * sum >= total) {
+      middle = k;
+      break;
+    }
+  }
+  int start = 0;
+  for (int k = 0; k < L; ++k) {
+    BlockLevel& lv = levels[size_t(k)];
+    lv.start = start;
+    start += lv.width;
+    lv.lane = k < middle ? 0 : k > middle ? 1 : 2;
+    lv.next = lv.lane == 0 ? k + 1 : lv.lane == 1 ? k - 1 : -1;
+    maxWidth = std::max(maxWidth, lv.width);
+  }
+  for (int k = 0; k < middle; ++k) chain[0].push_back(k);
+  for (int k = L - 1; k > middle; --k) chain[1].push_back(k);
+  // Keys: rows coupled to the previous level of the chain first, to the next level last (middle level:
+  // coupled to the upper chain first, to the lower chain after), BFS order within a key.
+  auto key = [&](int row) {
+    const int k = levelOfRow[size_t(row)];
+    const BlockLevel& lv = levels[size_t(k)];
+    const int prev = lv.lane == 0 ? k - 1 : lv.lane == 1 ? (k + 1 < L ? k + 1 : -1) : k - 1;
+    const bool p = touches(adj[size_t(row)], levelOfRow, prev);
+    const bool q = touches(adj[size_t(row)], levelOfRow, lv.lane == 2 ? k + 1 : lv.next);
+    if (lv.lane == 2) return p && !q ? 0 : p && q ? 1 : q ? 2 : 3;
+    return p && !q ? 0 : !p && !q ? 1 : p && q ? 2 : 3;
+  };
+  rowAt = bfsOrder;
+  for (const BlockLevel& lv : levels)
+    std::stable_sort(rowAt.begin() + lv.start, rowAt.begin() + lv.start + lv.width,
+                     [&](int a, int b) { return key(a) < key(b); });
+  position.assign(size_t(J.rows()), 0);
+  levelOf_.assign(size_t(J.rows()), 0);
+  for (size_t p = 0; p < rowAt.size(); ++p) {
+    position[size_t(rowAt[p])] = int(p);
+    levelOf_[p] = levelOfRow[size_t(rowAt[p])];
+  }
+}
+
+// Coupling corners and the store layout: per level its diagonal block and its coupling block, then the
+// lower chain's private copy of the middle diagonal block (so the two lanes never write the same entry).
+void BlockLayout::placeBlocks(const std::vector<std::vector<int>>& adj) {
+  int size = 0;
+  for (int k = 0; k < levelCount(); ++k) {
+    BlockLevel& lv = levels[size_t(k)];
+    lv.diagOff = size;
+    size += lv.width * lv.width;
+    lv.sendCol = lv.width;
+    if (lv.next < 0) continue;
+    const BlockLevel& nx = levels[size_t(lv.next)];
+    int lo = nx.width, hi = -1;
+    for (int i = 0; i < lv.width; ++i) {
+      const int row = rowAt[size_t(lv.start + i)];
+      for (int s : adj[size_t(row)]) {
+        const int ps = position[size_t(s)];
+        if (levelOf_[size_t(ps)] != lv.next) continue;
+        lv.sendCol = std::min(lv.sendCol, i);
+        lo = std::min(lo, ps - nx.start);
+        hi = std::max(hi, ps - nx.start);
+      }
+    }
+    lv.recvRow = hi < 0 ? 0 : lo;
+    lv.recvRows = hi < 0 ? 0 : hi - lo + 1;
+    lv.coupOff = size;
+    size += lv.recvRows * (lv.width - lv.sendCol);
+  }
+  extraOff = size;
+  storeSize = size + (levels.empty() ? 0 : levels[size_t(middle)].width * levels[size_t(middle)].width);
+  diagEntry.assign(rowAt.size(), 0);
+  for (const BlockLevel& lv : levels)
+    for (int i = 0; i < lv.width; ++i) diagEntry[size_t(lv.start + i)] = lv.diagOff + i + i * lv.width;
+}
+
+int BlockLayout::laneOfPosition(int p) const { return levels[size_t(levelOf_[size_t(p)])].lane; }
+
+// Store index of S(pa, pb), pa ≥ pb, written by a group of `lane`.
+int BlockLayout::target(int pa, int pb, int lane) const {
+  const int la = levelOf_[size_t(pa)], lb = levelOf_[size_t(pb)];
+  if (la == lb) {
+    const BlockLevel& lv = levels[size_t(la)];
+    const int off = la == middle && lane == 1 ? extraOff : lv.diagOff;
+    return off + (pa - lv.start) + (pb - lv.start) * lv.width;
+  }
+  const bool upper = la <= middle;  // lb sends into la; else la sends into lb
+  const BlockLevel& s = levels[size_t(upper ? lb : la)];
+  const BlockLevel& r = levels[size_t(upper ? la : lb)];
+  const int i = (upper ? pa : pb) - r.start - s.recvRow, j = (upper ? pb : pa) - s.start - s.sendCol;
+  if (la != lb + 1 || i < 0 || i >= s.recvRows || j < 0) throw std::logic_error("block solver: S entry outside its blocks");
+  return s.coupOff + i + j * s.recvRows;
+}
+
+// Per-body assembly: consecutive-ish columns join an open group when that does not raise the number of
+// S entries to scatter (pairs(|U ∪ R|) ≤ pairs(|U|) + pairs(|R|)): a rod's coordinates share its joints.
+void BlockLayout::groupColumns(const SparseMatrixD& J) {
+  struct Open {
+    std::vector<int> rows, cols;
+  };
+  std::vector<Open> built;
+  const int* outer = J.outerIndexPtr();
+  const int* inner = J.innerIndexPtr();
+  std::vector<int> R, U;
+  for (long c = 0; c < J.cols(); ++c) {
+    R.clear();
+    for (int p = outer[c]; p < outer[c + 1]; ++p) R.push_back(position[size_t(inner[p])]);
+    if (R.empty()) continue;
+    std::sort(R.begin(), R.end());
+    bool placed = false;
+    for (size_t g = built.size(); g-- > std::max<size_t>(built.size(), 8) - 8 && !placed;) {
+      Open& o = built[g];
+      U.clear();
+      std::set_union(o.rows.begin(), o.rows.end(), R.begin(), R.end(), std::back_inserter(U));
+      const bool span = levelOf_[size_t(U.back())] - levelOf_[size_t(U.front())] <= 1;
+      if (span && U.size() <= 32 && o.cols.size() < 8 && pairCount(U.size()) <= pairCount(o.rows.size()) + pairCount(R.size())) {
+        o.rows = U;
+        o.cols.push_back(int(c));
+        placed = true;
+      }
+    }
+    if (!placed) built.push_back({R, {int(c)}});
+  }
+  slot.assign(size_t(J.nonZeros()), 0);
+  gSize = 0;
+  for (const Open& o : built) {
+    const int g = int(o.cols.size()), u = int(o.rows.size());
+    const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
+    const int lane = hi < middle ? 0 : lo > middle ? 1 : (lo == middle && hi == middle + 1) ? 1 : 0;
+    Group grp{lane, int(groupCols.size()), int(groupCols.size()) + g, u, gSize, int(pairs.size()), 0};
+    std::vector<char> linked(size_t(u) * size_t(u), 0);
+    for (int cl = 0; cl < g; ++cl) {
+      const int c = o.cols[size_t(cl)];
+      groupCols.push_back(c);
+      for (int p = outer[c]; p < outer[c + 1]; ++p) {
+        const int i = int(std::lower_bound(o.rows.begin(), o.rows.end(), position[size_t(inner[p])]) - o.rows.begin());
+        slot[size_t(p)] = gSize + i * g + cl;
+        for (int q = outer[c]; q < outer[c + 1]; ++q) {
+          const int j = int(std::lower_bound(o.rows.begin(), o.rows.end(), position[size_t(inner[q])]) - o.rows.begin());
+          if (i >= j) linked[size_t(i) * size_t(u) + size_t(j)] = 1;
+        }
+      }
+    }
+    for (int i = 0; i < u; ++i)
+      for (int j = 0; j <= i; ++j)
+        if (linked[size_t(i) * size_t(u) + size_t(j)])
+          pairs.push_back({i * g, j * g, target(o.rows[size_t(i)], o.rows[size_t(j)], lane)});
+    grp.pairEnd = int(pairs.size());
+    structuralPairs += grp.pairEnd - grp.pairBegin;
+    groups.push_back(grp);
+    gSize += u * g;
+  }
+}
+
+}  // namespace varsim

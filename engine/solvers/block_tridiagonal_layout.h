@@ -1,0 +1,57 @@
+// Symbolic analysis of the block solver (block_tridiagonal_solver.h), done once per J pattern: the
+// levels of S = J M⁻¹ Jᵀ + D (breadth-first levels of the constraint graph: S is block tridiagonal
+// over them), two elimination chains that meet at a middle level (levels 0…m−1 upwards, L−1…m+1
+// downwards: the twisted, "both ends" factorisation, one chain per thread), the row order inside a
+// level (rows coupled to the chain's next level last, to its previous level first, so each coupling
+// block is a small r × c corner instead of a full w × w block) and the per-body assembly of S: J's
+// columns in groups sharing rows (a rod's coordinates), one dense dot per structural entry of S.
+#pragma once
+#include <vector>
+
+#include "engine/solvers/sparse_solver.h"
+
+namespace varsim {
+
+struct BlockLevel {
+  int start = 0, width = 0;  // positions start … start + width − 1 in level order
+  int diagOff = 0;           // store offset of the w × w diagonal block (column-major, lower used)
+  int lane = 0;              // 0: upward chain, 1: downward chain, 2: the middle level
+  int next = -1;             // the level this one is eliminated into (−1: the middle level)
+  int sendCol = 0;           // coupling columns: local rows sendCol … width − 1 of this level
+  int recvRow = 0, recvRows = 0;  // coupling rows: local rows recvRow … recvRow + recvRows − 1 of `next`
+  int coupOff = 0;           // store offset of the recvRows × (width − sendCol) coupling block S(next, this)
+};
+
+struct BlockLayout {
+  struct Group {  // J columns cols[colBegin..colEnd) over `rows` rows; G, H blocks rows × cols at gOff
+    int lane, colBegin, colEnd, rows, gOff, pairBegin, pairEnd;
+  };
+  struct Pair {  // store[target] += Σ_c G[a + c] H[b + c] (a, b: row offsets in the group's block)
+    int a, b, target;
+  };
+  std::vector<int> position, rowAt;  // row → position in level order, and back
+  std::vector<BlockLevel> levels;
+  std::vector<int> chain[2];         // lane 0 and lane 1 levels in elimination order
+  int middle = 0;
+  std::vector<int> diagEntry;        // per position: store index of S_ii
+  std::vector<Group> groups;
+  std::vector<int> groupCols;
+  std::vector<Pair> pairs;
+  std::vector<int> slot;             // per nonzero of J: its place in the G and H buffers
+  int storeSize = 0, extraOff = 0, gSize = 0, maxWidth = 0;
+  long structuralPairs = 0;
+
+  explicit BlockLayout(const SparseMatrixD& J);
+  int levelCount() const { return int(levels.size()); }
+  int laneOfPosition(int p) const;
+
+ private:
+  std::vector<int> levelOf_;  // per position
+  void orderRows(const SparseMatrixD& J, const std::vector<std::vector<int>>& adj, const std::vector<int>& bfsOrder,
+                 const std::vector<int>& levelOfRow);
+  void placeBlocks(const std::vector<std::vector<int>>& adj);
+  void groupColumns(const SparseMatrixD& J);
+  int target(int pa, int pb, int lane) const;
+};
+
+}  // namespace varsim
