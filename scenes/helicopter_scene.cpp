@@ -225,23 +225,10 @@ class HelicopterScene : public RigidVehicleScene {
     return heli_.clampToLimits(a);
   }
 
-  // Drag (-c_w omega, -c_v v) and contact (HelicopterWorld::contactWrench), with derivatives if jac is given.
+  // Drag (-c_w omega, -c_v v) and contact (engine/models/helicopter_world.h: the planner uses the same function).
   Vector6d dissipativeWrench(const se3::Pose& g, const Vector6d& xi, ImplicitWrenchJacobian* jac) const {
-    Vector6d f = heli_.dragWrench(xi);
-    if (jac) {
-      jac->dPose.setZero();
-      jac->dXi.setZero();
-      jac->dXi.diagonal() << Vector3d::Constant(-heli_.settings().dragAngular),
-          Vector3d::Constant(-heli_.settings().dragLinear);
-    }
-    if (!hasWorld_) return f;
-    Matrix6d dPose, dXi;
-    f += world_.contactWrench(g, xi, heli_.contactPoints(), contact_, jac ? &dPose : nullptr, jac ? &dXi : nullptr);
-    if (jac) {
-      jac->dPose += dPose;
-      jac->dXi += dXi;
-    }
-    return f;
+    return helicopterDissipativeWrench(heli_, hasWorld_ ? &world_ : nullptr, contact_, g, xi, jac ? &jac->dPose : nullptr,
+                                       jac ? &jac->dXi : nullptr);
   }
 
   double clearance() const {

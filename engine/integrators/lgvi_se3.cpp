@@ -238,30 +238,61 @@ Vector6d LgviSe3::predictor(double h, const Vector6d& fk) const {
   return xi;
 }
 
-se3::Pose LgviSe3::nextPose(double h, const Vector6d& xi, se3::Pose* segment) const {
+se3::Pose lgviNextPose(const LgviOptions& o, const se3::Pose& g, double h, const Vector6d& xi, se3::Pose* segment) {
   const Vector3d w = xi.head<3>(), v = xi.tail<3>();
   se3::Pose gNext, T;
-  if (options_.group == LgviGroup::SE3) {
-    if (options_.retraction == Retraction::Cay) {
+  if (o.group == LgviGroup::SE3) {
+    if (o.retraction == Retraction::Cay) {
       // eq. (9) with the ERRATA translation block B_cay(w) = I + 2/(4+|w|^2)(w^ + w^2/2) (= se3::Bcay),
       // applied to the vector (w = h omega, u = h v): u + 2/(4+|w|^2)(w x u + w x (w x u)/2).
       const Vector3d hw = h * w, hv = h * v, wxu = hw.cross(hv);
       T.x = hv + (2.0 / (4.0 + hw.squaredNorm())) * (wxu + 0.5 * hw.cross(wxu));
       T.R = so3::cay(hw);
-      gNext.R.noalias() = g_.R * T.R;
-      gNext.x.noalias() = g_.x + g_.R * T.x;
+      gNext.R.noalias() = g.R * T.R;
+      gNext.x.noalias() = g.x + g.R * T.x;
     } else {
       T = se3::exp(h * xi);
-      gNext = g_ * T;  // eq. (9) with B_exp
+      gNext = g * T;  // eq. (9) with B_exp
     }
   } else {
-    T.R = options_.retraction == Retraction::Cay ? so3::cay(h * w) : so3::exp(h * w);
+    T.R = o.retraction == Retraction::Cay ? so3::cay(h * w) : so3::exp(h * w);
     T.x = h * v;
-    gNext.R = g_.R * T.R;
-    gNext.x = g_.x + h * (g_.R * v);
+    gNext.R = g.R * T.R;
+    gNext.x = g.x + h * (g.R * v);
   }
   if (segment) *segment = T;
   return gNext;
+}
+
+se3::Pose LgviSe3::nextPose(double h, const Vector6d& xi, se3::Pose* segment) const {
+  return lgviNextPose(options_, g_, h, xi, segment);
+}
+
+Vector6d lgviNextMomentum(const RigidBodyInertia& inertia, const LgviOptions& o, double h, const Vector6d& xi,
+                          Matrix6d* dXi) {
+  const Vector3d w = xi.head<3>(), v = xi.tail<3>();
+  const Vector6d IIxi = (Vector6d() << inertia.J * w, inertia.mass * v).finished();
+  Vector6d muNext;
+  if (o.group == LgviGroup::SE3) {
+    muNext = se3CTmu(o.tangent, -h * xi, IIxi);
+    if (dXi) *dXi = -h * se3::dCTmu(o.tangent, -h * xi, IIxi) + se3::tangentInverse(o.tangent, -h * xi).transpose() *
+                                                                   generalizedInertia(inertia);
+    return muNext;
+  }
+  // The linear momentum m xdot_k is fixed in the world; express it in the body frame of node k+1.
+  const Matrix3d dR = o.retraction == Retraction::Cay ? so3::cay(h * w) : so3::exp(h * w);
+  muNext << so3CTmu(o.tangent, -h * w, IIxi.head<3>()), dR.transpose() * IIxi.tail<3>();
+  if (dXi) {
+    // Rotation rows: C(-h w)^T J (columns: C^T is linear in m) - h d[C(w')^T m]/dw' at w' = -h w. Linear rows:
+    // dR(w + d) = dR exp((E d)^) with E = h dtau_{-h w}, so d(dR^T p) = (dR^T p)^ E d, and m dR^T dv.
+    dXi->setZero();
+    for (int j = 0; j < 3; ++j) dXi->block<3, 1>(0, j) = so3CTmu(o.tangent, -h * w, inertia.J.col(j));
+    dXi->topLeftCorner<3, 3>() -= h * so3CTmuJacobian(o.tangent, -h * w, IIxi.head<3>());
+    const Matrix3d E = h * (o.retraction == Retraction::Cay ? so3::dcay(-h * w) : so3::dexp(-h * w));
+    dXi->bottomLeftCorner<3, 3>() = skew(muNext.tail<3>()) * E;
+    dXi->bottomRightCorner<3, 3>() = inertia.mass * dR.transpose();
+  }
+  return muNext;
 }
 
 LgviSe3::LgviSe3(RigidBodyInertia inertia, LgviOptions options) : inertia_(std::move(inertia)), options_(options) {
@@ -385,21 +416,13 @@ std::string LgviSe3::advance(double h, const WrenchField& f, const ImplicitWrenc
            " (|omega| h = " + num(h * xiPrev_.head<3>().norm()) + " rad before the step)";
   }
   const Vector6d& xi = s.xi;
-  const Vector3d w = xi.head<3>(), v = xi.tail<3>();
+  const Vector3d w = xi.head<3>();
   // dexp^{-1} has poles at h|omega| = 2 pi n: a root beyond the first pole is not a valid segment.
   if (options_.tangent == Tangent::Exp && h * w.norm() >= 2.0 * M_PI)
     return "LGVI step at t=" + num(t) + ": h |omega| = " + num(h * w.norm()) +
            " rad reached 2 pi, where dexp^-1 is singular (reduce dt or use tangent cay)";
-  const Vector6d IIxi = (Vector6d() << inertia_.J * w, inertia_.mass * v).finished();
-  se3::Pose segment;
-  const se3::Pose gNext = nextPose(h, xi, &segment);
-  Vector6d muNext;
-  if (options_.group == LgviGroup::SE3) {
-    muNext = se3CTmu(options_.tangent, -h * xi, IIxi);
-  } else {
-    // The linear momentum m xdot_k is fixed in the world; express it in the body frame of node k+1.
-    muNext << so3CTmu(options_.tangent, -h * w, IIxi.head<3>()), segment.R.transpose() * IIxi.tail<3>();
-  }
+  const se3::Pose gNext = nextPose(h, xi);
+  const Vector6d muNext = lgviNextMomentum(inertia_, options_, h, xi);
   if (!gNext.R.allFinite() || !gNext.x.allFinite() || !muNext.allFinite())
     return "LGVI pose or momentum became non-finite at t=" + num(t + h);
 

@@ -192,6 +192,38 @@ class LgviSe3 {
   int substeps_ = 1;
 };
 
+// ---- One step of eqs. (9)-(10) as pure functions of the node (g_k, t_k) and a trial segment twist xi = xi_k: what
+// LgviSe3::step solves and commits (it calls exactly these) and what the DMOC transcriptions (engine/control/*_dmoc)
+// impose as constraints, so the planner and the simulator share one code path. No integrator state.
+// Pose perturbations are body-frame, first order: R -> R exp(theta^), x -> x + R y (as ImplicitWrenchJacobian).
+
+// Eq. (9): g_{k+1} = g_k tau(h xi) on SE(3); (R_k tau(h w), x_k + h R_k v) on SO(3)xR^3. segment: tau(h xi)
+// (SO(3)xR^3: (tau_SO3(h w), h v)).
+se3::Pose lgviNextPose(const LgviOptions& o, const se3::Pose& g, double h, const Vector6d& xi,
+                       se3::Pose* segment = nullptr);
+// The next left momentum mu^-_{k+1} = C(-h xi)^T II xi (SO(3)xR^3: (C_SO3(-h w)^T J w, dR^T m v), the world-fixed
+// linear momentum in the axes of node k+1); dXi (optional): its exact derivative d/dxi.
+Vector6d lgviNextMomentum(const RigidBodyInertia& inertia, const LgviOptions& o, double h, const Vector6d& xi,
+                          Matrix6d* dXi = nullptr);
+// Tr(xi) f^+(g_k tau(h xi), xi^+, t_k + h) (see ImplicitWrench; the member LgviSe3::endOfStepWrench at its node).
+// dXi: total derivative d/dxi; dPose: derivative w.r.t. the body perturbation (theta, y) of g_k; raw: f^+.
+Vector6d lgviEndOfStepWrench(const LgviOptions& o, const se3::Pose& gk, double tk, double h, const Vector6d& xi,
+                             const ImplicitWrench& fEnd, Matrix6d* dXi, Vector6d* raw = nullptr,
+                             Matrix6d* dPose = nullptr);
+// Eq. (10) with the end-of-step wrench, r(xi) = C(h xi)^T II xi - b - h Tr f^+(xi) with b = mu^-_k + h f_k (SO(3)xR^3:
+// rotation rows on SO(3), linear rows m v - b_lin): the residual the implicit Newton of LgviSe3 drives to zero.
+struct LgviResidual {
+  Vector6d r = Vector6d::Zero();
+  Vector6d fEnd = Vector6d::Zero();     // Tr f^+ (zero without an end-of-step wrench)
+  Vector6d fEndRaw = Vector6d::Zero();  // f^+ in the frame of g_{k+1}
+  Matrix6d dXi = Matrix6d::Zero();      // dr/dxi                       (if jacobians)
+  Matrix6d dFEnd = Matrix6d::Zero();    // d(Tr f^+)/dxi                (if jacobians)
+  Matrix6d dPose = Matrix6d::Zero();    // dr/d(theta, y) of g_k (only through f^+; if jacobians and dPose asked)
+};
+LgviResidual lgviResidual(const RigidBodyInertia& inertia, const LgviOptions& o, const se3::Pose& gk, double tk,
+                          double h, const Vector6d& b, const Vector6d& xi, const ImplicitWrench& fEnd, bool jacobians,
+                          bool poseJacobian = false);
+
 // C(xi)^T mu on SO(3) (3-vectors; xi = w already scaled by h) for each Tangent, and its derivative
 // d/dw [C(w)^T m] at fixed m (analytic; the Jacobian of the rotational Newton residual is
 // h so3CTmuJacobian(c, h w, J w) + C(h w)^T J). Exposed for tests.

@@ -28,15 +28,15 @@ Matrix6d se3EtaPerXi(Retraction tau, double h, const Vector6d& xi) {
 
 }  // namespace
 
-Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d& xi, const ImplicitWrench& fEnd, Matrix6d* jacobian,
-                                  Vector6d* raw) const {
-  const bool onSe3 = options_.group == LgviGroup::SE3;
+Vector6d lgviEndOfStepWrench(const LgviOptions& o, const se3::Pose& gk, double tk, double h, const Vector6d& xi,
+                             const ImplicitWrench& fEnd, Matrix6d* jacobian, Vector6d* raw, Matrix6d* dPose) {
+  const bool onSe3 = o.group == LgviGroup::SE3;
   se3::Pose T;  // segment motion tau(h xi) (SO(3)xR^3: its rotation)
-  const se3::Pose gNext = nextPose(h, xi, &T);
+  const se3::Pose gNext = lgviNextPose(o, gk, h, xi, &T);
   Vector6d xiPlus = xi;  // the segment twist seen from g_{k+1}; unchanged on SE(3)
   if (!onSe3) xiPlus.tail<3>() = T.R.transpose() * xi.tail<3>();
   ImplicitWrenchJacobian partial;
-  const Vector6d F = fEnd(gNext, xiPlus, time() + h, jacobian ? &partial : nullptr);
+  const Vector6d F = fEnd(gNext, xiPlus, tk + h, jacobian || dPose ? &partial : nullptr);
   if (raw) *raw = F;
   // Tr F: the torque about the centre of mass and the force, rotated into the axes of node k (both groups). Not
   // Ad_{T^-1}^T on SE(3): that adds the moment (h v) x F of a force through the centre of mass at k+1 about the one
@@ -44,15 +44,32 @@ Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d& xi, const ImplicitWr
   // 7e-5 of its energy in rotation instead of damping it all).
   Vector6d f;
   f << T.R * F.head<3>(), T.R * F.tail<3>();
+  Matrix6d Tr = Matrix6d::Zero();
+  Tr.topLeftCorner<3, 3>() = T.R;
+  Tr.bottomRightCorner<3, 3>() = T.R;
+  if (dPose) {
+    // g_k perturbed moves g_{k+1} = g_k T by P (theta, y): SE(3) g_k e^eps T = g_k T e^(Ad_{T^-1} eps); SO(3)xR^3
+    // R_k e^theta dR = R_{k+1} e^(dR^T theta), x_k + R_k y + h R_k e^theta v -> y' = dR^T (y - h v^ theta). xi^+ and Tr
+    // do not depend on g_k.
+    Matrix6d P = Matrix6d::Zero();
+    if (onSe3) {
+      P = se3::AdInv(T);
+    } else {
+      P.topLeftCorner<3, 3>() = T.R.transpose();
+      P.bottomRightCorner<3, 3>() = T.R.transpose();
+      P.bottomLeftCorner<3, 3>() = -h * T.R.transpose() * so3::hat(xi.tail<3>());
+    }
+    *dPose = Tr * partial.dPose * P;
+  }
   if (!jacobian) return f;
 
   // d eta/d xi (pose) and d xi^+/d xi (twist seen from the moving end frame).
   Matrix6d E = Matrix6d::Zero(), V = Matrix6d::Identity();
   if (onSe3) {
-    E = se3EtaPerXi(options_.retraction, h,
+    E = se3EtaPerXi(o.retraction, h,
                     xi);  // its rotation rows depend on omega only
   } else {
-    const Matrix3d Er = so3EtaPerXi(options_.retraction, h, xi.head<3>());
+    const Matrix3d Er = so3EtaPerXi(o.retraction, h, xi.head<3>());
     E.topLeftCorner<3, 3>() = Er;
     E.bottomRightCorner<3, 3>() = h * T.R.transpose();             // x_{k+1} = x_k + h R_k v: y = h dR^T dv
     V.bottomLeftCorner<3, 3>() = so3::hat(xiPlus.tail<3>()) * Er;  // (dR e^theta)^T v = dR^T v + v+ ^ theta
@@ -62,17 +79,48 @@ Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d& xi, const ImplicitWr
   Matrix6d Lambda = Matrix6d::Zero();
   Lambda.topLeftCorner<3, 3>() = so3::hat(F.head<3>());
   Lambda.bottomLeftCorner<3, 3>() = so3::hat(F.tail<3>());
-  Matrix6d Tr = Matrix6d::Zero();
-  Tr.topLeftCorner<3, 3>() = T.R;
-  Tr.bottomRightCorner<3, 3>() = T.R;
   *jacobian = Tr * (partial.dPose * E + partial.dXi * V - Lambda * E);
   return f;
 }
 
+Vector6d LgviSe3::endOfStepWrench(double h, const Vector6d& xi, const ImplicitWrench& fEnd, Matrix6d* jacobian,
+                                  Vector6d* raw) const {
+  return lgviEndOfStepWrench(options_, g_, time(), h, xi, fEnd, jacobian, raw);
+}
+
+LgviResidual lgviResidual(const RigidBodyInertia& inertia, const LgviOptions& o, const se3::Pose& gk, double tk,
+                          double h, const Vector6d& b, const Vector6d& xi, const ImplicitWrench& fEnd, bool jacobians,
+                          bool poseJacobian) {
+  const Tangent c = o.tangent;
+  const Matrix6d II = generalizedInertia(inertia);
+  LgviResidual e;
+  if (fEnd)
+    e.fEnd = lgviEndOfStepWrench(o, gk, tk, h, xi, fEnd, jacobians ? &e.dFEnd : nullptr, &e.fEndRaw,
+                                 jacobians && poseJacobian ? &e.dPose : nullptr);
+  const Vector6d IIx = II * xi;
+  if (o.group == LgviGroup::SE3) {
+    e.r = se3CTmu(c, h * xi, IIx) - b;
+    if (jacobians) e.dXi = h * se3::dCTmu(c, h * xi, IIx) + se3::tangentInverse(c, h * xi).transpose() * II;
+  } else {
+    const Vector3d hw = h * xi.head<3>();
+    e.r << so3CTmu(c, hw, IIx.head<3>()) - b.head<3>(), IIx.tail<3>() - b.tail<3>();
+    if (jacobians) {
+      e.dXi.setZero();
+      for (int j = 0; j < 3; ++j) e.dXi.block<3, 1>(0, j) = so3CTmu(c, hw, inertia.J.col(j));  // C^T J
+      e.dXi.topLeftCorner<3, 3>() += h * so3CTmuJacobian(c, hw, IIx.head<3>());
+      e.dXi.bottomRightCorner<3, 3>().diagonal().setConstant(inertia.mass);
+    }
+  }
+  e.r -= h * e.fEnd;
+  if (jacobians) {
+    e.dXi -= h * e.dFEnd;
+    e.dPose *= -h;
+  }
+  return e;
+}
+
 LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d& b, const Vector6d& fk,
                                              const ImplicitWrench& fEnd) const {
-  const Tangent c = options_.tangent;
-  const bool onSe3 = options_.group == LgviGroup::SE3;
   const Matrix6d II = generalizedInertia(inertia_);
   struct Eval {
     Vector6d r, fEnd, fEndRaw;
@@ -83,27 +131,17 @@ LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d& b, const 
     // balanced better than that, however small the momenta are.
     double floor = 0.0;
   };
-  // r(xi) = C(h xi)^T II xi - b - h Tr f^+(xi)   (SO(3)xR^3: rotation rows on SO(3), linear rows m v - b_lin)
+  // r(xi) = C(h xi)^T II xi - b - h Tr f^+(xi)   (lgviResidual: the pure form the DMOC transcriptions share)
   const auto evaluate = [&](const Vector6d& x) {
     Eval e;
-    Matrix6d Jf;
-    e.fEnd = endOfStepWrench(h, x, fEnd, &Jf, &e.fEndRaw);
-    const Vector6d IIx = II * x;
-    if (onSe3) {
-      e.r = se3CTmu(c, h * x, IIx) - b;
-      e.J = h * se3::dCTmu(c, h * x, IIx) + se3::tangentInverse(c, h * x).transpose() * II;
-    } else {
-      const Vector3d hw = h * x.head<3>();
-      e.r << so3CTmu(c, hw, IIx.head<3>()) - b.head<3>(), IIx.tail<3>() - b.tail<3>();
-      e.J.setZero();
-      for (int j = 0; j < 3; ++j) e.J.block<3, 1>(0, j) = so3CTmu(c, hw, inertia_.J.col(j));  // C^T J
-      e.J.topLeftCorner<3, 3>() += h * so3CTmuJacobian(c, hw, IIx.head<3>());
-      e.J.bottomRightCorner<3, 3>().diagonal().setConstant(inertia_.mass);
-    }
-    e.r -= h * e.fEnd;
-    e.J -= h * Jf;
-    e.scale = b.norm() + IIx.norm() + h * e.fEnd.norm();
-    e.floor = 8.0 * std::numeric_limits<double>::epsilon() * (e.scale + Jf.norm() * (g_.x.norm() + h * x.norm() + 1.0));
+    const LgviResidual res = lgviResidual(inertia_, options_, g_, time(), h, b, x, fEnd, true);
+    e.r = res.r;
+    e.J = res.dXi;
+    e.fEnd = res.fEnd;
+    e.fEndRaw = res.fEndRaw;
+    e.scale = b.norm() + (II * x).norm() + h * e.fEnd.norm();
+    e.floor =
+        8.0 * std::numeric_limits<double>::epsilon() * (e.scale + res.dFEnd.norm() * (g_.x.norm() + h * x.norm() + 1.0));
     return e;
   };
 

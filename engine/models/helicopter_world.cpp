@@ -30,9 +30,7 @@ HelicopterWorld HelicopterWorld::standard() {
   return w;
 }
 
-namespace {
-// Signed distance to an oriented box and its outward normal (world).
-double boxDistance(const RockBox& b, const Vector3d& p, Vector3d& normal) {
+double rockDistance(const RockBox& b, const Vector3d& p, Vector3d& normal) {
   const double c = std::cos(b.yaw), s = std::sin(b.yaw);
   const Vector3d d = p - b.center;
   const Vector3d local(c * d.x() + s * d.y(), -s * d.x() + c * d.y(), d.z());
@@ -52,14 +50,13 @@ double boxDistance(const RockBox& b, const Vector3d& p, Vector3d& normal) {
   normal = Vector3d(c * nLocal.x() - s * nLocal.y(), s * nLocal.x() + c * nLocal.y(), nLocal.z());
   return dist;
 }
-}  // namespace
 
 double HelicopterWorld::signedDistance(const Vector3d& p, Vector3d* normal) const {
   double best = p.z();
   Vector3d bestNormal = Vector3d::UnitZ();
   for (const RockBox& b : rocks_) {
     Vector3d n;
-    const double d = boxDistance(b, p, n);
+    const double d = rockDistance(b, p, n);
     if (d < best) {
       best = d;
       bestNormal = n;
@@ -160,6 +157,25 @@ double HelicopterWorld::contactPotential(const se3::Pose& g, const std::vector<V
     if (d < 0.0) e += 0.5 * c.stiffness * d * d;
   }
   return e;
+}
+
+Vector6d helicopterDissipativeWrench(const Helicopter& heli, const HelicopterWorld* world, const ContactSettings& c,
+                                     const se3::Pose& g, const Vector6d& xi, Matrix6d* dPose, Matrix6d* dXi) {
+  Vector6d f = heli.dragWrench(xi);
+  const bool jac = dPose && dXi;
+  if (jac) {
+    dPose->setZero();
+    dXi->setZero();
+    dXi->diagonal() << Vector3d::Constant(-heli.settings().dragAngular), Vector3d::Constant(-heli.settings().dragLinear);
+  }
+  if (!world) return f;
+  Matrix6d contactPose, contactXi;
+  f += world->contactWrench(g, xi, heli.contactPoints(), c, jac ? &contactPose : nullptr, jac ? &contactXi : nullptr);
+  if (jac) {
+    *dPose += contactPose;
+    *dXi += contactXi;
+  }
+  return f;
 }
 
 const LandingPad* HelicopterWorld::padAt(const Vector3d& p) const {

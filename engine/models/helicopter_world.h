@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/lie/se3.h"
+#include "engine/models/helicopter.h"
 
 namespace varsim {
 
@@ -27,6 +28,9 @@ struct RockBox {
   Vector3d halfExtents = Vector3d::Ones();  // m, > 0
   double yaw = 0.0;                         // rad
 };
+// Signed distance from p to the box (outside: Euclidean; inside: minus the depth) and its outward unit normal, which
+// is also the gradient of the distance in p wherever that is differentiable (contact, planner clearance rows).
+double rockDistance(const RockBox& b, const Vector3d& p, Vector3d& normal);
 
 // Penalty contact per point: F_n = max(0, -k d - c v_n) along the outward normal (d < 0 inside), friction
 // -min(mu F_n, c_t |v_t|) v_t/|v_t|. The defaults are the old EXPLICIT contact (node wrench; soft enough for
@@ -87,5 +91,11 @@ class HelicopterWorld {
   std::vector<LandingPad> pads_;
   std::vector<RockBox> rocks_;
 };
+
+// The helicopter's end-of-step (implicit) wrench, scene `helicopter` with contact=implicit: still-air drag plus, with
+// a world, the penalty contact of its contact points (contact settings c). dPose, dXi (optional, both or neither) as
+// in HelicopterWorld::contactWrench. One code path for the scene and the planner (engine/control/heli_dmoc.h).
+Vector6d helicopterDissipativeWrench(const Helicopter& heli, const HelicopterWorld* world, const ContactSettings& c,
+                                     const se3::Pose& g, const Vector6d& xi, Matrix6d* dPose, Matrix6d* dXi);
 
 }  // namespace varsim
