@@ -180,7 +180,10 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
   app->Options()->SetNumericValue("acceptable_constr_viol_tol", settings.constraintTol);
   app->Options()->SetNumericValue("bound_relax_factor", 0.0);  // bounds hold exactly (steering limit, rest)
   app->Options()->SetStringValue("mu_strategy", "adaptive");
-  if (app->Initialize() != Ipopt::Solve_Succeeded) {
+  app->Options()->SetIntegerValue("mumps_pivot_order", settings.mumpsPivotOrder);
+  app->Options()->SetIntegerValue("mumps_scaling", settings.mumpsScaling);
+  // No options file: an ipopt.opt in the working directory must not change a plan (same inputs, same plan).
+  if (app->Initialize("") != Ipopt::Solve_Succeeded) {
     result.status = "Invalid_Option";
     return result;
   }

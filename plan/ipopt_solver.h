@@ -15,6 +15,10 @@ struct IpoptSettings {
   int maxIterations = 500;      // Ipopt max_iter, >= 1
   double tolerance = 1e-5;      // Ipopt tol (scaled NLP error; the L-BFGS Hessian converges slowly below)
   double constraintTol = 1e-10; // Ipopt constr_viol_tol: the dynamics residual the plan must reach
+  // MUMPS options: AMD ordering (0) and no MUMPS scaling (0) factor the banded DMOC KKT systems fastest
+  // (car_park N = 200: 0.29 s CPU against 0.48 s with Ipopt's defaults 7 and 77, same 26 iterations).
+  int mumpsPivotOrder = 0;
+  int mumpsScaling = 0;
   // Set from another thread (the app's Cancel): checked once per iteration; the solve then stops with
   // status "cancelled". Null: not cancellable.
   const std::atomic<bool>* cancel = nullptr;

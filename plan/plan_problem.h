@@ -98,10 +98,11 @@ PlanSetup loadPlanProblem(const std::string& path, const std::vector<std::string
 // Largest violation of any constraint row or variable bound of nlp at x (0 when feasible).
 double maxViolation(const Nlp& nlp, const Eigen::VectorXd& x);
 
-// What a solve measured (bench_plan's table); wall time covers the Ipopt solve only.
+// What a solve measured (bench_plan's table); wall and CPU time cover the Ipopt solve only (CPU: of the process,
+// which on this shared 2-core machine is the honest figure when other jobs load it).
 struct PlanStats {
   int variables = 0, constraints = 0, nonzeros = 0, hessianNonzeros = 0, iterations = 0;
-  double wallSeconds = 0.0, cost = 0.0, maxDynResidual = 0.0, maxViolation = 0.0;
+  double wallSeconds = 0.0, cpuSeconds = 0.0, cost = 0.0, maxDynResidual = 0.0, maxViolation = 0.0;
   std::string status;
 };
 

@@ -1,6 +1,7 @@
 // tests/test_dmoc_car.cpp — the car's DMOC transcription (engine/control/car_dmoc.h): its dynamics rows are the
 // stepper's own update (zero on a trajectory carStep produced), and every exact first derivative (the update's
-// Jacobian, the clearance rows, the cost gradient) agrees with central finite differences to relative 1e-6.
+// Jacobian, the clearance rows, the cost gradient) agrees with central finite differences to relative 1e-6, and so
+// does the exact Hessian of the Lagrangian (against differences of the exact gradient and Jacobian).
 #include <doctest/doctest.h>
 
 #include <random>
@@ -61,6 +62,36 @@ TEST_CASE("CarNextJacobianMatchesFiniteDifferences") {
   }
 }
 
+TEST_CASE("CarNextHessianMatchesFiniteDifferencesOfTheJacobian") {
+  const CarParams p;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  double worst = 0.0;
+  for (int trial = 0; trial < 50; ++trial) {
+    CarState s;
+    s.g = {3.0 * U(rng), 5.0 * U(rng), 5.0 * U(rng)};
+    s.sigma = 0.6 * U(rng);
+    s.pMinus = 2.0 * U(rng);
+    double w = U(rng), f = U(rng);
+    const double h = trial % 2 ? 0.05 : 1.0 / 60.0;
+    if (trial % 5 == 0) s.sigma = 0.0, w = 1e-7 * U(rng);  // a = h omega near 0: the series branch
+    const auto H = carNextHessian(p, 0.5, h, s, w, f);
+    for (int j = 0; j < 7; ++j) {
+      const double e = 1e-6;
+      CarState sp = s, sm = s;
+      double wp = w, wm = w, fp = f, fm = f;
+      double* vp[7] = {&sp.g.theta, &sp.g.x, &sp.g.y, &sp.sigma, &sp.pMinus, &wp, &fp};
+      double* vm[7] = {&sm.g.theta, &sm.g.x, &sm.g.y, &sm.sigma, &sm.pMinus, &wm, &fm};
+      *vp[j] += e, *vm[j] -= e;
+      const Eigen::Matrix<double, 5, 7> fd =
+          (carNextJacobian(p, 0.5, h, sp, wp, fp) - carNextJacobian(p, 0.5, h, sm, wm, fm)) / (2.0 * e);
+      for (int i = 0; i < 5; ++i)
+        for (int l = 0; l < 7; ++l) worst = std::max(worst, relErr(H[size_t(i)](l, j), fd(i, l)));
+    }
+  }
+  CHECK(worst < 1e-6);
+}
+
 TEST_CASE("DynamicsRowsVanishOnAStepperTrajectory") {
   const CarDmoc dmoc(smallSpec(30));
   Eigen::VectorXd x = dmoc.initialGuess();
@@ -101,5 +132,46 @@ TEST_CASE("CoveringDiscsContainTheFootprint") {
         for (const auto& d : discs) inside |= std::hypot(px - d.bx, py - d.by) <= d.r + 1e-12;
         CHECK(inside);
       }
+  }
+}
+
+TEST_CASE("LagrangianHessianMatchesFiniteDifferencesOfGradientAndJacobian") {
+  const CarDmoc dmoc(smallSpec(6));
+  const int n = dmoc.numVariables(), m = dmoc.numConstraints();
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  auto lagrangianGradient = [&](const Eigen::VectorXd& x, double sigma, const Eigen::VectorXd& lambda) {
+    std::vector<Eigen::Triplet<double>> t;
+    dmoc.jacobian(x, t);
+    Eigen::SparseMatrix<double> J(m, n);
+    J.setFromTriplets(t.begin(), t.end());
+    return Eigen::VectorXd(sigma * dmoc.gradient(x) + J.transpose() * lambda);
+  };
+  std::vector<Eigen::Triplet<double>> t0;
+  dmoc.hessian(dmoc.initialGuess(), 1.0, Eigen::VectorXd::Zero(m), t0);
+  for (int trial = 0; trial < 5; ++trial) {
+    Eigen::VectorXd x = dmoc.initialGuess(), lambda(m);
+    for (int i = 0; i < n; ++i) x[i] += 0.3 * U(rng);
+    for (int i = 0; i < m; ++i) lambda[i] = U(rng);
+    const double sigma = 0.5 + 0.5 * U(rng);
+    std::vector<Eigen::Triplet<double>> t;
+    dmoc.hessian(x, sigma, lambda, t);
+    Eigen::MatrixXd H = Eigen::MatrixXd::Zero(n, n);
+    for (const auto& e : t) {
+      REQUIRE(e.row() >= e.col());  // lower triangle only
+      H(e.row(), e.col()) += e.value();
+      if (e.row() != e.col()) H(e.col(), e.row()) += e.value();
+    }
+    double worst = 0.0;
+    for (int j = 0; j < n; ++j) {
+      const double e = 1e-6;
+      Eigen::VectorXd xp = x, xm = x;
+      xp[j] += e, xm[j] -= e;
+      const Eigen::VectorXd fd = (lagrangianGradient(xp, sigma, lambda) - lagrangianGradient(xm, sigma, lambda)) / (2.0 * e);
+      for (int i = 0; i < n; ++i) worst = std::max(worst, relErr(H(i, j), fd[i]));
+    }
+    CHECK(worst < 1e-6);
+    REQUIRE(t.size() == t0.size());  // a fixed pattern, whatever x, sigma and lambda
+    for (size_t i = 0; i < t.size(); ++i) CHECK((t0[i].row() == t[i].row() && t0[i].col() == t[i].col()));
   }
 }

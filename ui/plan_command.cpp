@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 
 #include "engine/sim/errors.h"
@@ -38,7 +39,7 @@ PlanArgs parsePlanArgs(const std::vector<std::string>& args) {
   return o;
 }
 
-PlanStats measure(const PlanInstance& plan, const IpoptResult& r, double wallSeconds) {
+PlanStats measure(const PlanInstance& plan, const IpoptResult& r, double wallSeconds, double cpuSeconds) {
   const Nlp& nlp = plan.nlp();
   std::vector<Eigen::Triplet<double>> t;
   nlp.jacobian(r.x, t);
@@ -52,6 +53,7 @@ PlanStats measure(const PlanInstance& plan, const IpoptResult& r, double wallSec
   }
   s.iterations = r.iterations;
   s.wallSeconds = wallSeconds;
+  s.cpuSeconds = cpuSeconds;
   s.cost = r.objective;
   s.maxDynResidual = plan.maxDynResidual(r.x);
   s.maxViolation = maxViolation(nlp, r.x);
@@ -70,12 +72,15 @@ int planCommand(const std::vector<std::string>& args, PlanStats* stats) {
   std::fprintf(stderr, "plan %s: %d variables, %d constraints\n", o.setup.source.c_str(), nlp.numVariables(),
                nlp.numConstraints());
   const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();
   const IpoptResult r = solveWithIpopt(nlp, settings, [](const IpoptIteration& it) {
     std::fprintf(stderr, "iter %4d  objective %.9e  inf_pr %.3e  inf_du %.3e\n", it.iteration, it.objective,
                  it.primalInfeasibility, it.dualInfeasibility);
     return true;
   });
-  if (stats) *stats = measure(*plan, r, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (stats)
+    *stats = measure(*plan, r, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                     double(std::clock() - c0) / CLOCKS_PER_SEC);
   if (!r.solved) {
     std::fprintf(stderr, "varsim: not solved: Ipopt status %s after %d iterations\n", r.status.c_str(), r.iterations);
     return kExitUnsolved;

@@ -1,9 +1,11 @@
 // engine/control/car_dmoc.cpp — the car's DMOC transcription: residuals through carNext (the stepper's own
-// update), their analytic Jacobian by the chain rule through the update's intermediates, disc clearances.
+// update), their analytic Jacobian by the chain rule through the update's intermediates and its complex-step
+// derivative (the exact Hessian), disc clearances with their first and second derivatives.
 #include "engine/control/car_dmoc.h"
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 
 #include "engine/control/se2_step_jacobian.h"
 #include "engine/sim/errors.h"
@@ -12,7 +14,37 @@
 namespace varsim {
 namespace {
 
-using Row = Eigen::Matrix<double, 1, 7>;
+// d carNext / dz at z = (theta, x, y, sigma, p^-, u^sigma, f): the chain rule through carNext's intermediates in
+// its order (engine/integrators/nonholonomic.cpp), the pose line g exp((a, b, 0)) through se2StepJacobianT.
+// T = double for the Jacobian, std::complex<double> for its complex-step derivative (the dynamics rows' Hessian).
+template <class T>
+Eigen::Matrix<T, 5, 7> nextJacobian(const CarParams& p, double alpha, double h, const Eigen::Matrix<T, 7, 1>& z) {
+  using Row = Eigen::Matrix<T, 1, 7>;
+  using Vec3 = Eigen::Matrix<T, 3, 1>;
+  const Row e3 = Row::Unit(3), e4 = Row::Unit(4), e5 = Row::Unit(5), e6 = Row::Unit(6);
+  const double I0 = p.I0(), c = p.c(), k = p.rho / p.l;
+  const T &sigma = z[3], &pMinus = z[4], &w = z[5], &f = z[6];
+  const T sm = sigma + alpha * h * w;
+  const Row dsm = e3 + alpha * h * e5;
+  const T J = I0 + c * sigma * sm;
+  const Row dJ = c * (sm * e3 + sigma * dsm);
+  const T num = pMinus + h * (1.0 - alpha) * f;
+  const Row dnum = e4 + h * (1.0 - alpha) * e6;
+  const T u = num / J;
+  const Row du = dnum / J - (num / (J * J)) * dJ;
+  const T a = h * k * sm * u, b = h * p.rho * u;
+  const Row da = h * k * (u * dsm + sm * du), db = h * p.rho * du;
+  Eigen::Matrix<T, 3, 3> dG, dV;
+  se2StepJacobianT<T>(z[0], Vec3(a, b, T(0.0)), dG, dV);
+  const T sn = sigma + h * w;
+  const Row dsn = e3 + h * e5;
+  Eigen::Matrix<T, 5, 7> Jm = Eigen::Matrix<T, 5, 7>::Zero();
+  Jm.template topLeftCorner<3, 3>() = dG;
+  Jm.template topRows<3>() += dV.col(0) * da + dV.col(1) * db;
+  Jm.row(3) = dsn;
+  Jm.row(4) = c * (sm * dsn + sn * dsm) * u + (I0 + c * sn * sm) * du + h * alpha * e6;
+  return Jm;
+}
 
 void requireFinite(double v, double lo, const char* key) {
   if (!std::isfinite(v) || v < lo)
@@ -29,7 +61,7 @@ std::vector<BodyDisc> coverFootprint(const Footprint& f, int discs) {
   return out;
 }
 
-double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, double* gy) {
+double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, double* gy, Eigen::Matrix2d* hess) {
   const double c = std::cos(b.heading), s = std::sin(b.heading);
   const double dx = px - b.cx, dy = py - b.cy;
   const double qx = c * dx + s * dy, qy = -s * dx + c * dy;  // in the box frame
@@ -45,36 +77,38 @@ double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, do
     hx = sx * ox / d;
     hy = sy * oy / d;
   }
-  if (gx) *gx = c * hx - s * hy;
-  if (gy) *gy = s * hx + c * hy;
+  const double wx = c * hx - s * hy, wy = s * hx + c * hy;  // world gradient
+  if (gx) *gx = wx;
+  if (gy) *gy = wy;
+  if (hess) {  // |o| near a corner: (I - g g^T) / d; flat (0) inside and beside a face
+    hess->setZero();
+    if (ax > 0.0 && ay > 0.0) *hess = (Eigen::Matrix2d::Identity() - Eigen::Vector2d(wx, wy) * Eigen::RowVector2d(wx, wy)) / d;
+  }
   return d;
 }
 
 Eigen::Matrix<double, 5, 7> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double w,
                                             double f) {
-  // Inputs z = (theta, x, y, sigma, p^-, u^sigma, f); the intermediates of carNext in its order.
-  const Row e3 = Row::Unit(3), e4 = Row::Unit(4), e5 = Row::Unit(5), e6 = Row::Unit(6);
-  const double I0 = p.I0(), c = p.c(), k = p.rho / p.l;
-  const double sm = s.sigma + alpha * h * w;
-  const Row dsm = e3 + alpha * h * e5;
-  const double J = I0 + c * s.sigma * sm;
-  const Row dJ = c * (sm * e3 + s.sigma * dsm);
-  const double num = s.pMinus + h * (1.0 - alpha) * f;
-  const Row dnum = e4 + h * (1.0 - alpha) * e6;
-  const double u = num / J;
-  const Row du = dnum / J - (num / (J * J)) * dJ;
-  const double a = h * k * sm * u, b = h * p.rho * u;
-  const Row da = h * k * (u * dsm + sm * du), db = h * p.rho * du;
-  Matrix3d dG, dV;  // the pose line g exp((a, b, 0))
-  se2StepJacobian(s.g, Vector3d(a, b, 0.0), dG, dV);
-  const double sn = s.sigma + h * w;
-  const Row dsn = e3 + h * e5;
-  Eigen::Matrix<double, 5, 7> Jm = Eigen::Matrix<double, 5, 7>::Zero();
-  Jm.topLeftCorner<3, 3>() = dG;
-  Jm.topRows<3>() += dV.col(0) * da + dV.col(1) * db;
-  Jm.row(3) = dsn;
-  Jm.row(4) = c * (sm * dsn + sn * dsm) * u + (I0 + c * sn * sm) * du + h * alpha * e6;
-  return Jm;
+  Eigen::Matrix<double, 7, 1> z;
+  z << s.g.theta, s.g.x, s.g.y, s.sigma, s.pMinus, w, f;
+  return nextJacobian(p, alpha, h, z);
+}
+
+std::array<Eigen::Matrix<double, 7, 7>, 5> carNextHessian(const CarParams& p, double alpha, double h, const CarState& s,
+                                                          double w, double f) {
+  // Complex step (Squire and Trapp 1998): Im J(z + i e e_j) / e = dJ/dz_j with no subtractive cancellation.
+  constexpr double e = 1e-30;
+  Eigen::Matrix<std::complex<double>, 7, 1> z;
+  z << s.g.theta, s.g.x, s.g.y, s.sigma, s.pMinus, w, f;
+  std::array<Eigen::Matrix<double, 7, 7>, 5> H;
+  for (int j = 0; j < 7; ++j) {
+    z[j] += std::complex<double>(0.0, e);
+    const Eigen::Matrix<double, 5, 7> dJ = nextJacobian(p, alpha, h, z).imag() / e;
+    z[j] -= std::complex<double>(0.0, e);
+    for (int i = 0; i < 5; ++i) H[size_t(i)].col(j) = dJ.row(i).transpose();
+  }
+  for (auto& Hi : H) Hi = 0.5 * (Hi + Hi.transpose()).eval();  // symmetric up to round-off; make it exactly so
+  return H;
 }
 
 CarDmoc::CarDmoc(CarDmocSpec spec) : spec_(std::move(spec)) {
@@ -93,7 +127,7 @@ CarDmoc::CarDmoc(CarDmocSpec spec) : spec_(std::move(spec)) {
 }
 
 int CarDmoc::numConstraints() const {
-  return numDynamics() + spec_.N * int(discs_.size() * spec_.obstacles.size());
+  return numDynamics() + spec_.N * int(spec_.obstacles.size());
 }
 
 void CarDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const {
@@ -192,13 +226,8 @@ Eigen::VectorXd CarDmoc::constraints(const Eigen::VectorXd& x) const {
         x[7 * (k + 1) + 3] - next.sigma, x[7 * (k + 1) + 4] - next.pMinus;
   }
   int row = numDynamics();
-  for (int k = 1; k <= N; ++k) {
-    const double th = x[7 * k], ct = std::cos(th), st = std::sin(th);
-    for (const BodyDisc& d : discs_) {
-      const double px = x[7 * k + 1] + ct * d.bx - st * d.by, py = x[7 * k + 2] + st * d.bx + ct * d.by;
-      for (const PlanarBox& b : spec_.obstacles) g[row++] = pointBoxDistance(b, px, py, nullptr, nullptr) - d.r;
-    }
-  }
+  for (int k = 1; k <= N; ++k)
+    for (const PlanarBox& b : spec_.obstacles) g[row++] = boxClearance(x, k, b, nullptr, nullptr);
   return g;
 }
 
@@ -214,21 +243,77 @@ void CarDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<doub
     }
   }
   int row = numDynamics();
-  for (int k = 1; k <= N; ++k) {
-    const double th = x[7 * k], ct = std::cos(th), st = std::sin(th);
-    for (const BodyDisc& d : discs_) {
-      const double px = x[7 * k + 1] + ct * d.bx - st * d.by, py = x[7 * k + 2] + st * d.bx + ct * d.by;
-      const double dpx = -st * d.bx - ct * d.by, dpy = ct * d.bx - st * d.by;  // d(px, py)/dtheta
-      for (const PlanarBox& b : spec_.obstacles) {
-        double gx, gy;
-        pointBoxDistance(b, px, py, &gx, &gy);
-        out.emplace_back(row, 7 * k, gx * dpx + gy * dpy);
-        out.emplace_back(row, 7 * k + 1, gx);
-        out.emplace_back(row, 7 * k + 2, gy);
-        ++row;
-      }
+  for (int k = 1; k <= N; ++k)
+    for (const PlanarBox& b : spec_.obstacles) {
+      Eigen::Vector3d grad;
+      boxClearance(x, k, b, &grad, nullptr);
+      for (int j = 0; j < 3; ++j) out.emplace_back(row, 7 * k + j, grad[j]);
+      ++row;
+    }
+}
+
+// Clearance of node k from box b: min over the covering discs of d(disc centre, b) - r (one row per node and box;
+// the nearest disc decides, first on ties), with its gradient and Hessian over (theta, x, y) when asked: the
+// distance's Hessian through the centre p(theta, x, y) plus its gradient times d2p/dtheta2.
+double CarDmoc::boxClearance(const Eigen::VectorXd& x, int k, const PlanarBox& b, Eigen::Vector3d* grad,
+                             Eigen::Matrix3d* hess) const {
+  const double th = x[7 * k], ct = std::cos(th), st = std::sin(th);
+  double best = kNlpInfinity, ox = 0.0, oy = 0.0;
+  for (const BodyDisc& d : discs_) {
+    const double dx = ct * d.bx - st * d.by, dy = st * d.bx + ct * d.by;  // disc centre minus (x, y)
+    const double v = pointBoxDistance(b, x[7 * k + 1] + dx, x[7 * k + 2] + dy, nullptr, nullptr) - d.r;
+    if (v < best) best = v, ox = dx, oy = dy;
+  }
+  if (!grad && !hess) return best;
+  double gx, gy;
+  Eigen::Matrix2d Hp;
+  pointBoxDistance(b, x[7 * k + 1] + ox, x[7 * k + 2] + oy, &gx, &gy, &Hp);
+  Eigen::Matrix<double, 2, 3> Jp;
+  Jp << -oy, 1.0, 0.0, ox, 0.0, 1.0;
+  if (grad) *grad = Jp.transpose() * Eigen::Vector2d(gx, gy);
+  if (hess) {
+    *hess = Jp.transpose() * Hp * Jp;
+    (*hess)(0, 0) -= gx * ox + gy * oy;
+  }
+  return best;
+}
+
+Eigen::Matrix3d CarDmoc::clearanceHessian(const Eigen::VectorXd& x, int k, const Eigen::VectorXd& lambda, int& row) const {
+  Eigen::Matrix3d H = Eigen::Matrix3d::Zero(), Hb;
+  for (const PlanarBox& b : spec_.obstacles) {
+    boxClearance(x, k, b, nullptr, &Hb);
+    H += lambda[row++] * Hb;
+  }
+  return H;
+}
+
+void CarDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
+                      std::vector<Eigen::Triplet<double>>& out) const {
+  out.clear();
+  const int N = spec_.N;
+  const double h = spec_.h, ws = spec_.weightSteer, wt = spec_.weightTorque, sm = spec_.weightSmooth;
+  auto lower = [&](int base, const auto& B) {
+    for (int j = 0; j < B.cols(); ++j)
+      for (int i = j; i < B.rows(); ++i) out.emplace_back(base + i, base + j, B(i, j));
+  };
+  int row = numDynamics();
+  for (int k = 0; k < N; ++k) {
+    Eigen::Matrix<double, 7, 7> B = Eigen::Matrix<double, 7, 7>::Zero();
+    // Cost: 2h W on u_k, and 2 weightSmooth W / h on u_k once per neighbour in sum |u_{k+1} - u_k|^2.
+    const int neighbours = (k > 0) + (k + 1 < N);
+    B(5, 5) = objFactor * 2.0 * ws * (h + sm * neighbours / h);
+    B(6, 6) = objFactor * 2.0 * wt * (h + sm * neighbours / h);
+    // Dynamics rows x_{k+1} - carNext(z_k): minus lambda_i times carNext_i's Hessian.
+    const auto Hn = carNextHessian(spec_.car, spec_.alpha, h, node(x, k), steerRate(x, k), torque(x, k));
+    for (int i = 0; i < 5; ++i) B -= lambda[5 * k + i] * Hn[size_t(i)];
+    if (k >= 1) B.topLeftCorner<3, 3>() += clearanceHessian(x, k, lambda, row);
+    lower(7 * k, B);
+    if (k + 1 < N) {  // d2/du_{k+1} du_k of the smoothness term
+      out.emplace_back(7 * (k + 1) + 5, 7 * k + 5, -objFactor * 2.0 * ws * sm / h);
+      out.emplace_back(7 * (k + 1) + 6, 7 * k + 6, -objFactor * 2.0 * wt * sm / h);
     }
   }
+  lower(7 * N, clearanceHessian(x, N, lambda, row));
 }
 
 double CarDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
@@ -240,11 +325,7 @@ double CarDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
 
 double CarDmoc::discClearance(const Eigen::VectorXd& x, int k) const {
   double best = kNlpInfinity;
-  const double th = x[7 * k], ct = std::cos(th), st = std::sin(th);
-  for (const BodyDisc& d : discs_) {
-    const double px = x[7 * k + 1] + ct * d.bx - st * d.by, py = x[7 * k + 2] + st * d.bx + ct * d.by;
-    for (const PlanarBox& b : spec_.obstacles) best = std::min(best, pointBoxDistance(b, px, py, nullptr, nullptr) - d.r);
-  }
+  for (const PlanarBox& b : spec_.obstacles) best = std::min(best, boxClearance(x, k, b, nullptr, nullptr));
   return best;
 }
 

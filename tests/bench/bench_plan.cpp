@@ -1,26 +1,47 @@
-// tests/bench/bench_plan.cpp — `varsim plan` on the car_park preset at three resolutions of the same 10 s
-// horizon (N dt = 10 s): size of the NLP, Ipopt iterations, wall time of the solve, cost, max dynamics residual
+// tests/bench/bench_plan.cpp — `varsim plan` on every registered plan problem's preset (plan/plan_problem.h), and
+// on the car_park preset at three resolutions of the same 10 s horizon: size of the NLP (variables, constraints,
+// Jacobian and Hessian nonzeros), Ipopt iterations, wall and CPU time of the solve, cost, max dynamics residual
 // and max constraint/bound violation. Prints a Markdown table (a benchmark, not a test: no assertions on time).
 #include <cstdio>
 #include <string>
+#include <vector>
 
+#include "plan/plan_problem.h"
 #include "ui/plan_command.h"
 
 using namespace varsim;
 
-int main(int argc, char** argv) {
-  const std::string problem = argc > 1 ? argv[1] : std::string(VARSIM_SOURCE_DIR) + "/assets/problems/car_park.json";
-  std::printf("| preset | N | dt (s) | variables | constraints | Jacobian nonzeros | iterations | wall (s) | cost | "
-              "max dyn_residual | max violation | status |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const auto& [N, dt] : {std::pair<int, const char*>{100, "0.1"}, {200, "0.05"}, {400, "0.025"}}) {
-    PlanStats s;
-    planCommand({"plan", problem, "--set", "N=" + std::to_string(N), "--set", std::string("dt=") + dt, "--csv",
-                 "/tmp/bench_plan.csv", "--inputs", "/tmp/bench_plan_inputs.csv"},
-                &s);
-    std::printf("| car_park | %d | %s | %d | %d | %d | %d | %.2f | %.6g | %.1e | %.1e | %s |\n", N, dt, s.variables,
-                s.constraints, s.nonzeros, s.iterations, s.wallSeconds, s.cost, s.maxDynResidual, s.maxViolation,
-                s.status.c_str());
-    std::fflush(stdout);
+namespace {
+
+void row(const std::string& name, const std::string& problem, const std::vector<std::string>& sets) {
+  std::vector<std::string> args = {"plan", problem};
+  for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
+  args.insert(args.end(), {"--csv", "/tmp/bench_plan.csv", "--inputs", "/tmp/bench_plan_inputs.csv"});
+  const PlanSetup setup = loadPlanProblem(problem, sets);
+  PlanStats s;
+  planCommand(args, &s);
+  std::printf("| %s | %ld | %g | %d | %d | %d | %d | %d | %.2f | %.2f | %.6g | %.1e | %.1e | %s |\n", name.c_str(),
+              setup.plan.integer("N"), setup.scene.params.real("dt"), s.variables, s.constraints, s.nonzeros,
+              s.hessianNonzeros, s.iterations, s.wallSeconds, s.cpuSeconds, s.cost, s.maxDynResidual, s.maxViolation,
+              s.status.c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main() {
+  std::printf("| preset | N | dt (s) | variables | constraints | Jacobian nonzeros | Hessian nonzeros | iterations | "
+              "wall (s) | CPU (s) | cost | max dyn_residual | max violation | status |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const PlanProblemInfo& p : PlanProblemRegistry::all()) {
+    const std::string file = std::string(VARSIM_ASSET_DIR) + "/" + p.preset;
+    const std::string name = p.preset.substr(p.preset.rfind('/') + 1, p.preset.rfind('.') - p.preset.rfind('/') - 1);
+    row(name, file, {});
+    if (p.scene == "car")
+      for (const char* nd : {"N=100;dt=0.1", "N=400;dt=0.025"}) {
+        const std::string t = nd;
+        row(name, file, {t.substr(0, t.find(';')), t.substr(t.find(';') + 1)});
+      }
   }
   return 0;
 }
