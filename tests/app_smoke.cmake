@@ -28,4 +28,4 @@ add_test(NAME app_bench_frames_worker
          COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x720x24" $<TARGET_FILE:varsim> --bench-frames 1 --scene ladder
                  --set links=30)
 set_tests_properties(app_bench_frames_worker PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
-                     "physics: worker thread.*of real time.*physics step.*process, all threads")
+                     "physics: worker thread.*of real time.*physics step.*frame \\(all threads\\)")

@@ -157,20 +157,20 @@ TEST_CASE("RealTimeMeter: simulated over wall seconds per completed second; paus
   CHECK(!m.behind());
 }
 
-TEST_CASE("FramePhaseLog: per-phase rows, sums and the all-threads row") {
+TEST_CASE("FramePhaseLog: per-phase rows (wall, thread CPU, all threads) and the frame row") {
   FramePhaseLog log;
   for (int f = 0; f < 100; ++f) {
     FramePhaseTimes t;
-    t.add(FramePhase::Step, {2.0, 1.5});
-    t.add(FramePhase::Step, {2.0, 1.5});  // two steps in one frame add up
-    t.add(FramePhase::Render, {f == 99 ? 30.0 : 3.0, 1.0});
+    t.add(FramePhase::Step, {2.0, 1.5, 1.75});
+    t.add(FramePhase::Step, {2.0, 1.5, 1.75});  // two steps in one frame add up
+    t.add(FramePhase::Render, {f == 99 ? 30.0 : 3.0, 1.0, 2.0});
     t.processCpuMs = 9.0;
     log.add(t);
   }
   const std::string r = log.report();
-  CHECK(r.find("physics step          4.00     4.00     4.00       3.00") != std::string::npos);
-  CHECK(r.find("3-D render            3.27     3.00     3.00") != std::string::npos);
-  CHECK(r.find("process, all threads") != std::string::npos);
+  CHECK(r.find("physics step              4.00    4.00    4.00       3.00    3.00          3.50    3.50") != std::string::npos);
+  CHECK(r.find("3-D render                3.27    3.00    3.00       1.00") != std::string::npos);
+  CHECK(r.find("frame (all threads)       7.27    7.00    7.00       4.00    4.00          9.00") != std::string::npos);
   PhaseClock c;
   const PhaseCost lap = c.lap();
   CHECK(lap.wallMs >= 0.0);

@@ -136,6 +136,7 @@ int runSmokeTest(AppState& app, const AppOptions& o) {
 int runBench(AppState& app, const AppOptions& o) {
   FrameTimeLog log;
   FramePhaseLog phases;
+  app.finishPhases = true;
   const double period = 1.0 / 60.0;
   const auto start = Clock::now();
   auto frameStart = start, deadline = start;

@@ -136,8 +136,10 @@ int runAppFrame(AppState& app, double wallDt) {
     } else {
       app.renderer.render(app.drawList, app.camera, view, fbw, fbh);
     }
+    if (app.finishPhases) glFinish();
     app.frameCosts.add(FramePhase::Render, phase.lap());
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (app.finishPhases) glFinish();
     if (!shotPath.empty()) takeScreenshot(app, shotPath, fbw, fbh);
     app.frameCosts.add(FramePhase::UiRender, phase.lap());
   }

@@ -45,6 +45,8 @@ struct AppState {
   RateMeter rates;
   RealTimeMeter realTime;  // achieved % of real time ("running slower than real time" line)
   FramePhaseTimes frameCosts;  // this frame's cost by phase (the benchmark's report)
+  bool finishPhases = false;   // benchmark: glFinish after the 3-D and the ImGui render, so each phase's
+                               // time includes its rasterization
   double wallTime = 0.0;  // seconds since start (notices fade by it)
   bool hideUi = false;    // Tab
   bool hideScene = false; // smoke-test reference image: background only

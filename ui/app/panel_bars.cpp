@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/app/opaque_fill.h"
 #include "ui/plot/plot_range.h"
 
 namespace varsim {
@@ -37,7 +38,7 @@ void drawBars(const std::vector<double>& v, const std::vector<Rgba>& colors, con
   ImGui::InvisibleButton("bars", ImVec2(width, height));
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, p1, IM_COL32(22, 24, 30, 255));
+  addOpaqueFill(dl, p0, p1, IM_COL32(22, 24, 30, 255));  // a clear, not a blended fill (opaque_fill.h)
   const float slot = (p1.x - p0.x) / float(n);
   auto yOf = [&](double s) { return float(p1.y - s / yHi * (p1.y - p0.y)); };
   const ImU32 gridCol = IM_COL32(255, 255, 255, 28), textCol = IM_COL32(200, 200, 200, 255);

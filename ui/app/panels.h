@@ -35,6 +35,10 @@ PanelRect panelRect(const char* panel, float displayW, float displayH);
 // skip the contents. When true the caller ends with ImGui::End(). Records the window's rectangle
 // in app.panelBoxes (docked panels shrink the 3-D view).
 bool beginPanel(AppState& app, const char* panel, const char* title, bool* open);
+// ImGui::Begin of a panel window (always followed by ImGui::End), recorded in app.panelBoxes and
+// drawn without a background when it lay wholly outside the 3-D view last frame (over the
+// renderer's clear in the same colour: a CPU rasterizer pays per blended panel pixel).
+bool beginPanelWindow(AppState& app, const char* title, bool* open = nullptr);
 // Adds the current ImGui window's rectangle to app.panelBoxes (between Begin and End).
 void notePanelBox(AppState& app);
 

@@ -31,17 +31,22 @@ void notePanelBox(AppState& app) {
   app.panelBoxes.push_back({pos.x, pos.y, size.x, size.y});
 }
 
-bool beginPanel(AppState& app, const char* panel, const char* title, bool* open) {
-  const ImGuiIO& io = ImGui::GetIO();
-  const PanelRect r = panelRect(panel, io.DisplaySize.x, io.DisplaySize.y);
-  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
+bool beginPanelWindow(AppState& app, const char* title, bool* open) {
   const bool outside = app.panelOutsideView[title];
   const bool expanded = ImGui::Begin(title, open, outside ? ImGuiWindowFlags_NoBackground : 0);
   notePanelBox(app);  // collapsed panels too: their title bar still covers the view
   const ScreenRect& box = app.panelBoxes.back();
   const ScreenRect& v = app.view;
   app.panelOutsideView[title] = box.x >= v.x + v.w || box.x + box.w <= v.x || box.y >= v.y + v.h || box.y + box.h <= v.y;
+  return expanded;
+}
+
+bool beginPanel(AppState& app, const char* panel, const char* title, bool* open) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const PanelRect r = panelRect(panel, io.DisplaySize.x, io.DisplaySize.y);
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
+  const bool expanded = beginPanelWindow(app, title, open);
   if (expanded) return true;
   ImGui::End();
   return false;
@@ -101,7 +106,12 @@ void drawMsaaMenu(AppState& app) {
 }  // namespace
 
 void drawMainMenu(AppState& app) {
-  if (!ImGui::BeginMainMenuBar()) return;
+  // The bar's own MenuBarBg covers its window: a transparent window background is skipped by ImGui,
+  // which saves filling the strip twice (blended pixels are what a CPU rasterizer pays for).
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 0));
+  const bool open = ImGui::BeginMainMenuBar();
+  ImGui::PopStyleColor();
+  if (!open) return;
   app.menuBarHeight = ImGui::GetWindowSize().y;
   PanelVisibility& p = app.settings.panels;
   if (ImGui::BeginMenu("View")) {

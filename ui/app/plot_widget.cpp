@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "ui/app/opaque_fill.h"
+
 namespace varsim {
 
 namespace {
@@ -105,7 +107,7 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
   }
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, p1, IM_COL32(22, 24, 30, 255));
+  addOpaqueFill(dl, p0, p1, IM_COL32(22, 24, 30, 255));  // a clear, not a blended fill (opaque_fill.h)
   const double tSpan = window.tMax - window.tMin, ySpan = y.hi - y.lo;
   auto xOf = [&](double t) { return float(p0.x + (t - window.tMin) / tSpan * (p1.x - p0.x)); };
   auto yOf = [&](double v) { return float(p1.y - (v - y.lo) / ySpan * (p1.y - p0.y)); };

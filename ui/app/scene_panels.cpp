@@ -178,9 +178,7 @@ void drawPanel(AppState& app, const ScenePanel& panel, size_t index) {
   const PanelRect r = panelRect("Scene panel", io.DisplaySize.x, io.DisplaySize.y);
   ImGui::SetNextWindowPos(ImVec2(r.x + 30.0f * float(index), r.y - 30.0f * float(index)), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
-  const bool expanded = ImGui::Begin(panel.title.c_str());
-  notePanelBox(app);
-  if (expanded) {
+  if (beginPanelWindow(app, panel.title.c_str())) {
     for (const PanelWidget& w : panel.header) drawWidget(app, w, false);
     if (!panel.tabs.empty() && ImGui::BeginTabBar("tabs")) {
       for (const PanelTab& tab : panel.tabs)

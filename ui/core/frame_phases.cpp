@@ -36,44 +36,47 @@ double processCpuSeconds() { return cpuSeconds(CLOCK_PROCESS_CPUTIME_ID); }
 
 PhaseCost PhaseClock::lap() {
   const auto wall = std::chrono::steady_clock::now();
-  const double cpu = threadCpuSeconds();
-  const PhaseCost c{std::chrono::duration<double, std::milli>(wall - wall_).count(), 1e3 * (cpu - cpu_)};
+  const double cpu = threadCpuSeconds(), process = processCpuSeconds();
+  const PhaseCost c{std::chrono::duration<double, std::milli>(wall - wall_).count(), 1e3 * (cpu - cpu_),
+                    1e3 * (process - process_)};
   wall_ = wall;
   cpu_ = cpu;
+  process_ = process;
   return c;
 }
 
 std::string FramePhaseLog::report() const {
-  std::string out = "per-phase cost per frame, ms (CPU = this thread's CPU time; wall also counts waiting for a core):\n";
+  std::string out =
+      "per-phase cost per frame, ms (wall also counts waiting for a core; CPU: the phase's thread; all threads: the\n"
+      "whole process meanwhile, GL rasterizer threads included):\n";
   char line[200];
-  std::snprintf(line, sizeof line, "  %-17s %8s %8s %8s   %8s %8s %8s\n", "phase", "wall mean", "p50", "p99", "CPU mean",
-                "p50", "p99");
+  std::snprintf(line, sizeof line, "  %-20s %9s %7s %7s   %8s %7s   %11s %7s\n", "phase", "wall mean", "p50", "p99",
+                "CPU mean", "p99", "all threads", "p99");
   out += line;
-  std::vector<double> wall(frames_.size()), cpu(frames_.size());
+  const size_t n = frames_.size();
+  std::vector<double> wall(n), cpu(n), process(n);
   auto row = [&](const char* name) {
-    double wallSum = 0, cpuSum = 0;
-    for (size_t f = 0; f < frames_.size(); ++f) wallSum += wall[f], cpuSum += cpu[f];
-    const double n = frames_.empty() ? 1.0 : double(frames_.size());
-    std::snprintf(line, sizeof line, "  %-17s %8.2f %8.2f %8.2f   %8.2f %8.2f %8.2f\n", name, wallSum / n,
-                  FrameTimeLog::percentile(wall, 50), FrameTimeLog::percentile(wall, 99), cpuSum / n,
-                  FrameTimeLog::percentile(cpu, 50), FrameTimeLog::percentile(cpu, 99));
+    double wallSum = 0, cpuSum = 0, processSum = 0;
+    for (size_t f = 0; f < n; ++f) wallSum += wall[f], cpuSum += cpu[f], processSum += process[f];
+    const double d = n == 0 ? 1.0 : double(n);
+    std::snprintf(line, sizeof line, "  %-20s %9.2f %7.2f %7.2f   %8.2f %7.2f   %11.2f %7.2f\n", name, wallSum / d,
+                  FrameTimeLog::percentile(wall, 50), FrameTimeLog::percentile(wall, 99), cpuSum / d,
+                  FrameTimeLog::percentile(cpu, 99), processSum / d, FrameTimeLog::percentile(process, 99));
     out += line;
   };
   for (int p = 0; p < kFramePhaseCount; ++p) {
-    for (size_t f = 0; f < frames_.size(); ++f) {
-      wall[f] = frames_[f].phase[size_t(p)].wallMs;
-      cpu[f] = frames_[f].phase[size_t(p)].cpuMs;
+    for (size_t f = 0; f < n; ++f) {
+      const PhaseCost& c = frames_[f].phase[size_t(p)];
+      wall[f] = c.wallMs, cpu[f] = c.cpuMs, process[f] = c.processCpuMs;
     }
     row(framePhaseName(FramePhase(p)));
   }
-  for (size_t f = 0; f < frames_.size(); ++f) {
+  for (size_t f = 0; f < n; ++f) {
     wall[f] = cpu[f] = 0.0;
     for (const PhaseCost& c : frames_[f].phase) wall[f] += c.wallMs, cpu[f] += c.cpuMs;
+    process[f] = frames_[f].processCpuMs;
   }
-  row("sum of phases");
-  for (size_t f = 0; f < frames_.size(); ++f) wall[f] = cpu[f] = frames_[f].processCpuMs;
-  out += "  (the process row: CPU of all threads, GL rasterizer threads included; wall columns repeat it)\n";
-  row("process, all threads");
+  row("frame (all threads)");
   return out;
 }
 

@@ -27,7 +27,8 @@ constexpr int kFramePhaseCount = int(FramePhase::Count);
 const char* framePhaseName(FramePhase phase);
 
 struct PhaseCost {
-  double wallMs = 0.0, cpuMs = 0.0;
+  double wallMs = 0.0, cpuMs = 0.0;  // cpuMs: the measuring thread's CPU
+  double processCpuMs = 0.0;         // all threads of the process (a GL rasterizer's threads included)
 };
 
 // One frame's costs; phases that run several times per frame (one per physics step) add up.
@@ -37,6 +38,7 @@ struct FramePhaseTimes {
   void add(FramePhase p, PhaseCost c) {
     phase[size_t(p)].wallMs += c.wallMs;
     phase[size_t(p)].cpuMs += c.cpuMs;
+    phase[size_t(p)].processCpuMs += c.processCpuMs;
   }
   void add(const FramePhaseTimes& other) {
     for (int p = 0; p < kFramePhaseCount; ++p) add(FramePhase(p), other.phase[size_t(p)]);
@@ -49,15 +51,17 @@ double processCpuSeconds();  // CPU time of all threads of the process (CLOCK_PR
 // Interval timer on the calling thread: lap() returns the cost since construction or the last lap.
 class PhaseClock {
  public:
-  PhaseClock() : wall_(std::chrono::steady_clock::now()), cpu_(threadCpuSeconds()) {}
+  PhaseClock() : wall_(std::chrono::steady_clock::now()), cpu_(threadCpuSeconds()), process_(processCpuSeconds()) {}
   PhaseCost lap();
 
  private:
   std::chrono::steady_clock::time_point wall_;
-  double cpu_;
+  double cpu_, process_;
 };
 
-// Frames' phase costs for the benchmark report: per phase mean, p50 and p99 of wall and CPU ms.
+// Frames' phase costs for the benchmark report: per phase mean, p50 and p99 of wall ms, mean and p99
+// of the thread's and of the whole process's CPU ms. The process column of a phase counts whatever
+// else ran meanwhile (the physics worker): exact per phase with --sync-physics.
 class FramePhaseLog {
  public:
   void add(const FramePhaseTimes& t) { frames_.push_back(t); }
