@@ -102,7 +102,7 @@ std::string PlanInstance::replayCommand(const std::string& inputsPath) const {
   std::string replay = "varsim run " + sc.scene;
   const ParamSet defaults = sceneDefaults(sc.scene);
   for (const ParamSpec& sp : sc.params.specs())
-    if (!sp.live && sc.params.valueText(sp.key) != defaults.valueText(sp.key))
+    if (sc.params.valueText(sp.key) != defaults.valueText(sp.key))
       replay += " --set " + sp.key + "=" + sc.params.valueText(sp.key);
   return replay + " --steps " + std::to_string(segments()) + " --input " + inputsPath;
 }

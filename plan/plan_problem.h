@@ -57,7 +57,8 @@ class PlanInstance {
   virtual std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const = 0;
 
   const PlanSetup& setup() const { return setup_; }
-  // `varsim run SCENE [--set k=v for every non-live scene key off its default] --steps N --input PATH`.
+  // `varsim run SCENE [--set k=v for every scene key off its default] --steps N --input PATH`. Live keys count
+  // too: a key read at construction (the snakeboard's gait=false) cannot come from the input file's events.
   std::string replayCommand(const std::string& inputsPath) const;
   // Saves inputTrack(x) with the scene's controls and a comment naming the source and replayCommand(path).
   void writeInputs(const std::string& path, const Eigen::VectorXd& x) const;

@@ -121,3 +121,47 @@ TEST_CASE("SnakeboardBoundsFixStartAndRestAtTheTarget") {
   bad.weightSmooth = std::nan("");
   CHECK_THROWS_AS(SnakeboardDmoc{bad}, BadInput);
 }
+
+TEST_CASE("SnakeboardHessianMatchesFiniteDifferencesOfTheLagrangianGradient") {
+  const SnakeboardDmoc dmoc(smallSpec(6));
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  const int n = dmoc.numVariables(), m = dmoc.numConstraints();
+  for (int trial = 0; trial < 5; ++trial) {
+    Eigen::VectorXd x = dmoc.initialGuess(), lambda(m);
+    for (int k = 0; k <= dmoc.spec().N; ++k) {
+      x.segment<3>(6 * k) += 0.3 * Eigen::Vector3d(U(rng), U(rng), U(rng));
+      x.segment<3>(6 * k + 3) += Eigen::Vector3d(0.5 * U(rng), 0.2 * U(rng), 0.3 * U(rng));
+    }
+    for (int i = 0; i < m; ++i) lambda[i] = 2.0 * U(rng);
+    const double sigma = 0.7;
+    std::vector<Eigen::Triplet<double>> t;
+    dmoc.hessian(x, sigma, lambda, t);
+    Eigen::MatrixXd H = Eigen::MatrixXd::Zero(n, n);
+    for (const auto& e : t) {
+      CHECK(e.row() >= e.col());  // lower triangle
+      H(e.row(), e.col()) += e.value();
+    }
+    H = H.selfadjointView<Eigen::Lower>();
+    auto lagrangianGradient = [&](const Eigen::VectorXd& y) {
+      std::vector<Eigen::Triplet<double>> jt;
+      dmoc.jacobian(y, jt);
+      Eigen::SparseMatrix<double> J(m, n);
+      J.setFromTriplets(jt.begin(), jt.end());
+      return Eigen::VectorXd(sigma * dmoc.gradient(y) + J.transpose() * lambda);
+    };
+    double worst = 0.0;
+    for (int j = 0; j < n; ++j) {
+      const double e = 1e-5;
+      Eigen::VectorXd xp = x, xm = x;
+      xp[j] += e, xm[j] -= e;
+      const Eigen::VectorXd fd = (lagrangianGradient(xp) - lagrangianGradient(xm)) / (2.0 * e);
+      for (int i = 0; i < n; ++i) worst = std::max(worst, relErr(H(i, j), fd[i]));
+    }
+    CHECK(worst < 1e-6);
+    std::vector<Eigen::Triplet<double>> t0;
+    dmoc.hessian(dmoc.initialGuess(), 1.0, Eigen::VectorXd::Zero(m), t0);
+    REQUIRE(t0.size() == t.size());  // the pattern does not depend on x, objFactor or lambda
+    for (size_t i = 0; i < t.size(); ++i) CHECK((t0[i].row() == t[i].row() && t0[i].col() == t[i].col()));
+  }
+}

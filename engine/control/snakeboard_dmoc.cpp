@@ -15,8 +15,9 @@ namespace {
 
 using Row = Eigen::Matrix<double, 1, 8>;
 
-// The initial guess's shape wiggle (rad, cycles over the horizon): small against the command ranges.
-constexpr double kGuessAmplitude = 0.2, kGuessCycles = 4.0;
+// The initial guess's shape wiggle: amplitude (rad) small against the command ranges; sin(37 k), sin(53 k + 1)
+// are deterministic but without period or phase relation at the step (no gait is suggested to the optimiser).
+constexpr double kGuessAmplitude = 0.2;
 
 // d e1(phi)/d phi for e1 = (sin 2phi, -2l cos^2 phi, 0).
 Vector3d e1Derivative(double l, double phi) {
@@ -117,10 +118,10 @@ Eigen::VectorXd SnakeboardDmoc::initialGuess() const {
   const se2::Pose2 a = s.g, t = spec_.target;
   Eigen::VectorXd x(numVariables());
   for (int k = 0; k <= N; ++k) {
-    const double f = double(k) / N, w = 2.0 * kGuessCycles * 3.14159265358979323846 * f;
-    // Clipped to the node bounds (a command range may exclude the wiggle about r_0).
-    const double psi = s.psi + (k == 0 || k == N ? 0.0 : kGuessAmplitude * std::sin(w));
-    const double phi = s.phi + (k == 0 || k == N ? 0.0 : 0.5 * kGuessAmplitude * std::sin(w + 1.0));
+    const double f = double(k) / N;
+    // Clipped to the node bounds below (a command range may exclude the wiggle about r_0).
+    const double psi = s.psi + (k == 0 || k == N ? 0.0 : kGuessAmplitude * std::sin(37.0 * k));
+    const double phi = s.phi + (k == 0 || k == N ? 0.0 : 0.5 * kGuessAmplitude * std::sin(53.0 * k + 1.0));
     x.segment<6>(6 * k) << a.theta + f * (t.theta - a.theta), a.x + f * (t.x - a.x), a.y + f * (t.y - a.y), psi, phi,
         0.0;
   }
@@ -206,6 +207,52 @@ void SnakeboardDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Tripl
       out.emplace_back(row, 6 * k + 3 + i, -spec_.lag / (1.0 - spec_.lag));
       out.emplace_back(row, j + 3 + i, 1.0 / (1.0 - spec_.lag));
     }
+  }
+}
+
+void SnakeboardDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
+                             std::vector<Eigen::Triplet<double>>& out) const {
+  out.clear();
+  const int N = spec_.N;
+  const double h = spec_.h;
+  // Cost: per shape component c, (w_c/h) sum (r_{k+1} - r_k)^2 + (s w_c/h^3) sum (r_{k+2} - 2 r_{k+1} + r_k)^2.
+  for (int c = 0; c < 2; ++c) {
+    const double w = (c == 0 ? spec_.weightPsi : spec_.weightPhi) * objFactor;
+    for (int k = 0; k < N; ++k) {
+      const int a = 6 * k + 3 + c, b = a + 6;
+      out.emplace_back(a, a, 2.0 * w / h);
+      out.emplace_back(b, b, 2.0 * w / h);
+      out.emplace_back(b, a, -2.0 * w / h);
+      if (k + 2 > N) continue;
+      const double s = 2.0 * spec_.weightSmooth * w / (h * h * h), coef[3] = {1.0, -2.0, 1.0};
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j <= i; ++j) out.emplace_back(a + 6 * i, a + 6 * j, s * coef[i] * coef[j]);
+    }
+  }
+  // Dynamics rows x_{k+1} - next(z_k): -sum_i lambda_i d2 next_i / dz2 over the nonlinear inputs of z_k.
+  const int in[6] = {0, 3, 4, 5, 6, 7};
+  for (int k = 0; k < N; ++k) {
+    const int j = 6 * (k + 1), var[8] = {6 * k, 6 * k + 1, 6 * k + 2, 6 * k + 3, 6 * k + 4, 6 * k + 5, j + 3, j + 4};
+    const Eigen::Vector4d l = lambda.segment<4>(4 * k);
+    Eigen::Matrix<double, 8, 1> z;
+    z << x.segment<6>(6 * k), x[j + 3], x[j + 4];
+    auto weightedGradient = [&](const Eigen::Matrix<double, 8, 1>& zz) -> Eigen::Matrix<double, 8, 1> {
+      const SnakeboardState s = snakeboardStart({zz[0], zz[1], zz[2]}, zz[3], zz[4], zz[5]);
+      return snakeboardNextJacobian(spec_.board, spec_.alpha, h, s, zz[6], zz[7]).transpose() * l;
+    };
+    Eigen::Matrix<double, 6, 6> H;
+    for (int b = 0; b < 6; ++b) {
+      const double e = 1e-6 * (1.0 + std::abs(z[in[b]]));
+      Eigen::Matrix<double, 8, 1> zp = z, zm = z;
+      zp[in[b]] += e, zm[in[b]] -= e;
+      const Eigen::Matrix<double, 8, 1> d = (weightedGradient(zp) - weightedGradient(zm)) / (2.0 * e);
+      for (int a = 0; a < 6; ++a) H(a, b) = -d[in[a]];
+    }
+    for (int a = 0; a < 6; ++a)
+      for (int b = 0; b <= a; ++b) {
+        const int r = var[in[a]], c = var[in[b]];  // var is increasing in in[], so r >= c
+        out.emplace_back(r, c, 0.5 * (H(a, b) + H(b, a)));
+      }
   }
 }
 

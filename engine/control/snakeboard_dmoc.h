@@ -38,15 +38,22 @@ class SnakeboardDmoc : public Nlp {
   int numConstraints() const override { return numDynamics() + 2 * spec_.N; }
   int numDynamics() const { return 4 * spec_.N; }
   void bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const override;
-  // Pose interpolated linearly from start to target, p = 0 (p_0 at node 0), the shape r_0 plus a small wiggle
-  // psi = 0.2 sin(8 pi t/T), phi = 0.1 sin(8 pi t/T + 1): with the shape held at r_0 the linearised dynamics cannot
-  // move the board (it moves only through products of shape rates) and Ipopt declares the problem infeasible. The
-  // dynamics rows are not satisfied by the guess; amplitude, phase and timing of the gait are left to the optimiser.
+  // Pose interpolated linearly from start to target, p = 0 (p_0 at node 0), the shape r_0 plus a small
+  // pseudo-random wiggle psi = 0.2 sin(37 k), phi = 0.1 sin(53 k + 1) (rad; no period or phase relation): with the
+  // shape held at r_0 the linearised dynamics cannot move the board (it moves only through products of shape
+  // rates) and Ipopt declares the problem infeasible. The guess violates the dynamics rows; the gait (amplitudes,
+  // phases, timing) is left entirely to the optimiser.
   Eigen::VectorXd initialGuess() const override;
   double objective(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override;
   void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override;
+  // Hessian of the Lagrangian: the cost's (constant, exact) plus, per segment, -sum_i lambda_i d2 next_i over the
+  // update's nonlinear inputs (theta, psi, phi, p, psi_{k+1}, phi_{k+1}; x and y enter linearly) by central
+  // differences of the analytic snakeboardNextJacobian (step 1e-6 (1 + |z|), symmetrised): near-exact (~1e-9).
+  bool hasHessian() const override { return true; }
+  void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
+               std::vector<Eigen::Triplet<double>>& out) const override;
 
   SnakeboardState node(const Eigen::VectorXd& x, int k) const;       // g, psi, phi, p at node k
   Eigen::Vector2d shapeRate(const Eigen::VectorXd& x, int k) const;  // u_k = (r_{k+1} - r_k)/h, k < N

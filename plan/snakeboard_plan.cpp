@@ -1,0 +1,150 @@
+// plan/snakeboard_plan.cpp — the snakeboard's plan problem (seed 000 Sec. 6 with the board of Sec. 5.2.2): reach a
+// target position and heading from the scene's start, at rest, choosing only the shape (rotor psi, steering phi)
+// with the least shape-rate effort (+ smoothness); the gait is not given, the optimiser finds it. Start, limits and
+// the shape lag come from the snakeboard scene's own parameters; the transcription is engine/control/snakeboard_dmoc.h;
+// the replay drives the scene's rotor/steer sticks (gait off), whose lag reproduces the planned shapes.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/control/snakeboard_dmoc.h"
+#include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
+#include "plan/plan_problem.h"
+#include "scenes/scene.h"
+
+namespace varsim {
+namespace {
+
+std::vector<ParamSpec> snakeboardPlanSpecs() {
+  return {
+      ParamSpec::integer("N", 160, 1, 20000, "segments of the plan (horizon T = N dt)"),
+      ParamSpec::real("target_x", -4.0, -1e4, 1e4, "m", "final board-centre position x (forward is body -x)"),
+      ParamSpec::real("target_y", 0.5, -1e4, 1e4, "m", "final board-centre position y"),
+      ParamSpec::real("target_heading", 0.0, -12.566370614359172, 12.566370614359172, "rad", "final heading theta"),
+      ParamSpec::real("weight_psi", 1.0, 0.0, 1e6, "", "W on (u^psi)^2 in h sum u^T W u (rotor rate)"),
+      ParamSpec::real("weight_phi", 1.0, 0.0, 1e6, "", "W on (u^phi)^2 in h sum u^T W u (steering rate)"),
+      ParamSpec::real("weight_smooth", 0.1, 0.0, 1e6, "", "weight of sum |u_{k+1} - u_k|_W^2 / h (shape acceleration)"),
+      ParamSpec::integer("max_iter", 500, 1, 100000, "Ipopt max_iter"),
+  };
+}
+
+// The scene's start node as its own diagnostics report it (no second copy of its start-up).
+SnakeboardState sceneStart(const PlanSetup& o) {
+  const auto scene = SceneRegistry::create(o.scene.scene, o.scene.params);
+  const std::vector<std::string> cols = scene->columns();
+  std::vector<double> row;
+  scene->diagnostics(row);
+  auto col = [&](const char* name) {
+    for (size_t i = 0; i < cols.size(); ++i)
+      if (cols[i] == name) return row[i];
+    throw BadInput(std::string("snakeboard plan: the scene has no column '") + name + "'");
+  };
+  return snakeboardStart({col("theta"), col("x"), col("y")}, col("psi"), col("phi"), col("mu"));
+}
+
+void requireChoice(const PlanSetup& o, const char* key, const std::string& allowed, const char* why) {
+  const std::string v = o.scene.params.valueText(key);
+  if (v != allowed)
+    throw BadInput(o.source + ": key '" + key + "' = " + v + ": allowed: " + allowed + " (" + why + ")");
+}
+
+SnakeboardDmocSpec snakeboardSpec(const PlanSetup& o) {
+  const ParamSet &p = o.scene.params, &q = o.plan;
+  requireChoice(o, "integrator", "variational", "the plan's constraints are the variational update");
+  requireChoice(o, "gait", "false", "the plan drives the shape through the rotor/steer sticks");
+  requireChoice(o, "world", "open", "the snakeboard plan has no clearance rows for the arena's walls and crates");
+  for (const char* key : {"psi_max", "phi_max"})
+    if (!(p.real(key) > 0.0))
+      throw BadInput(o.source + ": key '" + key + "' = " + formatNumber(p.real(key)) +
+                     ": allowed (0, ...] for a plan (the sticks' range is the shape's)");
+  SnakeboardDmocSpec s;
+  s.board = {p.real("m"), p.real("I"), p.real("J"), p.real("l")};
+  s.alpha = p.real("alpha");
+  s.h = p.real("dt");
+  s.N = int(q.integer("N"));
+  s.start = sceneStart(o);
+  s.target = {q.real("target_heading"), q.real("target_x"), q.real("target_y")};
+  // The scene's stick lag and ranges: psi target = psi_max rotor, phi target = clip(phi - phi_max steer, +-1.4).
+  s.lag = std::exp(-s.h / p.real("shape_response"));
+  const double trim = p.real("phi"), maxSteer = snakeboard::kMaxSteer;
+  s.commandLo = {-p.real("psi_max"), std::max(trim - p.real("phi_max"), -maxSteer)};
+  s.commandHi = {p.real("psi_max"), std::min(trim + p.real("phi_max"), maxSteer)};
+  s.weightPsi = q.real("weight_psi");
+  s.weightPhi = q.real("weight_phi");
+  s.weightSmooth = q.real("weight_smooth");
+  return s;
+}
+
+class SnakeboardPlan : public PlanInstance {
+ public:
+  explicit SnakeboardPlan(const PlanSetup& setup) : PlanInstance(setup), dmoc_(snakeboardSpec(setup)) {}
+  const Nlp& nlp() const override { return dmoc_; }
+  int segments() const override { return dmoc_.spec().N; }
+  double maxDynResidual(const Eigen::VectorXd& x) const override {
+    double r = 0.0;
+    for (int k = 0; k < segments(); ++k) r = std::max(r, dmoc_.dynResidual(x, k));
+    return r;
+  }
+  void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
+  InputTrack inputTrack(const Eigen::VectorXd& x) const override;
+  std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
+    std::vector<Eigen::Vector3d> path;
+    for (int k = 0; k <= segments(); ++k) path.emplace_back(x[6 * k + 1], x[6 * k + 2], 0.0);  // board centre
+    return path;
+  }
+
+ private:
+  // The stick positions (rotor, steer) whose lagged targets are the plan's commands c_k.
+  Eigen::Vector2d sticks(const Eigen::VectorXd& x, int k) const {
+    const ParamSet& p = setup().scene.params;
+    const Eigen::Vector2d c = dmoc_.command(x, k);
+    return {c[0] / p.real("psi_max"), (p.real("phi") - c[1]) / p.real("phi_max")};
+  }
+  SnakeboardDmoc dmoc_;
+};
+
+void SnakeboardPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw BadInput(path + ": cannot write the plan CSV");
+  const SnakeboardDmocSpec& s = dmoc_.spec();
+  std::fprintf(f, "t,x,y,theta,energy,psi,phi,mu,speed,yaw_rate,psi_rate,phi_rate,rotor,steer,dyn_residual\n");
+  for (int k = 0; k <= s.N; ++k) {
+    const SnakeboardState n = dmoc_.node(x, k);
+    // The segment that ends at node k (the scene's convention for its rate columns); node 0: the start at rest
+    // in the shape, moving with p_0.
+    SnakeboardState seg = n;
+    if (k > 0)
+      seg = snakeboardNext(s.board, s.alpha, s.h, dmoc_.node(x, k - 1), n.psi, n.phi);
+    else
+      seg.xi = snakeboard::velocityOfMomentum(s.board, n.phi, 0.0, n.p);
+    const Eigen::Vector2d stick = k < s.N ? sticks(x, k) : Eigen::Vector2d::Zero();
+    const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
+    std::fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+                 k * s.h, n.g.x, n.g.y, n.g.theta, snakeboard::energy(s.board, seg.uPsi, seg.uPhi, seg.xi), n.psi,
+                 n.phi, n.p, -seg.xi[1], seg.xi[0], seg.uPsi, seg.uPhi, stick[0], stick[1], res);
+  }
+  if (std::fclose(f) != 0) throw BadInput(path + ": write failed");
+}
+
+// The sticks per step (gait off): the scene's lag r_{k+1} = c_k + lag (r_k - c_k) then gives back the planned
+// shapes to round-off, and snakeboardStep the planned nodes. Neutral sticks after the plan hold r_N = r_0 at rest.
+InputTrack SnakeboardPlan::inputTrack(const Eigen::VectorXd& x) const {
+  const auto scene = SceneRegistry::create(setup().scene.scene, setup().scene.params);
+  InputTrack track;
+  track.neutral = neutralInputs(scene->controls());
+  for (int k = 0; k < segments(); ++k) {
+    const Eigen::Vector2d stick = sticks(x, k);
+    track.append(k, {stick[0], stick[1]});
+  }
+  track.append(segments(), track.neutral);
+  return track;
+}
+
+}  // namespace
+
+VARSIM_REGISTER_PLAN_PROBLEM(PlanProblemInfo{
+    "snakeboard", "Reach a target (the gait emerges)", "problems/snakeboard_reach.json", snakeboardPlanSpecs,
+    [](const PlanSetup& s) -> std::unique_ptr<PlanInstance> { return std::make_unique<SnakeboardPlan>(s); }});
+
+}  // namespace varsim
