@@ -33,21 +33,27 @@ Eigen::Matrix<double, 4, 1> nextRows(const SnakeboardParams& p, double h, const 
   return Eigen::Matrix<double, 4, 1>(n.g.theta, n.g.x, n.g.y, n.p);
 }
 
+// Random inputs z = (theta, x, y, psi, phi, p, psi_{k+1}, phi_{k+1}) of snakeboardNext; every fifth at rest with
+// the shape held (h omega = 0 exactly: the series branch of the pose line).
+Eigen::Matrix<double, 8, 1> randomInputs(std::mt19937& rng, int trial) {
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Eigen::Matrix<double, 8, 1> z;
+  z << 3.0 * U(rng), 5.0 * U(rng), 5.0 * U(rng), U(rng), 0.6 * U(rng), 0.5 * U(rng), 0.0, 0.0;
+  z[6] = z[3] + 0.1 * U(rng);
+  z[7] = z[4] + 0.05 * U(rng);
+  if (trial % 5 == 0) z[5] = 0.0, z[6] = z[3], z[7] = z[4];
+  return z;
+}
+
 }  // namespace
 
 TEST_CASE("SnakeboardNextJacobianMatchesFiniteDifferences") {
   const SnakeboardParams p;
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> U(-1.0, 1.0);
   double worst = 0.0;
   for (int trial = 0; trial < 50; ++trial) {
     const double h = trial % 2 ? 0.05 : 1.0 / 60.0;
-    Eigen::Matrix<double, 8, 1> z;
-    z << 3.0 * U(rng), 5.0 * U(rng), 5.0 * U(rng), U(rng), 0.6 * U(rng), 0.5 * U(rng), 0.0, 0.0;
-    z[6] = z[3] + 0.1 * U(rng);
-    z[7] = z[4] + 0.05 * U(rng);
-    // Also at rest with the shape held (h omega = 0 exactly: the series branch of the pose line).
-    if (trial % 5 == 0) z[5] = 0.0, z[6] = z[3], z[7] = z[4];
+    const Eigen::Matrix<double, 8, 1> z = randomInputs(rng, trial);
     const SnakeboardState s = snakeboardStart({z[0], z[1], z[2]}, z[3], z[4], z[5]);
     const Eigen::Matrix<double, 4, 8> J = snakeboardNextJacobian(p, 0.5, h, s, z[6], z[7]);
     for (int j = 0; j < 8; ++j) {
@@ -56,6 +62,31 @@ TEST_CASE("SnakeboardNextJacobianMatchesFiniteDifferences") {
       zp[j] += e, zm[j] -= e;
       const Eigen::Matrix<double, 4, 1> fd = (nextRows(p, h, zp) - nextRows(p, h, zm)) / (2.0 * e);
       for (int i = 0; i < 4; ++i) worst = std::max(worst, relErr(J(i, j), fd[i]));
+    }
+  }
+  CHECK(worst < 1e-6);
+}
+
+TEST_CASE("SnakeboardNextHessianMatchesFiniteDifferencesOfTheJacobian") {
+  const SnakeboardParams p;
+  std::mt19937 rng(9);
+  double worst = 0.0;
+  for (int trial = 0; trial < 50; ++trial) {
+    const double h = trial % 2 ? 0.05 : 1.0 / 60.0;
+    const Eigen::Matrix<double, 8, 1> z = randomInputs(rng, trial);
+    auto jac = [&](const Eigen::Matrix<double, 8, 1>& y) {
+      return snakeboardNextJacobian(p, 0.5, h, snakeboardStart({y[0], y[1], y[2]}, y[3], y[4], y[5]), y[6], y[7]);
+    };
+    const auto H = snakeboardNextHessian(p, 0.5, h, snakeboardStart({z[0], z[1], z[2]}, z[3], z[4], z[5]), z[6], z[7]);
+    for (int b = 0; b < 6; ++b) {
+      const double e = 1e-6;
+      Eigen::Matrix<double, 8, 1> zp = z, zm = z;
+      zp[kNonlinearInputs[b]] += e, zm[kNonlinearInputs[b]] -= e;
+      const Eigen::Matrix<double, 4, 8> fd = (jac(zp) - jac(zm)) / (2.0 * e);
+      for (int i = 0; i < 4; ++i) {
+        for (int a = 0; a < 6; ++a) worst = std::max(worst, relErr(H[size_t(i)](a, b), fd(i, kNonlinearInputs[a])));
+        for (int c : {1, 2}) CHECK(std::abs(fd(i, c)) < 1e-6);  // x, y enter linearly: nothing is left out
+      }
     }
   }
   CHECK(worst < 1e-6);

@@ -1,10 +1,11 @@
 // engine/control/snakeboard_dmoc.cpp — the snakeboard's DMOC transcription: residuals through snakeboardNext (the
-// stepper's own update), their analytic Jacobian by the chain rule through the update's intermediates, the
-// stick-command rows and the shape-rate cost.
+// stepper's own update), their analytic Jacobian by the chain rule through the update's intermediates and its
+// complex-step derivative (the exact Hessian), the stick-command rows and the shape-rate cost.
 #include "engine/control/snakeboard_dmoc.h"
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 
 #include "engine/control/se2_step_jacobian.h"
 #include "engine/sim/errors.h"
@@ -13,15 +14,66 @@
 namespace varsim {
 namespace {
 
-using Row = Eigen::Matrix<double, 1, 8>;
-
 // The initial guess's shape wiggle: amplitude (rad) small against the command ranges; sin(37 k), sin(53 k + 1)
 // are deterministic but without period or phase relation at the step (no gait is suggested to the optimiser).
 constexpr double kGuessAmplitude = 0.2;
 
-// d e1(phi)/d phi for e1 = (sin 2phi, -2l cos^2 phi, 0).
-Vector3d e1Derivative(double l, double phi) {
-  return Vector3d(2.0 * std::cos(2.0 * phi), 2.0 * l * std::sin(2.0 * phi), 0.0);
+// e1(phi) = (sin 2phi, -2l cos^2 phi, 0) (snakeboard::e1, eq. (19)) and d e1/d phi, for any scalar T.
+template <class T>
+Eigen::Matrix<T, 3, 1> e1T(double l, const T& phi) {
+  using std::cos, std::sin;
+  const T c = cos(phi);
+  return {sin(2.0 * phi), -2.0 * l * c * c, T(0.0)};
+}
+template <class T>
+Eigen::Matrix<T, 3, 1> e1DerivativeT(double l, const T& phi) {
+  using std::cos, std::sin;
+  return {2.0 * cos(2.0 * phi), 2.0 * l * sin(2.0 * phi), T(0.0)};
+}
+
+// d snakeboardNext / dz at z = (theta, x, y, psi, phi, p, psi_{k+1}, phi_{k+1}): the chain rule through
+// snakeboardNext's intermediates in its order (engine/integrators/nonholonomic.cpp), the pose line g exp(h xi)
+// through se2StepJacobianT. T = double for the Jacobian, std::complex<double> for its complex-step derivative
+// (the dynamics rows' Hessian).
+template <class T>
+Eigen::Matrix<T, 4, 8> nextJacobian(const SnakeboardParams& p, double alpha, double h,
+                                    const Eigen::Matrix<T, 8, 1>& z) {
+  using Row = Eigen::Matrix<T, 1, 8>;
+  using Vec3 = Eigen::Matrix<T, 3, 1>;
+  using Mat38 = Eigen::Matrix<T, 3, 8>;
+  const T uPsi = (z[6] - z[3]) / h, uPhi = (z[7] - z[4]) / h;
+  const Row duPsi = (Row::Unit(6) - Row::Unit(3)) / h, duPhi = (Row::Unit(7) - Row::Unit(4)) / h;
+  const T phiMid = z[4] + alpha * h * uPhi;
+  const Row dphiMid = Row::Unit(4) + alpha * h * duPhi;
+  const Vec3 D = snakeboard::lockedInertia(p).cast<T>();
+  const Vec3 eK = e1T(p.l, z[4]), eMid = e1T(p.l, phiMid), eN = e1T(p.l, z[7]);
+  const Mat38 deK = e1DerivativeT(p.l, z[4]) * Row::Unit(4), deMid = e1DerivativeT(p.l, phiMid) * dphiMid;
+  const Mat38 deN = e1DerivativeT(p.l, z[7]) * Row::Unit(7);
+  const T denom = eK.cwiseProduct(D.cwiseProduct(eMid)).sum();  // not dot(): it conjugates (no complex step)
+  const Row ddenom = D.cwiseProduct(eMid).transpose() * deK + D.cwiseProduct(eK).transpose() * deMid;
+  const T num = z[5] - p.I * uPsi * eK[0];
+  const Row dnum = Row::Unit(5) - p.I * (eK[0] * duPsi + uPsi * deK.row(0));
+  const T zeta = num / denom;
+  const Row dzeta = dnum / denom - (num / (denom * denom)) * ddenom;
+  const Vec3 xi = zeta * eMid;
+  const Mat38 dxi = eMid * dzeta + zeta * deMid;
+  Vec3 mu = D.cwiseProduct(xi);
+  mu[0] += p.I * uPsi;
+  Mat38 dmu = D.asDiagonal() * dxi;
+  dmu.row(0) += p.I * duPsi;
+  Eigen::Matrix<T, 3, 3> dG, dV;  // the pose line g exp(h xi)
+  se2StepJacobianT<T>(z[0], Vec3(h * xi), dG, dV);
+  Eigen::Matrix<T, 4, 8> Jm = Eigen::Matrix<T, 4, 8>::Zero();
+  Jm.template topLeftCorner<3, 3>() = dG;
+  Jm.template topRows<3>() += h * dV * dxi;
+  Jm.row(3) = eN.transpose() * dmu + mu.transpose() * deN;  // p_{k+1} = <mu_k, e1(phi_{k+1})>
+  return Jm;
+}
+
+Eigen::Matrix<double, 8, 1> inputs(const SnakeboardState& s, double psiNext, double phiNext) {
+  Eigen::Matrix<double, 8, 1> z;
+  z << s.g.theta, s.g.x, s.g.y, s.psi, s.phi, s.p, psiNext, phiNext;
+  return z;
 }
 
 void requireAtLeast(double v, double lo, const char* key) {
@@ -34,34 +86,26 @@ void requireAtLeast(double v, double lo, const char* key) {
 
 Eigen::Matrix<double, 4, 8> snakeboardNextJacobian(const SnakeboardParams& p, double alpha, double h,
                                                    const SnakeboardState& s, double psiNext, double phiNext) {
-  // Inputs z = (theta, x, y, psi, phi, p, psi_{k+1}, phi_{k+1}); the intermediates of snakeboardNext in its order.
-  const double uPsi = (psiNext - s.psi) / h, uPhi = (phiNext - s.phi) / h;
-  const Row duPsi = (Row::Unit(6) - Row::Unit(3)) / h, duPhi = (Row::Unit(7) - Row::Unit(4)) / h;
-  const double phiMid = s.phi + alpha * h * uPhi;
-  const Row dphiMid = Row::Unit(4) + alpha * h * duPhi;
-  const Vector3d D = snakeboard::lockedInertia(p);
-  const Vector3d eK = snakeboard::e1(p.l, s.phi), eMid = snakeboard::e1(p.l, phiMid), eN = snakeboard::e1(p.l, phiNext);
-  const Vector3d eK1 = e1Derivative(p.l, s.phi), eMid1 = e1Derivative(p.l, phiMid), eN1 = e1Derivative(p.l, phiNext);
-  Eigen::Matrix<double, 3, 8> deK = eK1 * Row::Unit(4), deMid = eMid1 * dphiMid, deN = eN1 * Row::Unit(7);
-  const double denom = eK.dot(D.cwiseProduct(eMid));
-  const Row ddenom = D.cwiseProduct(eMid).transpose() * deK + D.cwiseProduct(eK).transpose() * deMid;
-  const double num = s.p - p.I * uPsi * eK[0];
-  const Row dnum = Row::Unit(5) - p.I * (eK[0] * duPsi + uPsi * deK.row(0));
-  const double zeta = num / denom;
-  const Row dzeta = dnum / denom - (num / (denom * denom)) * ddenom;
-  const Vector3d xi = zeta * eMid;
-  const Eigen::Matrix<double, 3, 8> dxi = eMid * dzeta + zeta * deMid;
-  Vector3d mu = D.cwiseProduct(xi);
-  mu[0] += p.I * uPsi;
-  Eigen::Matrix<double, 3, 8> dmu = D.asDiagonal() * dxi;
-  dmu.row(0) += p.I * duPsi;
-  Matrix3d dG, dV;  // the pose line g exp(h xi)
-  se2StepJacobian(s.g, h * xi, dG, dV);
-  Eigen::Matrix<double, 4, 8> Jm = Eigen::Matrix<double, 4, 8>::Zero();
-  Jm.topLeftCorner<3, 3>() = dG;
-  Jm.topRows<3>() += h * dV * dxi;
-  Jm.row(3) = eN.transpose() * dmu + mu.transpose() * deN;  // p_{k+1} = <mu_k, e1(phi_{k+1})>
-  return Jm;
+  return nextJacobian<double>(p, alpha, h, inputs(s, psiNext, phiNext));
+}
+
+std::array<Eigen::Matrix<double, 6, 6>, 4> snakeboardNextHessian(const SnakeboardParams& p, double alpha, double h,
+                                                                 const SnakeboardState& s, double psiNext,
+                                                                 double phiNext) {
+  // Complex step (Squire and Trapp 1998): Im J(z + i e e_j) / e = dJ/dz_j with no subtractive cancellation.
+  constexpr double e = 1e-30;
+  Eigen::Matrix<std::complex<double>, 8, 1> z = inputs(s, psiNext, phiNext).cast<std::complex<double>>();
+  std::array<Eigen::Matrix<double, 6, 6>, 4> H;
+  for (int b = 0; b < 6; ++b) {
+    const int j = kNonlinearInputs[b];
+    z[j] += std::complex<double>(0.0, e);
+    const Eigen::Matrix<double, 4, 8> dJ = nextJacobian(p, alpha, h, z).imag() / e;
+    z[j] -= std::complex<double>(0.0, e);
+    for (int i = 0; i < 4; ++i)
+      for (int a = 0; a < 6; ++a) H[size_t(i)](a, b) = dJ(i, kNonlinearInputs[a]);
+  }
+  for (auto& Hi : H) Hi = 0.5 * (Hi + Hi.transpose()).eval();  // symmetric up to round-off; make it exactly so
+  return H;
 }
 
 SnakeboardDmoc::SnakeboardDmoc(SnakeboardDmocSpec spec) : spec_(std::move(spec)) {
@@ -230,29 +274,15 @@ void SnakeboardDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const E
     }
   }
   // Dynamics rows x_{k+1} - next(z_k): -sum_i lambda_i d2 next_i / dz2 over the nonlinear inputs of z_k.
-  const int in[6] = {0, 3, 4, 5, 6, 7};
   for (int k = 0; k < N; ++k) {
     const int j = 6 * (k + 1), var[8] = {6 * k, 6 * k + 1, 6 * k + 2, 6 * k + 3, 6 * k + 4, 6 * k + 5, j + 3, j + 4};
-    const Eigen::Vector4d l = lambda.segment<4>(4 * k);
-    Eigen::Matrix<double, 8, 1> z;
-    z << x.segment<6>(6 * k), x[j + 3], x[j + 4];
-    auto weightedGradient = [&](const Eigen::Matrix<double, 8, 1>& zz) -> Eigen::Matrix<double, 8, 1> {
-      const SnakeboardState s = snakeboardStart({zz[0], zz[1], zz[2]}, zz[3], zz[4], zz[5]);
-      return snakeboardNextJacobian(spec_.board, spec_.alpha, h, s, zz[6], zz[7]).transpose() * l;
-    };
-    Eigen::Matrix<double, 6, 6> H;
-    for (int b = 0; b < 6; ++b) {
-      const double e = 1e-6 * (1.0 + std::abs(z[in[b]]));
-      Eigen::Matrix<double, 8, 1> zp = z, zm = z;
-      zp[in[b]] += e, zm[in[b]] -= e;
-      const Eigen::Matrix<double, 8, 1> d = (weightedGradient(zp) - weightedGradient(zm)) / (2.0 * e);
-      for (int a = 0; a < 6; ++a) H(a, b) = -d[in[a]];
-    }
+    const std::array<Eigen::Matrix<double, 6, 6>, 4> Hk =
+        snakeboardNextHessian(spec_.board, spec_.alpha, h, node(x, k), x[j + 3], x[j + 4]);
+    Eigen::Matrix<double, 6, 6> H = Eigen::Matrix<double, 6, 6>::Zero();
+    for (int i = 0; i < 4; ++i) H -= lambda[4 * k + i] * Hk[size_t(i)];
     for (int a = 0; a < 6; ++a)
-      for (int b = 0; b <= a; ++b) {
-        const int r = var[in[a]], c = var[in[b]];  // var is increasing in in[], so r >= c
-        out.emplace_back(r, c, 0.5 * (H(a, b) + H(b, a)));
-      }
+      for (int b = 0; b <= a; ++b)  // var is increasing along kNonlinearInputs, so the row index is >= the column's
+        out.emplace_back(var[kNonlinearInputs[a]], var[kNonlinearInputs[b]], H(a, b));
   }
 }
 

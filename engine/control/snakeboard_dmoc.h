@@ -7,6 +7,8 @@
 // the stick commands c_k = (r_{k+1} - lag r_k)/(1 - lag) are linear rows bounded by the scene's stick ranges.
 #pragma once
 
+#include <array>
+
 #include "engine/control/nlp.h"
 #include "engine/integrators/nonholonomic.h"
 
@@ -30,6 +32,14 @@ struct SnakeboardDmocSpec {
 Eigen::Matrix<double, 4, 8> snakeboardNextJacobian(const SnakeboardParams& p, double alpha, double h,
                                                    const SnakeboardState& s, double psiNext, double phiNext);
 
+// The inputs of z on which snakeboardNext depends nonlinearly (x and y enter the pose rows linearly).
+constexpr int kNonlinearInputs[6] = {0, 3, 4, 5, 6, 7};
+// d2 next_i / dz2 over kNonlinearInputs for the rows i = (theta, x, y, p): the complex-step derivative of the
+// analytic Jacobian (exact to round-off; no difference quotient), symmetric.
+std::array<Eigen::Matrix<double, 6, 6>, 4> snakeboardNextHessian(const SnakeboardParams& p, double alpha, double h,
+                                                                 const SnakeboardState& s, double psiNext,
+                                                                 double phiNext);
+
 class SnakeboardDmoc : public Nlp {
  public:
   explicit SnakeboardDmoc(SnakeboardDmocSpec spec);  // throws BadInput on N < 1, a bad range, lag or weight
@@ -48,9 +58,7 @@ class SnakeboardDmoc : public Nlp {
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override;
   void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override;
-  // Hessian of the Lagrangian: the cost's (constant, exact) plus, per segment, -sum_i lambda_i d2 next_i over the
-  // update's nonlinear inputs (theta, psi, phi, p, psi_{k+1}, phi_{k+1}; x and y enter linearly) by central
-  // differences of the analytic snakeboardNextJacobian (step 1e-6 (1 + |z|), symmetrised): near-exact (~1e-9).
+  // Exact Hessian of the Lagrangian: the cost's (constant) plus, per segment, -sum_i lambda_i snakeboardNextHessian.
   bool hasHessian() const override { return true; }
   void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                std::vector<Eigen::Triplet<double>>& out) const override;
