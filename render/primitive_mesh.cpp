@@ -170,6 +170,16 @@ MeshData makeCone(int segments) {
   return m;
 }
 
+MeshData makeRibbon() {
+  MeshData m;
+  // Seen from +y: x to the right, the cap (length) direction up; counter-clockwise from there.
+  const glm::vec3 n(0, 1, 0);
+  const std::uint32_t a = addVertex(m, {1, 0, 0}, n, -1.0f), b = addVertex(m, {-1, 0, 0}, n, -1.0f);
+  const std::uint32_t c = addVertex(m, {-1, 0, 0}, n, 1.0f), d = addVertex(m, {1, 0, 0}, n, 1.0f);
+  addQuad(m, a, b, c, d);
+  return m;
+}
+
 MeshData makePrimitive(Primitive kind, int lod) {
   const int segments = kLodSegments[std::clamp(lod, 0, kLodCount - 1)];
   switch (kind) {
@@ -179,6 +189,7 @@ MeshData makePrimitive(Primitive kind, int lod) {
     case Primitive::Capsule: return makeCapsule(segments);
     case Primitive::Disc: return makeDisc(segments);
     case Primitive::Cone: return makeCone(segments);
+    case Primitive::Ribbon: return makeRibbon();
     case Primitive::Count: break;
   }
   return {};

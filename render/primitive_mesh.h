@@ -9,11 +9,14 @@
 
 namespace varsim::render {
 
-enum class Primitive { Box, Sphere, Cylinder, Capsule, Disc, Cone, Count };
+// Ribbon: the stand-in for rods (cylinders, capsules) about a pixel wide, a flat strip that
+// shape.vert.glsl turns to face the eye (2 triangles instead of a 3-segment capsule's 12); open, so
+// not a closed primitive like the others.
+enum class Primitive { Box, Sphere, Cylinder, Capsule, Disc, Cone, Ribbon, Count };
 constexpr int kPrimitiveCount = int(Primitive::Count);
 
 // Levels of detail for round primitives: segments around the circumference per level (0 = finest).
-// The box has a single level; its other levels repeat it.
+// The box and the ribbon have a single level; their other levels repeat it.
 // The coarsest (3 segments) serves rods about a pixel wide, where vertex count is all that matters.
 constexpr int kLodCount = 5;
 constexpr int kLodSegments[kLodCount] = {40, 20, 10, 6, 3};
@@ -46,6 +49,7 @@ MeshData makeCylinder(int segments);    // radius 1, all vertices at z = 0 with 
 MeshData makeCapsule(int segments);     // unit hemispheres shifted by cap = +-1, smooth side
 MeshData makeDisc(int segments);        // radius 1 in the xy plane, two faces (normals +z and -z)
 MeshData makeCone(int segments);        // base radius 1 at z = 0, apex at z = 1, flat base
+MeshData makeRibbon();                  // x = -1..1 at z = 0 with cap = -1..+1, facing +y (turned by the shader)
 MeshData makePrimitive(Primitive kind, int lod);
 
 }  // namespace varsim::render

@@ -150,16 +150,20 @@ struct Renderer::Impl {
   void drawBuckets(const std::vector<Bucket>& buckets, bool coarse = false) {
     const GLint minRadius = shapeProgram.uniform("uMinRadiusPixels");
     const GLint roundEnds = shapeProgram.uniform("uRoundEnds");
+    const GLint billboard = shapeProgram.uniform("uBillboard");
+    using varsim::render::Primitive;
     for (const Bucket& b : buckets) {
-      const auto primitive = varsim::render::Primitive(b.primitive);
-      const bool rod = primitive == varsim::render::Primitive::Cylinder || primitive == varsim::render::Primitive::Capsule;
+      const auto primitive = Primitive(b.primitive);
+      const bool rod = primitive == Primitive::Cylinder || primitive == Primitive::Capsule || primitive == Primitive::Ribbon;
       glUniform1f(minRadius, rod ? kMinRodRadiusPixels : 0.0f);
-      glUniform1i(roundEnds, primitive == varsim::render::Primitive::Capsule ? 1 : 0);
+      glUniform1i(roundEnds, primitive == Primitive::Capsule ? 1 : 0);
+      glUniform1i(billboard, primitive == Primitive::Ribbon ? 1 : 0);
       stats.triangles += primitives.draw(b.primitive, coarse ? std::max(b.lod, kLodCount - 2) : b.lod, b.first, b.count);
       ++stats.drawCalls;
     }
     glUniform1f(minRadius, 0.0f);  // triangle meshes drawn next with this program keep their size
     glUniform1i(roundEnds, 0);
+    glUniform1i(billboard, 0);
   }
 };
 
@@ -312,9 +316,11 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
   for (std::size_t i = 0; i < r.parts.size(); ++i) {
     ShapePart& part = r.parts[i];
     const float distance = glm::length(part.centre - eye);
-    const int lod = part.primitive == Primitive::Box
+    const float near = std::max(distance - part.boundingRadius, 1e-3f);
+    // Round parts take the level their nearest point needs; rods that thin become ribbons.
+    const int lod = part.primitive == Primitive::Box || useRibbon(part, near, pixelsPerRadian)
                         ? 0
-                        : chooseLod(part.curvatureRadius, std::max(distance - part.boundingRadius, 1e-3f), pixelsPerRadian);
+                        : chooseLod(part.curvatureRadius, near, pixelsPerRadian);
     r.lodOfPart[i] = lod;
     glm::vec4& c = part.instance.color;
     if (r.ghostOfPart[i] && c.a >= 1.0f) c.a = style.ghostAlpha;  // ghosts are always see-through

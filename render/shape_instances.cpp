@@ -92,6 +92,29 @@ bool expandShape(const ShapeItem& item, std::vector<ShapePart>& out) {
   return false;
 }
 
+bool useRibbon(ShapePart& part, float distanceToEye, float pixelsPerRadian) {
+  if (part.primitive != Primitive::Cylinder && part.primitive != Primitive::Capsule) return false;
+  const float pixels = part.curvatureRadius * pixelsPerRadian / std::max(distanceToEye, 1e-6f);
+  if (pixels > kRibbonMaxPixels) return false;
+  ShapeInstance& in = part.instance;
+  const float radius = std::max(in.scale.x, in.scale.y);
+  if (part.primitive == Primitive::Capsule) in.halfLength += radius;
+  in.scale = glm::vec3(radius, radius, 1.0f);
+  part.primitive = Primitive::Ribbon;
+  return true;
+}
+
+glm::vec3 ribbonVertex(const ShapeInstance& instance, const MeshVertex& vertex, const glm::vec3& eye) {
+  const glm::vec3 axis = glm::normalize(glm::vec3(instance.model[2]));
+  const glm::vec3 end = glm::vec3(instance.model[3]) + axis * (vertex.cap * instance.halfLength);
+  const glm::vec3 toEye = eye - end;
+  glm::vec3 side = glm::cross(toEye, axis);
+  const float length = glm::length(side);
+  // Looking straight down the axis the strip has no preferred turn: the instance's x axis.
+  side = length > 1e-6f * glm::length(toEye) ? side / length : glm::normalize(glm::vec3(instance.model[0]));
+  return end + side * (vertex.position.x * instance.scale.x);
+}
+
 int chooseLod(float curvatureRadius, float distanceToEye, float pixelsPerRadian) {
   // Projected radius in pixels; a ring of n segments deviates from the circle by r (1 - cos(pi/n)),
   // so these thresholds keep that sag below 0.6 pixel at every level.

@@ -56,4 +56,16 @@ inline float lodPixelsPerRadian(int viewportHeight, float fovY) {
   return 0.5f * float(viewportHeight) / std::tan(0.5f * fovY);
 }
 
+// Rods (cylinders, capsules) whose cross-section projects to at most this radius in pixels are drawn
+// as ribbons facing the eye: at that width a 3-segment ring and a flat strip look alike, and the
+// strip costs 4 vertices and 2 triangles instead of 12 and 12 (a 5000-link ladder has 15001 rods).
+constexpr float kRibbonMaxPixels = 1.2f;
+// Turns a thin cylinder or capsule part into a Ribbon (a capsule's strip runs on over its round
+// ends: half length + radius); false, leaving the part alone, for anything else.
+bool useRibbon(ShapePart& part, float distanceToEye, float pixelsPerRadian);
+// World position of a ribbon vertex as shape.vert.glsl places it (keep them in sync): the strip
+// spans the instance's z axis (cap * halfLength from its origin) and is turned about that axis to
+// face the eye, radius scale.x to each side; counter-clockwise seen from the eye.
+glm::vec3 ribbonVertex(const ShapeInstance& instance, const MeshVertex& vertex, const glm::vec3& eye);
+
 }  // namespace varsim::render

@@ -1,6 +1,6 @@
 // GL-free render geometry: the unit primitive meshes (closed, outward, exact or converging volumes),
 // the vertex placement the shader mirrors, shape -> part expansion (arrow split, bounds, bad input),
-// level-of-detail choice, and line strip -> segment expansion.
+// level-of-detail choice, ribbons for thin rods, and line strip -> segment expansion.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -98,6 +98,7 @@ TEST_CASE("PrimitivesAreClosedOutwardAndUnitNormal") {
   for (int kind = 0; kind < kPrimitiveCount; ++kind)
     for (int lod = 0; lod < kLodCount; ++lod)
       for (const glm::vec3& scale : scales) {
+        if (Primitive(kind) == Primitive::Ribbon) continue;  // an open strip by design (RibbonsFaceTheEye)
         CAPTURE(kind);
         CAPTURE(lod);
         const Placed p = place(makePrimitive(Primitive(kind), lod), scale, 0.8f);
@@ -282,6 +283,55 @@ TEST_CASE("LevelOfDetailKeepsSagBelowAPixel") {
   }
   CHECK(previous == kLodCount - 1);
   CHECK(chooseLod(1.0f, 1.0f, ppr) == 0);
+}
+
+TEST_CASE("RibbonsFaceTheEye: thin rods become 2-triangle strips turned to the eye, as wide as the rod") {
+  const MeshData ribbon = makePrimitive(Primitive::Ribbon, 3);
+  CHECK(ribbon.vertices.size() == 4);
+  CHECK(ribbon.indices.size() == 6);
+  // Which parts become ribbons: rods at most kRibbonMaxPixels of projected radius, nothing else.
+  const float ppr = lodPixelsPerRadian(720, 0.785f);
+  std::vector<ShapePart> parts;
+  REQUIRE(expandShape(item(varsim::ShapeKind::Capsule, glm::mat4(1), {0.05f, 0.05f, 1.0f}), parts));
+  REQUIRE(expandShape(item(varsim::ShapeKind::Cylinder, glm::mat4(1), {0.05f, 0.03f, 1.0f}), parts));
+  REQUIRE(expandShape(item(varsim::ShapeKind::Sphere, glm::mat4(1), {0.05f, 0.05f, 0.05f}), parts));
+  const float thin = 0.05f * ppr / (0.9f * kRibbonMaxPixels), thick = 0.05f * ppr / (1.1f * kRibbonMaxPixels);
+  ShapePart capsule = parts[0];
+  CHECK(!useRibbon(capsule, thick, ppr));
+  CHECK(capsule.primitive == Primitive::Capsule);
+  REQUIRE(useRibbon(capsule, thin, ppr));
+  CHECK(capsule.primitive == Primitive::Ribbon);
+  CHECK(capsule.instance.halfLength == doctest::Approx(0.5f + 0.05f));  // runs on over the round ends
+  ShapePart cylinder = parts[1];
+  REQUIRE(useRibbon(cylinder, thin, ppr));
+  CHECK(cylinder.instance.halfLength == doctest::Approx(0.5f));
+  CHECK(cylinder.instance.scale.x == doctest::Approx(0.05f));  // the larger of the two radii
+  ShapePart sphere = parts[2];
+  CHECK(!useRibbon(sphere, 1e6f, ppr));
+  // Placement (shape.vert.glsl's billboard): for rods in any pose and eyes anywhere, both triangles
+  // face the eye, the strip spans ±halfLength along the axis and ±radius across it.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> a(-3.0f, 3.0f);
+  for (int trial = 0; trial < 200; ++trial) {
+    glm::mat4 m = glm::translate(glm::mat4(1), glm::vec3(a(rng), a(rng), a(rng)));
+    m = glm::rotate(m, a(rng), glm::normalize(glm::vec3(a(rng), a(rng), a(rng) + 0.01f)));
+    std::vector<ShapePart> rod;
+    REQUIRE(expandShape(item(varsim::ShapeKind::Capsule, m, {0.02f, 0.02f, 1.5f}), rod));
+    REQUIRE(useRibbon(rod[0], 1e4f, ppr));
+    const ShapeInstance& in = rod[0].instance;
+    const glm::vec3 eye(4 * a(rng), 4 * a(rng), 4 * a(rng)), axis(m[2]), centre(m[3]);
+    std::vector<glm::vec3> w;
+    for (const MeshVertex& v : ribbon.vertices) w.push_back(ribbonVertex(in, v, eye));
+    for (size_t t = 0; t < ribbon.indices.size(); t += 3) {
+      const glm::vec3 p = w[ribbon.indices[t]], q = w[ribbon.indices[t + 1]], r = w[ribbon.indices[t + 2]];
+      CHECK(glm::dot(glm::cross(q - p, r - p), eye - p) > 0.0f);
+    }
+    for (size_t k = 0; k < w.size(); ++k) {
+      const float along = glm::dot(w[k] - centre, axis);
+      CHECK(std::abs(along) == doctest::Approx(0.75f + 0.02f).epsilon(1e-4));
+      CHECK(glm::length(w[k] - centre - along * axis) == doctest::Approx(0.02f).epsilon(1e-3));
+    }
+  }
 }
 
 TEST_CASE("StripsBecomeSegments") {

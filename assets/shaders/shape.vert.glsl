@@ -19,6 +19,8 @@ uniform float uGroundHeight;
 uniform float uMinRadiusPixels;     // > 0 for rods (cylinders, capsules): thin rods stay visible
 uniform float uRadiansPerPixel;     // vertical field of view / viewport height
 uniform int uRoundEnds;             // 1 for capsules: the radius is also scale.z
+uniform int uBillboard;             // 1 for ribbons: the strip turns about its axis to face the eye
+uniform vec3 uEye;
 
 out vec3 vWorld;
 out vec3 vNormal;
@@ -34,14 +36,27 @@ void main() {
     scale.xy = max(scale.xy, vec2(minRadius));
     if (uRoundEnds == 1) scale.z = max(scale.z, minRadius);
   }
-  vec3 local = aPosition * scale + vec3(0.0, 0.0, aCap * iScaleHalfLength.w);
-  vec3 localNormal = normalize(aNormal / scale);
-  mat4 model = mat4(iModel0, iModel1, iModel2, iModel3);
-  vec4 world = model * vec4(local, 1.0);
-  // Inverse-transpose direction via the cofactor matrix (render/shape_instances.h worldNormal).
-  vec3 c0 = iModel0.xyz, c1 = iModel1.xyz, c2 = iModel2.xyz;
-  vec3 n = mat3(cross(c1, c2), cross(c2, c0), cross(c0, c1)) * localNormal;
-  vNormal = dot(c0, cross(c1, c2)) < 0.0 ? -n : n;
+  vec4 world;
+  if (uBillboard == 1) {
+    // render/shape_instances.cpp ribbonVertex (keep in sync); lit as the rod's side facing the eye.
+    vec3 axis = normalize(iModel2.xyz);
+    vec3 end = iModel3.xyz + axis * (aCap * iScaleHalfLength.w);
+    vec3 toEye = uEye - end;
+    vec3 side = cross(toEye, axis);
+    float len = length(side);
+    side = len > 1e-6 * length(toEye) ? side / len : normalize(iModel0.xyz);
+    world = vec4(end + side * (aPosition.x * scale.x), 1.0);
+    vNormal = cross(axis, side);
+  } else {
+    vec3 local = aPosition * scale + vec3(0.0, 0.0, aCap * iScaleHalfLength.w);
+    vec3 localNormal = normalize(aNormal / scale);
+    mat4 model = mat4(iModel0, iModel1, iModel2, iModel3);
+    world = model * vec4(local, 1.0);
+    // Inverse-transpose direction via the cofactor matrix (render/shape_instances.h worldNormal).
+    vec3 c0 = iModel0.xyz, c1 = iModel1.xyz, c2 = iModel2.xyz;
+    vec3 n = mat3(cross(c1, c2), cross(c2, c0), cross(c0, c1)) * localNormal;
+    vNormal = dot(c0, cross(c1, c2)) < 0.0 ? -n : n;
+  }
   // sRGB -> linear with gamma 2 (squared), once per vertex; shape.frag.glsl encodes with sqrt.
   vColor = vec4(iColor.rgb * iColor.rgb, iColor.a);
   if (uMode == 2) {
