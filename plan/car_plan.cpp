@@ -16,18 +16,19 @@ namespace varsim {
 namespace {
 
 std::vector<ParamSpec> carPlanSpecs() {
-  return {
+  std::vector<ParamSpec> specs = {
       ParamSpec::integer("N", 200, 1, 20000, "segments of the plan (horizon T = N dt)"),
       ParamSpec::real("target_x", 0.0, -1e4, 1e4, "m", "final rear-axle position x"),
       ParamSpec::real("target_y", 0.0, -1e4, 1e4, "m", "final rear-axle position y"),
       ParamSpec::real("target_heading", 0.0, -12.566370614359172, 12.566370614359172, "rad", "final heading theta"),
       ParamSpec::real("weight_steer", 1.0, 0.0, 1e6, "", "W on (u^sigma)^2 in h sum u^T W u"),
       ParamSpec::real("weight_torque", 0.1, 0.0, 1e6, "", "W on (f^psi)^2 in h sum u^T W u"),
-      ParamSpec::real("weight_smooth", 0.0, 0.0, 1e6, "", "weight of sum |u_{k+1} - u_k|_W^2 / h"),
       ParamSpec::real("margin", 0.05, 0.0, 10.0, "m", "clearance every covering disc keeps from every obstacle"),
       ParamSpec::integer("discs", 4, 1, 64, "discs covering the car's footprint along its length"),
       ParamSpec::integer("max_iter", 500, 1, 100000, "Ipopt max_iter"),
   };
+  for (ParamSpec& p : dmocCostSpecs()) specs.push_back(std::move(p));
+  return specs;
 }
 
 CarDmocSpec carSpec(const PlanSetup& o) {
@@ -49,7 +50,8 @@ CarDmocSpec carSpec(const PlanSetup& o) {
   s.maxTorque = p.real("max_torque");
   s.weightSteer = q.real("weight_steer");
   s.weightTorque = q.real("weight_torque");
-  s.weightSmooth = q.real("weight_smooth");
+  s.freeTime = dmocFreeTime(o);
+  s.hMin = q.real("dt_min"), s.hMax = q.real("dt_max");
   s.margin = q.real("margin");
   s.discs = int(q.integer("discs"));
   s.footprint = carFootprint(s.car.l, s.car.rho);
@@ -69,11 +71,12 @@ CarDmocSpec carSpec(const PlanSetup& o) {
 
 class CarPlan : public PlanInstance {
  public:
-  explicit CarPlan(const PlanSetup& setup) : PlanInstance(setup), dmoc_(carSpec(setup)) {
+  explicit CarPlan(const PlanSetup& setup)
+      : PlanInstance(setup), dmoc_(carSpec(setup)), costs_(dmoc_, dmoc_.layout(), dmocCostOptions(setup)) {
     if (setup.scene.params.choice("world") == "parking_lot")
       lot_ = carParkingLot(dmoc_.spec().car.l, dmoc_.spec().car.rho).obstacles;
   }
-  const Nlp& nlp() const override { return dmoc_; }
+  const Nlp& nlp() const override { return costs_; }
   int segments() const override { return dmoc_.spec().N; }
   double maxDynResidual(const Eigen::VectorXd& x) const override {
     double r = 0.0;
@@ -82,6 +85,11 @@ class CarPlan : public PlanInstance {
   }
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
+  ParamSet replayParams(const Eigen::VectorXd& x) const override {
+    ParamSet p = setup().scene.params;
+    if (dmoc_.spec().freeTime) p.set("dt", ParamValue{{dmoc_.stepSize(x)}, {}}, "free final time");
+    return p;
+  }
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
     std::vector<Eigen::Vector3d> path;
     for (int k = 0; k <= segments(); ++k) path.emplace_back(x[7 * k + 1], x[7 * k + 2], 0.0);  // rear axle, ground
@@ -90,6 +98,7 @@ class CarPlan : public PlanInstance {
 
  private:
   CarDmoc dmoc_;
+  DmocCosts costs_;  // effort (dmoc_) + smoothness, terminal penalty, final time
   std::vector<PlanarBox> lot_;  // the whole lot (the NLP sees only the boxes near the guess)
 };
 
@@ -97,6 +106,7 @@ void CarPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const 
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw BadInput(path + ": cannot write the plan CSV");
   const CarDmocSpec& s = dmoc_.spec();
+  const double h = dmoc_.stepSize(x);
   std::fprintf(f, "t,x,y,theta,energy,sigma,mu,steer_angle,steer_rate,torque,dyn_residual,clearance,disc_clearance\n");
   for (int k = 0; k <= s.N; ++k) {
     const CarState n = dmoc_.node(x, k);
@@ -104,7 +114,7 @@ void CarPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const 
     const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
     const double gap = lot_.empty() ? 0.0 : clearance(s.footprint, n.g, lot_);
     const double disc = s.obstacles.empty() ? 0.0 : dmoc_.discClearance(x, k);
-    std::fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", k * s.h, n.g.x,
+    std::fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", k * h, n.g.x,
                  n.g.y, n.g.theta, s.car.energyOfMomentum(n.pMinus, n.sigma), n.sigma, n.pMinus, std::atan(n.sigma), w,
                  tq, res, gap, disc);
   }
@@ -114,7 +124,7 @@ void CarPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const 
 // The controls as live parameter events (torque, steer_rate) per step, sticks neutral: the car scene's
 // carCommand then passes them to carStep unchanged (return_to_centre off; sigma stays inside the clip).
 InputTrack CarPlan::inputTrack(const Eigen::VectorXd& x) const {
-  const auto scene = SceneRegistry::create(setup().scene.scene, setup().scene.params);
+  const auto scene = SceneRegistry::create(setup().scene.scene, replayParams(x));
   InputTrack track;
   track.neutral = neutralInputs(scene->controls());
   track.addEvent({0, InputEvent::Kind::Param, "return_to_centre", "false", ""});

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "engine/control/dmoc_costs.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "scenes/scene.h"
@@ -97,19 +98,46 @@ double maxViolation(const Nlp& nlp, const Eigen::VectorXd& x) {
   return std::max({v, (xL - x).maxCoeff(), (x - xU).maxCoeff()});
 }
 
-std::string PlanInstance::replayCommand(const std::string& inputsPath) const {
-  const SceneConfig& sc = setup_.scene;
-  std::string replay = "varsim run " + sc.scene;
-  const ParamSet defaults = sceneDefaults(sc.scene);
-  for (const ParamSpec& sp : sc.params.specs())
-    if (sc.params.valueText(sp.key) != defaults.valueText(sp.key))
-      replay += " --set " + sp.key + "=" + sc.params.valueText(sp.key);
+std::string PlanInstance::replayCommand(const std::string& inputsPath, const Eigen::VectorXd& x) const {
+  const std::string& name = setup_.scene.scene;
+  const ParamSet params = replayParams(x), defaults = sceneDefaults(name);
+  std::string replay = "varsim run " + name;
+  for (const ParamSpec& sp : params.specs())
+    if (params.valueText(sp.key) != defaults.valueText(sp.key))
+      replay += " --set " + sp.key + "=" + params.valueText(sp.key);
   return replay + " --steps " + std::to_string(segments()) + " --input " + inputsPath;
 }
 
 void PlanInstance::writeInputs(const std::string& path, const Eigen::VectorXd& x) const {
-  const auto scene = SceneRegistry::create(setup_.scene.scene, setup_.scene.params);
-  inputTrack(x).save(path, scene->controls(), "plan of " + setup_.source + "; replay: " + replayCommand(path));
+  const auto scene = SceneRegistry::create(setup_.scene.scene, replayParams(x));
+  inputTrack(x).save(path, scene->controls(), "plan of " + setup_.source + "; replay: " + replayCommand(path, x));
+}
+
+std::vector<ParamSpec> dmocCostSpecs() {
+  return {
+      ParamSpec::real("weight_smooth", 0.0, 0.0, 1e6, "", "weight of sum |u_{k+1} - u_k|_W^2 / h (smoothness of u)"),
+      ParamSpec::real("terminal_weight", 0.0, 0.0, 1e9, "",
+                      "0: the target is an equality; > 0: free end state, + weight |x_N - target|^2"),
+      ParamSpec::integer("free_time", 0, 0, 1, "1: the step h (final time N h) is a variable in [dt_min, dt_max]"),
+      ParamSpec::real("weight_time", 0.0, 0.0, 1e6, "1/s", "+ weight N h (the final time; needs free_time = 1)"),
+      ParamSpec::real("dt_min", 1e-3, 0.0, 10.0, "s", "smallest h with free_time = 1", true),
+      ParamSpec::real("dt_max", 0.1, 0.0, 10.0, "s", "largest h with free_time = 1", true),
+  };
+}
+
+bool dmocFreeTime(const PlanSetup& setup) { return setup.plan.integer("free_time") == 1; }
+
+DmocCostOptions dmocCostOptions(const PlanSetup& setup) {
+  const ParamSet& q = setup.plan;
+  if (dmocFreeTime(setup)) {
+    const double lo = q.real("dt_min"), hi = q.real("dt_max"), dt = setup.scene.params.real("dt");
+    const ParamSpec* dtSpec = setup.scene.params.spec("dt");
+    if (!(lo <= dt && dt <= hi) || (dtSpec && hi > dtSpec->maxValue))
+      throw BadInput(setup.source + ": keys 'dt_min' = " + formatNumber(lo) + ", 'dt_max' = " + formatNumber(hi) +
+                     ": allowed dt_min <= dt (" + formatNumber(dt) + ") <= dt_max <= " +
+                     formatNumber(dtSpec ? dtSpec->maxValue : hi) + " (the scene's dt range: the plan replays at h)");
+  }
+  return {q.real("weight_smooth"), q.real("terminal_weight"), q.real("weight_time")};
 }
 
 }  // namespace varsim

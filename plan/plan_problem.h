@@ -56,11 +56,15 @@ class PlanInstance {
   // World points (m, z up) of the vehicle's main body at every node of any iterate x (also infeasible ones).
   virtual std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const = 0;
 
+  // The scene parameters the plan x replays with: setup().scene.params, except what the plan chose (e.g. dt = the
+  // optimal h when the final time is free). The app's Play builds the scene from these.
+  virtual ParamSet replayParams(const Eigen::VectorXd& /*x*/) const { return setup_.scene.params; }
+
   const PlanSetup& setup() const { return setup_; }
-  // `varsim run SCENE [--set k=v for every scene key off its default] --steps N --input PATH`. Live keys count
-  // too: a key read at construction (the snakeboard's gait=false) cannot come from the input file's events.
-  std::string replayCommand(const std::string& inputsPath) const;
-  // Saves inputTrack(x) with the scene's controls and a comment naming the source and replayCommand(path).
+  // `varsim run SCENE [--set k=v for every key of replayParams(x) off its default] --steps N --input PATH`. Live
+  // keys count too: a key read at construction (the snakeboard's gait=false) cannot come from the input file's events.
+  std::string replayCommand(const std::string& inputsPath, const Eigen::VectorXd& x) const;
+  // Saves inputTrack(x) with the scene's controls and a comment naming the source and replayCommand(path, x).
   void writeInputs(const std::string& path, const Eigen::VectorXd& x) const;
 
  protected:
@@ -95,6 +99,14 @@ class PlanProblemRegistry {
 // scene part like a scene file plus the scene's own cross checks (builds the scene once) and the plan part
 // against the entry's params(). Throws BadInput naming the file, key, value and allowed range.
 PlanSetup loadPlanProblem(const std::string& path, const std::vector<std::string>& sets = {});
+
+// The plan keys of the cost variants every DMOC problem offers (engine/control/dmoc_costs.h): weight_smooth,
+// terminal_weight (0: the target is an equality), free_time (0/1: h a variable in [dt_min, dt_max]), weight_time.
+// A problem appends them to its own keys and reads them back with dmocCostOptions.
+std::vector<ParamSpec> dmocCostSpecs();
+struct DmocCostOptions;
+DmocCostOptions dmocCostOptions(const PlanSetup& setup);  // throws BadInput on dt_min/dt_max outside the scene's dt range
+bool dmocFreeTime(const PlanSetup& setup);                // free_time = 1
 
 // Largest violation of any constraint row or variable bound of nlp at x (0 when feasible).
 double maxViolation(const Nlp& nlp, const Eigen::VectorXd& x);

@@ -49,3 +49,42 @@ inline bool sameJacobianPattern(const Nlp& nlp, const Eigen::VectorXd& x, const 
 }
 
 }  // namespace varsim::test
+
+namespace varsim::test {
+
+// Worst relative error of nlp.hessian(x, sigma, lambda) (lower triangle, summed, mirrored) against central
+// differences of the exact Lagrangian gradient sigma grad f + J^T lambda; `samePattern` reports whether the
+// Hessian's (row, col) list at x equals the one at nlp.initialGuess() with lambda = 0 (Ipopt takes it once) and
+// every entry lies in the lower triangle.
+inline double nlpHessianFdError(const Nlp& nlp, const Eigen::VectorXd& x, double sigma, const Eigen::VectorXd& lambda,
+                                bool* samePattern = nullptr, double e = 1e-6) {
+  const int n = nlp.numVariables(), m = nlp.numConstraints();
+  auto lagrangianGradient = [&](const Eigen::VectorXd& y) {
+    std::vector<Eigen::Triplet<double>> t;
+    nlp.jacobian(y, t);
+    Eigen::SparseMatrix<double> J(m, n);
+    J.setFromTriplets(t.begin(), t.end());
+    return Eigen::VectorXd(sigma * nlp.gradient(y) + J.transpose() * lambda);
+  };
+  std::vector<Eigen::Triplet<double>> t, t0;
+  nlp.hessian(x, sigma, lambda, t);
+  nlp.hessian(nlp.initialGuess(), 1.0, Eigen::VectorXd::Zero(m), t0);
+  bool same = t.size() == t0.size();
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(n, n);
+  for (size_t i = 0; i < t.size(); ++i) {
+    same = same && t[i].row() >= t[i].col() && t[i].row() == t0[i].row() && t[i].col() == t0[i].col();
+    H(t[i].row(), t[i].col()) += t[i].value();
+    if (t[i].row() != t[i].col()) H(t[i].col(), t[i].row()) += t[i].value();
+  }
+  if (samePattern) *samePattern = same;
+  double worst = 0.0;
+  for (int j = 0; j < n; ++j) {
+    Eigen::VectorXd xp = x, xm = x;
+    xp[j] += e, xm[j] -= e;
+    const Eigen::VectorXd fd = (lagrangianGradient(xp) - lagrangianGradient(xm)) / (2.0 * e);
+    for (int i = 0; i < n; ++i) worst = std::max(worst, relErr(H(i, j), fd[i]));
+  }
+  return worst;
+}
+
+}  // namespace varsim::test

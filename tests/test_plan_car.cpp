@@ -2,12 +2,14 @@
 // <= 1e-9 per step, every covering disc >= margin from every obstacle and the footprint clear at every node,
 // |steering angle| <= steer_limit; `varsim run car --input plan_inputs.csv` replays the plan through the ordinary
 // stepper to <= 1e-8; an infeasible problem exits 4 naming Ipopt's status; bad problem files exit 2 naming key/value;
-// the plan-problem registry builds the car, and a solve is cancellable and shows its iterates (the app's ghost path).
+// the plan-problem registry builds the car, and a solve is cancellable and shows its iterates (the app's ghost path);
+// the cost variants (terminal penalty, free final time) solve and replay through the stepper at the plan's h.
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 #include "plan/ipopt_solver.h"
 #include "plan/plan_problem.h"
@@ -127,7 +129,7 @@ TEST_CASE("RegistryBuildsTheCarAndTheSolverCancelsAndShowsIterates") {
   CHECK(setup.scene.params.real("dt") == 0.25);
   const auto plan = info->build(setup);
   REQUIRE(plan->segments() == 40);
-  CHECK(plan->replayCommand("in.csv") == "varsim run car --set dt=0.25 --steps 40 --input in.csv");
+  CHECK(plan->replayCommand("in.csv", plan->nlp().initialGuess()) == "varsim run car --set dt=0.25 --steps 40 --input in.csv");
   std::atomic<bool> cancel{false};
   IpoptSettings settings;
   settings.cancel = &cancel;
@@ -149,4 +151,71 @@ TEST_CASE("RegistryBuildsTheCarAndTheSolverCancelsAndShowsIterates") {
   CHECK(r.status == "cancelled");
   CHECK(seen == 4);  // iterations 0..3: the next callback reads the flag first and stops
   CHECK(withIterate >= 4);
+}
+
+namespace {
+
+// Plans car_park at N = 100 with extra --set keys and replays the inputs file with the command its comment names;
+// returns the plan's last row time and the largest replay - plan difference (x, y, theta, sigma, mu).
+std::pair<double, double> planAndReplay(const std::string& tag, const std::vector<std::string>& sets) {
+  const std::string csv = testOut("plan_" + tag + ".csv"), inputs = testOut("plan_" + tag + "_in.csv");
+  std::vector<std::string> args = {"plan", kProblem, "--set", "N=100", "--set", "dt=0.1"};
+  for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
+  args.insert(args.end(), {"--csv", csv, "--inputs", inputs});
+  const HeadlessResult r = runCaptured(args);
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  // "... replay: varsim run car --set dt=H --steps 100 --input FILE": run exactly that (dt = the plan's h).
+  const std::string replayLine = r.err.substr(r.err.find("replay: varsim run ") + 19);
+  std::vector<std::string> run = {"run"};
+  std::istringstream words(replayLine.substr(0, replayLine.find('\n')));
+  for (std::string w; words >> w;) run.push_back(w);
+  const std::string replayCsv = testOut("plan_" + tag + "_replay.csv");
+  run.insert(run.end(), {"--csv", replayCsv});
+  const HeadlessResult rr = runCaptured(run);
+  INFO(rr.err);
+  REQUIRE(rr.exitCode == 0);
+  const CsvTable plan = readCsv(csv), replay = readCsv(replayCsv);
+  REQUIRE(replay.rows.size() == plan.rows.size());
+  double worst = 0.0;
+  for (size_t k = 0; k < plan.rows.size(); ++k)
+    for (const char* c : {"x", "y", "theta", "sigma", "mu"}) worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
+  CHECK(maxAbs(plan.column("dyn_residual")) <= 1e-9);
+  return {plan.at(plan.rows.size() - 1, "t"), worst};
+}
+
+}  // namespace
+
+TEST_CASE("CostVariantsTerminalPenaltyAndFreeFinalTimeSolveAndReplay") {
+  const auto penalty = planAndReplay("penalty", {"terminal_weight=100"});
+  CHECK(penalty.first == doctest::Approx(10.0));
+  CHECK(penalty.second <= 1e-8);
+  // Free final time: h in [0.02, 0.2]; a larger weight on T = N h buys a shorter manoeuvre.
+  const auto slow = planAndReplay("free_slow", {"free_time=1", "weight_time=0.01", "dt_min=0.02", "dt_max=0.2"});
+  const auto fast = planAndReplay("free_fast", {"free_time=1", "weight_time=0.1", "dt_min=0.02", "dt_max=0.2"});
+  CHECK(slow.second <= 1e-8);
+  CHECK(fast.second <= 1e-8);
+  CHECK(fast.first < slow.first);
+  CHECK(fast.first >= 100 * 0.02);
+}
+
+TEST_CASE("CostVariantKeysAreValidated") {
+  auto run = [&](std::vector<std::string> sets) {
+    std::vector<std::string> args = {"plan", kProblem};
+    for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
+    args.insert(args.end(), {"--csv", testOut("plan_keys.csv"), "--inputs", testOut("plan_keys_in.csv")});
+    return runCaptured(args);
+  };
+  HeadlessResult r = run({"weight_time=1"});  // h fixed
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("weight_time") != std::string::npos);
+  r = run({"free_time=1", "dt_min=0.1"});  // dt = 0.05 below dt_min
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("dt_min") != std::string::npos);
+  r = run({"free_time=1", "dt_max=0.9"});  // beyond the car scene's dt range (0.5)
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("dt_max") != std::string::npos);
+  r = run({"terminal_weight=-1"});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("terminal_weight") != std::string::npos);
 }

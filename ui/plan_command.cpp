@@ -88,7 +88,7 @@ int planCommand(const std::vector<std::string>& args, PlanStats* stats) {
   plan->writeCsv(o.csvPath, r.x);
   plan->writeInputs(o.inputsPath, r.x);
   std::fprintf(stderr, "solved (%s): %d iterations, cost %.9g; replay: %s\n", r.status.c_str(), r.iterations,
-               r.objective, plan->replayCommand(o.inputsPath).c_str());
+               r.objective, plan->replayCommand(o.inputsPath, r.x).c_str());
   return 0;
 }
 

@@ -14,35 +14,35 @@
 namespace varsim {
 namespace {
 
-// d carNext / dz at z = (theta, x, y, sigma, p^-, u^sigma, f): the chain rule through carNext's intermediates in
-// its order (engine/integrators/nonholonomic.cpp), the pose line g exp((a, b, 0)) through se2StepJacobianT.
+// d carNext / dz at z = (theta, x, y, sigma, p^-, u^sigma, f, h): the chain rule through carNext's intermediates
+// in its order (engine/integrators/nonholonomic.cpp), the pose line g exp((a, b, 0)) through se2StepJacobianT.
 // T = double for the Jacobian, std::complex<double> for its complex-step derivative (the dynamics rows' Hessian).
 template <class T>
-Eigen::Matrix<T, 5, 7> nextJacobian(const CarParams& p, double alpha, double h, const Eigen::Matrix<T, 7, 1>& z) {
-  using Row = Eigen::Matrix<T, 1, 7>;
+Eigen::Matrix<T, 5, 8> nextJacobian(const CarParams& p, double alpha, const Eigen::Matrix<T, 8, 1>& z) {
+  using Row = Eigen::Matrix<T, 1, 8>;
   using Vec3 = Eigen::Matrix<T, 3, 1>;
-  const Row e3 = Row::Unit(3), e4 = Row::Unit(4), e5 = Row::Unit(5), e6 = Row::Unit(6);
+  const Row e3 = Row::Unit(3), e4 = Row::Unit(4), e5 = Row::Unit(5), e6 = Row::Unit(6), e7 = Row::Unit(7);
   const double I0 = p.I0(), c = p.c(), k = p.rho / p.l;
-  const T &sigma = z[3], &pMinus = z[4], &w = z[5], &f = z[6];
+  const T &sigma = z[3], &pMinus = z[4], &w = z[5], &f = z[6], &h = z[7];
   const T sm = sigma + alpha * h * w;
-  const Row dsm = e3 + alpha * h * e5;
+  const Row dsm = e3 + alpha * h * e5 + alpha * w * e7;
   const T J = I0 + c * sigma * sm;
   const Row dJ = c * (sm * e3 + sigma * dsm);
   const T num = pMinus + h * (1.0 - alpha) * f;
-  const Row dnum = e4 + h * (1.0 - alpha) * e6;
+  const Row dnum = e4 + h * (1.0 - alpha) * e6 + (1.0 - alpha) * f * e7;
   const T u = num / J;
   const Row du = dnum / J - (num / (J * J)) * dJ;
   const T a = h * k * sm * u, b = h * p.rho * u;
-  const Row da = h * k * (u * dsm + sm * du), db = h * p.rho * du;
+  const Row da = k * sm * u * e7 + h * k * (u * dsm + sm * du), db = p.rho * u * e7 + h * p.rho * du;
   Eigen::Matrix<T, 3, 3> dG, dV;
   se2StepJacobianT<T>(z[0], Vec3(a, b, T(0.0)), dG, dV);
   const T sn = sigma + h * w;
-  const Row dsn = e3 + h * e5;
-  Eigen::Matrix<T, 5, 7> Jm = Eigen::Matrix<T, 5, 7>::Zero();
+  const Row dsn = e3 + h * e5 + w * e7;
+  Eigen::Matrix<T, 5, 8> Jm = Eigen::Matrix<T, 5, 8>::Zero();
   Jm.template topLeftCorner<3, 3>() = dG;
   Jm.template topRows<3>() += dV.col(0) * da + dV.col(1) * db;
   Jm.row(3) = dsn;
-  Jm.row(4) = c * (sm * dsn + sn * dsm) * u + (I0 + c * sn * sm) * du + h * alpha * e6;
+  Jm.row(4) = c * (sm * dsn + sn * dsm) * u + (I0 + c * sn * sm) * du + h * alpha * e6 + alpha * f * e7;
   return Jm;
 }
 
@@ -87,23 +87,23 @@ double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, do
   return d;
 }
 
-Eigen::Matrix<double, 5, 7> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double w,
+Eigen::Matrix<double, 5, 8> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double w,
                                             double f) {
-  Eigen::Matrix<double, 7, 1> z;
-  z << s.g.theta, s.g.x, s.g.y, s.sigma, s.pMinus, w, f;
-  return nextJacobian(p, alpha, h, z);
+  Eigen::Matrix<double, 8, 1> z;
+  z << s.g.theta, s.g.x, s.g.y, s.sigma, s.pMinus, w, f, h;
+  return nextJacobian(p, alpha, z);
 }
 
-std::array<Eigen::Matrix<double, 7, 7>, 5> carNextHessian(const CarParams& p, double alpha, double h, const CarState& s,
+std::array<Eigen::Matrix<double, 8, 8>, 5> carNextHessian(const CarParams& p, double alpha, double h, const CarState& s,
                                                           double w, double f) {
   // Complex step (Squire and Trapp 1998): Im J(z + i e e_j) / e = dJ/dz_j with no subtractive cancellation.
   constexpr double e = 1e-30;
-  Eigen::Matrix<std::complex<double>, 7, 1> z;
-  z << s.g.theta, s.g.x, s.g.y, s.sigma, s.pMinus, w, f;
-  std::array<Eigen::Matrix<double, 7, 7>, 5> H;
-  for (int j = 0; j < 7; ++j) {
+  Eigen::Matrix<std::complex<double>, 8, 1> z;
+  z << s.g.theta, s.g.x, s.g.y, s.sigma, s.pMinus, w, f, h;
+  std::array<Eigen::Matrix<double, 8, 8>, 5> H;
+  for (int j = 0; j < 8; ++j) {
     z[j] += std::complex<double>(0.0, e);
-    const Eigen::Matrix<double, 5, 7> dJ = nextJacobian(p, alpha, h, z).imag() / e;
+    const Eigen::Matrix<double, 5, 8> dJ = nextJacobian(p, alpha, z).imag() / e;
     z[j] -= std::complex<double>(0.0, e);
     for (int i = 0; i < 5; ++i) H[size_t(i)].col(j) = dJ.row(i).transpose();
   }
@@ -119,7 +119,9 @@ CarDmoc::CarDmoc(CarDmocSpec spec) : spec_(std::move(spec)) {
   requireFinite(spec_.maxTorque, 0.0, "max_torque");
   requireFinite(spec_.weightSteer, 0.0, "weight_steer");
   requireFinite(spec_.weightTorque, 0.0, "weight_torque");
-  requireFinite(spec_.weightSmooth, 0.0, "weight_smooth");
+  if (spec_.freeTime && !(spec_.hMin > 0.0 && spec_.hMin <= spec_.h && spec_.h <= spec_.hMax))
+    throw BadInput("car plan: keys 'dt_min' = " + formatNumber(spec_.hMin) + ", 'dt_max' = " + formatNumber(spec_.hMax) +
+                   ": allowed 0 < dt_min <= dt (" + formatNumber(spec_.h) + ") <= dt_max");
   requireFinite(spec_.margin, 0.0, "margin");
   if (spec_.discs < 1) throw BadInput("car plan: key 'discs' = " + std::to_string(spec_.discs) + ": allowed range [1, 64]");
   validateCarParams(spec_.car);
@@ -143,6 +145,7 @@ void CarDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& 
     xL[7 * k + 6] = -spec_.maxTorque;
     xU[7 * k + 6] = spec_.maxTorque;
   }
+  if (spec_.freeTime) xL[7 * N + 5] = spec_.hMin, xU[7 * N + 5] = spec_.hMax;
   const CarState& s = spec_.start;
   const double x0[5] = {s.g.theta, s.g.x, s.g.y, s.sigma, s.pMinus};
   for (int i = 0; i < 5; ++i) xL[i] = xU[i] = x0[i];
@@ -176,36 +179,43 @@ Eigen::VectorXd CarDmoc::initialGuess() const {
     x.segment<5>(7 * k) << th, px, py, 0.0, spec_.start.pMinus * (1.0 - double(k) / N);
   }
   x.head<5>() << a.theta, a.x, a.y, spec_.start.sigma, spec_.start.pMinus;
+  if (spec_.freeTime) x[7 * N + 5] = spec_.h;
   return x;
 }
 
+double CarDmoc::stepSize(const Eigen::VectorXd& x) const { return spec_.freeTime ? x[7 * spec_.N + 5] : spec_.h; }
+
+DmocLayout CarDmoc::layout() const {
+  DmocLayout l;
+  l.N = spec_.N;
+  l.h = spec_.h;
+  l.hIndex = spec_.freeTime ? 7 * spec_.N + 5 : -1;
+  for (int k = 0; k < spec_.N; ++k) l.controls.push_back({7 * k + 5, 7 * k + 6});
+  l.controlWeights = Eigen::Vector2d(spec_.weightSteer, spec_.weightTorque);
+  const int n = 7 * spec_.N;
+  l.terminal = {n, n + 1, n + 2, n + 4};  // pose and p^- (at rest) of node N
+  l.target = Eigen::Vector4d(spec_.target.theta, spec_.target.x, spec_.target.y, 0.0);
+  return l;
+}
+
+// Control effort h sum_k u_k^T W u_k (smoothness, terminal penalty, final time: engine/control/dmoc_costs.h).
 double CarDmoc::objective(const Eigen::VectorXd& x) const {
-  const double h = spec_.h, ws = spec_.weightSteer, wt = spec_.weightTorque;
   double J = 0.0;
   for (int k = 0; k < spec_.N; ++k) {
     const double w = steerRate(x, k), f = torque(x, k);
-    J += h * (ws * w * w + wt * f * f);
-    if (k + 1 < spec_.N) {
-      const double dw = steerRate(x, k + 1) - w, df = torque(x, k + 1) - f;
-      J += spec_.weightSmooth * (ws * dw * dw + wt * df * df) / h;
-    }
+    J += spec_.weightSteer * w * w + spec_.weightTorque * f * f;
   }
-  return J;
+  return stepSize(x) * J;
 }
 
 Eigen::VectorXd CarDmoc::gradient(const Eigen::VectorXd& x) const {
-  const double h = spec_.h, ws = spec_.weightSteer, wt = spec_.weightTorque;
+  const double h = stepSize(x), ws = spec_.weightSteer, wt = spec_.weightTorque;
   Eigen::VectorXd g = Eigen::VectorXd::Zero(numVariables());
   for (int k = 0; k < spec_.N; ++k) {
-    g[7 * k + 5] += 2.0 * h * ws * steerRate(x, k);
-    g[7 * k + 6] += 2.0 * h * wt * torque(x, k);
-    if (k + 1 < spec_.N) {
-      const double dw = steerRate(x, k + 1) - steerRate(x, k), df = torque(x, k + 1) - torque(x, k);
-      const double cw = 2.0 * spec_.weightSmooth * ws * dw / h, cf = 2.0 * spec_.weightSmooth * wt * df / h;
-      g[7 * k + 5] -= cw, g[7 * (k + 1) + 5] += cw;
-      g[7 * k + 6] -= cf, g[7 * (k + 1) + 6] += cf;
-    }
+    g[7 * k + 5] = 2.0 * h * ws * steerRate(x, k);
+    g[7 * k + 6] = 2.0 * h * wt * torque(x, k);
   }
+  if (spec_.freeTime) g[7 * spec_.N + 5] = objective(x) / h;
   return g;
 }
 
@@ -221,7 +231,7 @@ Eigen::VectorXd CarDmoc::constraints(const Eigen::VectorXd& x) const {
   Eigen::VectorXd g(numConstraints());
   const int N = spec_.N;
   for (int k = 0; k < N; ++k) {
-    const CarState next = carNext(spec_.car, spec_.alpha, spec_.h, node(x, k), steerRate(x, k), torque(x, k));
+    const CarState next = carNext(spec_.car, spec_.alpha, stepSize(x), node(x, k), steerRate(x, k), torque(x, k));
     g.segment<5>(5 * k) << x[7 * (k + 1)] - next.g.theta, x[7 * (k + 1) + 1] - next.g.x, x[7 * (k + 1) + 2] - next.g.y,
         x[7 * (k + 1) + 3] - next.sigma, x[7 * (k + 1) + 4] - next.pMinus;
   }
@@ -235,11 +245,12 @@ void CarDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<doub
   out.clear();
   const int N = spec_.N;
   for (int k = 0; k < N; ++k) {
-    const Eigen::Matrix<double, 5, 7> Jk =
-        carNextJacobian(spec_.car, spec_.alpha, spec_.h, node(x, k), steerRate(x, k), torque(x, k));
+    const Eigen::Matrix<double, 5, 8> Jk =
+        carNextJacobian(spec_.car, spec_.alpha, stepSize(x), node(x, k), steerRate(x, k), torque(x, k));
     for (int i = 0; i < 5; ++i) {
       for (int j = 0; j < 7; ++j) out.emplace_back(5 * k + i, 7 * k + j, -Jk(i, j));
       out.emplace_back(5 * k + i, 7 * (k + 1) + i, 1.0);
+      if (spec_.freeTime) out.emplace_back(5 * k + i, 7 * N + 5, -Jk(i, 7));
     }
   }
   int row = numDynamics();
@@ -287,37 +298,34 @@ Eigen::Matrix3d CarDmoc::clearanceHessian(const Eigen::VectorXd& x, int k, const
   return H;
 }
 
+// Per segment the block of z_k = (node k, u_k[, h]): effort, minus lambda . carNext's Hessian, node k's clearance
+// rows; node N's pose block. With free h its row (h, z_k) is listed per segment and summed by the solver.
 void CarDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                       std::vector<Eigen::Triplet<double>>& out) const {
   out.clear();
-  const int N = spec_.N;
-  const double h = spec_.h, ws = spec_.weightSteer, wt = spec_.weightTorque, sm = spec_.weightSmooth;
-  auto lower = [&](int base, const auto& B) {
-    for (int j = 0; j < B.cols(); ++j)
-      for (int i = j; i < B.rows(); ++i) out.emplace_back(base + i, base + j, B(i, j));
+  const int N = spec_.N, hIndex = 7 * N + 5;
+  const double h = stepSize(x), ws = spec_.weightSteer, wt = spec_.weightTorque;
+  auto lower = [&](int base, const auto& B, int size) {
+    for (int j = 0; j < size; ++j)
+      for (int i = j; i < size; ++i) out.emplace_back(i == 7 ? hIndex : base + i, j == 7 ? hIndex : base + j, B(i, j));
   };
   int row = numDynamics();
   for (int k = 0; k < N; ++k) {
-    Eigen::Matrix<double, 7, 7> B = Eigen::Matrix<double, 7, 7>::Zero();
-    // Cost: 2h W on u_k, and 2 weightSmooth W / h on u_k once per neighbour in sum |u_{k+1} - u_k|^2.
-    const int neighbours = (k > 0) + (k + 1 < N);
-    B(5, 5) = objFactor * 2.0 * ws * (h + sm * neighbours / h);
-    B(6, 6) = objFactor * 2.0 * wt * (h + sm * neighbours / h);
-    // Dynamics rows x_{k+1} - carNext(z_k): minus lambda_i times carNext_i's Hessian.
+    Eigen::Matrix<double, 8, 8> B = Eigen::Matrix<double, 8, 8>::Zero();
+    B(5, 5) = objFactor * 2.0 * ws * h;  // h sum u^T W u
+    B(6, 6) = objFactor * 2.0 * wt * h;
+    B(7, 5) = B(5, 7) = objFactor * 2.0 * ws * steerRate(x, k);  // d2/dh du: only read when h is free
+    B(7, 6) = B(6, 7) = objFactor * 2.0 * wt * torque(x, k);
     const auto Hn = carNextHessian(spec_.car, spec_.alpha, h, node(x, k), steerRate(x, k), torque(x, k));
     for (int i = 0; i < 5; ++i) B -= lambda[5 * k + i] * Hn[size_t(i)];
     if (k >= 1) B.topLeftCorner<3, 3>() += clearanceHessian(x, k, lambda, row);
-    lower(7 * k, B);
-    if (k + 1 < N) {  // d2/du_{k+1} du_k of the smoothness term
-      out.emplace_back(7 * (k + 1) + 5, 7 * k + 5, -objFactor * 2.0 * ws * sm / h);
-      out.emplace_back(7 * (k + 1) + 6, 7 * k + 6, -objFactor * 2.0 * wt * sm / h);
-    }
+    lower(7 * k, B, spec_.freeTime ? 8 : 7);
   }
-  lower(7 * N, clearanceHessian(x, N, lambda, row));
+  lower(7 * N, clearanceHessian(x, N, lambda, row), 3);
 }
 
 double CarDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
-  const CarState next = carNext(spec_.car, spec_.alpha, spec_.h, node(x, k), steerRate(x, k), torque(x, k));
+  const CarState next = carNext(spec_.car, spec_.alpha, stepSize(x), node(x, k), steerRate(x, k), torque(x, k));
   const CarState have = node(x, k + 1);
   return std::max({std::abs(have.g.theta - next.g.theta), std::abs(have.g.x - next.g.x), std::abs(have.g.y - next.g.y),
                    std::abs(have.sigma - next.sigma), std::abs(have.pMinus - next.pMinus)});

@@ -11,6 +11,7 @@
 #include <array>
 #include <vector>
 
+#include "engine/control/dmoc_costs.h"
 #include "engine/control/nlp.h"
 #include "engine/integrators/nonholonomic.h"
 #include "engine/models/planar_obstacles.h"
@@ -27,9 +28,12 @@ struct CarDmocSpec {
   double sigmaMax = 0.68;        // |sigma_k| bound (tan of the steering limit, slightly inside)
   double maxSteerRate = 1.0;     // 1/s, |u^sigma_k| bound
   double maxTorque = 1.0;        // N m, |f_k| bound
-  double weightSteer = 1.0;      // W = diag(weightSteer, weightTorque) in h sum u^T W u
+  double weightSteer = 1.0;      // W = diag(weightSteer, weightTorque) in the effort h sum u^T W u
   double weightTorque = 0.1;
-  double weightSmooth = 0.0;     // + weightSmooth sum |u_{k+1} - u_k|_W^2 / h
+  // Free final time: h is the variable at index 7N + 5 (n = 7N + 6), in [hMin, hMax], starting from h; the plan
+  // then replays through the stepper at the optimal h (the scene's dt set to it). Else h is fixed.
+  bool freeTime = false;
+  double hMin = 0.0, hMax = 0.0;  // s
   Footprint footprint;           // body-frame outline covered by `discs` discs along body x
   int discs = 4;
   std::vector<PlanarBox> obstacles;
@@ -47,19 +51,19 @@ std::vector<BodyDisc> coverFootprint(const Footprint& f, int discs);  // n equal
 double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, double* gy,
                         Eigen::Matrix2d* hess = nullptr);
 
-// d carNext / d(theta, x, y, sigma, p^-, u^sigma, f): rows (theta, x, y, sigma, p^-) of the next node. Analytic.
-Eigen::Matrix<double, 5, 7> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double steerRate,
+// d carNext / d(theta, x, y, sigma, p^-, u^sigma, f, h): rows (theta, x, y, sigma, p^-) of the next node. Analytic.
+Eigen::Matrix<double, 5, 8> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double steerRate,
                                             double torque);
 // Second derivatives: H[i](j, l) = d2 carNext_i / dz_j dz_l over the same z. The complex-step derivative of the
 // analytic Jacobian (exact to round-off: no difference is taken).
-std::array<Eigen::Matrix<double, 7, 7>, 5> carNextHessian(const CarParams& p, double alpha, double h, const CarState& s,
+std::array<Eigen::Matrix<double, 8, 8>, 5> carNextHessian(const CarParams& p, double alpha, double h, const CarState& s,
                                                           double steerRate, double torque);
 
 class CarDmoc : public Nlp {
  public:
   explicit CarDmoc(CarDmocSpec spec);  // throws BadInput on N < 1, a bad bound or weight
   const CarDmocSpec& spec() const { return spec_; }
-  int numVariables() const override { return 7 * spec_.N + 5; }
+  int numVariables() const override { return 7 * spec_.N + 5 + (spec_.freeTime ? 1 : 0); }
   int numConstraints() const override;
   int numDynamics() const { return 5 * spec_.N; }
   void bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const override;
@@ -75,6 +79,9 @@ class CarDmoc : public Nlp {
   void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                std::vector<Eigen::Triplet<double>>& out) const override;
 
+  double stepSize(const Eigen::VectorXd& x) const;  // h: fixed, or the variable (free final time)
+  // Where the controls, target and h live, for the generic cost variants (engine/control/dmoc_costs.h).
+  DmocLayout layout() const;
   CarState node(const Eigen::VectorXd& x, int k) const;  // state at node k (psi, u, ... not set)
   double steerRate(const Eigen::VectorXd& x, int k) const { return x[7 * k + 5]; }
   double torque(const Eigen::VectorXd& x, int k) const { return x[7 * k + 6]; }

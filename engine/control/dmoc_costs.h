@@ -1,0 +1,60 @@
+// engine/control/dmoc_costs.h — the cost variants of issue 10 item 1 that every DMOC transcription gets through
+// one wrapper Nlp: smoothness of u, a terminal penalty instead of the target equality, and a cost on the final
+// time T = N h when the transcription makes h a variable. The transcription keeps its own effort cost
+// h sum u^T W u and says where its controls, target and h live (DmocLayout); the wrapper adds the rest.
+#pragma once
+
+#include <vector>
+
+#include "engine/control/nlp.h"
+
+namespace varsim {
+
+struct DmocLayout {
+  int N = 0;                               // segments, >= 1
+  double h = 0.0;                          // s, the step when it is fixed (hIndex < 0)
+  int hIndex = -1;                         // variable index of h when the final time is free, else -1
+  std::vector<std::vector<int>> controls;  // controls[k]: variable indices of u_k, k = 0..N-1
+  Eigen::VectorXd controlWeights;          // diagonal of W, one entry per entry of u_k, >= 0
+  std::vector<int> terminal;               // variable indices the target fixes (bounds xL = xU = target)
+  Eigen::VectorXd target;                  // their target values
+};
+
+struct DmocCostOptions {
+  double smooth = 0.0;          // + smooth sum_{k<N-1} |u_{k+1} - u_k|_W^2 / h   (>= 0)
+  // 0: the target is an equality (the transcription's bounds). > 0: those variables are free and the cost gets
+  // + terminalWeight sum_i (x_i - target_i)^2 (one weight over mixed units: scale it to the problem).
+  double terminalWeight = 0.0;
+  double timeWeight = 0.0;      // + timeWeight N h: the final time (needs hIndex >= 0), >= 0
+};
+
+// `base` must outlive the wrapper. Throws BadInput naming the key (weight_smooth, terminal_weight, weight_time)
+// on a negative or non-finite weight, or a time weight without a free h.
+class DmocCosts : public Nlp {
+ public:
+  DmocCosts(const Nlp& base, DmocLayout layout, DmocCostOptions options);
+  const DmocLayout& layout() const { return layout_; }
+  double stepSize(const Eigen::VectorXd& x) const { return layout_.hIndex >= 0 ? x[layout_.hIndex] : layout_.h; }
+
+  int numVariables() const override { return base_.numVariables(); }
+  int numConstraints() const override { return base_.numConstraints(); }
+  void bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const override;
+  Eigen::VectorXd initialGuess() const override { return base_.initialGuess(); }
+  double objective(const Eigen::VectorXd& x) const override;
+  Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
+  Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override { return base_.constraints(x); }
+  void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override {
+    base_.jacobian(x, out);
+  }
+  bool hasHessian() const override { return base_.hasHessian(); }
+  void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
+               std::vector<Eigen::Triplet<double>>& out) const override;
+
+ private:
+  double smoothSum(const Eigen::VectorXd& x) const;  // sum_k |u_{k+1} - u_k|_W^2
+  const Nlp& base_;
+  DmocLayout layout_;
+  DmocCostOptions options_;
+};
+
+}  // namespace varsim
