@@ -30,7 +30,6 @@ CarDmocSpec smallCarSpec() {
   s.N = kN;
   s.start = carStart(s.car, {0.0, 0.0, 0.0}, 0.0, 0.0, 4.0);
   s.target = {0.2, 3.0, 0.3};
-  s.weightSmooth = 0.01;
   s.footprint = {};
   return s;
 }
@@ -38,7 +37,8 @@ CarDmocSpec smallCarSpec() {
 // The plan as the panel's worker runs it: Ipopt iterations into the job's log, each iterate's path as the ghost.
 PlanOutcome solveSmallCar(PlanJob::Progress& progress) {
   const CarDmoc dmoc(smallCarSpec());
-  const IpoptResult r = solveWithIpopt(dmoc, IpoptSettings{}, [&](const IpoptIteration& it) {
+  const DmocCosts nlp(dmoc, dmoc.layout(), {0.01, 0.0, 0.0});  // + weight_smooth 0.01 (engine/control/dmoc_costs.h)
+  const IpoptResult r = solveWithIpopt(nlp, IpoptSettings{}, [&](const IpoptIteration& it) {
     return progress.iteration({it.iteration, it.objective, it.primalInfeasibility, it.dualInfeasibility}, {});
   });
   PlanOutcome out;
