@@ -2,6 +2,7 @@
 // static linkage, so another translation unit that also implements it cannot clash with ours.
 #include "render/screenshot.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <glad/gl.h>
@@ -56,6 +57,29 @@ bool saveFramebufferPng(const std::string& path, int width, int height, std::str
   std::vector<unsigned char> rgb;
   if (!varsim::render::readFramebufferRgb(width, height, rgb, error)) return false;
   if (stbi_write_png(path.c_str(), width, height, 3, rgb.data(), width * 3) == 0) {
+    error = "cannot write PNG '" + path + "' (directory missing or not writable?)";
+    return false;
+  }
+  return true;
+}
+
+bool saveFramebufferRegionPng(const std::string& path, int width, int height, int x, int y, int w, int h,
+                              std::string& error) {
+  const int x0 = std::max(0, x), y0 = std::max(0, y), x1 = std::min(width, x + w), y1 = std::min(height, y + h);
+  if (x1 <= x0 || y1 <= y0) {
+    error = "region " + std::to_string(w) + "x" + std::to_string(h) + " at (" + std::to_string(x) + ", " +
+            std::to_string(y) + ") lies outside the " + std::to_string(width) + "x" + std::to_string(height) +
+            " framebuffer";
+    return false;
+  }
+  std::vector<unsigned char> rgb;
+  if (!varsim::render::readFramebufferRgb(width, height, rgb, error)) return false;
+  const std::size_t rowBytes = std::size_t(x1 - x0) * 3;
+  std::vector<unsigned char> crop(rowBytes * std::size_t(y1 - y0));
+  for (int r = y0; r < y1; ++r)
+    std::memcpy(&crop[std::size_t(r - y0) * rowBytes], &rgb[(std::size_t(r) * std::size_t(width) + std::size_t(x0)) * 3],
+                rowBytes);
+  if (stbi_write_png(path.c_str(), x1 - x0, y1 - y0, 3, crop.data(), int(rowBytes)) == 0) {
     error = "cannot write PNG '" + path + "' (directory missing or not writable?)";
     return false;
   }

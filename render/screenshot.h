@@ -7,6 +7,10 @@
 // Reads width x height RGB pixels of the default framebuffer's back buffer and writes a PNG.
 // Returns false with a message (bad size, GL error, unwritable path) instead of crashing.
 bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error);
+// The same for the region (x, y, w, h) of the framebuffer (pixels from the top-left), clipped to it;
+// false with a message if nothing of the region lies inside or the file cannot be written.
+bool saveFramebufferRegionPng(const std::string& path, int width, int height, int x, int y, int w, int h,
+                              std::string& error);
 
 namespace varsim::render {
 // The same read-back without the file: tightly packed RGB rows, top row first (for tests and for

@@ -321,11 +321,15 @@ std::vector<Orbit> orbits(const StudyProblem& problem, std::uint64_t seed, int r
 }
 
 std::vector<std::string> orbitRows(const StudyProblem& problem, std::uint64_t seed, int run, double h) {
+  return orbitCsvRows(orbits(problem, seed, run, h));
+}
+
+std::vector<std::string> orbitCsvRows(const std::vector<Orbit>& orbitsToWrite) {
   std::string header = "method,t";
   for (const std::string& c : orbitColumns()) header += "," + c;
   std::vector<std::string> rows = {header};
   char number[32];
-  for (const Orbit& orbit : orbits(problem, seed, run, h)) {
+  for (const Orbit& orbit : orbitsToWrite) {
     for (size_t i = 0; i < orbit.t.size(); ++i) {
       std::string line = orbit.method;
       std::snprintf(number, sizeof number, ",%.17g", orbit.t[i]);

@@ -113,5 +113,6 @@ std::vector<Orbit> orbits(const StudyProblem& problem, std::uint64_t seed, int r
                           StudyControl* control = nullptr);
 // The same as CSV rows "method,t,<orbitColumns>" (one header line first).
 std::vector<std::string> orbitRows(const StudyProblem& problem, std::uint64_t seed, int run, double h);
+std::vector<std::string> orbitCsvRows(const std::vector<Orbit>& orbits);
 
 }  // namespace varsim::study

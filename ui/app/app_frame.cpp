@@ -108,6 +108,8 @@ int runAppFrame(AppState& app, double wallDt) {
     app.frameCosts.add(FramePhase::OtherUi, phase.lap());
     drawScenePanels(app);
     app.frameCosts.add(FramePhase::ScenePanels, phase.lap());
+    app.study.draw();
+    app.frameCosts.add(FramePhase::OtherUi, phase.lap());
   }
   app.layoutView();
   if (!app.hideUi) drawSceneViewMarks(app);
@@ -141,6 +143,7 @@ int runAppFrame(AppState& app, double wallDt) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (app.finishPhases) glFinish();
     if (!shotPath.empty()) takeScreenshot(app, shotPath, fbw, fbh);
+    app.study.writePendingPng(fbw, fbh, scale.x, scale.y);
     app.frameCosts.add(FramePhase::UiRender, phase.lap());
   }
   return steps;

@@ -12,6 +12,7 @@
 #include "render/renderer.h"
 #include "ui/app/gamepad.h"
 #include "ui/app/plot_widget.h"
+#include "ui/app/study_panel.h"
 #include "ui/core/background_job.h"
 #include "ui/core/frame_phases.h"
 #include "ui/core/frame_stats.h"
@@ -71,6 +72,7 @@ struct AppState {
   float menuBarHeight = 0.0f;          // this frame's main menu bar, 0 when hidden
   bool cameraDrag[3] = {false, false, false};  // per mouse button: pressed over the view
   std::string panelLayoutFile;         // ImGui's ini (interactive runs only; io.IniFilename points here)
+  StudyPanel study;                    // the "Integrator study" window (F4) and its worker thread
 
   // The physics worker (app_frame.h): while it runs a frame's steps, the main thread touches only
   // the draw list, camera, renderer and ImGui's draw data. Destroyed first (declared last): it

@@ -86,6 +86,9 @@ void handleShortcuts(AppState& app) {
       case GLFW_KEY_F1:
         if (!e.repeat) app.settings.panels.help = !app.settings.panels.help;
         break;
+      case GLFW_KEY_F4:
+        if (!e.repeat) app.study.toggle(d.loaded() ? d.sceneName() : "");
+        break;
       case GLFW_KEY_F12:
       case GLFW_KEY_P:
         if (!e.repeat) app.screenshotRequested = true;

@@ -125,6 +125,7 @@ void drawHelpOverlay(AppState& app) {
       {"+ / -", "speed up / slow down (x0.1 ... x4, log-spaced)"},
       {"Tab", "hide / show all panels"},
       {"F1", "this help"},
+      {"F4", "integrator study: RK2/RK4/Newmark vs the variational integrators (seed 000 Figs. 3-5)"},
       {"F12 or P", "save a PNG screenshot in the working directory"},
       {"Ctrl+Q", "quit (saves settings and a --record file; so do the close button and Ctrl+C)"},
       {"left drag", "orbit the camera"},

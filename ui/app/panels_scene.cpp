@@ -120,6 +120,8 @@ void drawMainMenu(AppState& app) {
     ImGui::MenuItem("Parameters", nullptr, &p.parameters);
     ImGui::MenuItem("Plots", nullptr, &p.plots);
     ImGui::MenuItem("Input mapping", nullptr, &p.input);
+    if (ImGui::MenuItem("Integrator study", "F4", app.study.open))
+      app.study.toggle(app.driver.loaded() ? app.driver.sceneName() : "");
     ImGui::Separator();
     drawMsaaMenu(app);
     ImGui::Separator();
