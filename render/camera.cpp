@@ -67,7 +67,10 @@ void OrbitCamera::update(const varsim::CameraHint& hint, float dtSeconds) {
   const bool hintOk = finite3(hint.target) && std::isfinite(hint.heading);
   if (!adoptedHint) {
     adoptedHint = true;
-    if (std::isfinite(hint.distance) && hint.distance > 0.0f) distance = hint.distance;
+    if (std::isfinite(hint.distance) && hint.distance > 0.0f) {
+      distance = hint.distance;
+      maxDistance = std::max(maxDistance, distance);  // the scene's own framing is always reachable
+    }
     if (hintOk) target = glm::vec3(hint.target[0], hint.target[1], hint.target[2]);
     if (hint.setsAngles && std::isfinite(hint.yaw) && std::isfinite(hint.pitch)) {
       yaw = hint.yaw;
@@ -103,8 +106,11 @@ glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), target, glm::vec
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
   if (!(aspect > 0.0f) || !std::isfinite(aspect)) aspect = 1.0f;
-  return glm::perspective(fovY, aspect, nearPlane, farPlane);
+  return glm::perspective(fovY, aspect, nearClip(), farClip());
 }
+
+float OrbitCamera::nearClip() const { return std::max(nearPlane, 1e-3f * distance); }
+float OrbitCamera::farClip() const { return std::max(farPlane, 4.0f * distance); }
 
 void OrbitCamera::pixelRay(float px, float py, int width, int height, glm::vec3& origin,
                            glm::vec3& dir) const {

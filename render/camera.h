@@ -9,12 +9,12 @@
 struct OrbitCamera {
   glm::vec3 target{0, 0, 0};
   float yaw = 0.8f, pitch = 0.45f /*rad, above horizon*/, distance = 8.0f;
-  float fovY = 0.785f, nearPlane = 0.05f, farPlane = 2000.0f;
+  float fovY = 0.785f, nearPlane = 0.05f, farPlane = 2000.0f;  // clip range at the usual distances (nearClip)
   bool follow = false;  // track DrawList.camera.target/heading smoothly
 
   // Limits and feel (in-class defaults, adjustable by the app).
   float minDistance = 0.05f;           // m; zoom never goes closer
-  float maxDistance = 1500.0f;         // m; zoom never goes farther (stays inside farPlane)
+  float maxDistance = 1500.0f;         // m; zoom never goes farther (raised to a larger hint distance)
   float maxPitch = 1.55f;              // rad; |pitch| clamp (89 deg) avoids the view flipping at the poles
   float orbitRadPerPixel = 0.006f;     // rad per dragged pixel
   float zoomFactorPerStep = 0.88f;     // distance multiplier per wheel step
@@ -29,7 +29,12 @@ struct OrbitCamera {
   // and hint.yaw/pitch (if hint.setsAngles), and switches follow on when the scene asks (hint.follow).
   void update(const varsim::CameraHint& hint, float dtSeconds);
   glm::mat4 view() const;
-  glm::mat4 projection(float aspect) const;
+  glm::mat4 projection(float aspect) const;  // clips at nearClip() and farClip()
+  // The clip range grows with the distance, so a scene framed from kilometres away (a 5000-link
+  // ladder is framed from ~12 km) stays inside it and keeps the depth precision of a close view
+  // (24-bit depth resolves ~distance/1000 there instead of ~170 m with a 5 cm near plane).
+  float nearClip() const;
+  float farClip() const;
   glm::vec3 eye() const;
   // Unit vector from the eye towards the target.
   glm::vec3 forward() const;

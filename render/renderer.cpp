@@ -290,7 +290,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
   // ground that reaches the horizon haze; never beyond the far plane.
   const float eyeHeight = std::abs(eye.z - groundHeight);
   const float fadeEnd = std::min(std::max({60.0f, 14.0f * camera.distance, 4.0f * eyeHeight}),
-                                 0.9f * camera.farPlane);
+                                 0.9f * camera.farClip());
 
   if (offscreen) glEnable(GL_MULTISAMPLE);
   glDisable(GL_SCISSOR_TEST);

@@ -199,6 +199,28 @@ TEST_CASE("FirstUpdateAdoptsHint") {
   CHECK(std::atan2(behind.y, behind.x) == doctest::Approx(0.5f - 3.14159265f).epsilon(1e-5));
 }
 
+TEST_CASE("FarHintsAreReachableAndInsideTheClipRange") {
+  // A 5000-link ladder (5 km, pinned at the origin, swinging in the x-z plane) is framed from ~12 km.
+  OrbitCamera cam;
+  varsim::CameraHint hint;
+  hint.distance = 11600.0f;
+  hint.target = {0, 0, -2500};
+  hint.setsAngles = true;
+  hint.yaw = -1.5707963f;
+  hint.pitch = 0.12f;
+  cam.update(hint, 0.016f);
+  CHECK(cam.distance == doctest::Approx(11600.0f));
+  CHECK(cam.maxDistance >= 11600.0f);
+  glm::vec2 px;
+  for (const glm::vec3& p : {glm::vec3(0, 0, 0), glm::vec3(5000, 0, 0), glm::vec3(0, 0, -5000)})
+    CHECK(cam.project(p, kW, kH, px));  // the pin, the released free end, the end hanging down
+  CHECK(cam.farClip() > cam.distance + 5000.0f);
+  CHECK(cam.nearClip() > 1.0f);  // the depth buffer's precision follows the view
+  OrbitCamera close;
+  CHECK(close.nearClip() == close.nearPlane);
+  CHECK(close.farClip() == close.farPlane);
+}
+
 TEST_CASE("HintAnglesAreAdoptedOnceAndOnlyWhenSet") {
   OrbitCamera cam;
   varsim::CameraHint hint;
