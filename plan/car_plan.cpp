@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "engine/control/car_dmoc.h"
+#include "engine/control/car_path_tracker.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "plan/plan_problem.h"
@@ -84,6 +85,7 @@ class CarPlan : public PlanInstance {
     return r;
   }
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
+  bool baseline(const Eigen::VectorXd& x, PlanBaseline& out) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
   ParamSet replayParams(const Eigen::VectorXd& x) const override {
     ParamSet p = setup().scene.params;
@@ -119,6 +121,29 @@ void CarPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const 
                  tq, res, gap, disc);
   }
   if (std::fclose(f) != 0) throw BadInput(path + ": write failed");
+}
+
+// A PD tracker on the plan's states (engine/control/car_path_tracker.h) through carStep, with the plan's limits.
+bool CarPlan::baseline(const Eigen::VectorXd& x, PlanBaseline& out) const {
+  const CarDmocSpec& s = dmoc_.spec();
+  const double h = dmoc_.stepSize(x);
+  std::vector<CarState> ref;
+  for (int k = 0; k <= s.N; ++k) ref.push_back(dmoc_.node(x, k));
+  const CarTrackResult t = trackCarPath(s.car, s.alpha, h, ref, {s.sigmaMax, s.maxSteerRate, s.maxTorque});
+  out.name = "PD path tracker";
+  out.effort = out.planEffort = out.maxDeviation = 0.0;
+  out.minClearance = lot_.empty() ? 0.0 : kNlpInfinity;
+  for (int k = 0; k <= s.N; ++k) {
+    const se2::Pose2& g = t.states[size_t(k)].g;
+    out.maxDeviation = std::max(out.maxDeviation, std::hypot(g.x - ref[size_t(k)].g.x, g.y - ref[size_t(k)].g.y));
+    if (!lot_.empty()) out.minClearance = std::min(out.minClearance, clearance(s.footprint, g, lot_));
+    if (k == s.N) break;
+    const double w = t.steerRate[size_t(k)], f = t.torque[size_t(k)], pw = dmoc_.steerRate(x, k), pf = dmoc_.torque(x, k);
+    out.effort += h * (s.weightSteer * w * w + s.weightTorque * f * f);
+    out.planEffort += h * (s.weightSteer * pw * pw + s.weightTorque * pf * pf);
+  }
+  out.finalError = std::hypot(t.states.back().g.x - ref.back().g.x, t.states.back().g.y - ref.back().g.y);
+  return true;
 }
 
 // The controls as live parameter events (torque, steer_rate) per step, sticks neutral: the car scene's

@@ -39,6 +39,17 @@ struct PlanSetup {
   std::string source;  // where it came from, for messages and the inputs file's comment (problem file path)
 };
 
+// A baseline a user would otherwise use to fly the plan (e.g. a PD tracker along the planned path, a flight assist),
+// run through the ordinary stepper: its control effort against the optimal plan's (bench_plan's comparison).
+struct PlanBaseline {
+  std::string name;          // e.g. "PD path tracker"
+  double effort = 0.0;       // h sum u^T W u of the baseline's controls, the plan's W
+  double planEffort = 0.0;   // the same sum over the optimal plan's controls
+  double maxDeviation = 0.0; // m, largest distance of the baseline's position from the plan's at the same step
+  double finalError = 0.0;   // m, distance of its final position from the plan's final position
+  double minClearance = 0.0; // m, smallest separation from obstacles along the way (negative: collides); 0 if none
+};
+
 // One solvable instance of a problem (built once per solve; const, so the app may read it from two threads).
 class PlanInstance {
  public:
@@ -55,6 +66,8 @@ class PlanInstance {
   virtual InputTrack inputTrack(const Eigen::VectorXd& x) const = 0;
   // World points (m, z up) of the vehicle's main body at every node of any iterate x (also infeasible ones).
   virtual std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const = 0;
+  // The problem's baseline flown along the solved plan x; false when the problem has none.
+  virtual bool baseline(const Eigen::VectorXd& /*x*/, PlanBaseline& /*out*/) const { return false; }
 
   // The scene parameters the plan x replays with: setup().scene.params, except what the plan chose (e.g. dt = the
   // optimal h when the final time is free). The app's Play builds the scene from these.
@@ -117,6 +130,8 @@ struct PlanStats {
   int variables = 0, constraints = 0, nonzeros = 0, hessianNonzeros = 0, iterations = 0;
   double wallSeconds = 0.0, cpuSeconds = 0.0, cost = 0.0, maxDynResidual = 0.0, maxViolation = 0.0;
   std::string status;
+  bool hasBaseline = false;  // the plan solved and the problem has a baseline
+  PlanBaseline baseline;
 };
 
 }  // namespace varsim

@@ -58,6 +58,7 @@ PlanStats measure(const PlanInstance& plan, const IpoptResult& r, double wallSec
   s.maxDynResidual = plan.maxDynResidual(r.x);
   s.maxViolation = maxViolation(nlp, r.x);
   s.status = r.status;
+  if (r.solved) s.hasBaseline = plan.baseline(r.x, s.baseline);
   return s;
 }
 

@@ -1,7 +1,9 @@
 // tests/bench/bench_plan.cpp — `varsim plan` on every registered plan problem's preset (plan/plan_problem.h), and
 // on the car_park preset at three resolutions of the same 10 s horizon: size of the NLP (variables, constraints,
 // Jacobian and Hessian nonzeros), Ipopt iterations, wall and CPU time of the solve, cost, max dynamics residual
-// and max constraint/bound violation. Prints a Markdown table (a benchmark, not a test: no assertions on time).
+// and max constraint/bound violation; then each problem's baseline (e.g. the car's PD path tracker) flown along the
+// plan through the stepper, its control effort against the optimal one. Prints Markdown tables (a benchmark, not a
+// test: no assertions on time).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -12,6 +14,8 @@
 using namespace varsim;
 
 namespace {
+
+std::vector<std::pair<std::string, PlanBaseline>> baselines;  // printed after the main table
 
 void row(const std::string& name, const std::string& problem, const std::vector<std::string>& sets) {
   std::vector<std::string> args = {"plan", problem};
@@ -25,6 +29,7 @@ void row(const std::string& name, const std::string& problem, const std::vector<
               s.hessianNonzeros, s.iterations, s.wallSeconds, s.cpuSeconds, s.cost, s.maxDynResidual, s.maxViolation,
               s.status.c_str());
   std::fflush(stdout);
+  if (s.hasBaseline) baselines.emplace_back(name + " N=" + std::to_string(setup.plan.integer("N")), s.baseline);
 }
 
 }  // namespace
@@ -43,5 +48,12 @@ int main() {
         row(name, file, {t.substr(0, t.find(';')), t.substr(t.find(';') + 1)});
       }
   }
+  std::printf("\n| preset | baseline (through the stepper) | its effort h sum u^T W u | optimal effort | ratio | "
+              "max deviation from the plan (m) | final position error (m) | min clearance (m) |\n"
+              "|---|---|---|---|---|---|---|---|\n");
+  for (const auto& [name, b] : baselines)
+    std::printf("| %s | %s | %.6g | %.6g | %.2f | %.3g | %.3g | %.3g |\n", name.c_str(), b.name.c_str(), b.effort,
+                b.planEffort, b.planEffort > 0.0 ? b.effort / b.planEffort : 0.0, b.maxDeviation, b.finalError,
+                b.minClearance);
   return 0;
 }
