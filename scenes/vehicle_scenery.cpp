@@ -23,20 +23,36 @@ void addSegment(Scenery& s, double xa, double ya, double xb, double yb, Rgba c) 
   s.lines.push_back(line);
 }
 
+// The lot's geometry from the car's size: bays bw wide and bd deep on both sides of an aisle along +x, from
+// x0; bay i on side +1 (north) or -1 (south) is occupied by a parked car when occupied(side, i).
+struct LotLayout {
+  double bw, bd, aisle, x0, x1, yIn, yOut;
+  static constexpr int nBays = 10;
+  static bool occupied(int side, int i) {
+    static const int north[] = {1, 1, 0, 1, 1, 1, 0, 1, 0, 1}, south[] = {1, 0, 1, 1, 0, 1, 1, 0, 1, 1};
+    return (side > 0 ? north : south)[i] != 0;
+  }
+};
+
+LotLayout lotLayout(double carLength, double carWidth) {
+  const double bw = 1.7 * carWidth, bd = 1.35 * carLength, aisle = 2.4 * carLength, x0 = 2.0 * carLength;
+  return {bw, bd, aisle, x0, x0 + LotLayout::nBays * bw, 0.5 * aisle, 0.5 * aisle + bd};
+}
+
 }  // namespace
 
 Scenery parkingLot(double carLength, double carWidth, double height) {
   Scenery s;
-  const double bw = 1.7 * carWidth, bd = 1.35 * carLength, aisle = 2.4 * carLength;
-  const double x0 = 2.0 * carLength, nBays = 10, x1 = x0 + nBays * bw, yIn = 0.5 * aisle, yOut = yIn + bd;
+  const LotLayout lot = lotLayout(carLength, carWidth);
+  const double bw = lot.bw, bd = lot.bd, aisle = lot.aisle, x0 = lot.x0, x1 = lot.x1, yIn = lot.yIn, yOut = lot.yOut;
+  const int nBays = LotLayout::nBays;
   const Rgba white{0.92f, 0.92f, 0.88f, 1.0f}, yellow{1.0f, 0.85f, 0.1f, 1.0f};
   const Rgba paint[] = {{0.7f, 0.15f, 0.15f, 1}, {0.2f, 0.35f, 0.7f, 1}, {0.85f, 0.85f, 0.85f, 1}, {0.25f, 0.25f, 0.27f, 1}};
-  const int occupiedNorth[] = {1, 1, 0, 1, 1, 1, 0, 1, 0, 1}, occupiedSouth[] = {1, 0, 1, 1, 0, 1, 1, 0, 1, 1};
   for (int side : {1, -1}) {
     for (int i = 0; i <= nBays; ++i) addSegment(s, x0 + i * bw, side * yIn, x0 + i * bw, side * yOut, white);
     addSegment(s, x0, side * yOut, x1, side * yOut, white);
     for (int i = 0; i < nBays; ++i)
-      if ((side > 0 ? occupiedNorth : occupiedSouth)[i])
+      if (LotLayout::occupied(side, i))
         addBox(s, {x0 + (i + 0.5) * bw, side * 0.5 * (yIn + yOut), 0.0, 0.5 * carWidth, 0.5 * carLength}, 0.5 * height,
                height, paint[(i + (side > 0 ? 0 : 2)) % 4], "parked car");
   }
@@ -67,6 +83,20 @@ Footprint carFootprint(double l, double rho) {
   return {0.5 * l - half, 0.5 * l + half, -w, w};
 }
 Scenery carParkingLot(double l, double rho) { return parkingLot(bodyLength(l, rho), bodyWidth(l, rho), 1.1 * rho); }
+
+std::vector<NamedPose> carLotFreeBays(double l, double rho) {
+  const LotLayout lot = lotLayout(bodyLength(l, rho), bodyWidth(l, rho));
+  std::vector<NamedPose> bays;
+  for (int side : {1, -1})
+    for (int i = 0; i < LotLayout::nBays; ++i) {
+      if (LotLayout::occupied(side, i)) continue;
+      // Nose in: the body centre (0.5 l ahead of the rear axle, carFootprint) on the bay's centre.
+      const double heading = side * 0.5 * 3.14159265358979323846, yCentre = side * 0.5 * (lot.yIn + lot.yOut);
+      bays.push_back({std::string(side > 0 ? "north " : "south ") + std::to_string(i + 1),
+                      {heading, lot.x0 + (i + 0.5) * lot.bw, yCentre - side * 0.5 * l}});
+    }
+  return bays;
+}
 
 Scenery arena(double l) {
   Scenery s;

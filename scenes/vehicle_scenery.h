@@ -34,6 +34,13 @@ double bodyLength(double l, double rho);
 double bodyWidth(double l, double rho);
 Footprint carFootprint(double l, double rho);
 Scenery carParkingLot(double l, double rho);
+// The free bays of carParkingLot (no parked car), each as the rear-axle pose of the car parked nose-in at the
+// bay's centre; named "north 3" (third from the entrance on the +y side), "south 2", ... (the app's Plan goals).
+struct NamedPose {
+  std::string name;
+  se2::Pose2 pose;
+};
+std::vector<NamedPose> carLotFreeBays(double l, double rho);
 // Arena sized from the snakeboard's half length l: square walls at +-50 l and six crates off the line the
 // default gait rides along body -x.
 Scenery arena(double l);

@@ -7,12 +7,12 @@
 
 #include <cmath>
 
-#include "engine/control/car_dmoc.h"
-#include "plan/ipopt_solver.h"
+#include "plan/plan_endpoints.h"
 #include "tests/csv_table.h"
 #include "tests/headless_capture.h"
 #include "ui/core/plan_job.h"
 #include "ui/core/plan_playback.h"
+#include "ui/core/plan_solve.h"
 #include "ui/input/key_names.h"
 #include "ui/input/live_input.h"
 
@@ -23,43 +23,9 @@ namespace {
 
 constexpr int kN = 60;
 
-CarDmocSpec smallCarSpec() {
-  CarDmocSpec s;
-  s.car = {2.0, 0.1, 0.6, 1.5, 0.35};  // the car scene's defaults
-  s.h = 0.05;
-  s.N = kN;
-  s.start = carStart(s.car, {0.0, 0.0, 0.0}, 0.0, 0.0, 4.0);
-  s.target = {0.2, 3.0, 0.3};
-  s.footprint = {};
-  return s;
-}
-
-// The plan as the panel's worker runs it: Ipopt iterations into the job's log, each iterate's path as the ghost.
-PlanOutcome solveSmallCar(PlanJob::Progress& progress) {
-  const CarDmoc dmoc(smallCarSpec());
-  const DmocCosts nlp(dmoc, dmoc.layout(), {0.01, 0.0, 0.0});  // + weight_smooth 0.01 (engine/control/dmoc_costs.h)
-  const IpoptResult r = solveWithIpopt(nlp, IpoptSettings{}, [&](const IpoptIteration& it) {
-    return progress.iteration({it.iteration, it.objective, it.primalInfeasibility, it.dualInfeasibility}, {});
-  });
-  PlanOutcome out;
-  out.solved = r.solved;
-  out.status = r.status;
-  out.iterations = r.iterations;
-  out.cost = r.objective;
-  for (int k = 0; k <= kN; ++k) out.path.push_back({float(r.x[7 * k + 1]), float(r.x[7 * k + 2]), 0.0f});
-  return out;
-}
-
-ParamSet smallCarScene() {
-  ParamSet p = SceneRegistry::defaults("car");
-  p.setFromString("dt", "0.05", "test");
-  p.setFromString("world", "open", "test");
-  return p;
-}
-
-// `varsim plan` on the small problem: writes the input file that `varsim run car` and Play both replay.
-std::string planInputs() {
-  const std::string problem = testOut("plan_panel_small.json"), inputs = testOut("plan_panel_inputs.csv");
+// The small problem as a file: what `varsim plan` reads, and what the panel's solve is set up from.
+std::string smallProblem() {
+  const std::string problem = testOut("plan_panel_small.json");
   std::FILE* f = std::fopen(problem.c_str(), "w");
   REQUIRE(f);
   std::fprintf(f,
@@ -68,46 +34,56 @@ std::string planInputs() {
                "\"weight_smooth\": 0.01}}\n",
                kN);
   std::fclose(f);
-  const HeadlessResult r = runCaptured({"plan", problem, "--csv", testOut("plan_panel_plan.csv"), "--inputs", inputs});
+  return problem;
+}
+
+// `varsim plan` on the small problem: writes the input file that `varsim run car` replays.
+std::string planInputs() {
+  const std::string inputs = testOut("plan_panel_inputs.csv");
+  const HeadlessResult r =
+      runCaptured({"plan", smallProblem(), "--csv", testOut("plan_panel_plan.csv"), "--inputs", inputs});
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   return inputs;
 }
 
-PlanOutcome playableOutcome(const std::string& inputs, const SimDriver& d) {
-  PlanOutcome plan;
-  plan.solved = true;
-  plan.sceneParams = smallCarScene();
-  plan.inputs = InputTrack::load(inputs, d.controls(), d.h());
-  plan.steps = kN;
-  return plan;
+// The panel's solve (ui/core/plan_solve.h) of the small problem on a PlanJob, waited for.
+PlanOutcome panelSolve(PlanJob& job) {
+  job.start(planSolve(loadPlanProblem(smallProblem())));
+  job.wait();
+  PlanOutcome out;
+  PlanJob::State state = PlanJob::State::Idle;
+  REQUIRE(job.takeFinished(out, state));
+  REQUIRE(state == PlanJob::State::Solved);
+  return out;
 }
 
 }  // namespace
 
 TEST_CASE("PlanJobSolvesOnTheWorkerAndLogsEveryIteration") {
   PlanJob job;
-  job.start(solveSmallCar);
-  job.wait();
-  PlanOutcome out;
+  const PlanOutcome out = panelSolve(job);
+  PlanOutcome again;
   PlanJob::State state = PlanJob::State::Idle;
-  REQUIRE(job.takeFinished(out, state));
-  CHECK(state == PlanJob::State::Solved);
-  CHECK_FALSE(job.takeFinished(out, state));  // once
+  CHECK_FALSE(job.takeFinished(again, state));  // once
   const PlanJob::Snapshot s = job.snapshot();
   REQUIRE(s.log.size() >= 10);
   for (size_t i = 0; i < s.log.size(); ++i) CHECK(s.log[i].iteration == int(i));  // Ipopt counts from 0
   CHECK(s.log.back().primalInfeasibility <= 1e-10);
-  CHECK(s.ghost.size() == size_t(kN + 1));  // the solved plan's path
-  CHECK(s.ghost.back()[0] == doctest::Approx(3.0).epsilon(1e-6));
   CHECK(out.iterations == s.log.back().iteration);
+  CHECK(s.ghost.size() == size_t(kN + 1));  // the solved plan's path, nodes 0..N
+  CHECK(s.ghost.back()[0] == doctest::Approx(3.0).epsilon(1e-6));
+  CHECK(s.ghost.back()[1] == doctest::Approx(0.3).epsilon(1e-6));
+  CHECK(out.steps == kN);
+  CHECK(out.sceneParams.real("dt") == 0.05);
+  CHECK(out.inputs.lastStep() == kN - 1);
 }
 
 TEST_CASE("PlanJobCancelStopsAtTheNextIterationAndLeavesTheSceneAlone") {
   SimDriver driver;
-  driver.load("car", smallCarScene());
+  driver.load("car", SceneRegistry::defaults("car"));
   PlanJob job;
-  job.start(solveSmallCar);
+  job.start(planSolve(loadPlanProblem(smallProblem())));
   while (job.running() && job.snapshot().log.size() < 3) driver.frame(1.0 / 60.0);  // the view keeps stepping
   driver.setPaused(true);
   const std::vector<double> before = driver.scene().saveState();
@@ -119,7 +95,7 @@ TEST_CASE("PlanJobCancelStopsAtTheNextIterationAndLeavesTheSceneAlone") {
   REQUIRE(job.takeFinished(out, state));
   CHECK(state == PlanJob::State::Cancelled);
   CHECK(job.snapshot().status.find("cancelled") == 0);
-  CHECK(out.status == "User_Requested_Stop");
+  CHECK(out.status == "cancelled");                  // plan/ipopt_solver.h: the job's flag, polled every iteration
   CHECK(job.snapshot().log.size() <= atCancel + 1);  // the callback in flight, then Ipopt stops
   CHECK(job.snapshot().log.size() >= 3);
   CHECK_FALSE(out.solved);
@@ -148,6 +124,8 @@ TEST_CASE("PlayIsBitIdenticalToTheHeadlessReplay") {
   const CsvTable headless = readCsv(csv);
   REQUIRE(headless.rows.size() == size_t(kN + 1));
 
+  PlanJob job;
+  const PlanOutcome plan = panelSolve(job);  // the app's own solve: its input track in memory, not the file
   SimDriver driver;
   driver.load("car", SceneRegistry::defaults("car"));  // whatever the user was doing before Play
   for (int k = 0; k < 7; ++k) driver.stepOnce();
@@ -159,7 +137,7 @@ TEST_CASE("PlayIsBitIdenticalToTheHeadlessReplay") {
     scene.diagnostics(rows.back());
     notice += playback.afterStep(driver);
   };
-  playback.play(driver, "car", playableOutcome(inputs, driver));
+  playback.play(driver, "car", plan);
   CHECK(playback.source() == PlanPlayback::Source::Plan);
   rows.emplace_back();
   driver.scene().diagnostics(rows.back());
@@ -179,14 +157,15 @@ TEST_CASE("PlayIsBitIdenticalToTheHeadlessReplay") {
 }
 
 TEST_CASE("TouchingAControlTakesOverFromThePlanAtOnce") {
-  const std::string inputs = planInputs();
+  PlanJob job;
+  const PlanOutcome plan = panelSolve(job);
   SimDriver driver;
-  driver.load("car", smallCarScene());
+  driver.load("car", SceneRegistry::defaults("car"));
   LiveInput live;
   live.configure(driver.controls(), {});
   driver.setLiveInput(&live);
   PlanPlayback playback;
-  playback.play(driver, "car", playableOutcome(inputs, driver));
+  playback.play(driver, "car", plan);
   for (int k = 0; k < 20; ++k) driver.stepOnce();
   CHECK(playback.update(driver, live.touched()).empty());  // nothing touched: the plan keeps flying
   CHECK(driver.params().real("torque") != 0.0);            // a plan event in force
@@ -219,4 +198,25 @@ TEST_CASE("UntouchedLiveInputIsNotATakeover") {
   pad.axes[0] = 0.5;  // steer stick
   live.setDevices(pad, KeyboardSnapshot{});
   CHECK(live.touched());
+}
+
+TEST_CASE("APlanStartsWhereTheRunningCarIs") {
+  SimDriver driver;
+  ParamSet p = SceneRegistry::defaults("car");
+  p.setFromString("world", "open", "test");
+  driver.load("car", p);
+  driver.setParam("steer_rate", ParamValue{{-0.4}, {}});  // turning left: theta grows
+  driver.setParam("torque", ParamValue{{0.3}, {}});
+  for (int k = 0; k < 900; ++k) driver.stepOnce();  // 15 s: more than a full turn
+  const Scene& running = driver.scene();
+  const ParamSet start = planStartParams("car", running, driver.params());
+  const auto rebuilt = SceneRegistry::create("car", start);
+  const double theta = sceneColumn(running, "theta");
+  CHECK(std::abs(theta) > 6.3);  // the running heading is unwrapped
+  CHECK(std::abs(start.real("start_heading")) <= 3.1415927);
+  CHECK(std::remainder(sceneColumn(*rebuilt, "theta") - theta, 6.283185307179586) ==
+        doctest::Approx(0.0).epsilon(1e-12));
+  // The state: pose, steering and wheel momentum p^- (the `speed` column is the last step's u_{k+alpha}).
+  for (const char* c : {"x", "y", "sigma", "mu"})
+    CHECK(sceneColumn(*rebuilt, c) == doctest::Approx(sceneColumn(running, c)).epsilon(1e-12));
 }

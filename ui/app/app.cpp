@@ -273,6 +273,7 @@ int runApp(const std::vector<std::string>& args) {
     app->driver.afterStep = [state = app.get()](long, const Scene& scene) {
       followScenePanels(*state);
       state->scenePanels.afterStep(scene);
+      planAfterStep(*state);
     };
     try {
       startScene(*app, options);

@@ -80,6 +80,7 @@ int runAppFrame(AppState& app, double wallDt) {
   const bool threaded = app.physicsThread;
   if (app.driver.loaded()) {
     handleCameraMouse(app);
+    planBeforeStep(app);  // a finished solve; a touched control takes over from a played plan
     if (!threaded) {
       app.frameCosts.add(FramePhase::OtherUi, phase.lap());
       steps = app.driver.frame(wallDt);
@@ -92,6 +93,7 @@ int runAppFrame(AppState& app, double wallDt) {
                         !app.driver.paused() && !app.driver.diverged());
     app.frameCosts.add(FramePhase::OtherUi, phase.lap());
     buildDrawList(app);
+    addPlanDrawing(app);
     app.frameCosts.add(FramePhase::DrawList, phase.lap());
     app.camera.update(app.drawList.camera, float(wallDt));
   }
@@ -107,12 +109,16 @@ int runAppFrame(AppState& app, double wallDt) {
     if (app.settings.panels.input) drawInputPanel(app);
     app.frameCosts.add(FramePhase::OtherUi, phase.lap());
     drawScenePanels(app);
+    drawPlanPanel(app);
     app.frameCosts.add(FramePhase::ScenePanels, phase.lap());
     app.study.draw();
     app.frameCosts.add(FramePhase::OtherUi, phase.lap());
   }
   app.layoutView();
-  if (!app.hideUi) drawSceneViewMarks(app);
+  if (!app.hideUi) {
+    drawSceneViewMarks(app);
+    handlePlanGoalClick(app);
+  }
   if (app.settings.panels.help) drawHelpOverlay(app);
   drawOverlays(app);
   ImGui::Render();

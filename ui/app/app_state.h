@@ -11,6 +11,7 @@
 #include "render/camera.h"
 #include "render/renderer.h"
 #include "ui/app/gamepad.h"
+#include "ui/app/plan_panel.h"
 #include "ui/app/plot_widget.h"
 #include "ui/app/study_panel.h"
 #include "ui/core/background_job.h"
@@ -73,6 +74,7 @@ struct AppState {
   bool cameraDrag[3] = {false, false, false};  // per mouse button: pressed over the view
   std::string panelLayoutFile;         // ImGui's ini (interactive runs only; io.IniFilename points here)
   StudyPanel study;                    // the "Integrator study" window (F4) and its worker thread
+  PlanPanelState plan;  // the Plan panel (scenes with a plan problem): its worker, plan and Play (plan_panel.h)
 
   // The physics worker (app_frame.h): while it runs a frame's steps, the main thread touches only
   // the draw list, camera, renderer and ImGui's draw data. Destroyed first (declared last): it

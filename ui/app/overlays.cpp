@@ -38,6 +38,8 @@ void drawHud(AppState& app) {
     // The keys that drive this scene, from the live bindings (so an edited mapping shows as it is).
     const std::string keys = keyboardLegend(app.live.controls(), app.live.bindings());
     if (!keys.empty() && !d.replaying()) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "keys: %s", keys.c_str());
+    if (const std::string plan = planHudLine(app); !plan.empty())  // input source: plan or live (plan_panel.h)
+      ImGui::TextColored(ImVec4(0.4f, 0.9f, 1, 1), "%s", plan.c_str());
     for (const auto& line : app.drawList.hud) ImGui::TextWrapped("%s", line.c_str());
     if (const EnergyMonitor& e = d.energyMonitor(); e.flagged())  // energy_monitor.h; latched until reset
       ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "ENERGY GAIN up to %+.3g J without input, since t = %.3f s",

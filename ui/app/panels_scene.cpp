@@ -19,7 +19,7 @@ PanelRect panelRect(const char* panel, float w, float h) {
   if (!std::strcmp(panel, "Plots")) return {w - right, top, right, h - top};
   if (!std::strcmp(panel, "Input")) return {left + 10, 0.3f * h, std::min(620.0f, w - left - right - 20), 0.68f * h};
   // Along the bottom between the columns: the 3-D view keeps the space above it (view_layout.h).
-  if (!std::strcmp(panel, "Scene panel")) {
+  if (!std::strcmp(panel, "Scene panel") || !std::strcmp(panel, "Plan")) {
     const float height = std::clamp(0.36f * h, 200.0f, 300.0f);
     return {left, h - height, std::max(380.0f, w - left - right), height};
   }
@@ -122,6 +122,7 @@ void drawMainMenu(AppState& app) {
     ImGui::MenuItem("Input mapping", nullptr, &p.input);
     if (ImGui::MenuItem("Integrator study", "F4", app.study.open))
       app.study.toggle(app.driver.loaded() ? app.driver.sceneName() : "");
+    ImGui::MenuItem("Plan", nullptr, &app.plan.open);
     ImGui::Separator();
     drawMsaaMenu(app);
     ImGui::Separator();

@@ -5,6 +5,12 @@
 #include <exception>
 #include <utility>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace varsim {
 
 namespace {
@@ -70,12 +76,17 @@ void PlanJob::wait() {
 }
 
 void PlanJob::run(const Solve& solve) {
+#ifdef __linux__
+  // This thread only: below the UI thread, on a loaded machine the view keeps its frame rate.
+  if (workerNice_ > 0) setpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid)), workerNice_);
+#endif
   Progress progress(*this);
   try {
     PlanOutcome outcome = solve(progress);
     const bool cancelled = !outcome.solved && cancel_;
     const State state = outcome.solved ? State::Solved : cancelled ? State::Cancelled : State::Failed;
-    std::string status = cancelled ? "cancelled (" + outcome.status + ")" : outcome.status;
+    std::string status =
+        !cancelled || outcome.status == "cancelled" ? outcome.status : "cancelled (" + outcome.status + ")";
     finish(state, std::move(outcome), std::move(status));
   } catch (const std::exception& e) {
     finish(State::Failed, PlanOutcome{}, e.what());

@@ -48,6 +48,7 @@ class PlanJob {
     explicit Progress(PlanJob& job) : job_(job) {}
     bool iteration(const PlanIterationRecord& record, PlanPath iteratePath);
     bool cancelled() const { return job_.cancel_; }
+    const std::atomic<bool>* cancelFlag() const { return &job_.cancel_; }  // for a solver polling it itself
 
    private:
     PlanJob& job_;
@@ -73,7 +74,10 @@ class PlanJob {
   // solve end it as Failed with their message; a solve that returns unsolved after cancel() is Cancelled.
   void start(Solve solve);
   void cancel();  // returns at once; the worker stops at the solve's next iteration
-  void wait();    // joins the worker (tests; the app polls)
+  // Niceness of the worker thread (Linux; 0 = the caller's priority). The app sets 10 so that the view keeps
+  // drawing while the solve runs on the cycles left over; tests keep 0 (a starved worker only takes longer).
+  void setWorkerNice(int nice) { workerNice_ = nice; }
+  void wait();  // joins the worker (tests; the app polls)
   bool running() const { return running_; }
   Snapshot snapshot() const;
   // The outcome once, the first call after the solve finished (Solved, Failed or Cancelled); else false.
@@ -90,6 +94,7 @@ class PlanJob {
   PlanOutcome outcome_;
   bool finishedUntaken_ = false;
   double startClock_ = 0.0;
+  int workerNice_ = 0;
 };
 
 const char* planStateName(PlanJob::State s);  // "idle", "running", "solved", "failed", "cancelled"

@@ -49,9 +49,11 @@ std::string PlanPlayback::afterStep(SimDriver& driver) {
 }
 
 void PlanPlayback::stop(SimDriver& driver) {
-  if (source_ == Source::Plan && driver.replaying()) driver.stopReplay();
+  // Still our replay: hand over quietly (parameters restored). A scene switch already ended it: nothing to restore.
+  if (source_ == Source::Plan && driver.replaying()) takeOver(driver, "stopped");
   source_ = Source::Live;
   restore_.clear();
+  handedOverAt_ = -1;
 }
 
 std::string PlanPlayback::hudLine(const SimDriver& driver) const {

@@ -25,7 +25,8 @@ class PlanPlayback {
   // After every driver step (SimDriver::afterStep): the plan's end takes over exactly at step N, so no step
   // runs on the held last inputs. Returns a notice when it switched.
   std::string afterStep(SimDriver& driver);
-  void stop(SimDriver& driver);  // back to live without a notice (scene switch, a new Play)
+  // Back to live without a notice (a new Plan or Play; a scene switch): parameters restored while the replay runs.
+  void stop(SimDriver& driver);
 
   Source source() const { return source_; }
   long steps() const { return steps_; }

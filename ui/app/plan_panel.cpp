@@ -1,0 +1,294 @@
+// ui/app/plan_panel.cpp — the Plan panel's window: goal, horizon and weights on the left, Plan / Cancel / Play,
+// the result line, and the convergence plot (objective, primal and dual infeasibility per Ipopt iteration, log
+// scale) on the right. The solve itself runs on the PlanJob's worker (ui/core/plan_solve.h).
+#include "ui/app/plan_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/sim/errors.h"
+#include "plan/plan_endpoints.h"
+#include "ui/app/app_state.h"
+#include "ui/app/panels.h"
+#include "ui/app/plot_widget.h"
+#include "ui/core/plan_solve.h"
+
+namespace varsim {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+const char* kHeadingKey = "target_heading";
+
+std::vector<PlanGoal> goalsOf(const AppState& app) {
+  const PlanEndpointsInfo* e = PlanEndpointsRegistry::find(app.plan.scene);
+  return e && e->goals ? e->goals(app.driver.params()) : std::vector<PlanGoal>{};
+}
+
+// A new scene (or one without a problem) starts the panel afresh: a running solve is cancelled, Play ends.
+void followScene(AppState& app) {
+  PlanPanelState& st = app.plan;
+  const std::string scene = app.driver.loaded() ? app.driver.sceneName() : std::string();
+  if (scene == st.scene) return;
+  st.job.cancel();
+  st.playback.stop(app.driver);
+  st.scene = scene;
+  st.havePlan = false;
+  st.picking = false;
+  st.goal = 0;
+  st.result.clear();
+  st.presetNote.clear();
+  st.planParams = st.presetScene = ParamSet{};
+  if (!PlanProblemRegistry::find(scene)) return;
+  try {
+    const PlanSetup preset = planPreset(scene, &st.presetNote);
+    st.planParams = preset.plan;
+    st.presetScene = preset.scene.params;
+  } catch (const BadInput& e) {
+    st.presetNote = e.what();
+  }
+  // The goal entry the preset's target is (else the "point" entry after the named goals).
+  const std::vector<PlanGoal> goals = goalsOf(app);
+  st.goal = int(goals.size());
+  for (size_t i = 0; i < goals.size(); ++i) {
+    bool same = true;
+    for (const auto& [key, value] : goals[i].values)
+      same = same && st.planParams.spec(key) && std::abs(st.planParams.real(key) - value) < 1e-3;
+    if (same) st.goal = int(i);
+  }
+}
+
+void setPlanValue(AppState& app, const std::string& key, double v) {
+  if (!app.plan.planParams.spec(key)) return;
+  try {
+    app.plan.planParams.setReal(key, v);
+  } catch (const BadInput& e) {
+    app.notify(e.what(), true);
+  }
+}
+
+void drawGoal(AppState& app) {
+  PlanPanelState& st = app.plan;
+  const std::vector<PlanGoal> goals = goalsOf(app);
+  const bool canClick = st.planParams.spec("target_x") && st.planParams.spec("target_y");
+  char clicked[96];
+  std::snprintf(clicked, sizeof clicked, "point (%.2f, %.2f)", canClick ? st.planParams.real("target_x") : 0.0,
+                canClick ? st.planParams.real("target_y") : 0.0);
+  st.goal = std::clamp(st.goal, 0, int(goals.size()));
+  const std::string current = st.goal < int(goals.size()) ? goals[size_t(st.goal)].name : clicked;
+  ImGui::SetNextItemWidth(170.0f);
+  if (ImGui::BeginCombo("goal", current.c_str())) {
+    for (size_t i = 0; i < goals.size(); ++i)
+      if (ImGui::Selectable(goals[i].name.c_str(), int(i) == st.goal)) {
+        st.goal = int(i);
+        for (const auto& [key, value] : goals[i].values) setPlanValue(app, key, value);
+      }
+    if (canClick && ImGui::Selectable(clicked, st.goal == int(goals.size()))) st.goal = int(goals.size());
+    ImGui::EndCombo();
+  }
+  if (!canClick) return;
+  ImGui::SameLine();
+  if (ImGui::Checkbox("pick on ground", &st.picking) && st.picking) app.notify("Plan: click the goal on the ground");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the next click in the 3-D view puts the goal there (heading below)");
+  if (!st.planParams.spec(kHeadingKey)) return;
+  float deg = float(st.planParams.real(kHeadingKey) * 180.0 / kPi);
+  ImGui::SetNextItemWidth(170.0f);
+  if (ImGui::SliderFloat("heading [deg]", &deg, -180.0f, 180.0f, "%.0f"))
+    setPlanValue(app, kHeadingKey, deg * kPi / 180.0);
+}
+
+// One plan key: Enter applies; a value out of range is refused with the range named.
+void drawPlanKey(AppState& app, const ParamSpec& spec) {
+  ParamSet& p = app.plan.planParams;
+  double v = p.real(spec.key);
+  ImGui::SetNextItemWidth(110.0f);
+  const std::string label = spec.key + (spec.unit.empty() ? "" : " [" + spec.unit + "]");
+  const bool changed = spec.type == ParamType::Integer
+                           ? ImGui::InputDouble(label.c_str(), &v, 0, 0, "%.0f", ImGuiInputTextFlags_EnterReturnsTrue)
+                           : ImGui::InputDouble(label.c_str(), &v, 0, 0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nrange: %s", spec.help.c_str(), spec.rangeText().c_str());
+  if (changed) setPlanValue(app, spec.key, v);
+}
+
+// Horizon: N steps of the scene's own h (Play steps the plan with it), or T = N h typed in seconds.
+void drawHorizon(AppState& app) {
+  PlanPanelState& st = app.plan;
+  const double h = app.driver.h();
+  if (!st.planParams.spec("N") || !(h > 0.0)) return;
+  drawPlanKey(app, *st.planParams.spec("N"));
+  ImGui::SameLine();
+  double T = double(st.planParams.integer("N")) * h;
+  ImGui::SetNextItemWidth(80.0f);
+  if (ImGui::InputDouble("T [s]", &T, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
+    setPlanValue(app, "N", std::max(1.0, std::round(T / h)));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("horizon T = N h at the scene's step h = %.6g s", h);
+  if (!st.presetScene.spec("dt") || st.presetScene.real("dt") == h) return;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("preset scene")) {
+    st.playback.stop(app.driver);
+    app.loadScene(st.scene, st.presetScene);
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("load the scene as the preset plans it (h = %.6g s, its start and world)",
+                      st.presetScene.real("dt"));
+}
+
+void drawSettings(AppState& app) {
+  const ParamSet& p = app.plan.planParams;
+  drawHorizon(app);
+  if (!ImGui::TreeNode("weights and limits")) return;
+  for (const ParamSpec& spec : p.specs()) {
+    const bool shown = spec.key == "N" || spec.key.rfind("target_", 0) == 0;
+    if (!shown && (spec.type == ParamType::Real || spec.type == ParamType::Integer)) drawPlanKey(app, spec);
+  }
+  ImGui::TreePop();
+}
+
+void startPlan(AppState& app) {
+  PlanPanelState& st = app.plan;
+  SimDriver& d = app.driver;
+  st.playback.stop(d);
+  PlanSetup setup;
+  setup.scene.scene = st.scene;
+  setup.plan = st.planParams;
+  setup.source = "the app's Plan panel";
+  try {
+    setup.scene.params = planStartParams(st.scene, d.scene(), d.params());
+    // The transcription does not wrap angles: aim for the goal heading's turn nearest the start heading.
+    if (setup.plan.spec(kHeadingKey) && setup.scene.params.spec("start_heading")) {
+      const double from = setup.scene.params.real("start_heading"), to = setup.plan.real(kHeadingKey);
+      setup.plan.setReal(kHeadingKey, to + 2.0 * kPi * std::round((from - to) / (2.0 * kPi)));
+    }
+  } catch (const BadInput& e) {
+    st.result = std::string("cannot plan from here: ") + e.what();
+    st.resultIsError = true;
+    return;
+  }
+  st.result = "solving from t = " + formatNumber(d.scene().time()) + " s";
+  st.resultIsError = false;
+  st.havePlan = false;
+  st.job.setWorkerNice(10);
+  st.job.start(planSolve(std::move(setup)));
+}
+
+void drawButtons(AppState& app) {
+  PlanPanelState& st = app.plan;
+  const bool running = st.job.running();
+  ImGui::BeginDisabled(running);
+  if (ImGui::Button("Plan")) startPlan(app);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("optimal control from where the vehicle is now to the goal (Ipopt, on a worker thread)");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!running);
+  if (ImGui::Button("Cancel")) st.job.cancel();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(running || !st.havePlan);
+  if (ImGui::Button("Play")) {
+    try {
+      st.playback.play(app.driver, st.scene, st.plan);
+      app.notify("Play: input source plan (touch a control to take over)");
+    } catch (const BadInput& e) {
+      app.notify(std::string("Play refused: ") + e.what(), true);
+    }
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("fly the plan through the stepper from its start (the replay `varsim run --input` does)");
+}
+
+void drawStatus(AppState& app) {
+  PlanPanelState& st = app.plan;
+  const PlanJob::Snapshot s = st.job.snapshot();
+  if (s.state == PlanJob::State::Running) {
+    const PlanIterationRecord last = s.log.empty() ? PlanIterationRecord{} : s.log.back();
+    ImGui::TextWrapped("solving: iteration %d, %.1f s, objective %.4g, inf_pr %.2e", last.iteration, s.seconds,
+                       last.objective, last.primalInfeasibility);
+  } else if (!st.result.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(st.resultIsError ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(0.6f, 1, 0.6f, 1), "%s",
+                       st.result.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (!st.presetNote.empty()) ImGui::TextDisabled("%s", st.presetNote.c_str());
+}
+
+// Objective, inf_pr and inf_du against the iteration number, on the app's plot widget (log |y|).
+void drawConvergence(AppState& app, float height) {
+  const PlanJob::Snapshot s = app.plan.job.snapshot();
+  static PlotHistory data(4096);
+  data.setSeries({"objective", "inf_pr", "inf_du"});
+  for (const PlanIterationRecord& r : s.log)
+    data.push(double(r.iteration), {r.objective, r.primalInfeasibility, r.dualInfeasibility});
+  const PlotSpec spec{"Ipopt iterations", {"objective", "inf_pr", "inf_du"}, true};
+  const double last = s.log.empty() ? 0.0 : double(s.log.back().iteration);
+  drawPlot(spec, data, TimeWindow{0.0, std::max(10.0, last)}, app.plotViews["Plan: Ipopt iterations"], -1.0, height);
+}
+
+}  // namespace
+
+void drawPlanPanel(AppState& app) {
+  followScene(app);
+  PlanPanelState& st = app.plan;
+  const PlanProblemInfo* info = PlanProblemRegistry::find(st.scene);
+  if (!info || !st.open) return;
+  if (!beginPanel(app, "Plan", "Plan", &st.open)) return;
+  ImGui::TextUnformatted(info->title.c_str());
+  if (ImGui::BeginTable("plan", 2, ImGuiTableFlags_Resizable)) {
+    ImGui::TableSetupColumn("settings", ImGuiTableColumnFlags_WidthStretch, 0.58f);
+    ImGui::TableSetupColumn("convergence", ImGuiTableColumnFlags_WidthStretch, 0.42f);
+    ImGui::TableNextColumn();
+    drawGoal(app);
+    drawSettings(app);
+    drawButtons(app);
+    drawStatus(app);
+    ImGui::TableNextColumn();
+    drawConvergence(app, std::max(90.0f, ImGui::GetContentRegionAvail().y - 40.0f));
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+void planBeforeStep(AppState& app) {
+  PlanPanelState& st = app.plan;
+  PlanOutcome outcome;
+  PlanJob::State state;
+  if (st.job.takeFinished(outcome, state)) {
+    const PlanJob::Snapshot s = st.job.snapshot();
+    char line[256];
+    if (state == PlanJob::State::Solved) {
+      std::snprintf(line, sizeof line, "solved (%s): %d iterations, cost %.6g, %.1f s; Play flies it",
+                    outcome.status.c_str(), outcome.iterations, outcome.cost, s.seconds);
+      st.plan = std::move(outcome);
+      st.havePlan = true;
+    } else {
+      // The scene stays as it was: nothing of a failed or cancelled solve reaches the driver.
+      std::snprintf(line, sizeof line, "not solved: %s (after %d iterations, %.1f s); the scene is unchanged",
+                    s.status.c_str(), s.log.empty() ? 0 : s.log.back().iteration, s.seconds);
+    }
+    st.result = line;
+    st.resultIsError = state != PlanJob::State::Solved;
+    app.notify("Plan: " + st.result, st.resultIsError && state != PlanJob::State::Cancelled);
+  }
+  if (!st.stepNotice.empty()) app.notify(st.stepNotice);
+  st.stepNotice.clear();
+  if (!app.driver.loaded()) return;
+  const std::string notice = st.playback.update(app.driver, app.live.touched());
+  if (!notice.empty()) app.notify(notice);
+}
+
+void planAfterStep(AppState& app) {
+  // On the physics worker (app.physicsThread): the notice waits for planBeforeStep on the UI thread.
+  const std::string notice = app.plan.playback.afterStep(app.driver);
+  if (!notice.empty()) app.plan.stepNotice = notice;
+}
+
+std::string planHudLine(const AppState& app) {
+  return app.driver.loaded() ? app.plan.playback.hudLine(app.driver) : std::string();
+}
+
+}  // namespace varsim

@@ -1,0 +1,50 @@
+// ui/app/plan_panel.h — the Plan panel (issue 10 item 5) of every scene with a registered plan problem
+// (plan/plan_problem.h): goal (a named bay/pad/dock or a clicked ground point, with a heading), horizon N,
+// weights; Plan solves on a worker thread (ui/core/plan_job.h) while the view keeps drawing, with Cancel at any
+// time, log-scale convergence plots and the current iterate drawn as a ghost curve; Play flies the converged plan
+// through the stepper (ui/core/plan_playback.h) until a touched control takes over. A failed solve names Ipopt's
+// status and leaves the scene as it was.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/sim/param.h"
+#include "ui/core/plan_job.h"
+#include "ui/core/plan_playback.h"
+
+namespace varsim {
+
+struct AppState;
+
+struct PlanPanelState {
+  bool open = true;
+  std::string scene;       // the scene this state follows ("" none; a switch resets the panel)
+  ParamSet planParams;     // the problem's plan keys: the preset's values, then the user's
+  ParamSet presetScene;    // the preset's scene parameters (its world, dt and start; "preset scene" loads them)
+  std::string presetNote;  // why the preset could not be read, if so (defaults are used)
+  int goal = 0;            // index into the problem's named goals; goals.size() = the clicked point
+  bool picking = false;    // the next click on the ground sets the goal
+  PlanJob job;
+  PlanPlayback playback;
+  PlanOutcome plan;  // the last converged plan (Play)
+  bool havePlan = false;
+  std::string result;  // last solve's line: iterations, cost, time, or Ipopt's status
+  bool resultIsError = false;
+  std::string stepNotice;  // from planAfterStep (physics worker), shown by planBeforeStep (UI thread)
+};
+
+void drawPlanPanel(AppState& app);
+// Once per frame before the physics steps: a finished solve is taken over and a touched control ends Play.
+void planBeforeStep(AppState& app);
+// After every physics step (driver afterStep, on the physics worker when the app runs one): Play hands over
+// exactly at the plan's last step.
+void planAfterStep(AppState& app);
+// Appends the ghost curve (current iterate), the planned path and the goal marker to the frame's draw list.
+void addPlanDrawing(AppState& app);
+// The HUD line naming the input source ("input: PLAN, step k / N ..."), empty when there is none to show.
+std::string planHudLine(const AppState& app);
+// A click in the 3-D view while picking a goal: the ray meets the ground; after AppState::layoutView.
+void handlePlanGoalClick(AppState& app);
+
+}  // namespace varsim

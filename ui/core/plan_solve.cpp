@@ -1,0 +1,81 @@
+// ui/core/plan_solve.cpp — the Plan panel's solve over the plan problem registry; see the header.
+#include "ui/core/plan_solve.h"
+
+#include <cstdlib>
+
+#include "engine/sim/errors.h"
+#include "plan/ipopt_solver.h"
+#include "plan/plan_endpoints.h"
+
+namespace varsim {
+
+namespace {
+
+const PlanProblemInfo& problemFor(const std::string& scene) {
+  const PlanProblemInfo* info = PlanProblemRegistry::find(scene);
+  if (!info) throw BadInput("scene '" + scene + "' has no plan problem");
+  return *info;
+}
+
+// VARSIM_ASSETS overrides the build's asset directory (like the renderer's shaders).
+std::string assetPath(const std::string& relative) {
+  const char* env = std::getenv("VARSIM_ASSETS");
+  return std::string(env && *env ? env : VARSIM_ASSET_DIR) + "/" + relative;
+}
+
+PlanPath toPlanPath(const std::vector<Eigen::Vector3d>& points) {
+  PlanPath out;
+  out.reserve(points.size());
+  for (const Eigen::Vector3d& p : points) out.push_back({float(p.x()), float(p.y()), float(p.z())});
+  return out;
+}
+
+}  // namespace
+
+PlanSetup planPreset(const std::string& scene, std::string* note) {
+  const PlanProblemInfo& info = problemFor(scene);
+  if (!info.preset.empty()) {
+    try {
+      return loadPlanProblem(assetPath(info.preset));
+    } catch (const BadInput& e) {
+      if (note) *note = std::string("preset not read (defaults used): ") + e.what();
+    }
+  }
+  PlanSetup setup;
+  setup.scene = {scene, SceneRegistry::defaults(scene)};
+  setup.plan = ParamSet(info.params());
+  setup.source = "defaults";
+  return setup;
+}
+
+ParamSet planStartParams(const std::string& scene, const Scene& running, const ParamSet& params) {
+  ParamSet out = params;
+  if (const PlanEndpointsInfo* e = PlanEndpointsRegistry::find(scene); e && e->startFrom) e->startFrom(running, out);
+  return out;
+}
+
+PlanJob::Solve planSolve(PlanSetup setup) {
+  return [setup = std::move(setup)](PlanJob::Progress& progress) {
+    const std::unique_ptr<PlanInstance> instance = problemFor(setup.scene.scene).build(setup);
+    IpoptSettings settings;
+    settings.maxIterations = int(setup.plan.integer("max_iter"));
+    settings.cancel = progress.cancelFlag();
+    const IpoptResult r = solveWithIpopt(instance->nlp(), settings, [&](const IpoptIteration& it) {
+      const PlanPath ghost = it.x ? toPlanPath(instance->ghostPath(*it.x)) : PlanPath{};
+      return progress.iteration({it.iteration, it.objective, it.primalInfeasibility, it.dualInfeasibility}, ghost);
+    });
+    PlanOutcome out;
+    out.solved = r.solved;
+    out.status = r.status;
+    out.iterations = r.iterations;
+    out.cost = r.objective;
+    if (!r.solved) return out;
+    out.path = toPlanPath(instance->ghostPath(r.x));
+    out.inputs = instance->inputTrack(r.x);
+    out.sceneParams = setup.scene.params;
+    out.steps = instance->segments();
+    return out;
+  };
+}
+
+}  // namespace varsim
