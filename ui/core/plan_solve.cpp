@@ -72,7 +72,7 @@ PlanJob::Solve planSolve(PlanSetup setup) {
     if (!r.solved) return out;
     out.path = toPlanPath(instance->ghostPath(r.x));
     out.inputs = instance->inputTrack(r.x);
-    out.sceneParams = setup.scene.params;
+    out.sceneParams = instance->replayParams(r.x);  // the start, and dt = the optimal h when the final time is free
     out.steps = instance->segments();
     return out;
   };
