@@ -114,11 +114,17 @@ void SpookStepper::step(MechanicalState& state, double h) {
   profile_.analyses = st.analyses;
 
   const auto updateStart = SteadyClock::now();
-  MechanicalState next{Eigen::VectorXd(), vNext_, state.t + h, state.step + 1};
-  if (retraction_) retraction_->retract(state.q, vNext_, h, next.q);
-  else next.q = state.q + h * vNext_;
-  checkDivergence(model_, next, config_.limits, "SPOOK");
-  state = std::move(next);
+  // next_ is scratch kept across steps (no allocation); swapped in only once the step is accepted.
+  next_.v = vNext_;
+  next_.t = state.t + h;
+  next_.step = state.step + 1;
+  if (retraction_) retraction_->retract(state.q, vNext_, h, next_.q);
+  else next_.q = state.q + h * vNext_;
+  checkDivergence(model_, next_, config_.limits, "SPOOK");
+  state.q.swap(next_.q);
+  state.v.swap(next_.v);
+  state.t = next_.t;
+  state.step = next_.step;
   multipliers_ = lambda_;
   profile_.updateUs = microsecondsSince(updateStart);
   profile_.stepUs = microsecondsSince(stepStart);

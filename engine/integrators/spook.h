@@ -88,6 +88,7 @@ class SpookStepper {
   std::vector<ConstraintRelaxation> relax_;
   ConstraintJacobian jacobian_;
   Eigen::VectorXd D_, r_, t_, f_, Jv_, vNext_, multipliers_, lambda_;
+  MechanicalState next_;
   SpookProfile profile_;
   // predictedLinearisation: J(q̃), q̃ and G(q̃) v_k.
   std::unique_ptr<ConstraintJacobian> predicted_;

@@ -191,12 +191,25 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
     if (!placed) built.push_back({R, {int(c)}});
   }
   slot.assign(size_t(J.nonZeros()), 0);
+  entryPosition.resize(size_t(J.nonZeros()));
+  for (long p = 0; p < J.nonZeros(); ++p) entryPosition[size_t(p)] = position[size_t(inner[p])];
+  // Lane and home level of a group; the groups (their pairs and G, H blocks) are stored in the order the
+  // lanes consume them (upper chain upwards, lower chain downwards), so each lane streams forwards.
+  auto laneOf = [&](const Open& o) {
+    const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
+    return hi < middle ? 0 : lo > middle ? 1 : (lo == middle && hi == middle + 1) ? 1 : 0;
+  };
+  auto orderKey = [&](const Open& o) {
+    const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
+    return laneOf(o) == 0 ? lo : 2 * levelCount() - hi;
+  };
+  std::stable_sort(built.begin(), built.end(), [&](const Open& a, const Open& b) { return orderKey(a) < orderKey(b); });
   gSize = 0;
   for (const Open& o : built) {
     const int g = int(o.cols.size()), u = int(o.rows.size());
     const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
-    const int lane = hi < middle ? 0 : lo > middle ? 1 : (lo == middle && hi == middle + 1) ? 1 : 0;
-    Group grp{lane, int(groupCols.size()), int(groupCols.size()) + g, u, gSize, int(pairs.size()), 0};
+    const int lane = laneOf(o);
+    Group grp{lane, lane == 0 ? lo : hi, int(groupCols.size()), int(groupCols.size()) + g, u, gSize, int(pairs.size()), 0};
     std::vector<char> linked(size_t(u) * size_t(u), 0);
     for (int cl = 0; cl < g; ++cl) {
       const int c = o.cols[size_t(cl)];
@@ -219,6 +232,12 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
     groups.push_back(grp);
     gSize += u * g;
   }
+  homeStart.assign(levels.size() + 1, 0);
+  for (const Group& grp : groups) ++homeStart[size_t(grp.home) + 1];
+  for (size_t k = 0; k < levels.size(); ++k) homeStart[k + 1] += homeStart[k];
+  homeGroups.resize(groups.size());
+  std::vector<int> fill(homeStart.begin(), homeStart.end() - 1);
+  for (size_t i = 0; i < groups.size(); ++i) homeGroups[size_t(fill[size_t(groups[i].home)]++)] = int(i);
 }
 
 }  // namespace varsim

@@ -24,7 +24,7 @@ struct BlockLevel {
 
 struct BlockLayout {
   struct Group {  // J columns cols[colBegin..colEnd) over `rows` rows; G, H blocks rows × cols at gOff
-    int lane, colBegin, colEnd, rows, gOff, pairBegin, pairEnd;
+    int lane, home, colBegin, colEnd, rows, gOff, pairBegin, pairEnd;  // home: its first level eliminated
   };
   struct Pair {  // store[target] += Σ_c G[a + c] H[b + c] (a, b: row offsets in the group's block)
     int a, b, target;
@@ -35,9 +35,11 @@ struct BlockLayout {
   int middle = 0;
   std::vector<int> diagEntry;        // per position: store index of S_ii
   std::vector<Group> groups;
+  std::vector<int> homeStart, homeGroups;  // groups of home level k: homeGroups[homeStart[k] … homeStart[k+1])
   std::vector<int> groupCols;
   std::vector<Pair> pairs;
   std::vector<int> slot;             // per nonzero of J: its place in the G and H buffers
+  std::vector<int> entryPosition;    // per nonzero of J: the position of its row
   int storeSize = 0, extraOff = 0, gSize = 0, maxWidth = 0;
   long structuralPairs = 0;
 

@@ -46,12 +46,31 @@ void forwardSubstitute(const double* L, int w, double* z) {  // L z = b in place
   }
 }
 
-void backSubstitute(const double* L, int w, double* z) {  // Lᵀ y = z in place
+void backSubstitute(const double* L, int w, double* z) {  // Lᵀ y = z in place, by columns of Lᵀ (no dot chains)
   for (int j = w - 1; j >= 0; --j) {
-    const double* Lj = L + size_t(j) * size_t(w);
-    double s = z[j];
-    for (int i = j + 1; i < w; ++i) s -= Lj[i] * z[i];
-    z[j] = s / Lj[j];
+    const double zj = z[j] /= L[j + size_t(j) * size_t(w)];
+    for (int i = 0; i < j; ++i) z[i] -= L[j + size_t(i) * size_t(w)] * zj;
+  }
+}
+
+// z −= Cᵀ y, C r × c: four columns at a time so the four sums run side by side.
+void subtractTransposedProduct(const double* C, int r, int c, const double* y, double* z) {
+  int j = 0;
+  for (; j + 4 <= c; j += 4) {
+    const double* C0 = C + size_t(j) * size_t(r);
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (int a = 0; a < r; ++a) {
+      s0 += C0[a] * y[a];
+      s1 += C0[a + r] * y[a];
+      s2 += C0[a + 2 * r] * y[a];
+      s3 += C0[a + 3 * r] * y[a];
+    }
+    z[j] -= s0, z[j + 1] -= s1, z[j + 2] -= s2, z[j + 3] -= s3;
+  }
+  for (; j < c; ++j) {
+    double s = 0;
+    for (int a = 0; a < r; ++a) s += C[a + size_t(j) * size_t(r)] * y[a];
+    z[j] -= s;
   }
 }
 }  // namespace
@@ -110,21 +129,51 @@ void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const Spars
   stats_.factorNnz = long(store_.size());
 }
 
+// Level by level while its blocks are hot in cache: zero the next level's blocks, assemble the groups
+// whose first level is k, add D, then L_k L_kᵀ = S_kk, C_k = S(next, k) L_k⁻ᵀ on the coupling corner and
+// S_next −= C_k C_kᵀ on its receiving rows (into the middle level: deferred to factorMiddle).
 void BlockTridiagonalSolver::factorLane(int lane) {
   const BlockLayout& lay = *layout_;
   if (lay.levels.empty()) return;
-  // Zero the lane's blocks (a level's coupling block follows its diagonal block in the store).
-  for (int k : lay.chain[lane]) {
-    const BlockLevel& lv = lay.levels[size_t(k)];
-    std::fill_n(store_.data() + lv.diagOff, lv.width * lv.width + lv.recvRows * (lv.width - lv.sendCol), 0.0);
-  }
+  const std::vector<int>& chain = lay.chain[lane];
   const BlockLevel& mid = lay.levels[size_t(lay.middle)];
-  std::fill_n(store_.data() + (lane == 0 ? mid.diagOff : lay.extraOff), mid.width * mid.width, 0.0);
-  // S = J M⁻¹ Jᵀ body by body: G = J and H = J M⁻¹ on the group's rows, one dot per S entry.
+  if (lane == 1) zeroLevel(lay.extraOff, mid.width * mid.width);
+  if (!chain.empty()) zeroLevel(lay.levels[size_t(chain.front())]);
+  else if (lane == 0) zeroLevel(mid);
+  for (int k : chain) {
+    const BlockLevel& lv = lay.levels[size_t(k)];
+    if (lane == 0 || lv.next != lay.middle) zeroLevel(lay.levels[size_t(lv.next)]);  // the middle block is lane 0's
+    assembleHome(k);
+    for (int p = lv.start; p < lv.start + lv.width; ++p) {
+      double& e = store_[size_t(lay.diagEntry[size_t(p)])];
+      e += (*dDiag_)[lay.rowAt[size_t(p)]];
+      diag0_[size_t(p)] = e;
+    }
+    choleskyLevel(k);
+    const int c = lv.width - lv.sendCol;
+    if (lv.recvRows == 0 || c == 0) continue;
+    double* C = store_.data() + lv.coupOff;
+    solveRightLowerTransposed(C, lv.recvRows, c, store_.data() + lv.diagOff + lv.sendCol * (lv.width + 1), lv.width);
+    if (lv.next == lay.middle) continue;
+    const BlockLevel& nx = lay.levels[size_t(lv.next)];
+    subtractGram(store_.data() + nx.diagOff + lv.recvRow * (nx.width + 1), nx.width, C, lv.recvRows, c);
+  }
+  if (lane == 0) assembleHome(lay.middle);  // groups inside the middle level (lane 0 by convention)
+}
+
+// A level's diagonal block and its coupling block (stored right after it).
+void BlockTridiagonalSolver::zeroLevel(const BlockLevel& lv) {
+  zeroLevel(lv.diagOff, lv.width * lv.width + (lv.next < 0 ? 0 : lv.recvRows * (lv.width - lv.sendCol)));
+}
+void BlockTridiagonalSolver::zeroLevel(int offset, int count) { std::fill_n(store_.data() + offset, count, 0.0); }
+
+// S += J M⁻¹ Jᵀ of the groups whose home is level k: G = J and H = J M⁻¹ on a group's rows, one dot per S entry.
+void BlockTridiagonalSolver::assembleHome(int k) {
+  const BlockLayout& lay = *layout_;
   const int* outer = jac_->outerIndexPtr();
   const double* jv = jac_->valuePtr();
-  for (const BlockLayout::Group& grp : lay.groups) {
-    if (grp.lane != lane) continue;
+  for (int gi = lay.homeStart[size_t(k)]; gi < lay.homeStart[size_t(k) + 1]; ++gi) {
+    const BlockLayout::Group& grp = lay.groups[size_t(lay.homeGroups[size_t(gi)])];
     for (int cl = grp.colBegin; cl < grp.colEnd; ++cl) {
       const int c = lay.groupCols[size_t(cl)];
       for (int p = outer[c]; p < outer[c + 1]; ++p) {
@@ -142,27 +191,6 @@ void BlockTridiagonalSolver::factorLane(int lane) {
       for (int c = 0; c < cols; ++c) s += G[pr.a + c] * H[pr.b + c];
       store_[size_t(pr.target)] += s;
     }
-  }
-  for (int k : lay.chain[lane]) {
-    const BlockLevel& lv = lay.levels[size_t(k)];
-    for (int p = lv.start; p < lv.start + lv.width; ++p) {
-      double& e = store_[size_t(lay.diagEntry[size_t(p)])];
-      e += (*dDiag_)[lay.rowAt[size_t(p)]];
-      diag0_[size_t(p)] = e;
-    }
-  }
-  // Eliminate the chain: L_k L_kᵀ = S_kk, C_k = S(next, k) L_k⁻ᵀ on the coupling corner, then
-  // S_next −= C_k C_kᵀ on its receiving rows (into the middle level: deferred to factorMiddle).
-  for (int k : lay.chain[lane]) {
-    choleskyLevel(k);
-    const BlockLevel& lv = lay.levels[size_t(k)];
-    const int c = lv.width - lv.sendCol;
-    if (lv.recvRows == 0 || c == 0) continue;
-    double* C = store_.data() + lv.coupOff;
-    solveRightLowerTransposed(C, lv.recvRows, c, store_.data() + lv.diagOff + lv.sendCol * (lv.width + 1), lv.width);
-    if (lv.next == lay.middle) continue;
-    const BlockLevel& nx = lay.levels[size_t(lv.next)];
-    subtractGram(store_.data() + nx.diagOff + lv.recvRow * (nx.width + 1), nx.width, C, lv.recvRows, c);
   }
 }
 
@@ -214,14 +242,14 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
                                            Eigen::VectorXd& y) {
   const SparseMatrixD& J = *jac_;
   const int* outer = J.outerIndexPtr();
-  const int* inner = J.innerIndexPtr();
   const double* jv = J.valuePtr();
   const std::vector<int>& position = layout_->position;
   // w = t − J M⁻¹ r, in level order.
   for (long i = 0; i < m_; ++i) w_[position[size_t(i)]] = t[i];
+  const int* entryPosition = layout_->entryPosition.data();
   for (long c = 0; c < n_; ++c) {
     const double s = r[c] * invM_[c];
-    for (int p = outer[c]; p < outer[c + 1]; ++p) w_[position[size_t(inner[p])]] -= jv[p] * s;
+    for (int p = outer[c]; p < outer[c + 1]; ++p) w_[entryPosition[p]] -= jv[p] * s;
   }
   twoLanes(&BlockTridiagonalSolver::forwardLane);
   solveMiddle();
@@ -231,7 +259,7 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   x.resize(n_);
   for (long c = 0; c < n_; ++c) {
     double s = r[c];
-    for (int p = outer[c]; p < outer[c + 1]; ++p) s += jv[p] * y[inner[p]];
+    for (int p = outer[c]; p < outer[c + 1]; ++p) s += jv[p] * w_[entryPosition[p]];
     x[c] = s * invM_[c];
   }
 }
@@ -271,13 +299,8 @@ void BlockTridiagonalSolver::backwardLane(int lane) {  // Lᵀ y = z back along 
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const BlockLevel& lv = lay.levels[size_t(*it)];
     const BlockLevel& nx = lay.levels[size_t(lv.next)];
-    const double* C = store_.data() + lv.coupOff;
-    const double* yn = w_.data() + nx.start + lv.recvRow;
-    for (int j = 0; j < lv.width - lv.sendCol; ++j) {
-      double s = 0.0;
-      for (int a = 0; a < lv.recvRows; ++a) s += C[a + j * lv.recvRows] * yn[a];
-      w_[lv.start + lv.sendCol + j] -= s;
-    }
+    subtractTransposedProduct(store_.data() + lv.coupOff, lv.recvRows, lv.width - lv.sendCol, w_.data() + nx.start + lv.recvRow,
+                              w_.data() + lv.start + lv.sendCol);
     backSubstitute(store_.data() + lv.diagOff, lv.width, w_.data() + lv.start);
   }
 }

@@ -34,7 +34,10 @@ class BlockTridiagonalSolver : public SparseSolver {
 
  private:
   using Phase = void (BlockTridiagonalSolver::*)(int lane);
-  void factorLane(int lane);  // assembles the lane's part of S, then eliminates its chain
+  void factorLane(int lane);  // assembles the lane's part of S and eliminates its chain, level by level
+  void assembleHome(int k);
+  void zeroLevel(const BlockLevel& lv);
+  void zeroLevel(int offset, int count);
   void factorMiddle();
   void forwardLane(int lane);
   void backwardLane(int lane);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "engine/solvers/block_tridiagonal_solver.h"
 #include "engine/solvers/ldlt_solver.h"
@@ -58,21 +59,31 @@ void SparseSolver::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eig
   // (|A||z| rather than |Az| so cancellation in J x does not shrink the scale). A stable solve
   // leaves ~1e-15; 1e-8 means the factors are junk (a singular matrix past the pivot checks).
   // Loops over J's columns instead of Eigen expressions: no temporaries.
+  // One pass over J's columns; the top block row's residual and scale are per column (no vectors).
   const SparseMatrixD& J = *J_;
-  resTop_ = massDiag_.cwiseProduct(x) - r;
-  scaleTop_ = massDiag_.cwiseAbs().cwiseProduct(x.cwiseAbs()) + r.cwiseAbs();
   resBottom_ = dDiag_.cwiseProduct(y) - t;
   scaleBottom_ = dDiag_.cwiseAbs().cwiseProduct(y.cwiseAbs()) + t.cwiseAbs();
-  for (long c = 0; c < J.cols(); ++c)
-    for (int p = J.outerIndexPtr()[c]; p < J.outerIndexPtr()[c + 1]; ++p) {
-      const int row = J.innerIndexPtr()[p];
-      const double v = J.valuePtr()[p];
-      resTop_[c] -= v * y[row];
-      scaleTop_[c] += std::abs(v * y[row]);
-      resBottom_[row] += v * x[c];
-      scaleBottom_[row] += std::abs(v * x[c]);
+  const int* outer = J.outerIndexPtr();
+  const int* inner = J.innerIndexPtr();
+  const double* jv = J.valuePtr();
+  double resTop = 0.0, scaleTop = 0.0;
+  bool finiteTop = true;  // std::max drops a NaN: keep track of it here
+  for (long c = 0; c < J.cols(); ++c) {
+    const double mx = massDiag_[c] * x[c], xc = x[c];
+    double res = mx - r[c], scale = std::abs(mx) + std::abs(r[c]);
+    for (int p = outer[c]; p < outer[c + 1]; ++p) {
+      const int row = inner[p];
+      const double vy = jv[p] * y[row], vx = jv[p] * xc;
+      res -= vy;
+      scale += std::abs(vy);
+      resBottom_[row] += vx;
+      scaleBottom_[row] += std::abs(vx);
     }
-  double backward = resTop_.lpNorm<Eigen::Infinity>() / (scaleTop_.lpNorm<Eigen::Infinity>() + 1e-300);
+    finiteTop = finiteTop && std::isfinite(res) && std::isfinite(scale);
+    resTop = std::max(resTop, std::abs(res));
+    scaleTop = std::max(scaleTop, scale);
+  }
+  double backward = finiteTop ? resTop / (scaleTop + 1e-300) : std::numeric_limits<double>::quiet_NaN();
   if (resBottom_.size())
     backward = std::max(backward, resBottom_.lpNorm<Eigen::Infinity>() / (scaleBottom_.lpNorm<Eigen::Infinity>() + 1e-300));
   const bool finite = x.allFinite() && y.allFinite();

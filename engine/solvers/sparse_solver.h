@@ -70,7 +70,7 @@ class SparseSolver {
 
  private:
   Eigen::VectorXd massDiag_, dDiag_;  // kept for the residual check
-  Eigen::VectorXd resTop_, scaleTop_, resBottom_, scaleBottom_;  // its work space (no allocation per step)
+  Eigen::VectorXd resBottom_, scaleBottom_;  // its work space (no allocation per step)
   const SparseMatrixD* J_ = nullptr;
   Eigen::VectorXi outer_, inner_;
   long rows_ = -1, cols_ = -1;

@@ -33,8 +33,20 @@ namespace {
 
 struct Timing {
   double assembly = 0, factor = 0, solve = 0, update = 0, step = 0, cpu = 0;
+  double cpuMedian = 0, wallMedian = 0, wallMin = 0;  // per-step process CPU / wall time (robust to load bursts)
   long factorNnz = 0, matrixNnz = 0, unknowns = 0;
 };
+
+double processCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
 
 // Steps the falling ladder (the whiplash phase included) and averages the profile over timed steps.
 Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed, bool rigid = false, int threads = 1) {
@@ -51,9 +63,14 @@ Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed, bool rigi
   const double h = 1.0 / 60;
   for (int k = 0; k < warm; ++k) step(s, h);
   Timing t;
+  std::vector<double> cpus, walls;
   const std::clock_t cpuStart = std::clock();
   for (int k = 0; k < timed; ++k) {
+    const double c0 = processCpuMs();
+    const auto w0 = std::chrono::steady_clock::now();
     step(s, h);
+    walls.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count());
+    cpus.push_back(processCpuMs() - c0);
     const SpookProfile& p = spook.profile();
     t.assembly += p.assemblyUs / timed / 1000;
     t.factor += p.factorUs / timed / 1000;
@@ -65,6 +82,9 @@ Timing timeLadder(int N, SparseSolverKind solver, int warm, int timed, bool rigi
   }
   // Process CPU time: on our shared 2-core machines wall time is inflated by other jobs' load.
   t.cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC * 1000.0 / timed;
+  t.cpuMedian = median(cpus);
+  t.wallMedian = median(walls);
+  t.wallMin = *std::min_element(walls.begin(), walls.end());
   t.unknowns = ladder.system().coordinateCount() + spook.jacobian().rows();
   return t;
 }
@@ -148,8 +168,10 @@ void solverOnly() {
 //   bench_ladder --step N [solver] [director|rigid] [steps] [threads].
 void stepOnly(int N, SparseSolverKind kind, bool rigid, int steps, int threads) {
   const Timing t = timeLadder(N, kind, 20, steps, rigid, threads);
-  std::printf("N = %d %s rods, %s, %d thread(s): assembly %.3f factor %.3f solve %.3f update %.3f step %.3f ms wall, cpu %.3f ms per step\n", N,
-              rigid ? "rigid" : "director", sparseSolverName(kind), threads, t.assembly, t.factor, t.solve, t.update, t.step, t.cpu);
+  std::printf("N = %d %s rods, %s, %d thread(s): assembly %.3f factor %.3f solve %.3f update %.3f step %.3f ms wall, cpu %.3f ms per "
+              "step (median cpu %.3f, wall median %.3f min %.3f)\n",
+              N, rigid ? "rigid" : "director", sparseSolverName(kind), threads, t.assembly, t.factor, t.solve, t.update, t.step,
+              t.cpu, t.cpuMedian, t.wallMedian, t.wallMin);
 }
 
 void stability() {
