@@ -79,7 +79,7 @@ void drawGoal(AppState& app) {
                 canClick ? st.planParams.real("target_y") : 0.0);
   st.goal = std::clamp(st.goal, 0, int(goals.size()));
   const std::string current = st.goal < int(goals.size()) ? goals[size_t(st.goal)].name : clicked;
-  ImGui::SetNextItemWidth(170.0f);
+  ImGui::SetNextItemWidth(140.0f);
   if (ImGui::BeginCombo("goal", current.c_str())) {
     for (size_t i = 0; i < goals.size(); ++i)
       if (ImGui::Selectable(goals[i].name.c_str(), int(i) == st.goal)) {
@@ -91,7 +91,7 @@ void drawGoal(AppState& app) {
   }
   if (!canClick) return;
   ImGui::SameLine();
-  if (ImGui::Checkbox("pick on ground", &st.picking) && st.picking) app.notify("Plan: click the goal on the ground");
+  if (ImGui::Checkbox("pick", &st.picking) && st.picking) app.notify("Plan: click the goal on the ground");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("the next click in the 3-D view puts the goal there (heading below)");
   if (!st.planParams.spec(kHeadingKey)) return;
   float deg = float(st.planParams.real(kHeadingKey) * 180.0 / kPi);
@@ -113,6 +113,24 @@ void drawPlanKey(AppState& app, const ParamSpec& spec) {
   if (changed) setPlanValue(app, spec.key, v);
 }
 
+// The scene as the preset plans it (e.g. the car at dt = 0.05 s; the snakeboard with gait off on open ground),
+// offered while the running scene's parameters differ from it.
+void drawPresetScene(AppState& app) {
+  PlanPanelState& st = app.plan;
+  std::string differ;
+  for (const ParamSpec& spec : st.presetScene.specs())
+    if (app.driver.params().spec(spec.key) &&
+        st.presetScene.valueText(spec.key) != app.driver.params().valueText(spec.key))
+      differ += "\n  " + spec.key + " = " + st.presetScene.valueText(spec.key);
+  if (differ.empty()) return;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("preset scene")) {
+    st.playback.stop(app.driver);
+    app.loadScene(st.scene, st.presetScene);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("reload the scene as the preset plans it:%s", differ.c_str());
+}
+
 // Horizon: N steps of the scene's own h (Play steps the plan with it), or T = N h typed in seconds.
 void drawHorizon(AppState& app) {
   PlanPanelState& st = app.plan;
@@ -125,15 +143,6 @@ void drawHorizon(AppState& app) {
   if (ImGui::InputDouble("T [s]", &T, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
     setPlanValue(app, "N", std::max(1.0, std::round(T / h)));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("horizon T = N h at the scene's step h = %.6g s", h);
-  if (!st.presetScene.spec("dt") || st.presetScene.real("dt") == h) return;
-  ImGui::SameLine();
-  if (ImGui::SmallButton("preset scene")) {
-    st.playback.stop(app.driver);
-    app.loadScene(st.scene, st.presetScene);
-  }
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("load the scene as the preset plans it (h = %.6g s, its start and world)",
-                      st.presetScene.real("dt"));
 }
 
 void drawSettings(AppState& app) {
@@ -199,6 +208,7 @@ void drawButtons(AppState& app) {
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("fly the plan through the stepper from its start (the replay `varsim run --input` does)");
+  drawPresetScene(app);
 }
 
 void drawStatus(AppState& app) {
@@ -214,7 +224,11 @@ void drawStatus(AppState& app) {
                        st.result.c_str());
     ImGui::PopTextWrapPos();
   }
-  if (!st.presetNote.empty()) ImGui::TextDisabled("%s", st.presetNote.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  if (!st.presetNote.empty()) ImGui::TextWrapped("%s", st.presetNote.c_str());
+  if (const PlanEndpointsInfo* e = PlanEndpointsRegistry::find(st.scene); !e || !e->startFrom)
+    ImGui::TextWrapped("plans from the scene's start (no start keys for the current state)");
+  ImGui::PopStyleColor();
 }
 
 // Objective, inf_pr and inf_du against the iteration number, on the app's plot widget (log |y|).
@@ -239,8 +253,8 @@ void drawPlanPanel(AppState& app) {
   if (!beginPanel(app, "Plan", "Plan", &st.open)) return;
   ImGui::TextUnformatted(info->title.c_str());
   if (ImGui::BeginTable("plan", 2, ImGuiTableFlags_Resizable)) {
-    ImGui::TableSetupColumn("settings", ImGuiTableColumnFlags_WidthStretch, 0.58f);
-    ImGui::TableSetupColumn("convergence", ImGuiTableColumnFlags_WidthStretch, 0.42f);
+    ImGui::TableSetupColumn("settings", ImGuiTableColumnFlags_WidthStretch, 0.62f);
+    ImGui::TableSetupColumn("convergence", ImGuiTableColumnFlags_WidthStretch, 0.38f);
     ImGui::TableNextColumn();
     drawGoal(app);
     drawSettings(app);
