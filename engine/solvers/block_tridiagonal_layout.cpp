@@ -204,19 +204,18 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
     return laneOf(o) == 0 ? lo : 2 * levelCount() - hi;
   };
   std::stable_sort(built.begin(), built.end(), [&](const Open& a, const Open& b) { return orderKey(a) < orderKey(b); });
-  gSize = 0;
   for (const Open& o : built) {
     const int g = int(o.cols.size()), u = int(o.rows.size());
     const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
     const int lane = laneOf(o);
-    Group grp{lane, lane == 0 ? lo : hi, int(groupCols.size()), int(groupCols.size()) + g, u, gSize, int(pairs.size()), 0};
+    Group grp{lane, lane == 0 ? lo : hi, int(groupCols.size()), int(groupCols.size()) + g, u, int(pairs.size()), 0};
     std::vector<char> linked(size_t(u) * size_t(u), 0);
     for (int cl = 0; cl < g; ++cl) {
       const int c = o.cols[size_t(cl)];
       groupCols.push_back(c);
       for (int p = outer[c]; p < outer[c + 1]; ++p) {
         const int i = int(std::lower_bound(o.rows.begin(), o.rows.end(), position[size_t(inner[p])]) - o.rows.begin());
-        slot[size_t(p)] = gSize + i * g + cl;
+        slot[size_t(p)] = i * g + cl;
         for (int q = outer[c]; q < outer[c + 1]; ++q) {
           const int j = int(std::lower_bound(o.rows.begin(), o.rows.end(), position[size_t(inner[q])]) - o.rows.begin());
           if (i >= j) linked[size_t(i) * size_t(u) + size_t(j)] = 1;
@@ -226,11 +225,11 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
     for (int i = 0; i < u; ++i)
       for (int j = 0; j <= i; ++j)
         if (linked[size_t(i) * size_t(u) + size_t(j)])
-          pairs.push_back({i * g, j * g, target(o.rows[size_t(i)], o.rows[size_t(j)], lane)});
+          pairs.push_back({std::uint16_t(i * g), std::uint16_t(j * g), target(o.rows[size_t(i)], o.rows[size_t(j)], lane)});
     grp.pairEnd = int(pairs.size());
     structuralPairs += grp.pairEnd - grp.pairBegin;
     groups.push_back(grp);
-    gSize += u * g;
+    maxGroupBlock = std::max(maxGroupBlock, u * g);
   }
   homeStart.assign(levels.size() + 1, 0);
   for (const Group& grp : groups) ++homeStart[size_t(grp.home) + 1];

@@ -6,6 +6,7 @@
 // block is a small r × c corner instead of a full w × w block) and the per-body assembly of S: J's
 // columns in groups sharing rows (a rod's coordinates), one dense dot per structural entry of S.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "engine/solvers/sparse_solver.h"
@@ -23,11 +24,12 @@ struct BlockLevel {
 };
 
 struct BlockLayout {
-  struct Group {  // J columns cols[colBegin..colEnd) over `rows` rows; G, H blocks rows × cols at gOff
-    int lane, home, colBegin, colEnd, rows, gOff, pairBegin, pairEnd;  // home: its first level eliminated
+  struct Group {  // J columns cols[colBegin..colEnd) over `rows` rows (G, H: rows × cols, row-major)
+    int lane, home, colBegin, colEnd, rows, pairBegin, pairEnd;  // home: its first level eliminated
   };
   struct Pair {  // store[target] += Σ_c G[a + c] H[b + c] (a, b: row offsets in the group's block)
-    int a, b, target;
+    std::uint16_t a, b;
+    int target;
   };
   std::vector<int> position, rowAt;  // row → position in level order, and back
   std::vector<BlockLevel> levels;
@@ -38,9 +40,9 @@ struct BlockLayout {
   std::vector<int> homeStart, homeGroups;  // groups of home level k: homeGroups[homeStart[k] … homeStart[k+1])
   std::vector<int> groupCols;
   std::vector<Pair> pairs;
-  std::vector<int> slot;             // per nonzero of J: its place in the G and H buffers
+  std::vector<int> slot;             // per nonzero of J: its place in its group's G and H blocks
   std::vector<int> entryPosition;    // per nonzero of J: the position of its row
-  int storeSize = 0, extraOff = 0, gSize = 0, maxWidth = 0;
+  int storeSize = 0, extraOff = 0, maxGroupBlock = 0, maxWidth = 0;
   long structuralPairs = 0;
 
   explicit BlockLayout(const SparseMatrixD& J);

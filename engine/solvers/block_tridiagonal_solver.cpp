@@ -73,6 +73,17 @@ void subtractTransposedProduct(const double* C, int r, int c, const double* y, d
     z[j] -= s;
   }
 }
+// store[target] += G_a · H_b for each structural S entry of a group with Cols columns.
+template <int Cols>
+void scatterPairs(const BlockLayout::Pair* pr, const BlockLayout::Pair* end, const double* G, const double* H, double* store) {
+  for (; pr != end; ++pr) {
+    const double* a = G + pr->a;
+    const double* b = H + pr->b;
+    double s = a[0] * b[0];
+    for (int c = 1; c < Cols; ++c) s += a[c] * b[c];
+    store[pr->target] += s;
+  }
+}
 }  // namespace
 
 void BlockTridiagonalSolver::setThreads(int threads) {
@@ -109,8 +120,7 @@ void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const Spars
     n_ = J.cols();
     m_ = J.rows();
     store_.assign(size_t(layout_->storeSize), 0.0);
-    g_.assign(size_t(layout_->gSize), 0.0);  // entries J leaves out stay 0 for good
-    h_.assign(size_t(layout_->gSize), 0.0);
+    for (auto* scratch : {&g_[0], &g_[1], &h_[0], &h_[1]}) scratch->assign(size_t(layout_->maxGroupBlock), 0.0);
     diag0_.assign(size_t(m_), 0.0);
     invM_.resize(n_);
     w_.resize(m_);
@@ -143,7 +153,7 @@ void BlockTridiagonalSolver::factorLane(int lane) {
   for (int k : chain) {
     const BlockLevel& lv = lay.levels[size_t(k)];
     if (lane == 0 || lv.next != lay.middle) zeroLevel(lay.levels[size_t(lv.next)]);  // the middle block is lane 0's
-    assembleHome(k);
+    assembleHome(k, lane);
     for (int p = lv.start; p < lv.start + lv.width; ++p) {
       double& e = store_[size_t(lay.diagEntry[size_t(p)])];
       e += (*dDiag_)[lay.rowAt[size_t(p)]];
@@ -158,7 +168,7 @@ void BlockTridiagonalSolver::factorLane(int lane) {
     const BlockLevel& nx = lay.levels[size_t(lv.next)];
     subtractGram(store_.data() + nx.diagOff + lv.recvRow * (nx.width + 1), nx.width, C, lv.recvRows, c);
   }
-  if (lane == 0) assembleHome(lay.middle);  // groups inside the middle level (lane 0 by convention)
+  if (lane == 0) assembleHome(lay.middle, 0);  // groups inside the middle level (lane 0 by convention)
 }
 
 // A level's diagonal block and its coupling block (stored right after it).
@@ -168,28 +178,34 @@ void BlockTridiagonalSolver::zeroLevel(const BlockLevel& lv) {
 void BlockTridiagonalSolver::zeroLevel(int offset, int count) { std::fill_n(store_.data() + offset, count, 0.0); }
 
 // S += J M⁻¹ Jᵀ of the groups whose home is level k: G = J and H = J M⁻¹ on a group's rows, one dot per S entry.
-void BlockTridiagonalSolver::assembleHome(int k) {
+void BlockTridiagonalSolver::assembleHome(int k, int lane) {
   const BlockLayout& lay = *layout_;
   const int* outer = jac_->outerIndexPtr();
   const double* jv = jac_->valuePtr();
+  double* G = g_[lane].data();  // per-lane scratch, small enough to stay in L1
+  double* H = h_[lane].data();
   for (int gi = lay.homeStart[size_t(k)]; gi < lay.homeStart[size_t(k) + 1]; ++gi) {
     const BlockLayout::Group& grp = lay.groups[size_t(lay.homeGroups[size_t(gi)])];
+    std::fill_n(G, grp.rows * (grp.colEnd - grp.colBegin), 0.0);
+    std::fill_n(H, grp.rows * (grp.colEnd - grp.colBegin), 0.0);
     for (int cl = grp.colBegin; cl < grp.colEnd; ++cl) {
       const int c = lay.groupCols[size_t(cl)];
       for (int p = outer[c]; p < outer[c + 1]; ++p) {
         const size_t s = size_t(lay.slot[size_t(p)]);
-        g_[s] = jv[p];
-        h_[s] = jv[p] * invM_[c];
+        G[s] = jv[p];
+        H[s] = jv[p] * invM_[c];
       }
     }
-    const int cols = grp.colEnd - grp.colBegin;
-    const double* G = g_.data() + grp.gOff;
-    const double* H = h_.data() + grp.gOff;
-    for (int q = grp.pairBegin; q < grp.pairEnd; ++q) {
-      const BlockLayout::Pair& pr = lay.pairs[size_t(q)];
-      double s = 0.0;
-      for (int c = 0; c < cols; ++c) s += G[pr.a + c] * H[pr.b + c];
-      store_[size_t(pr.target)] += s;
+    const BlockLayout::Pair* pairs = lay.pairs.data();
+    switch (grp.colEnd - grp.colBegin) {  // a fixed dot length lets the compiler unroll it (groups have ≤ 8 columns)
+      case 1: scatterPairs<1>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
+      case 2: scatterPairs<2>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
+      case 3: scatterPairs<3>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
+      case 4: scatterPairs<4>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
+      case 5: scatterPairs<5>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
+      case 6: scatterPairs<6>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
+      case 7: scatterPairs<7>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
+      default: scatterPairs<8>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
     }
   }
 }

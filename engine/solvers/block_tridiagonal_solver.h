@@ -35,7 +35,7 @@ class BlockTridiagonalSolver : public SparseSolver {
  private:
   using Phase = void (BlockTridiagonalSolver::*)(int lane);
   void factorLane(int lane);  // assembles the lane's part of S and eliminates its chain, level by level
-  void assembleHome(int k);
+  void assembleHome(int k, int lane);
   void zeroLevel(const BlockLevel& lv);
   void zeroLevel(int offset, int count);
   void factorMiddle();
@@ -49,7 +49,7 @@ class BlockTridiagonalSolver : public SparseSolver {
   void twoLanes(Phase phase);
 
   std::unique_ptr<BlockLayout> layout_;
-  std::vector<double> store_, diag0_, g_, h_;
+  std::vector<double> store_, diag0_, g_[2], h_[2];  // g_, h_: per-lane scratch of one body group
   Eigen::VectorXd invM_, w_;
   const SparseMatrixD* jac_ = nullptr;
   const Eigen::VectorXd* dDiag_ = nullptr;
