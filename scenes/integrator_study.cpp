@@ -1,51 +1,22 @@
 // scenes/integrator_study.cpp — random cases, ground truth and per-method
 // measurement of the integrator study (see the header). Rigid body: a free box
 // (no gravity) with random mass, sides, attitude, omega_0 and v_0, as seed 000
-// Fig. 4 ("a wide range of initial conditions"); car: seed 000 Fig. 5's
-// sinusoidal steering, no torque.
+// Fig. 4 ("a wide range of initial conditions"); the car and the snakeboard
+// are in vehicle_study.cpp.
 #include "scenes/integrator_study.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 
-#include "engine/integrators/vehicle_rk.h"
 #include "engine/sim/errors.h"
 #include "scenes/free_body_sim.h"
+#include "scenes/study_loop.h"
+#include "scenes/vehicle_study.h"
 
 namespace varsim::study {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-double cpuNow() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-double wallNow() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-// Counts a step loop's steps into a StudyControl in batches and throws
-// StudyCancelled when the control's cancel flag is set (no-op without one).
-class StepMeter {
- public:
-  explicit StepMeter(StudyControl* control) : control_(control) {}
-  ~StepMeter() {
-    if (control_) control_->stepsDone += pending_;
-  }
-  void tick() {
-    if (++pending_ < kStudyPollSteps || !control_) return;
-    control_->stepsDone += pending_;
-    pending_ = 0;
-    if (control_->cancel.load(std::memory_order_relaxed)) throw StudyCancelled();
-  }
-  void skip(long steps) { pending_ += steps; }  // a blown-up loop's remaining steps
-
- private:
-  StudyControl* control_;
-  long pending_ = 0;
-};
 
 std::vector<double> powersOfTwo(int from, int to) {  // 2^-from ... 2^-to
   std::vector<double> h;
@@ -161,89 +132,6 @@ void rigidRun(const StudyProblem& p, std::uint64_t seed, int run, std::vector<Ru
   }
 }
 
-// ---- car
-// ---------------------------------------------------------------------------------------------
-
-// sigma(t) = A sin(w t + phase): A in [0.1, 0.6] (steering up to 31 deg), w in
-// [0.3, 1.5] rad/s; rear-wheel rate psi_dot(0) in [2, 8] rad/s (0.7-2.8 m/s
-// with rho = 0.35); no torque, so the energy is a constant of the motion
-// (steering is workless) and its drift measures the method. The car of
-// CarParams' defaults.
-struct CarCase {
-  double amplitude, omega, phase, psiDot0;
-  double sigma(double t) const { return amplitude * std::sin(omega * t + phase); }
-};
-
-CarCase carCase(std::uint64_t seed, int run) {
-  StudyRng rng(seed, run);
-  CarCase c{};
-  c.amplitude = rng.uniform(0.1, 0.6);
-  c.omega = rng.uniform(0.3, 1.5);
-  c.phase = rng.uniform(0.0, 2 * kPi);
-  c.psiDot0 = rng.uniform(2.0, 8.0);
-  return c;
-}
-
-// The scene's step (carStepWith) with the steering rate of each step the secant
-// (sigma(t+h) - sigma(t))/h, so sigma is exact at every node for every method.
-// Samples (x, y, theta, E) every 1 s; returns the failure time.
-double runCar(VehicleIntegrator method, const CarCase& c, double h, double T, std::vector<Vector4d>& out,
-              StepMeter& meter) {
-  const CarParams p;
-  CarState s = carStart(p, se2::Pose2{}, 0.0, c.sigma(0.0), c.psiDot0);
-  const long perSecond = std::lround(1.0 / h), n = std::lround(T / h);
-  for (long k = 0; k < n; ++k) {
-    const double t = double(k) * h;
-    meter.tick();
-    try {
-      carStepWith(method, p, 0.5, h, s, (c.sigma(t + h) - c.sigma(t)) / h, 0.0);
-    } catch (const SimulationDiverged&) {
-      meter.skip(n - k - 1);
-      return t + h;
-    }
-    if ((k + 1) % perSecond == 0) out.emplace_back(s.g.x, s.g.y, s.g.theta, p.energyOfMomentum(s.pMinus, s.sigma));
-  }
-  return -1.0;
-}
-
-void carRun(const StudyProblem& p, std::uint64_t seed, int run, std::vector<RunResult>& results,
-            StudyControl* control) {
-  StepMeter meter(control);
-  const CarCase c = carCase(seed, run);
-  const CarParams params;
-  std::vector<Vector4d> truth;
-  if (runCar(VehicleIntegrator::Rk4, c, p.truthStep, p.duration, truth, meter) >= 0.0)
-    throw SimulationDiverged("study: the RK4 ground truth diverged (run " + std::to_string(run) + ")");
-  const double E0 = params.energyOfMomentum(params.momentumOfRate(c.psiDot0, c.sigma(0.0)), c.sigma(0.0));
-  // Step measure: h times the largest yaw rate scale (rho/l) A psi_dot(0).
-  const double yawRate = params.rho / params.l * c.amplitude * c.psiDot0;
-  for (const std::string& method : p.methods) {
-    for (double h : p.steps) {
-      RunResult r{method, h, run};
-      r.steps = std::lround(p.duration / h);
-      r.hOmega = h * yawRate;
-      std::vector<Vector4d> got;
-      const double cpu0 = cpuNow(), wall0 = wallNow();
-      const double failed = runCar(vehicleIntegratorFromName(method), c, h, p.duration, got, meter);
-      r.cpuSeconds = cpuNow() - cpu0, r.wallSeconds = wallNow() - wall0;
-      r.blowup = failed >= 0.0;
-      r.blowupTime = r.blowup ? failed : 0.0;
-      r.momentumDrift = NAN;
-      if (r.blowup) {
-        r.posErr = r.rotErr = r.energyDrift = NAN;
-      } else {
-        for (size_t j = 0; j < got.size(); ++j) {
-          r.posErr += (got[j].head<2>() - truth[j].head<2>()).norm() / double(got.size());
-          r.rotErr += std::abs(got[j][2] - truth[j][2]) / double(got.size());
-          r.energyDrift = std::max(r.energyDrift, std::abs(got[j][3] - E0) / E0);
-        }
-      }
-      results.push_back(r);
-      if (control) ++control->rowsDone;
-    }
-  }
-}
-
 }  // namespace
 
 StudyProblem problemFor(const std::string& figure) {
@@ -253,7 +141,9 @@ StudyProblem problemFor(const std::string& figure) {
   if (figure == "fig4") return {figure, "rigid_body", rigid, powersOfTwo(0, 9), 240.0, 20, std::ldexp(1.0, -12)};
   if (figure == "fig5")
     return {figure, "car", {"variational", "rk2", "rk4"}, powersOfTwo(1, 7), 60.0, 50, std::ldexp(1.0, -13)};
-  throw BadInput("study '" + figure + "': allowed fig3, fig4, fig5");
+  if (figure == "fig5s")
+    return {figure, "snakeboard", {"variational", "rk2", "rk4"}, powersOfTwo(1, 7), 30.0, 50, std::ldexp(1.0, -13)};
+  throw BadInput("study '" + figure + "': allowed fig3, fig4, fig5, fig5s");
 }
 
 long caseSteps(const StudyProblem& p) {
@@ -266,6 +156,8 @@ void runCase(const StudyProblem& problem, std::uint64_t seed, int run, std::vect
              StudyControl* control) {
   if (problem.system == "car")
     carRun(problem, seed, run, out, control);
+  else if (problem.system == "snakeboard")
+    snakeboardRun(problem, seed, run, out, control);
   else
     rigidRun(problem, seed, run, out, control);
   if (control) ++control->casesDone;

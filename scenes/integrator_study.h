@@ -55,8 +55,8 @@ struct RunResult {
 // A figure's problem: which system, which methods and steps, how long, how many
 // runs by default.
 struct StudyProblem {
-  std::string figure;                // fig3 | fig4 | fig5
-  std::string system;                // rigid_body | car
+  std::string figure;                // fig3 | fig4 | fig5 | fig5s
+  std::string system;                // rigid_body | car | snakeboard
   std::vector<std::string> methods;  // names as the scenes' `integrator` choices
   std::vector<double> steps;         // h values (s), powers of 2 so every checkpoint is a node
   double duration = 0.0;             // s, a whole number
@@ -84,8 +84,9 @@ struct StudyCancelled : std::runtime_error {
 
 // fig3: one rigid-body case at a large step (h = 0.25 s) for 60 s; fig4: 20
 // rigid-body cases, 240 s (the paper's 4 minutes), h = 2^-1 ... 2^-7; fig5: 50
-// car cases with sinusoidal steering, 60 s, h = 2^-1 ... 2^-7. Throws BadInput
-// naming the allowed names.
+// car cases with sinusoidal steering, 60 s, h = 2^-1 ... 2^-7; fig5s: 50
+// snakeboard cases driven by a random gait, 30 s, h = 2^-1 ... 2^-7
+// (vehicle_study.h). Throws BadInput naming the allowed names.
 StudyProblem problemFor(const std::string& figure);
 
 // Steps one case takes: the truth plus every (method, h); the progress unit.

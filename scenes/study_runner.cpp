@@ -21,7 +21,7 @@ namespace varsim::study {
 namespace {
 
 const char* kUsage =
-    "usage: varsim study fig3|fig4|fig5 [--runs N] [--seed S] "
+    "usage: varsim study fig3|fig4|fig5|fig5s [--runs N] [--seed S] "
     "[--csv FILE] [--timings] [--threads K] [--duration T] "
     "[--methods M1,M2,...] [--hmax H] [--hmin H] [--h H (fig3)]";
 
@@ -203,12 +203,13 @@ std::string studyCsv(const std::vector<RunResult>& results, bool timings) {
 
 std::string studySummary(const StudyProblem& p, const std::vector<RunResult>& results) {
   const std::vector<StudyCell> cells = aggregateStudy(p, results);
-  const bool car = p.system == "car";
+  const bool car = p.system != "rigid_body";  // planar vehicles: heading, no momentum column
   std::string out = "# varsim study " + p.figure + ": " + p.system + ", " + std::to_string(p.runs) + " runs of " +
                     formatNumber(p.duration) +
                     " s; errors: geometric mean over runs of the mean over 1 s checkpoints "
                     "(truth: RK4, h = " +
                     formatNumber(p.truthStep) + " s); '-' = every run blew up\n";
+  if (p.system == "snakeboard") out += "# dE/E: max |E - E_truth| / mean E_truth (the rider's gait does work on the board)\n";
   out += std::string("method      h         blowups  pos_err(m)  ") + (car ? "head_err(rad)" : "rot_err(rad) ") +
          "  dE/E(max)   " + (car ? "" : "dM/M(max)   ") + "newton/step  cpu ms/run\n";
   for (const StudyCell& c : cells) {

@@ -1,4 +1,4 @@
-// scenes/study_runner.h — `varsim study fig3|fig4|fig5 [--runs N] [--seed S]
+// scenes/study_runner.h — `varsim study fig3|fig4|fig5|fig5s [--runs N] [--seed S]
 // [--csv FILE] [--timings] [--threads K] [--duration T] [--methods LIST]
 // [--hmax H] [--hmin H] [--h H]`: runs integrator_study.h's cases on
 // std::threads (one task per random case), writes one CSV row per (method, h,
@@ -17,7 +17,7 @@
 namespace varsim::study {
 
 struct StudyOptions {
-  std::string figure;  // fig3 | fig4 | fig5
+  std::string figure;  // fig3 | fig4 | fig5 | fig5s
   int runs = -1;       // -1: the figure's default
   std::uint64_t seed = 1;
   double duration = -1.0;  // s, -1: the figure's default; a whole number of seconds

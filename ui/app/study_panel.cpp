@@ -42,13 +42,13 @@ struct StudyPanel::Job {
       if (orbits) {
         try {
           orbitResults = study::orbits(problem, options.seed, orbitRun, orbitH, &control);
-        } catch (const StudyCancelled &) {
+        } catch (const StudyCancelled&) {
           orbitsCancelled = true;
         }
       } else {
         outcome = runStudy(problem, options, control, false);
       }
-    } catch (const std::exception &e) {  // the truth diverging (SimulationDiverged), out of memory, ...
+    } catch (const std::exception& e) {  // the truth diverging (SimulationDiverged), out of memory, ...
       error = e.what();
     }
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -61,7 +61,7 @@ namespace {
 // "--methods a,b" when only some of the figure's methods are ticked (none
 // ticked: an empty list, which parseStudyArgs refuses with a message the panel
 // shows).
-void addMethodsFlag(const StudyForm &form, std::vector<std::string> &args) {
+void addMethodsFlag(const StudyForm& form, std::vector<std::string>& args) {
   if (std::count(form.chosen.begin(), form.chosen.end(), true) == long(form.methods.size())) return;
   std::string methods;
   for (size_t i = 0; i < form.methods.size(); ++i)
@@ -69,9 +69,9 @@ void addMethodsFlag(const StudyForm &form, std::vector<std::string> &args) {
   args.insert(args.end(), {"--methods", methods});
 }
 
-std::string joined(const std::vector<std::string> &args) {
+std::string joined(const std::vector<std::string>& args) {
   std::string s = "varsim";
-  for (const std::string &a : args) s += " " + a;
+  for (const std::string& a : args) s += " " + a;
   return s;
 }
 
@@ -85,12 +85,13 @@ StudyPanel::~StudyPanel() {
   worker_.join();
 }
 
-void StudyPanel::toggle(const std::string &sceneName) {
+void StudyPanel::toggle(const std::string& sceneName) {
   open = !open;
-  if (open && !running() && !curves_) selectFigure(sceneName == "car" ? "fig5" : "fig4");
+  if (open && !running() && !curves_)
+    selectFigure(sceneName == "car" ? "fig5" : sceneName == "snakeboard" ? "fig5s" : "fig4");
 }
 
-void StudyPanel::selectFigure(const std::string &figure) {
+void StudyPanel::selectFigure(const std::string& figure) {
   const StudyProblem p = problemFor(figure);
   form.figure = figure;
   form.methods = p.methods;
@@ -130,7 +131,7 @@ std::vector<std::string> StudyPanel::orbitArgs() const {
   return args;
 }
 
-void StudyPanel::setStatus(const std::string &text, bool error) {
+void StudyPanel::setStatus(const std::string& text, bool error) {
   status_ = text;
   statusError_ = error;
 }
@@ -155,7 +156,7 @@ void StudyPanel::start(bool orbits) {
       job->totalSteps = long(job->problem.runs) * caseSteps(job->problem);
       job->totalRows = job->problem.runs * int(job->problem.methods.size() * job->problem.steps.size());
     }
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     setStatus(e.what(), true);
     return;
   }
@@ -194,12 +195,13 @@ void StudyPanel::collectFinished() {
 }
 
 void StudyPanel::drawForm() {
-  static const char *kFigures[][2] = {{"fig4", "fig4: rigid body (LGVI, RK2, RK2i, RK4, Newmark)"},
-                                      {"fig5", "fig5: car (variational, RK2, RK4)"}};
+  static const char* kFigures[][2] = {{"fig4", "fig4: rigid body (LGVI, RK2, RK2i, RK4, Newmark)"},
+                                      {"fig5", "fig5: car (variational, RK2, RK4)"},
+                                      {"fig5s", "fig5s: snakeboard (variational, RK2, RK4)"}};
   ImGui::BeginDisabled(running());
   ImGui::SetNextItemWidth(330);
   if (ImGui::BeginCombo("figure", form.figure.c_str())) {
-    for (const auto &f : kFigures)
+    for (const auto& f : kFigures)
       if (ImGui::Selectable(f[1], form.figure == f[0])) selectFigure(f[0]);
     ImGui::EndCombo();
   }
@@ -244,7 +246,7 @@ void StudyPanel::drawRunControls() {
   } else {
     if (ImGui::Button("Cancel")) job_->control.cancel = true;
     ImGui::SameLine();
-    const Job &j = *job_;
+    const Job& j = *job_;
     const double fraction = std::min(1.0, double(j.control.stepsDone) / double(std::max(1L, j.totalSteps)));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - j.started).count();
     char overlay[160];
@@ -267,7 +269,7 @@ void StudyPanel::exportCsv() {
   std::string text;
   if (orbitsTab_) {
     if (!orbits_) return setStatus("no orbits to export yet: press Run orbits", true);
-    for (const std::string &row : orbitCsvRows(orbits_->orbits)) text += row + "\n";
+    for (const std::string& row : orbitCsvRows(orbits_->orbits)) text += row + "\n";
   } else {
     if (!curves_) return setStatus("no results to export yet: press Run study", true);
     text = studyCsv(curves_->outcome.results, form.timings);
@@ -303,7 +305,7 @@ void StudyPanel::drawExport() {
 void StudyPanel::draw() {
   collectFinished();
   if (!open) return;
-  const ImGuiIO &io = ImGui::GetIO();
+  const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.08f, 30.0f), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x * 0.84f, io.DisplaySize.y - 40.0f), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(0.97f);  // opaque enough that the panels behind do

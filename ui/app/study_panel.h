@@ -36,13 +36,13 @@ class StudyPanel {
  public:
   StudyPanel();
   ~StudyPanel();  // cancels a running study and waits for its worker
-  StudyPanel(const StudyPanel &) = delete;
-  StudyPanel &operator=(const StudyPanel &) = delete;
+  StudyPanel(const StudyPanel&) = delete;
+  StudyPanel& operator=(const StudyPanel&) = delete;
 
   bool open = false;
   // Shows or hides the window; on opening picks the figure of the current scene
   // (car -> fig5).
-  void toggle(const std::string &sceneName);
+  void toggle(const std::string& sceneName);
   void draw();
   // After ImGui has rendered, before the swap: writes a requested PNG of the
   // panel's pixels.
@@ -71,7 +71,7 @@ class StudyPanel {
     bool cancelled = false;
   };
 
-  void selectFigure(const std::string &figure);
+  void selectFigure(const std::string& figure);
   void drawForm();
   void drawRunControls();
   void drawCurves();
@@ -81,7 +81,7 @@ class StudyPanel {
   void start(bool orbits);
   void collectFinished();
   void exportCsv();
-  void setStatus(const std::string &text, bool error);
+  void setStatus(const std::string& text, bool error);
 
   std::unique_ptr<Job> job_;
   std::thread worker_;

@@ -18,7 +18,7 @@ namespace {
 
 // Cell -> plotted error of the chosen kind; the point's state says whether the
 // method blew up there.
-CurvePoint cellPoint(const StudyCell &c, double x, int kind) {
+CurvePoint cellPoint(const StudyCell& c, double x, int kind) {
   CurvePoint p;
   p.x = x;
   if (c.ok == 0) {
@@ -33,15 +33,15 @@ CurvePoint cellPoint(const StudyCell &c, double x, int kind) {
 
 // One series per method of `methods` (colours by the index in the figure's
 // list, so a method keeps its colour when others are left out).
-std::vector<XySeries> curveSeries(const std::vector<StudyCell> &cells, const std::vector<std::string> &figureMethods,
-                                  const std::vector<std::string> &methods, int kind, bool cpu) {
+std::vector<XySeries> curveSeries(const std::vector<StudyCell>& cells, const std::vector<std::string>& figureMethods,
+                                  const std::vector<std::string>& methods, int kind, bool cpu) {
   std::vector<XySeries> series;
-  for (const std::string &m : methods) {
+  for (const std::string& m : methods) {
     XySeries s;
     s.name = m;
     const size_t index = size_t(std::find(figureMethods.begin(), figureMethods.end(), m) - figureMethods.begin());
     s.color = seriesColor(index);
-    for (const StudyCell &c : cells)
+    for (const StudyCell& c : cells)
       if (c.method == m) s.points.push_back(cellPoint(c, cpu ? c.cpuMs : double(c.steps), kind));
     series.push_back(std::move(s));
   }
@@ -63,11 +63,12 @@ void StudyPanel::drawCurves() {
         "hollow circle where some did.");
     return;
   }
-  const Curves &c = *curves_;
-  const bool car = c.problem.system == "car";
-  const char *kinds[] = {"pose error (pos + rot)", "position error (m)",
-                         car ? "heading error (rad)" : "rotation error (rad)", "energy drift |dE/E|",
-                         "momentum drift |dL/L|"};
+  const Curves& c = *curves_;
+  const bool car = c.problem.system != "rigid_body";  // planar vehicles: heading, no momentum
+  const char* kinds[] = {
+      "pose error (pos + rot)", "position error (m)", car ? "heading error (rad)" : "rotation error (rad)",
+      c.problem.system == "snakeboard" ? "energy error |E - E_truth| / mean E" : "energy drift |dE/E|",
+      "momentum drift |dL/L|"};
   ImGui::TextDisabled("%s", c.command.c_str());
   ImGui::SetNextItemWidth(220);
   ImGui::Combo("plotted error", &errorKind_, kinds, car ? 4 : 5);
@@ -122,7 +123,7 @@ void StudyPanel::drawOrbits() {
     return;
   }
   ImGui::TextDisabled("%s%s", orbits_->command.c_str(), orbits_->cancelled ? "  (cancelled: nothing computed)" : "");
-  const std::vector<std::string> &columns = orbitColumns();
+  const std::vector<std::string>& columns = orbitColumns();
   const std::vector<std::string> figureMethods = problemFor("fig3").methods;
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float width = 0.5f * (ImGui::GetContentRegionAvail().x - gap);
@@ -145,7 +146,7 @@ void StudyPanel::drawOrbits() {
     if (plot == 1) ImGui::SameLine();
     const size_t k = size_t(orbitComponent_[plot]);
     std::vector<XySeries> series;
-    for (const Orbit &o : orbits_->orbits) {
+    for (const Orbit& o : orbits_->orbits) {
       XySeries s;
       s.name = o.method + (o.blowup ? " (blew up)" : "");
       const size_t index =

@@ -27,7 +27,7 @@ struct Ticks {
   std::vector<std::string> labels;
 };
 
-Ticks axisTicks(const AxisRange &r, bool log, int target) {
+Ticks axisTicks(const AxisRange& r, bool log, int target) {
   Ticks t;
   if (log) {
     for (double d = std::ceil(r.lo); d <= r.hi; d += 1.0) t.major.push_back(d);
@@ -48,17 +48,17 @@ Ticks axisTicks(const AxisRange &r, bool log, int target) {
   return t;
 }
 
-std::vector<double> collect(const std::vector<XySeries> &series, bool x) {
+std::vector<double> collect(const std::vector<XySeries>& series, bool x) {
   std::vector<double> v;
-  for (const XySeries &s : series)
-    for (const CurvePoint &p : s.points)
+  for (const XySeries& s : series)
+    for (const CurvePoint& p : s.points)
       if (p.state == PointState::Ok || p.state == PointState::Partial) v.push_back(x ? p.x : p.y);
   return v;
 }
 
 // One entry per series, wrapping within `width` from the group's left edge.
-void drawLegend(const std::vector<XySeries> &series, float width) {
-  ImDrawList *dl = ImGui::GetWindowDrawList();
+void drawLegend(const std::vector<XySeries>& series, float width) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
   const float left = ImGui::GetCursorScreenPos().x;
   for (size_t s = 0; s < series.size(); ++s) {
     const float textW = ImGui::CalcTextSize(series[s].name.c_str()).x + 24.0f;
@@ -84,7 +84,7 @@ ImU32 seriesColor(size_t i) {
   return palette[i % std::size(palette)];
 }
 
-void drawXyPlot(const XyAxes &axes, const std::vector<XySeries> &series, float width, float height) {
+void drawXyPlot(const XyAxes& axes, const std::vector<XySeries>& series, float width, float height) {
   ImGui::PushID(axes.title.c_str());
   ImGui::BeginGroup();
   ImGui::TextUnformatted(axes.title.c_str());
@@ -97,7 +97,7 @@ void drawXyPlot(const XyAxes &axes, const std::vector<XySeries> &series, float w
   const ImVec2 p0(origin.x + axisW, origin.y + 4.0f), p1(origin.x + width - 8.0f, origin.y + h - axisH);
   ImGui::InvisibleButton("canvas", ImVec2(width, h));
   const bool hovered = ImGui::IsItemHovered();
-  ImDrawList *dl = ImGui::GetWindowDrawList();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p0, p1, IM_COL32(22, 24, 30, 255));
   const AxisRange rx = xyAxisRange(collect(series, true), axes.logX);
   const AxisRange ry = xyAxisRange(collect(series, false), axes.logY);
@@ -138,15 +138,15 @@ void drawXyPlot(const XyAxes &axes, const std::vector<XySeries> &series, float w
   // runs blew up), a cross on the bottom edge where every run blew up.
   dl->PushClipRect(ImVec2(p0.x - 6, p0.y - 6), ImVec2(p1.x + 6, p1.y + 6), true);
   std::vector<ImVec2> line;
-  for (const XySeries &s : series) {
-    for (const auto &[begin, end] : curveSegments(s.points, axes.logX, axes.logY)) {
+  for (const XySeries& s : series) {
+    for (const auto& [begin, end] : curveSegments(s.points, axes.logX, axes.logY)) {
       line.clear();
       for (size_t i = begin; i < end; ++i) line.push_back(ImVec2(px(s.points[i].x), py(s.points[i].y)));
       if (line.size() >= 2) dl->AddPolyline(line.data(), int(line.size()), s.color, 0, 2.0f);
       if (s.markers || line.size() == 1)
-        for (const ImVec2 &p : line) dl->AddCircleFilled(p, 3.0f, s.color);
+        for (const ImVec2& p : line) dl->AddCircleFilled(p, 3.0f, s.color);
     }
-    for (const CurvePoint &p : s.points) {
+    for (const CurvePoint& p : s.points) {
       if (p.state == PointState::Partial && std::isfinite(axisFraction(p.y, ry, axes.logY)))
         dl->AddCircle(ImVec2(px(p.x), py(p.y)), 4.5f, s.color, 0, 1.5f);
       if (p.state == PointState::BlownUp && std::isfinite(axisFraction(p.x, rx, axes.logX))) {
@@ -162,11 +162,11 @@ void drawXyPlot(const XyAxes &axes, const std::vector<XySeries> &series, float w
   // Hover: the nearest plotted point within 12 px.
   if (hovered) {
     const ImVec2 m = ImGui::GetIO().MousePos;
-    const XySeries *best = nullptr;
-    const CurvePoint *bestPoint = nullptr;
+    const XySeries* best = nullptr;
+    const CurvePoint* bestPoint = nullptr;
     float bestD = 144.0f;
-    for (const XySeries &s : series)
-      for (const CurvePoint &p : s.points) {
+    for (const XySeries& s : series)
+      for (const CurvePoint& p : s.points) {
         if (p.state != PointState::Ok && p.state != PointState::Partial) continue;
         const float dx = px(p.x) - m.x, dy = py(p.y) - m.y;
         if (std::isfinite(dx) && std::isfinite(dy) && dx * dx + dy * dy < bestD)

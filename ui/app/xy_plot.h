@@ -25,7 +25,7 @@ struct XyAxes {
 
 // Draws the plot at the cursor, `width` x `height` logical pixels (legend
 // included).
-void drawXyPlot(const XyAxes &axes, const std::vector<XySeries> &series, float width, float height);
+void drawXyPlot(const XyAxes& axes, const std::vector<XySeries>& series, float width, float height);
 
 // Colour of series i in a fixed palette, so a method keeps its colour in every
 // plot.

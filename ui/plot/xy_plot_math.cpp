@@ -13,7 +13,7 @@ bool drawable(double v, bool log) { return std::isfinite(v) && (!log || v > 0.0)
 
 }  // namespace
 
-AxisRange xyAxisRange(const std::vector<double> &values, bool log) {
+AxisRange xyAxisRange(const std::vector<double>& values, bool log) {
   AxisRange r;
   double lo = INFINITY, hi = -INFINITY;
   for (double v : values)
@@ -33,7 +33,7 @@ AxisRange xyAxisRange(const std::vector<double> &values, bool log) {
   return r;
 }
 
-double axisFraction(double v, const AxisRange &range, bool log) {
+double axisFraction(double v, const AxisRange& range, bool log) {
   if (!drawable(v, log) || !(range.hi > range.lo)) return NAN;
   return ((log ? std::log10(v) : v) - range.lo) / (range.hi - range.lo);
 }
@@ -59,7 +59,7 @@ std::string decadeLabel(double decade) {
   return buf;
 }
 
-std::vector<std::pair<size_t, size_t>> curveSegments(const std::vector<CurvePoint> &points, bool logX, bool logY) {
+std::vector<std::pair<size_t, size_t>> curveSegments(const std::vector<CurvePoint>& points, bool logX, bool logY) {
   std::vector<std::pair<size_t, size_t>> segments;
   size_t begin = 0;
   for (size_t i = 0; i <= points.size(); ++i) {

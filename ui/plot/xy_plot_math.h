@@ -16,11 +16,11 @@ struct AxisRange {
 // Log: from floor(log10 min) to ceil(log10 max) over the finite positive
 // values, at least one decade. Linear: over the finite values, padded by 5 % of
 // the span (a constant gets ±max(|v|·1e-3, 1e-12)).
-AxisRange xyAxisRange(const std::vector<double> &values, bool log);
+AxisRange xyAxisRange(const std::vector<double>& values, bool log);
 
 // Position of v along the axis, 0 at lo and 1 at hi (log axes: of log10 v); NaN
 // when v cannot be drawn.
-double axisFraction(double v, const AxisRange &range, bool log);
+double axisFraction(double v, const AxisRange& range, bool log);
 
 // Minor ticks of a log axis: log10(m·10^k) for m = 2..9 inside [lo10, hi10].
 std::vector<double> minorLogTicks(double lo10, double hi10);
@@ -39,6 +39,6 @@ struct CurvePoint {
 // Index ranges [begin, end) of the maximal runs of consecutive Ok points that
 // can be drawn on the axes (finite; positive on a log axis). A range of one
 // point is a lone marker.
-std::vector<std::pair<size_t, size_t>> curveSegments(const std::vector<CurvePoint> &points, bool logX, bool logY);
+std::vector<std::pair<size_t, size_t>> curveSegments(const std::vector<CurvePoint>& points, bool logX, bool logY);
 
 }  // namespace varsim
