@@ -101,6 +101,10 @@ TEST_CASE("PlanJobCancelStopsAtTheNextIterationAndLeavesTheSceneAlone") {
   CHECK_FALSE(out.solved);
   // Nothing of a cancelled solve reaches the scene: the state is the one the view left, bit for bit.
   CHECK(driver.scene().saveState() == before);
+  job.reset();  // a scene switch: the old log and ghost are gone
+  CHECK(job.snapshot().state == PlanJob::State::Idle);
+  CHECK(job.snapshot().log.empty());
+  CHECK(job.snapshot().ghost.empty());
 }
 
 TEST_CASE("PlanJobReportsAThrowingSolveAsFailed") {

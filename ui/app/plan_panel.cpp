@@ -33,7 +33,7 @@ void followScene(AppState& app) {
   PlanPanelState& st = app.plan;
   const std::string scene = app.driver.loaded() ? app.driver.sceneName() : std::string();
   if (scene == st.scene) return;
-  st.job.cancel();
+  st.job.reset();  // the old scene's solve, log and ghost are dropped: they belong to another scene
   st.playback.stop(app.driver);
   st.scene = scene;
   st.havePlan = false;

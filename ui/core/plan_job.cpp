@@ -75,6 +75,15 @@ void PlanJob::wait() {
   if (worker_.joinable()) worker_.join();
 }
 
+void PlanJob::reset() {
+  cancel();
+  wait();
+  std::lock_guard<std::mutex> lock(mutex_);
+  snap_ = Snapshot{};
+  outcome_ = PlanOutcome{};
+  finishedUntaken_ = false;
+}
+
 void PlanJob::run(const Solve& solve) {
 #ifdef __linux__
   // This thread only: below the UI thread, on a loaded machine the view keeps its frame rate.

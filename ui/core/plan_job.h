@@ -77,7 +77,8 @@ class PlanJob {
   // Niceness of the worker thread (Linux; 0 = the caller's priority). The app sets 10 so that the view keeps
   // drawing while the solve runs on the cycles left over; tests keep 0 (a starved worker only takes longer).
   void setWorkerNice(int nice) { workerNice_ = nice; }
-  void wait();  // joins the worker (tests; the app polls)
+  void wait();   // joins the worker (tests; the app polls)
+  void reset();  // cancels, joins and forgets: Idle, empty log, no ghost, no outcome
   bool running() const { return running_; }
   Snapshot snapshot() const;
   // The outcome once, the first call after the solve finished (Solved, Failed or Cancelled); else false.
