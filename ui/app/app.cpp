@@ -181,6 +181,8 @@ int runBench(AppState& app, const AppOptions& o) {
               app.physicsThread ? "worker thread (overlaps render and present)" : "UI thread", 1e3 * physicsBudget(app),
               double(steps) * app.driver.h(), wall, 100.0 * double(steps) * app.driver.h() / wall);
   std::printf("%s", phases.report().c_str());
+  if (app.staleFrames > 0)
+    std::printf("frames drawn from the last state while a step ran (camera moving): %ld\n", app.staleFrames);
   // A diverged run stops stepping: its step count says nothing about speed (the director ladder
   // N = 1000 diverges at t = 7.6 s, which made 456 steps in 15 s look like half speed).
   if (app.driver.diverged()) std::printf("SIMULATION STOPPED: %s\n", app.driver.divergedMessage().c_str());

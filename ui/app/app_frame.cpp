@@ -53,6 +53,59 @@ std::string screenshotPath(const AppState& app) {
   return path;
 }
 
+// The 3-D view from app.drawList, then the UI (this frame's ImGui draw data, or the last full
+// frame's copy); only the draw list, camera, renderer and draw data: the worker may be stepping.
+void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, bool snapshotUi) {
+  int fbw = 0, fbh = 0;
+  glfwGetFramebufferSize(app.window, &fbw, &fbh);
+  if (fbw <= 0 || fbh <= 0) return;  // minimized windows have a 0x0 framebuffer
+  glViewport(0, 0, fbw, fbh);
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;  // HiDPI: framebuffer / window pixels
+  const PixelRect px = toFramebufferPixels(app.view, scale.x, scale.y, fbw, fbh);
+  const ViewRect view{px.x, px.y, px.width, px.height};
+  if (app.hideScene) {
+    // Smoke-test reference: the same frame without the scene's geometry (camera and HUD kept).
+    DrawList background;
+    background.camera = app.drawList.camera;
+    app.renderer.render(background, app.camera, view, fbw, fbh);
+  } else {
+    app.renderer.render(app.drawList, app.camera, view, fbw, fbh);
+  }
+  if (app.finishPhases) glFinish();
+  app.frameCosts.add(FramePhase::Render, phase.lap());
+  if (snapshotUi) app.uiSnapshot.render();
+  else ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (app.finishPhases) glFinish();
+  if (!shotPath.empty()) takeScreenshot(app, shotPath, fbw, fbh);
+  if (!snapshotUi) app.study.writePendingPng(fbw, fbh, scale.x, scale.y);
+  app.frameCosts.add(FramePhase::UiRender, phase.lap());
+}
+
+// A camera drag or wheel over the view while the worker is still inside the last frame's steps.
+bool staleFrameWanted(const AppState& app) {
+  if (!app.physicsThread || app.freshFrameNeeded || app.uiSnapshot.empty() || !app.physics.running()) return false;
+  const ImGuiIO& io = ImGui::GetIO();
+  for (int b = 0; b < 3; ++b)
+    if (app.cameraDrag[b] && ImGui::IsMouseDown(b)) return true;
+  return io.MouseWheel != 0.0f && app.view.contains(io.MousePos.x, io.MousePos.y);
+}
+
+// A frame that leaves the driver to the worker: the 3-D view again from the last draw list with the
+// camera moved, under the last full frame's panels. Inputs, shortcuts and panels wait for the next
+// full frame, whose steps also get this frame's wall time (the trajectory does not change).
+void runStaleFrame(AppState& app, double wallDt, PhaseClock& phase) {
+  app.wallTime += wallDt;
+  app.staleWallDt += wallDt;
+  ++app.staleFrames;
+  handleCameraMouse(app);
+  app.camera.update(app.drawList.camera, float(wallDt));
+  app.rates.update(wallDt, 0, app.driver.lastStepMicros());
+  app.realTime.update(wallDt, 0.0, app.driver.speed(), !app.driver.paused() && !app.driver.diverged());
+  ImGui::Render();  // no windows this frame: the panels come from the snapshot
+  app.frameCosts.add(FramePhase::OtherUi, phase.lap());
+  renderFrame(app, phase, std::string(), true);
+}
+
 }  // namespace
 
 int finishPhysics(AppState& app) {
@@ -63,15 +116,24 @@ int finishPhysics(AppState& app) {
 }
 
 int runAppFrame(AppState& app, double wallDt) {
-  int steps = finishPhysics(app);
   PhaseClock phase;
-  app.frameCosts = app.driver.takeCosts();
-  for (const Notice& n : app.deferredNotices) app.notify(n.text, n.error);
-  app.deferredNotices.clear();
-  app.wallTime += wallDt;
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
+  const PhaseCost newFrame = phase.lap();
+  app.frameCosts = FramePhaseTimes{};
+  if (staleFrameWanted(app)) {
+    app.frameCosts.add(FramePhase::OtherUi, newFrame);
+    runStaleFrame(app, wallDt, phase);
+    return 0;
+  }
+  int steps = finishPhysics(app);
+  phase.lap();  // waiting for the worker belongs to no phase (the frame's work time shows it)
+  app.frameCosts = app.driver.takeCosts();
+  app.frameCosts.add(FramePhase::OtherUi, newFrame);
+  for (const Notice& n : app.deferredNotices) app.notify(n.text, n.error);
+  app.deferredNotices.clear();
+  app.wallTime += wallDt;
   pollDevices(app);
 
   handleShortcuts(app);
@@ -123,35 +185,24 @@ int runAppFrame(AppState& app, double wallDt) {
   drawOverlays(app);
   ImGui::Render();
   const std::string shotPath = app.screenshotRequested ? screenshotPath(app) : std::string();
+  if (threaded) {
+    // For frames that may go on without the panels (staleFrameWanted): never while a widget is being
+    // dragged or a popup is open (ImGui drops what a frame does not submit), nor for a screenshot.
+    app.uiSnapshot.capture(*ImGui::GetDrawData());
+    app.freshFrameNeeded = ImGui::IsAnyItemActive() || app.screenshotRequested ||
+                           ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+  }
   app.frameCosts.add(FramePhase::OtherUi, phase.lap());
 
   // From here on the worker may be stepping: only the draw list, camera, renderer and draw data.
-  // This frame's steps run on the worker (finishPhysics collects them at the next frame's start).
-  if (threaded && app.driver.loaded())
-    app.physics.start([&app, wallDt] { app.physicsSteps = app.driver.frame(wallDt); });
-  int fbw = 0, fbh = 0;
-  glfwGetFramebufferSize(app.window, &fbw, &fbh);
-  if (fbw > 0 && fbh > 0) {  // minimized windows have a 0x0 framebuffer
-    glViewport(0, 0, fbw, fbh);
-    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;  // HiDPI: framebuffer / window pixels
-    const PixelRect px = toFramebufferPixels(app.view, scale.x, scale.y, fbw, fbh);
-    const ViewRect view{px.x, px.y, px.width, px.height};
-    if (app.hideScene) {
-      // Smoke-test reference: the same frame without the scene's geometry (camera and HUD kept).
-      DrawList background;
-      background.camera = app.drawList.camera;
-      app.renderer.render(background, app.camera, view, fbw, fbh);
-    } else {
-      app.renderer.render(app.drawList, app.camera, view, fbw, fbh);
-    }
-    if (app.finishPhases) glFinish();
-    app.frameCosts.add(FramePhase::Render, phase.lap());
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (app.finishPhases) glFinish();
-    if (!shotPath.empty()) takeScreenshot(app, shotPath, fbw, fbh);
-    app.study.writePendingPng(fbw, fbh, scale.x, scale.y);
-    app.frameCosts.add(FramePhase::UiRender, phase.lap());
+  // This frame's steps (and those of the frames drawn without panels since the last full frame) run
+  // on the worker; finishPhysics collects them at the next full frame's start.
+  if (threaded && app.driver.loaded()) {
+    const double dt = wallDt + app.staleWallDt;
+    app.staleWallDt = 0.0;
+    app.physics.start([&app, dt] { app.physicsSteps = app.driver.frame(dt); });
   }
+  renderFrame(app, phase, shotPath, false);
   return steps;
 }
 

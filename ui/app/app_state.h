@@ -13,6 +13,7 @@
 #include "ui/app/gamepad.h"
 #include "ui/app/plan_panel.h"
 #include "ui/app/plot_widget.h"
+#include "ui/app/ui_snapshot.h"
 #include "ui/app/study_panel.h"
 #include "ui/core/background_job.h"
 #include "ui/core/frame_phases.h"
@@ -81,6 +82,12 @@ struct AppState {
   // waits for the running steps before the driver they use goes away.
   bool physicsThread = false;
   int physicsSteps = 0;  // steps the worker ran in its last job
+  // Frames drawn while the worker is still stepping and the camera moves (app_frame.cpp): the last
+  // full frame's panels, whether the next frame must be a full one, wall time not yet given to steps.
+  UiSnapshot uiSnapshot;
+  bool freshFrameNeeded = false;
+  double staleWallDt = 0.0;
+  long staleFrames = 0;
   std::vector<Notice> deferredNotices;  // raised while the worker ran (notices are the UI's)
   BackgroundJob physics;
 
