@@ -70,8 +70,15 @@ void setPlanValue(AppState& app, const std::string& key, double v) {
   }
 }
 
+void drawPlanKey(AppState& app, const ParamSpec& spec);
+
+// A named target among choices (the helicopter's target_pad): drawn with the goal.
+bool isGoalChoice(const ParamSpec& spec) { return spec.type == ParamType::Choice && spec.key.rfind("target", 0) == 0; }
+
 void drawGoal(AppState& app) {
   PlanPanelState& st = app.plan;
+  for (const ParamSpec& spec : st.planParams.specs())
+    if (isGoalChoice(spec)) drawPlanKey(app, spec);
   const std::vector<PlanGoal> goals = goalsOf(app);
   const bool canClick = st.planParams.spec("target_x") && st.planParams.spec("target_y");
   char clicked[96];
@@ -103,14 +110,34 @@ void drawGoal(AppState& app) {
 // One plan key: Enter applies; a value out of range is refused with the range named.
 void drawPlanKey(AppState& app, const ParamSpec& spec) {
   ParamSet& p = app.plan.planParams;
-  double v = p.real(spec.key);
+  ParamValue v = p.value(spec.key);
   ImGui::SetNextItemWidth(110.0f);
   const std::string label = spec.key + (spec.unit.empty() ? "" : " [" + spec.unit + "]");
-  const bool changed = spec.type == ParamType::Integer
-                           ? ImGui::InputDouble(label.c_str(), &v, 0, 0, "%.0f", ImGuiInputTextFlags_EnterReturnsTrue)
-                           : ImGui::InputDouble(label.c_str(), &v, 0, 0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
+  bool changed = false;
+  if (spec.type == ParamType::Bool) {
+    bool b = v.numbers.at(0) != 0.0;
+    changed = ImGui::Checkbox(label.c_str(), &b);
+    v.numbers[0] = b ? 1.0 : 0.0;
+  } else if (spec.type == ParamType::Choice) {
+    if (ImGui::BeginCombo(label.c_str(), v.choice.c_str())) {
+      for (const std::string& c : spec.choices)
+        if (ImGui::Selectable(c.c_str(), c == v.choice)) v.choice = c, changed = true;
+      ImGui::EndCombo();
+    }
+  } else if (spec.type == ParamType::Real || spec.type == ParamType::Integer) {
+    changed =
+        ImGui::InputDouble(label.c_str(), &v.numbers.at(0), 0, 0, spec.type == ParamType::Integer ? "%.0f" : "%.6g",
+                           ImGuiInputTextFlags_EnterReturnsTrue);
+  } else {
+    ImGui::Text("%s = %s", spec.key.c_str(), p.valueText(spec.key).c_str());  // set in the problem file
+  }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nrange: %s", spec.help.c_str(), spec.rangeText().c_str());
-  if (changed) setPlanValue(app, spec.key, v);
+  if (!changed) return;
+  try {
+    p.set(spec.key, v, "Plan panel");
+  } catch (const BadInput& e) {
+    app.notify(e.what(), true);
+  }
 }
 
 // The scene as the preset plans it (e.g. the car at dt = 0.05 s; the snakeboard with gait off on open ground),
@@ -150,8 +177,8 @@ void drawSettings(AppState& app) {
   drawHorizon(app);
   if (!ImGui::TreeNode("weights and limits")) return;
   for (const ParamSpec& spec : p.specs()) {
-    const bool shown = spec.key == "N" || spec.key.rfind("target_", 0) == 0;
-    if (!shown && (spec.type == ParamType::Real || spec.type == ParamType::Integer)) drawPlanKey(app, spec);
+    const bool shown = spec.key == "N" || spec.key == kHeadingKey || isGoalChoice(spec);
+    if (!shown) drawPlanKey(app, spec);
   }
   ImGui::TreePop();
 }
