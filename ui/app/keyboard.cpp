@@ -114,7 +114,8 @@ void handleCameraMouse(AppState& app) {
     else if (!ImGui::IsMouseDown(b)) app.cameraDrag[b] = false;
     dragging[b] = app.cameraDrag[b] && !ImGui::IsMouseClicked(b) && ImGui::IsMouseDragging(b, 0.0f);
   }
-  if (dragging[ImGuiMouseButton_Left]) app.camera.orbit(io.MouseDelta.x, io.MouseDelta.y);
+  // While the Plan panel picks a goal, a left drag sets its heading instead (plan_panel_view.cpp).
+  if (dragging[ImGuiMouseButton_Left] && !app.plan.picking) app.camera.orbit(io.MouseDelta.x, io.MouseDelta.y);
   if (dragging[ImGuiMouseButton_Right] || dragging[ImGuiMouseButton_Middle])
     app.camera.pan(io.MouseDelta.x, io.MouseDelta.y, int(app.view.h));  // metres per pixel of the view's height
   if (overView && io.MouseWheel != 0.0f) app.camera.zoom(io.MouseWheel);

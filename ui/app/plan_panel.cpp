@@ -98,8 +98,10 @@ void drawGoal(AppState& app) {
   }
   if (!canClick) return;
   ImGui::SameLine();
-  if (ImGui::Checkbox("pick", &st.picking) && st.picking) app.notify("Plan: click the goal on the ground");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the next click in the 3-D view puts the goal there (heading below)");
+  if (ImGui::Checkbox("pick", &st.picking) && st.picking)
+    app.notify("Plan: press on the ground for the goal, drag for its heading");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("press on the ground in the 3-D view: the goal's position; drag: its heading");
   if (!st.planParams.spec(kHeadingKey)) return;
   float deg = float(st.planParams.real(kHeadingKey) * 180.0 / kPi);
   ImGui::SetNextItemWidth(170.0f);

@@ -24,7 +24,8 @@ struct PlanPanelState {
   ParamSet presetScene;    // the preset's scene parameters (its world, dt and start; "preset scene" loads them)
   std::string presetNote;  // why the preset could not be read, if so (defaults are used)
   int goal = 0;            // index into the problem's named goals; goals.size() = the clicked point
-  bool picking = false;    // the next click on the ground sets the goal
+  bool picking = false;    // the next press on the ground sets the goal, a drag from it its heading
+  bool pickPressed = false;
   PlanJob job;
   PlanPlayback playback;
   PlanOutcome plan;  // the last converged plan (Play)
@@ -44,7 +45,7 @@ void planAfterStep(AppState& app);
 void addPlanDrawing(AppState& app);
 // The HUD line naming the input source ("input: PLAN, step k / N ..."), empty when there is none to show.
 std::string planHudLine(const AppState& app);
-// A click in the 3-D view while picking a goal: the ray meets the ground; after AppState::layoutView.
+// While picking a goal: press on the ground = position, drag = heading; after AppState::layoutView.
 void handlePlanGoalClick(AppState& app);
 
 }  // namespace varsim

@@ -37,6 +37,19 @@ ShapeItem goalArrow(double x, double y, double z, double heading) {
   return a;
 }
 
+// Where the mouse ray meets the scene's ground plane (false: it never does, e.g. above the horizon).
+bool groundPoint(const AppState& app, double& x, double& y) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ScreenRect& view = app.view;
+  glm::vec3 o, d;
+  app.camera.pixelRay(io.MousePos.x - view.x, io.MousePos.y - view.y, int(view.w), int(view.h), o, d);
+  const float t = (app.drawList.camera.groundHeight - o.z) / d.z;
+  if (!(std::abs(d.z) > 1e-6f && t > 0.0f)) return false;
+  x = double(o.x + t * d.x);
+  y = double(o.y + t * d.y);
+  return true;
+}
+
 }  // namespace
 
 void addPlanDrawing(AppState& app) {
@@ -57,32 +70,31 @@ void addPlanDrawing(AppState& app) {
     app.drawList.lines.push_back(pathStrip(s.ghost, {0.35f, 0.85f, 1.0f, 0.55f}, 2.5f));
 }
 
+// Press on the ground: the goal's position; drag: its heading (along the drag); release: done. The camera does not
+// orbit meanwhile (keyboard.cpp).
 void handlePlanGoalClick(AppState& app) {
   PlanPanelState& st = app.plan;
   if (!st.picking || !app.driver.loaded()) return;
   const ImGuiIO& io = ImGui::GetIO();
-  const ScreenRect& view = app.view;
-  if (io.WantCaptureMouse || !view.contains(io.MousePos.x, io.MousePos.y)) return;
-  if (!ImGui::IsMouseReleased(ImGuiMouseButton_Left) || io.MouseDragMaxDistanceSqr[0] >= 16.0f) return;
-  glm::vec3 o, d;
-  app.camera.pixelRay(io.MousePos.x - view.x, io.MousePos.y - view.y, int(view.w), int(view.h), o, d);
-  const float ground = app.drawList.camera.groundHeight;
-  if (!(std::abs(d.z) > 1e-6f)) return;
-  const float t = (ground - o.z) / d.z;
-  if (!(t > 0.0f)) {
-    app.notify("Plan: click on the ground (that ray never meets it)", true);
-    return;
-  }
+  const bool overView = app.view.contains(io.MousePos.x, io.MousePos.y) && !io.WantCaptureMouse;
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) st.pickPressed = overView;
+  if (!st.pickPressed) return;
+  double gx = 0.0, gy = 0.0;
+  const bool onGround = groundPoint(app, gx, gy);
+  ParamSet& p = st.planParams;
   try {
-    st.planParams.setReal("target_x", double(o.x + t * d.x));
-    st.planParams.setReal("target_y", double(o.y + t * d.y));
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && onGround) {
+      p.setReal("target_x", gx);
+      p.setReal("target_y", gy);
+      const PlanEndpointsInfo* e = PlanEndpointsRegistry::find(st.scene);
+      st.goal = e && e->goals ? int(e->goals(app.driver.params()).size()) : 0;  // the clicked point's entry
+    } else if (onGround && p.spec("target_heading") && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 8.0f)) {
+      p.setReal("target_heading", std::atan2(gy - p.real("target_y"), gx - p.real("target_x")));
+    }
   } catch (const BadInput& e) {
     app.notify(e.what(), true);
-    return;
   }
-  const PlanEndpointsInfo* e = PlanEndpointsRegistry::find(st.scene);
-  st.goal = e && e->goals ? int(e->goals(app.driver.params()).size()) : 0;  // the clicked point's entry
-  st.picking = false;
+  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left)) st.picking = st.pickPressed = false;
 }
 
 }  // namespace varsim
