@@ -1,0 +1,48 @@
+// plan/helicopter_plan_endpoints.cpp — the helicopter's Plan-panel hook (plan/plan_endpoints.h): a plan starts at the
+// running helicopter's position, heading, velocity and body rate, written into start_position, start_heading,
+// start_velocity and start_omega. The scene's start attitude is a heading only: a tilted helicopter is rebuilt
+// level (its roll and pitch are not start keys), exact for the hover and landed states a plan starts from.
+// The goals are the plan's own target_pad choices (the panel shows target choices beside the goal).
+#include <cmath>
+
+#include "engine/sim/errors.h"
+#include "plan/plan_endpoints.h"
+
+namespace varsim {
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586;
+
+void setVector(ParamSet& p, const char* key, double a, double b, double c) {
+  p.set(key, ParamValue{{a, b, c}, {}}, "plan start");
+}
+
+// Centre of mass x, unit quaternion q (body -> world), world momentum p and angular momentum L about the world
+// origin (the standard columns) -> velocity v = p / m and body rate Omega = J^-1 R^T (L - x cross p).
+void helicopterStartFrom(const Scene& s, ParamSet& params) {
+  const double x[3] = {sceneColumn(s, "x"), sceneColumn(s, "y"), sceneColumn(s, "z")};
+  const double qw = sceneColumn(s, "qw"), qx = sceneColumn(s, "qx"), qy = sceneColumn(s, "qy"),
+               qz = sceneColumn(s, "qz");
+  const double p[3] = {sceneColumn(s, "p_x"), sceneColumn(s, "p_y"), sceneColumn(s, "p_z")};
+  const double L[3] = {sceneColumn(s, "L_x"), sceneColumn(s, "L_y"), sceneColumn(s, "L_z")};
+  const double R[3][3] = {{1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qw * qz), 2 * (qx * qz + qw * qy)},
+                          {2 * (qx * qy + qw * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qw * qx)},
+                          {2 * (qx * qz - qw * qy), 2 * (qy * qz + qw * qx), 1 - 2 * (qx * qx + qy * qy)}};
+  const double m = params.real("mass");
+  const std::vector<double>& J = params.vector("inertia");
+  const double spin[3] = {L[0] - (x[1] * p[2] - x[2] * p[1]), L[1] - (x[2] * p[0] - x[0] * p[2]),
+                          L[2] - (x[0] * p[1] - x[1] * p[0])};
+  double omega[3];
+  for (int i = 0; i < 3; ++i) omega[i] = (R[0][i] * spin[0] + R[1][i] * spin[1] + R[2][i] * spin[2]) / J.at(size_t(i));
+  const double heading = std::atan2(R[1][0], R[0][0]);  // of the body x axis, in [-pi, pi]
+  setVector(params, "start_position", x[0], x[1], x[2]);
+  params.setReal("start_heading", heading - kTwoPi * std::round(heading / kTwoPi));
+  setVector(params, "start_velocity", p[0] / m, p[1] / m, p[2] / m);
+  setVector(params, "start_omega", omega[0], omega[1], omega[2]);
+}
+
+}  // namespace
+
+VARSIM_REGISTER_PLAN_ENDPOINTS(PlanEndpointsInfo{"helicopter", helicopterStartFrom, {}});
+
+}  // namespace varsim
