@@ -269,7 +269,10 @@ void drawConvergence(AppState& app, float height) {
     data.push(double(r.iteration), {r.objective, r.primalInfeasibility, r.dualInfeasibility});
   const PlotSpec spec{"Ipopt iterations", {"objective", "inf_pr", "inf_du"}, true};
   const double last = s.log.empty() ? 0.0 : double(s.log.back().iteration);
-  drawPlot(spec, data, TimeWindow{0.0, std::max(10.0, last)}, app.plotViews["Plan: Ipopt iterations"], -1.0, height);
+  PlotView& view = app.plotViews["Plan: Ipopt iterations"];
+  view.xName = "iteration";
+  view.xUnit.clear();
+  drawPlot(spec, data, TimeWindow{0.0, std::max(10.0, last)}, view, -1.0, height);
 }
 
 }  // namespace

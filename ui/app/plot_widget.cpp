@@ -123,7 +123,7 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
   for (double t : niceTicks(window.tMin, window.tMax, 5)) {
     const float px = xOf(t);
     dl->AddLine(ImVec2(px, p0.y), ImVec2(px, p1.y), gridCol);
-    const std::string label = tickLabel(t, false) + " s";
+    const std::string label = tickLabel(t, false) + (view.xUnit.empty() ? "" : " " + view.xUnit);
     dl->AddText(ImVec2(px - 12.0f, p1.y + 1.0f), textCol, label.c_str());
   }
   if (!y.valid) dl->AddText(ImVec2(p0.x + 8, p0.y + 8), textCol, view.logY ? "no nonzero data" : "no data");
@@ -173,7 +173,7 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
     if (i < data.size() && data.time(i) >= window.tMin && data.time(i) <= window.tMax) {
       dl->AddLine(ImVec2(xOf(data.time(i)), p0.y), ImVec2(xOf(data.time(i)), p1.y), IM_COL32(255, 255, 0, 90));
       ImGui::BeginTooltip();
-      ImGui::Text("t = %.6g s", data.time(i));
+      ImGui::Text("%s = %.6g %s", view.xName.c_str(), data.time(i), view.xUnit.c_str());
       for (size_t s = 0; s < index.size(); ++s)
         if (index[s] >= 0) {
           ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kSeriesColors[s % std::size(kSeriesColors)]), "%s = %.10g",

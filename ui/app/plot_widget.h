@@ -18,6 +18,7 @@ struct PlotView {
   bool initialized = false;
   double yLo = 0.0, yHi = 1.0;  // manual range (log: decades), taken from the autoscale when switched off
   std::vector<bool> hidden;     // per series of the spec
+  std::string xName = "t", xUnit = "s";  // the x axis (the Plan panel's: "iteration", no unit)
 };
 
 struct PlotResult {
