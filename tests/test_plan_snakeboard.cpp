@@ -80,8 +80,8 @@ TEST_CASE("SnakeboardReachSolvesTheGaitEmergesAndTheSticksReplayIt") {
 
 TEST_CASE("UnreachableSnakeboardTargetExitsFourNamingTheStatus") {
   // 400 m in 8 s with the shape within the sticks' range: no plan exists.
-  const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "target_x=-400", "--set", "dt=0.1", "--set", "N=80",
-                                        "--set", "max_iter=60", "--csv", testOut("plan_snake_inf.csv"), "--inputs",
+  const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "target_x=-400", "--set", "dt=0.2", "--set", "N=40",
+                                        "--set", "max_iter=25", "--csv", testOut("plan_snake_inf.csv"), "--inputs",
                                         testOut("plan_snake_inf_in.csv")});
   CHECK(r.exitCode == 4);
   CHECK(r.err.find("Ipopt status") != std::string::npos);
