@@ -41,6 +41,15 @@ const char* statusName(Ipopt::ApplicationReturnStatus s) {
   return "unknown_status";
 }
 
+// The previous solve to warm-start from, if it fits this Nlp (same numbers of variables and constraints).
+const IpoptResult* warm(const IpoptSettings& s, const Nlp& nlp) {
+  const IpoptResult* w = s.warmStart;
+  if (!w || w->x.size() != nlp.numVariables() || w->lambda.size() != nlp.numConstraints() ||
+      w->zL.size() != nlp.numVariables() || w->zU.size() != nlp.numVariables())
+    return nullptr;
+  return w;
+}
+
 class Adapter : public Ipopt::TNLP {
  public:
   Adapter(const Nlp& nlp, const IpoptSettings& settings, const std::function<bool(const IpoptIteration&)>& cb,
@@ -73,9 +82,13 @@ class Adapter : public Ipopt::TNLP {
     Eigen::Map<Eigen::VectorXd>(gu, m) = gU;
     return true;
   }
-  bool get_starting_point(Index n, bool initX, Number* x, bool, Number*, Number*, Index, bool, Number*) override {
-    if (initX) Eigen::Map<Eigen::VectorXd>(x, n) = nlp_.initialGuess();
-    return true;
+  bool get_starting_point(Index n, bool initX, Number* x, bool initZ, Number* zL, Number* zU, Index m, bool initLambda,
+                          Number* lambda) override {
+    const IpoptResult* w = warm(settings_, nlp_);
+    if (initX) Eigen::Map<Eigen::VectorXd>(x, n) = w ? w->x : nlp_.initialGuess();
+    if (initZ && w) Eigen::Map<Eigen::VectorXd>(zL, n) = w->zL, Eigen::Map<Eigen::VectorXd>(zU, n) = w->zU;
+    if (initLambda && w) Eigen::Map<Eigen::VectorXd>(lambda, m) = w->lambda;
+    return !(initZ || initLambda) || w;
   }
   // Evaluation errors (a step the update refuses, e.g. a non-positive wheel inertia) make Ipopt backtrack.
   bool eval_f(Index n, const Number* x, bool, Number& f) override {
@@ -123,10 +136,13 @@ class Adapter : public Ipopt::TNLP {
     return cb_(it);
   }
   bool cancelled() const { return cancelled_; }
-  void finalize_solution(Ipopt::SolverReturn, Index n, const Number* x, const Number*, const Number*, Index,
-                         const Number*, const Number*, Number obj, const Ipopt::IpoptData*,
+  void finalize_solution(Ipopt::SolverReturn, Index n, const Number* x, const Number* zL, const Number* zU, Index m,
+                         const Number*, const Number* lambda, Number obj, const Ipopt::IpoptData*,
                          Ipopt::IpoptCalculatedQuantities*) override {
     result_.x = vec(x, n);
+    result_.zL = vec(zL, n);
+    result_.zU = vec(zU, n);
+    result_.lambda = vec(lambda, m);
     result_.objective = obj;
   }
 
@@ -182,6 +198,12 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
   app->Options()->SetStringValue("mu_strategy", "adaptive");
   app->Options()->SetIntegerValue("mumps_pivot_order", settings.mumpsPivotOrder);
   app->Options()->SetIntegerValue("mumps_scaling", settings.mumpsScaling);
+  if (warm(settings, nlp)) {  // start near the previous solution's central path, not pushed back inside the bounds
+    app->Options()->SetStringValue("warm_start_init_point", "yes");
+    app->Options()->SetNumericValue("warm_start_bound_push", 1e-9);
+    app->Options()->SetNumericValue("warm_start_mult_bound_push", 1e-9);
+    app->Options()->SetNumericValue("mu_init", 1e-6);
+  }
   // No options file: an ipopt.opt in the working directory must not change a plan (same inputs, same plan).
   if (app->Initialize("") != Ipopt::Solve_Succeeded) {
     result.status = "Invalid_Option";

@@ -11,6 +11,8 @@
 
 namespace varsim {
 
+struct IpoptResult;
+
 struct IpoptSettings {
   int maxIterations = 500;      // Ipopt max_iter, >= 1
   double tolerance = 1e-5;      // Ipopt tol (scaled NLP error; the L-BFGS Hessian converges slowly below)
@@ -22,6 +24,9 @@ struct IpoptSettings {
   // Set from another thread (the app's Cancel): checked once per iteration; the solve then stops with
   // status "cancelled". Null: not cancellable.
   const std::atomic<bool>* cancel = nullptr;
+  // Re-planning: start from a previous solve of an Nlp of the same size (its x and multipliers, Ipopt's warm start)
+  // instead of nlp.initialGuess(). Null, or sizes that do not match: a cold start.
+  const IpoptResult* warmStart = nullptr;
 };
 
 struct IpoptIteration {
@@ -39,6 +44,7 @@ struct IpoptResult {
   int iterations = 0;
   double objective = 0.0;
   Eigen::VectorXd x;       // the last iterate
+  Eigen::VectorXd lambda, zL, zU;  // its constraint and bound multipliers (for a warm start)
 };
 
 // `onIteration` (optional) sees every Ipopt iteration on the solving thread; returning false stops the solve

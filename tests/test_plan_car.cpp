@@ -219,3 +219,22 @@ TEST_CASE("CostVariantKeysAreValidated") {
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("terminal_weight") != std::string::npos);
 }
+
+TEST_CASE("ReplanningWarmStartsFromThePreviousPlan") {
+  // Re-plan for a target 0.1 m further along: from the previous plan and its multipliers, fewer iterations.
+  const PlanProblemInfo* info = PlanProblemRegistry::find("car");
+  const auto first = info->build(loadPlanProblem(kProblem, {"N=100", "dt=0.1"}));
+  const auto moved = info->build(loadPlanProblem(kProblem, {"N=100", "dt=0.1", "target_x=8.89"}));
+  const IpoptResult previous = solveWithIpopt(first->nlp(), IpoptSettings{});
+  REQUIRE(previous.solved);
+  const IpoptResult cold = solveWithIpopt(moved->nlp(), IpoptSettings{});
+  IpoptSettings warmSettings;
+  warmSettings.warmStart = &previous;
+  const IpoptResult warm = solveWithIpopt(moved->nlp(), warmSettings);
+  REQUIRE(cold.solved);
+  REQUIRE(warm.solved);
+  MESSAGE("cold " << cold.iterations << " iterations, warm " << warm.iterations);
+  CHECK(warm.iterations < cold.iterations);
+  CHECK(warm.objective == doctest::Approx(cold.objective).epsilon(1e-6));
+  CHECK(moved->maxDynResidual(warm.x) <= 1e-9);
+}
