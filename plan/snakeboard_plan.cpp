@@ -2,7 +2,8 @@
 // target position and heading from the scene's start, at rest, choosing only the shape (rotor psi, steering phi)
 // with the least shape-rate effort (+ smoothness); the gait is not given, the optimiser finds it. Start, limits and
 // the shape lag come from the snakeboard scene's own parameters; the transcription is engine/control/snakeboard_dmoc.h;
-// the replay drives the scene's rotor/steer sticks (gait off), whose lag reproduces the planned shapes.
+// the replay drives the scene's rotor/steer sticks (gait off), whose lag reproduces the planned shapes. In the
+// arena the covering discs keep `margin` from the walls and crates near the way.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "engine/sim/number_text.h"
 #include "plan/plan_problem.h"
 #include "scenes/scene.h"
+#include "scenes/vehicle_scenery.h"
 
 namespace varsim {
 namespace {
@@ -25,6 +27,9 @@ std::vector<ParamSpec> snakeboardPlanSpecs() {
       ParamSpec::real("weight_psi", 1.0, 0.0, 1e6, "", "W on (u^psi)^2 in h sum u^T W u (rotor rate)"),
       ParamSpec::real("weight_phi", 1.0, 0.0, 1e6, "", "W on (u^phi)^2 in h sum u^T W u (steering rate)"),
       ParamSpec::real("weight_smooth", 0.1, 0.0, 1e6, "", "weight of sum |u_{k+1} - u_k|_W^2 / h (shape acceleration)"),
+      ParamSpec::real("margin", 0.05, 0.0, 10.0, "m",
+                      "arena: clearance every covering disc keeps from walls and crates"),
+      ParamSpec::integer("discs", 4, 1, 64, "arena: discs covering the board's footprint along its length"),
       ParamSpec::integer("max_iter", 500, 1, 100000, "Ipopt max_iter"),
   };
 }
@@ -53,7 +58,6 @@ SnakeboardDmocSpec snakeboardSpec(const PlanSetup& o) {
   const ParamSet &p = o.scene.params, &q = o.plan;
   requireChoice(o, "integrator", "variational", "the plan's constraints are the variational update");
   requireChoice(o, "gait", "false", "the plan drives the shape through the rotor/steer sticks");
-  requireChoice(o, "world", "open", "the snakeboard plan has no clearance rows for the arena's walls and crates");
   for (const char* key : {"psi_max", "phi_max"})
     if (!(p.real(key) > 0.0))
       throw BadInput(o.source + ": key '" + key + "' = " + formatNumber(p.real(key)) +
@@ -73,12 +77,28 @@ SnakeboardDmocSpec snakeboardSpec(const PlanSetup& o) {
   s.weightPsi = q.real("weight_psi");
   s.weightPhi = q.real("weight_phi");
   s.weightSmooth = q.real("weight_smooth");
+  s.footprint = snakeboardFootprint(s.board.l);
+  s.discs = int(q.integer("discs"));
+  s.margin = q.real("margin");
+  if (p.choice("world") != "arena") return s;
+  // Only boxes within kNear of the straight start-target line enter the NLP (the walls far away add rows, not
+  // information); the CSV's `clearance` checks the whole arena.
+  const double kNear = 10.0 * s.board.l;
+  const Eigen::Vector2d a(s.start.g.x, s.start.g.y), d = Eigen::Vector2d(s.target.x, s.target.y) - a;
+  for (const PlanarBox& b : arena(s.board.l).obstacles) {
+    const double f =
+        d.squaredNorm() > 0.0 ? std::clamp((Eigen::Vector2d(b.cx, b.cy) - a).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
+    const Eigen::Vector2d q0 = a + f * d;
+    if (pointBoxDistance(b, q0.x(), q0.y(), nullptr, nullptr) < kNear) s.obstacles.push_back(b);
+  }
   return s;
 }
 
 class SnakeboardPlan : public PlanInstance {
  public:
-  explicit SnakeboardPlan(const PlanSetup& setup) : PlanInstance(setup), dmoc_(snakeboardSpec(setup)) {}
+  explicit SnakeboardPlan(const PlanSetup& setup) : PlanInstance(setup), dmoc_(snakeboardSpec(setup)) {
+    if (setup.scene.params.choice("world") == "arena") arena_ = arena(dmoc_.spec().board.l).obstacles;
+  }
   const Nlp& nlp() const override { return dmoc_; }
   int segments() const override { return dmoc_.spec().N; }
   double maxDynResidual(const Eigen::VectorXd& x) const override {
@@ -102,13 +122,16 @@ class SnakeboardPlan : public PlanInstance {
     return {c[0] / p.real("psi_max"), (p.real("phi") - c[1]) / p.real("phi_max")};
   }
   SnakeboardDmoc dmoc_;
+  std::vector<PlanarBox> arena_;  // the whole arena (the NLP sees only the boxes near the straight line)
 };
 
 void SnakeboardPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw BadInput(path + ": cannot write the plan CSV");
   const SnakeboardDmocSpec& s = dmoc_.spec();
-  std::fprintf(f, "t,x,y,theta,energy,psi,phi,mu,speed,yaw_rate,psi_rate,phi_rate,rotor,steer,dyn_residual\n");
+  std::fprintf(f,
+               "t,x,y,theta,energy,psi,phi,mu,speed,yaw_rate,psi_rate,phi_rate,rotor,steer,dyn_residual,clearance,"
+               "disc_clearance\n");
   for (int k = 0; k <= s.N; ++k) {
     const SnakeboardState n = dmoc_.node(x, k);
     // The segment that ends at node k (the scene's convention for its rate columns); node 0: the start at rest
@@ -120,9 +143,13 @@ void SnakeboardPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x)
       seg.xi = snakeboard::velocityOfMomentum(s.board, n.phi, 0.0, n.p);
     const Eigen::Vector2d stick = k < s.N ? sticks(x, k) : Eigen::Vector2d::Zero();
     const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
-    std::fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+    const double gap = arena_.empty() ? 0.0 : clearance(s.footprint, n.g, arena_);
+    const double disc = s.obstacles.empty() ? 0.0 : dmoc_.discClearance(x, k);
+    std::fprintf(f,
+                 "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
+                 "%.17g\n",
                  k * s.h, n.g.x, n.g.y, n.g.theta, snakeboard::energy(s.board, seg.uPsi, seg.uPhi, seg.xi), n.psi,
-                 n.phi, n.p, -seg.xi[1], seg.xi[0], seg.uPsi, seg.uPhi, stick[0], stick[1], res);
+                 n.phi, n.p, -seg.xi[1], seg.xi[0], seg.uPsi, seg.uPhi, stick[0], stick[1], res, gap, disc);
   }
   if (std::fclose(f) != 0) throw BadInput(path + ": write failed");
 }

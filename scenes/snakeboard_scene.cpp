@@ -78,8 +78,7 @@ class SnakeboardScene : public Scene {
         board_{p.real("m"), p.real("I"), p.real("J"), p.real("l")},
         alpha_(p.real("alpha")),
         method_(vehicleIntegratorFromName(p.choice("integrator"))),
-        // Board, axles and foot plates turned by up to kMaxSteer stay inside this outline.
-        footprint_{-1.45 * board_.l, 1.45 * board_.l, -0.45 * board_.l, 0.45 * board_.l},
+        footprint_(snakeboardFootprint(board_.l)),
         trail_(0.05 * board_.l),
         arena_(arena(board_.l)) {
     validateSnakeboardParams(board_);

@@ -82,6 +82,7 @@ Footprint carFootprint(double l, double rho) {
   const double half = 0.5 * bodyLength(l, rho), w = 0.5 * bodyWidth(l, rho);
   return {0.5 * l - half, 0.5 * l + half, -w, w};
 }
+Footprint snakeboardFootprint(double l) { return {-1.45 * l, 1.45 * l, -0.45 * l, 0.45 * l}; }
 Scenery carParkingLot(double l, double rho) { return parkingLot(bodyLength(l, rho), bodyWidth(l, rho), 1.1 * rho); }
 
 std::vector<NamedPose> carLotFreeBays(double l, double rho) {

@@ -33,6 +33,8 @@ Scenery parkingLot(double carLength, double carWidth, double height);
 double bodyLength(double l, double rho);
 double bodyWidth(double l, double rho);
 Footprint carFootprint(double l, double rho);
+// The snakeboard's solid outline (board, axles and foot plates turned by up to kMaxSteer stay inside it).
+Footprint snakeboardFootprint(double l);
 Scenery carParkingLot(double l, double rho);
 // The free bays of carParkingLot (no parked car), each as the rear-axle pose of the car parked nose-in at the
 // bay's centre; named "north 3" (third from the entrance on the +y side), "south 2", ... (the app's Plan goals).

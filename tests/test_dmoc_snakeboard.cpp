@@ -8,6 +8,7 @@
 
 #include "engine/control/snakeboard_dmoc.h"
 #include "engine/sim/errors.h"
+#include "scenes/vehicle_scenery.h"
 #include "tests/nlp_fd_check.h"
 
 using namespace varsim;
@@ -24,6 +25,10 @@ SnakeboardDmocSpec smallSpec(int N) {
   s.lag = std::exp(-0.05 / 0.15);
   s.weightPhi = 2.0;
   s.weightSmooth = 0.3;
+  // Two boxes beside the straight path: the clearance rows and their second derivatives enter every check.
+  s.footprint = snakeboardFootprint(s.board.l);
+  s.obstacles = {{0.0, 1.0, 0.3, 0.5, 0.3}, {-1.0, -1.3, 0.0, 0.4, 0.4}};
+  s.margin = 0.05;
   return s;
 }
 
@@ -141,7 +146,10 @@ TEST_CASE("SnakeboardBoundsFixStartAndRestAtTheTarget") {
   CHECK(xL[6 * N + 5] == 0.0);                    // p_N = 0
   CHECK(xL[6 * N + 3] == dmoc.spec().start.psi);  // the shape back where it started
   CHECK(gL.head(dmoc.numDynamics()).cwiseAbs().maxCoeff() == 0.0);
-  CHECK(gL[dmoc.numDynamics() + 1] == -0.6);  // phi command range
+  CHECK(gL[dmoc.numDynamics() + 1] == -0.6);                // phi command range
+  REQUIRE(dmoc.numConstraints() == 4 * N + 2 * N + 2 * N);  // + one clearance row per node 1..N and box
+  CHECK(gL.tail(2 * N).minCoeff() == 0.05);
+  CHECK(gU.tail(2 * N).minCoeff() >= kNlpInfinity);
   SnakeboardDmocSpec bad = smallSpec(5);
   bad.N = 0;
   CHECK_THROWS_AS(SnakeboardDmoc{bad}, BadInput);

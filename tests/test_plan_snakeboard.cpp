@@ -2,7 +2,8 @@
 // dynamics residual <= 1e-10 per step, ends on the target at rest with the shape back at its start, keeps the sticks
 // in range; the gait emerges (rotor and steering pumped in phase while speeding up, in anti-phase while braking);
 // `varsim run snakeboard --input plan_inputs.csv` replays the plan through the sticks and the ordinary stepper to
-// <= 1e-8; an unreachable target exits 4 naming Ipopt's status; bad problem files exit 2 naming key/value.
+// <= 1e-8; in the arena it goes round a crate keeping the margin (no impact on replay); an unreachable target exits
+// 4 naming Ipopt's status; bad problem files exit 2 naming key/value.
 // Under VARSIM_SANITIZED the horizon keeps T = 8 s at dt = 0.1 (N = 80).
 #include <doctest/doctest.h>
 
@@ -78,6 +79,41 @@ TEST_CASE("SnakeboardReachSolvesTheGaitEmergesAndTheSticksReplayIt") {
   CHECK(worst <= 1e-8);
 }
 
+TEST_CASE("SnakeboardPlansAroundTheArenaCrateAndTheReplayNeverTouchesIt") {
+  // Backwards (+x) to just behind the crate at (30 l, 0) = (12, 0) m (half 0.8 m): the straight way runs through it.
+  const std::string csv = testOut("plan_snake_arena.csv"), inputs = testOut("plan_snake_arena_inputs.csv");
+  const HeadlessResult r =
+      runCaptured({"plan", kProblem, "--set", "world=arena", "--set", "target_x=14.5", "--set", "target_y=0", "--set",
+                   "dt=0.2", "--set", "N=100", "--csv", csv, "--inputs", inputs});
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  const CsvTable plan = readCsv(csv);
+  REQUIRE(plan.rows.size() == 101);
+  double widest = 0.0;
+  for (size_t k = 0; k < plan.rows.size(); ++k) {
+    CHECK(std::abs(plan.at(k, "dyn_residual")) <= 1e-10);
+    CHECK(plan.at(k, "disc_clearance") >= 0.05 - 1e-9);  // covering discs keep the margin from every near box
+    CHECK(plan.at(k, "clearance") > 0.0);                // the scene's own separation test over the whole arena
+    widest = std::max(widest, std::abs(plan.at(k, "y")));
+  }
+  CHECK(widest > 0.8);  // it went round the crate
+  CHECK(plan.at(100, "x") == doctest::Approx(14.5).epsilon(1e-9));
+  CHECK(std::abs(plan.at(100, "mu")) <= 1e-12);
+  const std::string replayCsv = testOut("plan_snake_arena_replay.csv");
+  const HeadlessResult run = runCaptured({"run", "snakeboard", "--set", "gait=false", "--set", "dt=0.2", "--steps",
+                                          "100", "--input", inputs, "--csv", replayCsv});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const CsvTable replay = readCsv(replayCsv);
+  REQUIRE(replay.rows.size() == plan.rows.size());
+  CHECK(replay.at(100, "impacts") == 0.0);  // also between the nodes (the stepper's swept test)
+  double worst = 0.0;
+  for (size_t k = 0; k < plan.rows.size(); ++k)
+    for (const char* c : {"x", "y", "theta", "psi", "phi", "mu"})
+      worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
+  CHECK(worst <= 1e-8);
+}
+
 TEST_CASE("UnreachableSnakeboardTargetExitsFourNamingTheStatus") {
   // 400 m in 8 s with the shape within the sticks' range: no plan exists.
   const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "target_x=-400", "--set", "dt=0.2", "--set", "N=40",
@@ -96,7 +132,7 @@ TEST_CASE("BadSnakeboardProblemsExitTwoNamingKeyAndValue") {
   };
   const std::pair<std::string, std::string> cases[] = {
       {"gait=true", "'gait'"},
-      {"world=arena", "'world'"},
+      {"margin=-1", "margin"},
       {"integrator=rk4", "'integrator'"},
       {"psi_max=0", "'psi_max'"},
       {"N=0", "N"},

@@ -268,17 +268,22 @@ void CarDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<doub
 // distance's Hessian through the centre p(theta, x, y) plus its gradient times d2p/dtheta2.
 double CarDmoc::boxClearance(const Eigen::VectorXd& x, int k, const PlanarBox& b, Eigen::Vector3d* grad,
                              Eigen::Matrix3d* hess) const {
-  const double th = x[7 * k], ct = std::cos(th), st = std::sin(th);
+  return discsBoxClearance(discs_, x[7 * k], x[7 * k + 1], x[7 * k + 2], b, grad, hess);
+}
+
+double discsBoxClearance(const std::vector<BodyDisc>& discs, double theta, double x, double y, const PlanarBox& b,
+                         Eigen::Vector3d* grad, Eigen::Matrix3d* hess) {
+  const double ct = std::cos(theta), st = std::sin(theta);
   double best = kNlpInfinity, ox = 0.0, oy = 0.0;
-  for (const BodyDisc& d : discs_) {
+  for (const BodyDisc& d : discs) {
     const double dx = ct * d.bx - st * d.by, dy = st * d.bx + ct * d.by;  // disc centre minus (x, y)
-    const double v = pointBoxDistance(b, x[7 * k + 1] + dx, x[7 * k + 2] + dy, nullptr, nullptr) - d.r;
+    const double v = pointBoxDistance(b, x + dx, y + dy, nullptr, nullptr) - d.r;
     if (v < best) best = v, ox = dx, oy = dy;
   }
   if (!grad && !hess) return best;
   double gx, gy;
   Eigen::Matrix2d Hp;
-  pointBoxDistance(b, x[7 * k + 1] + ox, x[7 * k + 2] + oy, &gx, &gy, &Hp);
+  pointBoxDistance(b, x + ox, y + oy, &gx, &gy, &Hp);
   Eigen::Matrix<double, 2, 3> Jp;
   Jp << -oy, 1.0, 0.0, ox, 0.0, 1.0;
   if (grad) *grad = Jp.transpose() * Eigen::Vector2d(gx, gy);

@@ -51,6 +51,10 @@ std::vector<BodyDisc> coverFootprint(const Footprint& f, int discs);  // n equal
 double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, double* gy,
                         Eigen::Matrix2d* hess = nullptr);
 
+// Clearance of a body covered by `discs` at pose (theta, x, y) from box b: min_j d(disc_j centre, b) - r_j, with the
+// nearest disc's gradient and (optional) Hessian in (theta, x, y). Shared by the car and snakeboard transcriptions.
+double discsBoxClearance(const std::vector<BodyDisc>& discs, double theta, double x, double y, const PlanarBox& b,
+                         Eigen::Vector3d* grad, Eigen::Matrix3d* hess);
 // d carNext / d(theta, x, y, sigma, p^-, u^sigma, f, h): rows (theta, x, y, sigma, p^-) of the next node. Analytic.
 Eigen::Matrix<double, 5, 8> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double steerRate,
                                             double torque);

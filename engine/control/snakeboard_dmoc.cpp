@@ -118,6 +118,10 @@ SnakeboardDmoc::SnakeboardDmoc(SnakeboardDmocSpec spec) : spec_(std::move(spec))
   if (!(spec_.lag >= 0.0 && spec_.lag < 1.0))
     throw BadInput("snakeboard plan: shape lag exp(-dt/shape_response) = " + formatNumber(spec_.lag) +
                    ": allowed range [0, 1)");
+  requireAtLeast(spec_.margin, 0.0, "margin");
+  if (spec_.discs < 1 || spec_.discs > 64)
+    throw BadInput("snakeboard plan: key 'discs' = " + std::to_string(spec_.discs) + ": allowed range [1, 64]");
+  discs_ = coverFootprint(spec_.footprint, spec_.discs);
   for (int i = 0; i < 2; ++i) {
     const char* key = i == 0 ? "psi_max" : "phi_max";
     if (!std::isfinite(spec_.commandLo[i]) || !std::isfinite(spec_.commandHi[i]) ||
@@ -154,6 +158,9 @@ void SnakeboardDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::Vec
     gL.segment<2>(numDynamics() + 2 * k) = spec_.commandLo;
     gU.segment<2>(numDynamics() + 2 * k) = spec_.commandHi;
   }
+  const int clear = numDynamics() + 2 * N;
+  gL.tail(m - clear).setConstant(spec_.margin);
+  gU.tail(m - clear).setConstant(kNlpInfinity);
 }
 
 Eigen::VectorXd SnakeboardDmoc::initialGuess() const {
@@ -230,6 +237,10 @@ Eigen::VectorXd SnakeboardDmoc::constraints(const Eigen::VectorXd& x) const {
     g.segment<4>(4 * k) << x[j] - next.g.theta, x[j + 1] - next.g.x, x[j + 2] - next.g.y, x[j + 5] - next.p;
     g.segment<2>(numDynamics() + 2 * k) = command(x, k);
   }
+  int row = numDynamics() + 2 * spec_.N;
+  for (int k = 1; k <= spec_.N; ++k)
+    for (const PlanarBox& b : spec_.obstacles)
+      g[row++] = discsBoxClearance(discs_, x[6 * k], x[6 * k + 1], x[6 * k + 2], b, nullptr, nullptr);
   return g;
 }
 
@@ -252,6 +263,14 @@ void SnakeboardDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Tripl
       out.emplace_back(row, j + 3 + i, 1.0 / (1.0 - spec_.lag));
     }
   }
+  int row = numDynamics() + 2 * spec_.N;
+  for (int k = 1; k <= spec_.N; ++k)
+    for (const PlanarBox& b : spec_.obstacles) {
+      Eigen::Vector3d grad;
+      discsBoxClearance(discs_, x[6 * k], x[6 * k + 1], x[6 * k + 2], b, &grad, nullptr);
+      for (int c = 0; c < 3; ++c) out.emplace_back(row, 6 * k + c, grad[c]);
+      ++row;
+    }
 }
 
 void SnakeboardDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
@@ -284,6 +303,18 @@ void SnakeboardDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const E
       for (int b = 0; b <= a; ++b)  // var is increasing along kNonlinearInputs, so the row index is >= the column's
         out.emplace_back(var[kNonlinearInputs[a]], var[kNonlinearInputs[b]], H(a, b));
   }
+  // Clearance rows: sum_b lambda_b d2 clearance_b / d(theta, x, y)2 at each node 1..N.
+  if (spec_.obstacles.empty()) return;
+  int row = numDynamics() + 2 * N;
+  for (int k = 1; k <= N; ++k) {
+    Eigen::Matrix3d H = Eigen::Matrix3d::Zero(), Hb;
+    for (const PlanarBox& b : spec_.obstacles) {
+      discsBoxClearance(discs_, x[6 * k], x[6 * k + 1], x[6 * k + 2], b, nullptr, &Hb);
+      H += lambda[row++] * Hb;
+    }
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c <= a; ++c) out.emplace_back(6 * k + a, 6 * k + c, H(a, c));
+  }
 }
 
 double SnakeboardDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
@@ -291,6 +322,13 @@ double SnakeboardDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
   const SnakeboardState next = snakeboardNext(spec_.board, spec_.alpha, spec_.h, node(x, k), x[j + 3], x[j + 4]);
   return std::max({std::abs(x[j] - next.g.theta), std::abs(x[j + 1] - next.g.x), std::abs(x[j + 2] - next.g.y),
                    std::abs(x[j + 5] - next.p)});
+}
+
+double SnakeboardDmoc::discClearance(const Eigen::VectorXd& x, int k) const {
+  double best = kNlpInfinity;
+  for (const PlanarBox& b : spec_.obstacles)
+    best = std::min(best, discsBoxClearance(discs_, x[6 * k], x[6 * k + 1], x[6 * k + 2], b, nullptr, nullptr));
+  return best;
 }
 
 }  // namespace varsim

@@ -5,10 +5,13 @@
 // stepper takes the next node's shape, so the controls are the node shapes themselves (u_k = (r_{k+1} - r_k)/h).
 // The scene drives the shape through sticks followed with a first-order lag, r_{k+1} = c_k + lag (r_k - c_k);
 // the stick commands c_k = (r_{k+1} - lag r_k)/(1 - lag) are linear rows bounded by the scene's stick ranges.
+// With obstacles (the arena): one clearance row per node 1..N and box, the nearest covering disc's distance minus
+// its radius >= margin (discsBoxClearance, shared with the car).
 #pragma once
 
 #include <array>
 
+#include "engine/control/car_dmoc.h"
 #include "engine/control/nlp.h"
 #include "engine/integrators/nonholonomic.h"
 
@@ -26,6 +29,10 @@ struct SnakeboardDmocSpec {
   double weightPsi = 1.0;  // W = diag(weightPsi, weightPhi) in h sum u^T W u (shape rates)
   double weightPhi = 1.0;
   double weightSmooth = 0.0;  // + weightSmooth sum |u_{k+1} - u_k|_W^2 / h
+  Footprint footprint;        // body-frame outline covered by `discs` discs along body x
+  int discs = 4;
+  std::vector<PlanarBox> obstacles;  // one clearance row per node 1..N and box (none: open ground)
+  double margin = 0.05;              // m, required clearance of the nearest covering disc
 };
 
 // d snakeboardNext / d(theta, x, y, psi, phi, p, psi_{k+1}, phi_{k+1}): rows (theta, x, y, p) of node k+1.
@@ -45,7 +52,7 @@ class SnakeboardDmoc : public Nlp {
   explicit SnakeboardDmoc(SnakeboardDmocSpec spec);  // throws BadInput on N < 1, a bad range, lag or weight
   const SnakeboardDmocSpec& spec() const { return spec_; }
   int numVariables() const override { return 6 * (spec_.N + 1); }
-  int numConstraints() const override { return numDynamics() + 2 * spec_.N; }
+  int numConstraints() const override { return numDynamics() + 2 * spec_.N + spec_.N * int(spec_.obstacles.size()); }
   int numDynamics() const { return 4 * spec_.N; }
   void bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const override;
   // Pose interpolated linearly from start to target, p = 0 (p_0 at node 0), the shape r_0 plus a small
@@ -67,9 +74,11 @@ class SnakeboardDmoc : public Nlp {
   Eigen::Vector2d shapeRate(const Eigen::VectorXd& x, int k) const;  // u_k = (r_{k+1} - r_k)/h, k < N
   Eigen::Vector2d command(const Eigen::VectorXd& x, int k) const;    // c_k = (r_{k+1} - lag r_k)/(1 - lag)
   double dynResidual(const Eigen::VectorXd& x, int k) const;         // |(theta, x, y, p)_{k+1} - snakeboardNext|_inf
+  double discClearance(const Eigen::VectorXd& x, int k) const;       // min over boxes of the nearest disc's d - r
 
  private:
   SnakeboardDmocSpec spec_;
+  std::vector<BodyDisc> discs_;
 };
 
 }  // namespace varsim
