@@ -69,6 +69,12 @@ PlanSetup loadPlanProblem(const std::string& path, const std::vector<std::string
   if (!j.contains("plan") || !j["plan"].is_object()) throw BadInput(path + ": missing object 'plan'");
   PlanSetup s{{}, ParamSet(info->params()), path};
   for (auto it = j["plan"].begin(); it != j["plan"].end(); ++it) {
+    // Numbers, or the text of a choice (a named pad) / a boolean, validated by the key's spec.
+    if (it.value().is_string() || it.value().is_boolean()) {
+      const std::string text = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+      s.plan.setFromString(it.key(), text, path + ": plan");
+      continue;
+    }
     if (!it.value().is_number())
       throw BadInput(path + ": key 'plan." + shortText(it.key()) + "' = " + shortText(it.value().dump()) +
                      ": expected a number");

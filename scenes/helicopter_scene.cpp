@@ -12,10 +12,42 @@
 #include "engine/models/rigid_body.h"
 #include "engine/sim/errors.h"
 #include "scenes/free_body_sim.h"
+#include "scenes/helicopter_setup.h"
 #include "scenes/rigid_vehicle_scene.h"
 #include "scenes/step_bound_panel.h"
 
 namespace varsim {
+
+HelicopterSettings helicopterSettingsFrom(const ParamSet& p) {
+  HelicopterSettings s;
+  s.mass = p.real("mass");
+  s.inertia = p.vec3("inertia");
+  s.hubHeight = p.real("hub_height");
+  s.tailArm = p.real("tail_arm");
+  s.dragLinear = p.real("drag_linear");
+  s.dragAngular = p.real("drag_angular");
+  s.gravity = p.real("gravity");
+  const Vector3d amax = p.vec3("actuator_max"), rate = p.vec3("actuator_rate");
+  s.limits = {amax.x(), amax.y(), amax.z(), rate.x(), rate.y(), rate.z()};
+  return s;
+}
+
+void helicopterStartFrom(const ParamSet& p, se3::Pose& g0, Vector6d& xi0) {
+  g0.R = Eigen::AngleAxisd(p.real("start_heading"), Vector3d::UnitZ()).toRotationMatrix();
+  g0.x = p.vec3("start_position");
+  xi0.head<3>() = p.vec3("start_omega");
+  xi0.tail<3>() = g0.R.transpose() * p.vec3("start_velocity");
+}
+
+bool helicopterImplicitContact(const ParamSet& p) {
+  // rk4 keeps the soft explicit law: the stiff contact (h w_c = 4 at 1/60 s) is beyond RK4's stability limit.
+  return p.choice("contact") == "implicit" && p.choice("integrator") == "lgvi";
+}
+
+ContactSettings helicopterContactFrom(const ParamSet& p) {
+  return helicopterImplicitContact(p) ? ContactSettings::implicitFor(p.real("mass"), 4)  // the four skid ends
+                                      : ContactSettings{};
+}
 
 namespace {
 
@@ -79,35 +111,17 @@ void validateHelicopter(const ParamSet& p) {
   within("roll", amax.z(), -amax.z());
 }
 
-HelicopterSettings settingsFrom(const ParamSet& p) {
-  HelicopterSettings s;
-  s.mass = p.real("mass");
-  s.inertia = p.vec3("inertia");
-  s.hubHeight = p.real("hub_height");
-  s.tailArm = p.real("tail_arm");
-  s.dragLinear = p.real("drag_linear");
-  s.dragAngular = p.real("drag_angular");
-  s.gravity = p.real("gravity");
-  const Vector3d amax = p.vec3("actuator_max"), rate = p.vec3("actuator_rate");
-  s.limits = {amax.x(), amax.y(), amax.z(), rate.x(), rate.y(), rate.z()};
-  return s;
-}
-
 class HelicopterScene : public RigidVehicleScene {
  public:
   explicit HelicopterScene(const ParamSet& params)
-      : RigidVehicleScene(params), heli_(settingsFrom(params)), assistOn_(params.flag("assist")) {
+      : RigidVehicleScene(params), heli_(helicopterSettingsFrom(params)), assistOn_(params.flag("assist")) {
     hasWorld_ = params.choice("world") == "canyon";
-    // rk4 keeps the soft explicit law: the stiff contact (h w_c = 4 at 1/60 s) is beyond RK4's stability limit.
-    implicit_ = params.choice("contact") == "implicit" && params.choice("integrator") == "lgvi";
-    if (implicit_) contact_ = ContactSettings::implicitFor(params.real("mass"), 4);  // the four skid ends
+    implicit_ = helicopterImplicitContact(params);
+    contact_ = helicopterContactFrom(params);
     if (hasWorld_) world_ = HelicopterWorld::standard();
     se3::Pose g0;
-    g0.R = Eigen::AngleAxisd(params.real("start_heading"), Vector3d::UnitZ()).toRotationMatrix();
-    g0.x = params.vec3("start_position");
     Vector6d xi0 = Vector6d::Zero();
-    xi0.head<3>() = params.vec3("start_omega");
-    xi0.tail<3>() = g0.R.transpose() * params.vec3("start_velocity");
+    helicopterStartFrom(params, g0, xi0);
     // Start with the actuators at their targets (no start-up transient through the rate limits).
     actuators_ = assistOn_ ? assist_.command(heli_, g0, xi0.head<3>(), params.vec3("start_velocity"), StickCommand{},
                                              RotorState{}, 0.0, assistState_)
@@ -138,7 +152,7 @@ class HelicopterScene : public RigidVehicleScene {
 
   void applyLive(const ParamSet& params) override {
     params_ = params;
-    heli_ = Helicopter(settingsFrom(params));
+    heli_ = Helicopter(helicopterSettingsFrom(params));
     const bool on = params.flag("assist");
     if (on && !assistOn_) assistState_.engaged = false;  // re-engage on the current altitude/heading
     assistOn_ = on;

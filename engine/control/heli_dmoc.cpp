@@ -1,13 +1,12 @@
-// engine/control/heli_dmoc.cpp — rows, exact sparse Jacobian, cost and initial
-// guess of the helicopter DMOC (heli_dmoc.h). The dynamics rows evaluate the
-// stepper's own pure functions (lgvi_se3.h); what is written here is only their
-// chain rule through the chart R = Rbar exp(theta^) and the node wrench gravity
-// + F(gamma) u.
+// engine/control/heli_dmoc.cpp — rows, exact sparse Jacobian, cost and initial guess of the helicopter DMOC
+// (heli_dmoc.h). The dynamics rows evaluate the stepper's own pure functions (lgvi_se3.h); what is written here is only
+// their chain rule through the chart R = Rbar exp(theta^) and the node wrench gravity + F(gamma) u.
 #include "engine/control/heli_dmoc.h"
 
 #include <cmath>
 #include <string>
 
+#include "engine/control/banded_hessian.h"
 #include "engine/lie/so3.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/param.h"
@@ -18,131 +17,102 @@ namespace {
 
 using Triplets = std::vector<Eigen::Triplet<double>>;
 
-Matrix3d yawMatrix(double psi) { // exact third row (0, 0, 1): a level pose
-                                 // keeps its skids at z exactly
+Matrix3d yawMatrix(double psi) {  // exact third row (0, 0, 1): a level pose
+                                  // keeps its skids at z exactly
   const double c = std::cos(psi), s = std::sin(psi);
   Matrix3d R;
   R << c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0;
   return R;
 }
 
-// d/dp of (a^T E) etc. for the eq. (9) rotation row vee(E - E^T)/2:
-// right-perturbing E by eps gives (tr(E) I - E^T) eps / 2; left-perturbing (E
-// -> (I - s^) E) gives -(tr(E) I - E) s / 2.
-Matrix3d skewRowRight(const Matrix3d &E) {
-  return 0.5 * (E.trace() * Matrix3d::Identity() - E.transpose());
-}
-Matrix3d skewRowLeft(const Matrix3d &E) {
-  return -0.5 * (E.trace() * Matrix3d::Identity() - E);
-}
+// d/dp of (a^T E) etc. for the eq. (9) rotation row vee(E - E^T)/2: right-perturbing E by eps gives (tr(E) I - E^T) eps
+// / 2; left-perturbing (E -> (I - s^) E) gives -(tr(E) I - E) s / 2.
+Matrix3d skewRowRight(const Matrix3d& E) { return 0.5 * (E.trace() * Matrix3d::Identity() - E.transpose()); }
+Matrix3d skewRowLeft(const Matrix3d& E) { return -0.5 * (E.trace() * Matrix3d::Identity() - E); }
 
 template <class M>
-void addBlock(Triplets &out, int row, int col, const M &block) {
+void addBlock(Triplets& out, int row, int col, const M& block) {
   for (int j = 0; j < block.cols(); ++j)
-    for (int i = 0; i < block.rows(); ++i)
-      out.emplace_back(row + i, col + j, block(i, j));
+    for (int i = 0; i < block.rows(); ++i) out.emplace_back(row + i, col + j, block(i, j));
 }
 
-} // namespace
+}  // namespace
 
-std::vector<BoundingSphere> defaultSpheres(const Helicopter &heli) {
-  // Cabin + rotor disc: centre halfway up the mast; radius reaches the rim of
-  // the disc at any tilt within the range (a rim direction perpendicular to n
-  // rises by at most r sqrt(1 - n_z^2), n_z >= cos^2 tiltMax) and every contact
-  // point except the tail tip. Tail: around the tail rotor (its disc, fin and
-  // the tail tip).
-  BoundingSphere cabin{Vector3d(0.0, 0.0, 0.5 * heli.hubPosition().z()), 0.0};
-  const double r = heli.rotorRadius(),
-               d = heli.hubPosition().z() - cabin.center.z();
-  const double c2 = std::pow(
-      std::cos(std::min(heli.settings().limits.tiltMax, 0.5 * M_PI)), 2);
-  cabin.radius =
-      std::sqrt(r * r + d * d + 2.0 * d * r * std::sqrt(1.0 - c2 * c2)) + 1e-6;
-  for (const Vector3d &r : heli.contactPoints())
-    if (r.x() > -heli.settings().tailArm + 1.0)
-      cabin.radius = std::max(cabin.radius, (r - cabin.center).norm());
-  const BoundingSphere tail{heli.tailRotorPosition() + Vector3d(0.0, 0.0, 0.3),
-                            1.2};
-  return {cabin, tail};
+std::vector<BoundingSphere> defaultSpheres(const Helicopter& heli) {
+  // One sphere centred halfway up the mast. Its radius reaches the rim of the rotor disc at any tilt within the range
+  // (a rim direction perpendicular to n rises by at most r sqrt(1 - n_z^2), n_z >= cos^2 tiltMax), every contact point,
+  // and a ball of 1.2 m around the tail rotor (its disc, the fin and the tail tip). One sphere, not a cabin and a tail
+  // sphere: with two spheres per node Ipopt needed > 300 iterations on the canyon problem (the rows of the two spheres
+  // against the same wall are nearly parallel), with one it converges like the obstacle-free plan.
+  BoundingSphere s{Vector3d(0.0, 0.0, 0.5 * heli.hubPosition().z()), 0.0};
+  const double r = heli.rotorRadius(), d = heli.hubPosition().z() - s.center.z();
+  const double c2 = std::pow(std::cos(std::min(heli.settings().limits.tiltMax, 0.5 * M_PI)), 2);
+  s.radius = std::sqrt(r * r + d * d + 2.0 * d * r * std::sqrt(1.0 - c2 * c2)) + 1e-6;
+  for (const Vector3d& p : heli.contactPoints()) s.radius = std::max(s.radius, (p - s.center).norm());
+  const Vector3d tail = heli.tailRotorPosition() + Vector3d(0.0, 0.0, 0.3);
+  s.radius = std::max(s.radius, (tail - s.center).norm() + 1.2);
+  return {s};
 }
 
-se3::Pose restingPose(const Helicopter &heli, const Eigen::Vector2d &xy,
-                      double heading) {
+se3::Pose restingPose(const Helicopter& heli, const Eigen::Vector2d& xy, double heading) {
   double lowest = 0.0;
-  for (const Vector3d &r : heli.contactPoints())
-    lowest = std::min(lowest, r.z());
+  for (const Vector3d& r : heli.contactPoints()) lowest = std::min(lowest, r.z());
   return {yawMatrix(heading), Vector3d(xy.x(), xy.y(), -lowest)};
 }
 
-HeliDmoc::HeliDmoc(HeliDmocSpec spec)
-    : spec_(std::move(spec)), heli_(spec_.heli) {
-  const HeliDmocSpec &s = spec_;
-  if (s.N < 2)
-    throw BadInput("heli plan: N = " + std::to_string(s.N) + ": allowed >= 2");
-  if (!(s.h > 0.0))
-    throw BadInput("heli plan: h = " + formatNumber(s.h) +
-                   ": allowed (0, 0.1] s");
+HeliDmoc::HeliDmoc(HeliDmocSpec spec) : spec_(std::move(spec)), heli_(spec_.heli) {
+  const HeliDmocSpec& s = spec_;
+  if (s.N < 2) throw BadInput("heli plan: N = " + std::to_string(s.N) + ": allowed >= 2");
+  if (!(s.h > 0.0)) throw BadInput("heli plan: h = " + formatNumber(s.h) + ": allowed (0, 0.1] s");
   if (s.lgvi.group != LgviGroup::SO3xR3)
-    throw BadInput("heli plan: group se3: allowed so3xr3 (the transcription's "
-                   "translation rows are eq. (9) on R^3)");
-  for (double w :
-       {s.weightCollective, s.weightYaw, s.weightTilt, s.weightSmooth})
-    if (!(w >= 0.0 && std::isfinite(w)))
-      throw BadInput("heli plan: weight " + formatNumber(w) +
-                     ": allowed [0, inf)");
-  const ActuatorLimits &L = s.heli.limits;
+    throw BadInput(
+        "heli plan: group se3: allowed so3xr3 (the transcription's "
+        "translation rows are eq. (9) on R^3)");
+  for (double w : {s.weightCollective, s.weightYaw, s.weightTilt, s.weightSmooth})
+    if (!(w >= 0.0 && std::isfinite(w))) throw BadInput("heli plan: weight " + formatNumber(w) + ": allowed [0, inf)");
+  const ActuatorLimits& L = s.heli.limits;
   if (!(L.collectiveMax > 0.0 && L.yawMax > 0.0 && L.tiltMax > 0.0))
-    throw BadInput("heli plan: actuator ranges must be > 0 (a zero range fixes "
-                   "the actuator; nothing to plan)");
-  for (const Vector3d &p : {s.start.x, s.target.x})
+    throw BadInput(
+        "heli plan: actuator ranges must be > 0 (a zero range fixes "
+        "the actuator; nothing to plan)");
+  for (const Vector3d& p : {s.start.x, s.target.x})
     if (p.z() > s.ceiling)
-      throw BadInput("heli plan: ceiling = " + formatNumber(s.ceiling) +
-                     " m is below the start or target height " +
+      throw BadInput("heli plan: ceiling = " + formatNumber(s.ceiling) + " m is below the start or target height " +
                      formatNumber(p.z()) + " m");
   inertia_ = principalInertia(s.heli.mass, s.heli.inertia);
   const double mg = s.heli.mass * s.heli.gravity;
-  uTrim_ << mg, 0.0, 0.0, 0.0;
-  const double cScale = std::max(
-      mg, 0.1 * L.collectiveMax); // g = 0 allowed: normalise by something > 0
-  W_ << s.weightCollective / (cScale * cScale),
-      s.weightYaw / (L.yawMax * L.yawMax),
-      s.weightTilt / (L.tiltMax * L.tiltMax),
-      s.weightTilt / (L.tiltMax * L.tiltMax);
+  uScale_ << std::max(mg, 0.1 * L.collectiveMax), L.yawMax, L.tiltMax, L.tiltMax;  // g = 0 allowed: scale > 0
+  uTrim_ << mg / uScale_[0], 0.0, 0.0, 0.0;
+  W_ << s.weightCollective, s.weightYaw, s.weightTilt, s.weightTilt;
   // The stepper's start (lgvi_se3.h initialize): mu^-_0 = II xi(0) - (h/2) f_0.
   const Vector6d f0 = nodeWrench(s.start, s.u0, nullptr, nullptr);
   muMinus0_ = generalizedInertia(inertia_) * s.xi0 - 0.5 * s.h * f0;
 
-  // Guide polyline: start, climb to the first waypoint's height, waypoints,
-  // above the target, target.
+  // Guide polyline: start, climb to the first waypoint's height, waypoints, above the target, target.
   std::vector<Vector3d> P = {s.start.x};
   const double zFirst = s.via.empty() ? s.start.x.z() : s.via.front().z();
   const double zLast = s.via.empty() ? s.target.x.z() : s.via.back().z();
   P.push_back(Vector3d(s.start.x.x(), s.start.x.y(), zFirst));
-  for (const Vector3d &v : s.via)
-    P.push_back(v);
+  for (const Vector3d& v : s.via) P.push_back(v);
   P.push_back(Vector3d(s.target.x.x(), s.target.x.y(), zLast));
   P.push_back(s.target.x);
   std::vector<double> cum = {0.0};
-  for (size_t i = 1; i < P.size(); ++i)
-    cum.push_back(cum.back() + (P[i] - P[i - 1]).norm());
+  for (size_t i = 1; i < P.size(); ++i) cum.push_back(cum.back() + (P[i] - P[i - 1]).norm());
   const double length = cum.back();
-  const auto at = [&](double arc, Eigen::Vector2d *dir) {
+  const auto at = [&](double arc, Eigen::Vector2d* dir) {
     size_t i = 1;
-    while (i + 1 < P.size() && cum[i] < arc)
-      ++i;
+    while (i + 1 < P.size() && cum[i] < arc) ++i;
     const double seg = cum[i] - cum[i - 1];
-    const double a =
-        seg > 0.0 ? std::clamp((arc - cum[i - 1]) / seg, 0.0, 1.0) : 0.0;
-    if (dir) { // horizontal direction of this leg, or of the nearest leg that
-               // has one
+    const double a = seg > 0.0 ? std::clamp((arc - cum[i - 1]) / seg, 0.0, 1.0) : 0.0;
+    if (dir) {  // horizontal direction of this leg, or of the nearest leg that
+                // has one
       for (size_t j = i, n = 0; n < 2 * P.size(); ++n) {
         const Eigen::Vector2d d = (P[j] - P[j - 1]).head<2>();
         if (d.norm() > 1e-9) {
           *dir = d.normalized();
           break;
         }
-        j = arc < 0.5 * length ? std::min(j + 1, P.size() - 1)
-                               : std::max<size_t>(j - 1, 1);
+        j = arc < 0.5 * length ? std::min(j + 1, P.size() - 1) : std::max<size_t>(j - 1, 1);
       }
     }
     return Vector3d(P[i - 1] + a * (P[i] - P[i - 1]));
@@ -151,20 +121,16 @@ HeliDmoc::HeliDmoc(HeliDmocSpec spec)
   guessX_.resize(N + 1);
   std::vector<Eigen::Vector2d> dirs(N + 1, Eigen::Vector2d::UnitX());
   for (int k = 0; k <= N; ++k) {
-    const double tau =
-        double(k) / N; // rest to rest: arc = L (tau - sin(2 pi tau)/(2 pi))
-    guessX_[k] = at(length * (tau - std::sin(2.0 * M_PI * tau) / (2.0 * M_PI)),
-                    &dirs[k]);
+    const double tau = double(k) / N;  // rest to rest: arc = L (tau - sin(2 pi tau)/(2 pi))
+    guessX_[k] = at(length * (tau - std::sin(2.0 * M_PI * tau) / (2.0 * M_PI)), &dirs[k]);
   }
   guessX_[0] = s.start.x;
   guessX_[N] = s.target.x;
   Rbar_.resize(N + 1);
-  const int window = std::max(
-      1, N / 30); // smooth the heading over the corners of the polyline
+  const int window = std::max(1, N / 30);  // smooth the heading over the corners of the polyline
   for (int k = 0; k <= N; ++k) {
     Eigen::Vector2d d = Eigen::Vector2d::Zero();
-    for (int j = std::max(0, k - window); j <= std::min(N, k + window); ++j)
-      d += dirs[j];
+    for (int j = std::max(0, k - window); j <= std::min(N, k + window); ++j) d += dirs[j];
     Rbar_[k] = yawMatrix(std::atan2(d.y(), d.x()));
   }
   Rbar_[0] = s.start.R;
@@ -172,45 +138,44 @@ HeliDmoc::HeliDmoc(HeliDmocSpec spec)
 }
 
 int HeliDmoc::rowsPerNode() const {
-  if (!spec_.withWorld)
-    return 0;
-  return int(spec_.spheres.size() * spec_.world.rocks().size() +
-             heli_.contactPoints().size());
+  if (!spec_.withWorld) return 0;
+  return int(spec_.spheres.size() * spec_.world.rocks().size() + heli_.contactPoints().size());
 }
 
-int HeliDmoc::numConstraints() const {
-  return clearanceRow0() + (spec_.N - 1) * rowsPerNode();
-}
+int HeliDmoc::numConstraints() const { return clearanceRow0() + std::max(0, spec_.N - 4) * rowsPerNode(); }
 
-se3::Pose HeliDmoc::pose(const Eigen::VectorXd &x, int k) const {
+se3::Pose HeliDmoc::pose(const Eigen::VectorXd& x, int k) const {
   const int o = kBlock * k;
   return {Rbar_[k] * so3::exp(x.segment<3>(o)), x.segment<3>(o + 3)};
 }
 
-RotorState HeliDmoc::control(const Eigen::VectorXd &x, int k) const {
+RotorState HeliDmoc::control(const Eigen::VectorXd& x, int k) const {
   const int o = kBlock * k + 12;
-  return {x[o], x[o + 1], x[o + 2], x[o + 3]};
+  return {x[o] * uScale_[0], x[o + 1] * uScale_[1], x[o + 2] * uScale_[2], x[o + 3] * uScale_[3]};
 }
 
-void HeliDmoc::bounds(Eigen::VectorXd &xL, Eigen::VectorXd &xU,
-                      Eigen::VectorXd &gL, Eigen::VectorXd &gU) const {
-  const HeliDmocSpec &s = spec_;
-  const ActuatorLimits &L = s.heli.limits;
+void HeliDmoc::setControl(Eigen::VectorXd& x, int k, const RotorState& u) const {
+  x.segment<4>(kBlock * k + 12) = Eigen::Vector4d(u.collective, u.yaw, u.pitch, u.roll).cwiseQuotient(uScale_);
+}
+
+void HeliDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const {
+  const HeliDmocSpec& s = spec_;
+  const ActuatorLimits& L = s.heli.limits;
   const int N = s.N;
   xL = Eigen::VectorXd::Constant(numVariables(), -kNlpInfinity);
   xU = Eigen::VectorXd::Constant(numVariables(), kNlpInfinity);
   for (int k = 1; k < N; ++k) {
     const int o = kBlock * k;
     xU[o + 5] = s.ceiling;
-    xL.segment<4>(o + 12) << 0.0, -L.yawMax, -L.tiltMax, -L.tiltMax;
-    xU.segment<4>(o + 12) << L.collectiveMax, L.yawMax, L.tiltMax, L.tiltMax;
+    xL.segment<4>(o + 12) = Eigen::Vector4d(0.0, -L.yawMax, -L.tiltMax, -L.tiltMax).cwiseQuotient(uScale_);
+    xU.segment<4>(o + 12) = Eigen::Vector4d(L.collectiveMax, L.yawMax, L.tiltMax, L.tiltMax).cwiseQuotient(uScale_);
   }
-  const Eigen::Vector4d u0(s.u0.collective, s.u0.yaw, s.u0.pitch, s.u0.roll);
+  const Eigen::Vector4d u0 = Eigen::Vector4d(s.u0.collective, s.u0.yaw, s.u0.pitch, s.u0.roll).cwiseQuotient(uScale_);
   xL.segment<3>(0).setZero(), xU.segment<3>(0).setZero();
   xL.segment<3>(3) = xU.segment<3>(3) = s.start.x;
   xL.segment<4>(12) = xU.segment<4>(12) = u0;
-  xL.segment<6>(kBlock * (N - 1) + 6).setZero(),
-      xU.segment<6>(kBlock * (N - 1) + 6).setZero();
+  xL.segment<4>(kBlock * (N - 1) + 12) = xU.segment<4>(kBlock * (N - 1) + 12) = uTrim_;  // lands in trim, stays
+  xL.segment<6>(kBlock * (N - 1) + 6).setZero(), xU.segment<6>(kBlock * (N - 1) + 6).setZero();
   xL.segment<3>(kBlock * N).setZero(), xU.segment<3>(kBlock * N).setZero();
   xL.segment<3>(kBlock * N + 3) = xU.segment<3>(kBlock * N + 3) = s.target.x;
 
@@ -218,15 +183,14 @@ void HeliDmoc::bounds(Eigen::VectorXd &xL, Eigen::VectorXd &xU,
   gU = Eigen::VectorXd::Zero(numConstraints());
   const double shrink = 1.0 - s.rateMargin;
   const Eigen::Vector4d rate =
-      shrink * s.h *
-      Eigen::Vector4d(L.collectiveRate, L.yawRate, L.tiltRate, L.tiltRate);
+      shrink * s.h * Eigen::Vector4d(L.collectiveRate, L.yawRate, L.tiltRate, L.tiltRate).cwiseQuotient(uScale_);
   for (int k = 0; k + 1 < N; ++k) {
     gL.segment<4>(rateRow0() + 4 * k) = -rate;
     gU.segment<4>(rateRow0() + 4 * k) = rate;
   }
   const int spheresRocks = int(s.spheres.size() * s.world.rocks().size());
-  for (int k = 1; k < N; ++k) {
-    const int r = clearanceRow0() + (k - 1) * rowsPerNode();
+  for (int k = 2; k + 2 < N; ++k) {
+    const int r = clearanceRow0() + (k - 2) * rowsPerNode();
     for (int i = 0; i < rowsPerNode(); ++i) {
       gL[r + i] = i < spheresRocks ? s.margin : 0.0;
       gU[r + i] = kNlpInfinity;
@@ -235,54 +199,49 @@ void HeliDmoc::bounds(Eigen::VectorXd &xL, Eigen::VectorXd &xU,
 }
 
 Eigen::VectorXd HeliDmoc::initialGuess() const {
-  const HeliDmocSpec &s = spec_;
+  const HeliDmocSpec& s = spec_;
   const int N = s.N;
   Eigen::VectorXd x = Eigen::VectorXd::Zero(numVariables());
-  for (int k = 0; k <= N; ++k)
-    x.segment<3>(kBlock * k + 3) = guessX_[k];
+  for (int k = 0; k <= N; ++k) x.segment<3>(kBlock * k + 3) = guessX_[k];
   for (int k = 0; k < N; ++k) {
     const int o = kBlock * k;
-    x.segment<4>(o + 12) = k == 0 ? Eigen::Vector4d(s.u0.collective, s.u0.yaw,
-                                                    s.u0.pitch, s.u0.roll)
-                                  : uTrim_;
-    if (k == N - 1)
-      continue; // at rest on the last segment
-    // xi from the guess's own poses: eq. (9) on SO(3)xR^3 holds exactly (tau^-1
-    // of the relative rotation, v = R^T dx/h).
+    x.segment<4>(o + 12) =
+        k == 0
+            ? Eigen::Vector4d(Eigen::Vector4d(s.u0.collective, s.u0.yaw, s.u0.pitch, s.u0.roll).cwiseQuotient(uScale_))
+            : uTrim_;
+    if (k == N - 1) continue;  // at rest on the last segment
+    // xi from the guess's own poses: eq. (9) on SO(3)xR^3 holds exactly (tau^-1 of the relative rotation, v = R^T
+    // dx/h).
     const Matrix3d dR = Rbar_[k].transpose() * Rbar_[k + 1];
-    const Vector3d hw =
-        s.lgvi.retraction == Retraction::Cay ? so3::cayInv(dR) : so3::log(dR);
+    const Vector3d hw = s.lgvi.retraction == Retraction::Cay ? so3::cayInv(dR) : so3::log(dR);
     x.segment<3>(o + 6) = hw / s.h;
-    x.segment<3>(o + 9) =
-        Rbar_[k].transpose() * (guessX_[k + 1] - guessX_[k]) / s.h;
+    x.segment<3>(o + 9) = Rbar_[k].transpose() * (guessX_[k + 1] - guessX_[k]) / s.h;
   }
   return x;
 }
 
-double HeliDmoc::objective(const Eigen::VectorXd &x) const {
-  const HeliDmocSpec &s = spec_;
+double HeliDmoc::objective(const Eigen::VectorXd& x) const {
+  const HeliDmocSpec& s = spec_;
   double J = 0.0;
   for (int k = 0; k < s.N; ++k) {
     const Eigen::Vector4d d = x.segment<4>(kBlock * k + 12) - uTrim_;
     J += s.h * d.dot(W_.cwiseProduct(d));
     if (k + 1 < s.N) {
-      const Eigen::Vector4d du =
-          x.segment<4>(kBlock * (k + 1) + 12) - x.segment<4>(kBlock * k + 12);
+      const Eigen::Vector4d du = x.segment<4>(kBlock * (k + 1) + 12) - x.segment<4>(kBlock * k + 12);
       J += s.weightSmooth * du.dot(W_.cwiseProduct(du)) / s.h;
     }
   }
   return J;
 }
 
-Eigen::VectorXd HeliDmoc::gradient(const Eigen::VectorXd &x) const {
-  const HeliDmocSpec &s = spec_;
+Eigen::VectorXd HeliDmoc::gradient(const Eigen::VectorXd& x) const {
+  const HeliDmocSpec& s = spec_;
   Eigen::VectorXd g = Eigen::VectorXd::Zero(numVariables());
   for (int k = 0; k < s.N; ++k) {
     const int o = kBlock * k + 12;
     g.segment<4>(o) += 2.0 * s.h * W_.cwiseProduct(x.segment<4>(o) - uTrim_);
     if (k + 1 < s.N) {
-      const Eigen::Vector4d du =
-          W_.cwiseProduct(x.segment<4>(o + kBlock) - x.segment<4>(o));
+      const Eigen::Vector4d du = W_.cwiseProduct(x.segment<4>(o + kBlock) - x.segment<4>(o));
       g.segment<4>(o + kBlock) += 2.0 * s.weightSmooth * du / s.h;
       g.segment<4>(o) -= 2.0 * s.weightSmooth * du / s.h;
     }
@@ -290,23 +249,19 @@ Eigen::VectorXd HeliDmoc::gradient(const Eigen::VectorXd &x) const {
   return g;
 }
 
-Vector6d HeliDmoc::nodeWrench(const se3::Pose &g, const RotorState &u,
-                              Eigen::Matrix<double, 6, 3> *dTheta,
-                              Eigen::Matrix<double, 6, 4> *dU) const {
-  // The scene's node wrench (helicopter_scene.cpp vehicleWrench with
-  // contact=implicit), term for term.
+Vector6d HeliDmoc::nodeWrench(const se3::Pose& g, const RotorState& u, Eigen::Matrix<double, 6, 3>* dTheta,
+                              Eigen::Matrix<double, 6, 4>* dU) const {
+  // The scene's node wrench (helicopter_scene.cpp vehicleWrench with contact=implicit), term for term.
   const Vector6d f = heli_.gravityWrench(g.R) + heli_.controlWrench(u);
-  if (dTheta) { // gravity R^T G: d/dtheta = (R^T G)^ (body perturbation)
+  if (dTheta) {  // gravity R^T G: d/dtheta = (R^T G)^ (body perturbation)
     dTheta->setZero();
     dTheta->bottomRows<3>() = so3::hat(heli_.gravityWrench(g.R).tail<3>());
   }
   if (dU) {
     const Eigen::Matrix<double, 6, 2> F = heli_.controlMatrix(u.pitch, u.roll);
-    const double sp = std::sin(u.pitch), cp = std::cos(u.pitch),
-                 sr = std::sin(u.roll), cr = std::cos(u.roll);
+    const double sp = std::sin(u.pitch), cp = std::cos(u.pitch), sr = std::sin(u.roll), cr = std::cos(u.roll);
     const Vector3d hub = heli_.hubPosition();
-    const Vector3d dnP(cp * cr, 0.0, -sp * cr),
-        dnR(-sp * sr, -cr, -cp * sr); // dn/dgamma_p, dn/dgamma_r
+    const Vector3d dnP(cp * cr, 0.0, -sp * cr), dnR(-sp * sr, -cr, -cp * sr);  // dn/dgamma_p, dn/dgamma_r
     dU->col(0) = F.col(0);
     dU->col(1) = F.col(1);
     dU->col(2) << u.collective * hub.cross(dnP), u.collective * dnP;
@@ -315,73 +270,59 @@ Vector6d HeliDmoc::nodeWrench(const se3::Pose &g, const RotorState &u,
   return f;
 }
 
-ImplicitWrench HeliDmoc::endWrench() const {
-  const HelicopterWorld *world = spec_.withWorld ? &spec_.world : nullptr;
-  return [this, world](const se3::Pose &g, const Vector6d &xi, double,
-                       ImplicitWrenchJacobian *jac) {
-    return helicopterDissipativeWrench(heli_, world, spec_.contact, g, xi,
-                                       jac ? &jac->dPose : nullptr,
+ImplicitWrench HeliDmoc::endWrench(bool contact) const {
+  const HelicopterWorld* world = contact && spec_.withWorld ? &spec_.world : nullptr;
+  return [this, world](const se3::Pose& g, const Vector6d& xi, double, ImplicitWrenchJacobian* jac) {
+    return helicopterDissipativeWrench(heli_, world, spec_.contact, g, xi, jac ? &jac->dPose : nullptr,
                                        jac ? &jac->dXi : nullptr);
   };
 }
 
-Vector6d HeliDmoc::leftMomentum(const Eigen::VectorXd &x, int k,
-                                Matrix6d *dPrev) const {
-  if (k == 0)
-    return muMinus0_;
-  return lgviNextMomentum(inertia_, spec_.lgvi, spec_.h, twist(x, k - 1),
-                          dPrev);
+Vector6d HeliDmoc::leftMomentum(const Eigen::VectorXd& x, int k, Matrix6d* dPrev) const {
+  if (k == 0) return muMinus0_;
+  return lgviNextMomentum(inertia_, spec_.lgvi, spec_.h, twist(x, k - 1), dPrev);
 }
 
-Eigen::Matrix<double, 12, 1> HeliDmoc::segmentRows(const Eigen::VectorXd &x,
-                                                   int k) const {
-  const HeliDmocSpec &s = spec_;
+Eigen::Matrix<double, 12, 1> HeliDmoc::segmentRows(const Eigen::VectorXd& x, int k, bool sceneWrench) const {
+  const HeliDmocSpec& s = spec_;
   const double h = s.h;
   const se3::Pose gk = pose(x, k), gk1 = pose(x, k + 1);
-  const Vector6d b = leftMomentum(x, k, nullptr) +
-                     h * nodeWrench(gk, control(x, k), nullptr, nullptr);
-  const LgviResidual res = lgviResidual(inertia_, s.lgvi, gk, k * h, h, b,
-                                        twist(x, k), endWrench(), false);
+  const Vector6d b = leftMomentum(x, k, nullptr) + h * nodeWrench(gk, control(x, k), nullptr, nullptr);
+  const LgviResidual res = lgviResidual(inertia_, s.lgvi, gk, k * h, h, b, twist(x, k), endWrench(sceneWrench), false);
   const se3::Pose next = lgviNextPose(s.lgvi, gk, h, twist(x, k));
   const Matrix3d E = next.R.transpose() * gk1.R;
   Eigen::Matrix<double, 12, 1> r;
-  r << res.r / s.heli.mass, 0.5 * (E(2, 1) - E(1, 2)),
-      0.5 * (E(0, 2) - E(2, 0)), 0.5 * (E(1, 0) - E(0, 1)), gk1.x - next.x;
+  r << res.r / s.heli.mass, 0.5 * (E(2, 1) - E(1, 2)), 0.5 * (E(0, 2) - E(2, 0)), 0.5 * (E(1, 0) - E(0, 1)),
+      gk1.x - next.x;
   return r;
 }
 
-Eigen::VectorXd HeliDmoc::constraints(const Eigen::VectorXd &x) const {
-  const HeliDmocSpec &s = spec_;
+Eigen::VectorXd HeliDmoc::constraints(const Eigen::VectorXd& x) const {
+  const HeliDmocSpec& s = spec_;
   Eigen::VectorXd g(numConstraints());
-  for (int k = 0; k < s.N; ++k)
-    g.segment<12>(12 * k) = segmentRows(x, k);
+  for (int k = 0; k < s.N; ++k) g.segment<12>(12 * k) = segmentRows(x, k);
   for (int k = 0; k + 1 < s.N; ++k)
-    g.segment<4>(rateRow0() + 4 * k) =
-        x.segment<4>(kBlock * (k + 1) + 12) - x.segment<4>(kBlock * k + 12);
-  for (int k = 1; k < s.N && s.withWorld; ++k) {
-    int r = clearanceRow0() + (k - 1) * rowsPerNode();
+    g.segment<4>(rateRow0() + 4 * k) = x.segment<4>(kBlock * (k + 1) + 12) - x.segment<4>(kBlock * k + 12);
+  for (int k = 2; k + 2 < s.N && s.withWorld; ++k) {
+    int r = clearanceRow0() + (k - 2) * rowsPerNode();
     const se3::Pose gk = pose(x, k);
-    for (const BoundingSphere &sp : s.spheres)
-      for (const RockBox &rock : s.world.rocks()) {
+    for (const BoundingSphere& sp : s.spheres)
+      for (const RockBox& rock : s.world.rocks()) {
         Vector3d n;
         g[r++] = rockDistance(rock, gk.act(sp.center), n) - sp.radius;
       }
-    for (const Vector3d &p : heli_.contactPoints())
-      g[r++] = gk.act(p).z();
+    for (const Vector3d& p : heli_.contactPoints()) g[r++] = gk.act(p).z();
   }
   return g;
 }
 
-void HeliDmoc::jacobian(const Eigen::VectorXd &x,
-                        std::vector<Eigen::Triplet<double>> &out) const {
-  const HeliDmocSpec &s = spec_;
+void HeliDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const {
+  const HeliDmocSpec& s = spec_;
   const double h = s.h, m = s.heli.mass;
   out.clear();
-  const ImplicitWrench fEnd = endWrench();
-  std::vector<Matrix3d> Jr(
-      s.N + 1); // R = Rbar exp(theta): body perturbation = dexp_{-theta} dtheta
-  for (int k = 0; k <= s.N; ++k)
-    Jr[k] = so3::dexp(-x.segment<3>(kBlock * k));
+  const ImplicitWrench fEnd = endWrench(false);
+  std::vector<Matrix3d> Jr(s.N + 1);  // R = Rbar exp(theta): body perturbation = dexp_{-theta} dtheta
+  for (int k = 0; k <= s.N; ++k) Jr[k] = so3::dexp(-x.segment<3>(kBlock * k));
   for (int k = 0; k < s.N; ++k) {
     const int ck = kBlock * k, ck1 = kBlock * (k + 1), row = 12 * k;
     const se3::Pose gk = pose(x, k), gk1 = pose(x, k + 1);
@@ -389,36 +330,22 @@ void HeliDmoc::jacobian(const Eigen::VectorXd &x,
     Matrix6d dPrev = Matrix6d::Zero();
     Eigen::Matrix<double, 6, 3> fTheta;
     Eigen::Matrix<double, 6, 4> fU;
-    const Vector6d b = leftMomentum(x, k, &dPrev) +
-                       h * nodeWrench(gk, control(x, k), &fTheta, &fU);
-    const LgviResidual res =
-        lgviResidual(inertia_, s.lgvi, gk, k * h, h, b, xi, fEnd, true, true);
-    // eq. (10) rows / m: r = C^T II xi - mu^-(xi_{k-1}) - h f(R_k, u_k) - h Tr
-    // f^+(g_k, xi_k)
-    addBlock(out, row, ck,
-             Matrix3d((res.dPose.leftCols<3>() - h * fTheta).topRows<3>() *
-                      Jr[k] / m));
-    addBlock(out, row + 3, ck,
-             Matrix3d((res.dPose.leftCols<3>() - h * fTheta).bottomRows<3>() *
-                      Jr[k] / m));
-    addBlock(out, row, ck + 3,
-             Eigen::Matrix<double, 6, 3>(res.dPose.rightCols<3>() *
-                                         gk.R.transpose() / m));
+    const Vector6d b = leftMomentum(x, k, &dPrev) + h * nodeWrench(gk, control(x, k), &fTheta, &fU);
+    const LgviResidual res = lgviResidual(inertia_, s.lgvi, gk, k * h, h, b, xi, fEnd, true, true);
+    // eq. (10) rows / m: r = C^T II xi - mu^-(xi_{k-1}) - h f(R_k, u_k) - h Tr f^+(g_k, xi_k)
+    addBlock(out, row, ck, Matrix3d((res.dPose.leftCols<3>() - h * fTheta).topRows<3>() * Jr[k] / m));
+    addBlock(out, row + 3, ck, Matrix3d((res.dPose.leftCols<3>() - h * fTheta).bottomRows<3>() * Jr[k] / m));
+    addBlock(out, row, ck + 3, Eigen::Matrix<double, 6, 3>(res.dPose.rightCols<3>() * gk.R.transpose() / m));
     addBlock(out, row, ck + 6, Matrix6d(res.dXi / m));
-    addBlock(out, row, ck + 12, Eigen::Matrix<double, 6, 4>(-h * fU / m));
-    if (k > 0)
-      addBlock(out, row, ck - kBlock + 6, Matrix6d(-dPrev / m));
-    // eq. (9) rows: vee(E - E^T)/2 with E = (R_k dR)^T R_{k+1}; x_{k+1} - x_k -
-    // h R_k v_k.
+    addBlock(out, row, ck + 12, Eigen::Matrix<double, 6, 4>(-h * fU * uScale_.asDiagonal() / m));
+    if (k > 0) addBlock(out, row, ck - kBlock + 6, Matrix6d(-dPrev / m));
+    // eq. (9) rows: vee(E - E^T)/2 with E = (R_k dR)^T R_{k+1}; x_{k+1} - x_k - h R_k v_k.
     se3::Pose T;
     const se3::Pose next = lgviNextPose(s.lgvi, gk, h, xi, &T);
     const Matrix3d E = next.R.transpose() * gk1.R;
     const Vector3d w = xi.head<3>(), v = xi.tail<3>();
-    const Matrix3d etaPerW =
-        h * (s.lgvi.retraction == Retraction::Cay ? so3::dcay(-h * w)
-                                                  : so3::dexp(-h * w));
-    addBlock(out, row + 6, ck,
-             Matrix3d(skewRowLeft(E) * T.R.transpose() * Jr[k]));
+    const Matrix3d etaPerW = h * (s.lgvi.retraction == Retraction::Cay ? so3::dcay(-h * w) : so3::dexp(-h * w));
+    addBlock(out, row + 6, ck, Matrix3d(skewRowLeft(E) * T.R.transpose() * Jr[k]));
     addBlock(out, row + 6, ck + 6, Matrix3d(skewRowLeft(E) * etaPerW));
     addBlock(out, row + 6, ck1, Matrix3d(skewRowRight(E) * Jr[k + 1]));
     addBlock(out, row + 9, ck, Matrix3d(h * gk.R * so3::hat(v) * Jr[k]));
@@ -431,51 +358,53 @@ void HeliDmoc::jacobian(const Eigen::VectorXd &x,
       out.emplace_back(rateRow0() + 4 * k + i, kBlock * (k + 1) + 12 + i, 1.0);
       out.emplace_back(rateRow0() + 4 * k + i, kBlock * k + 12 + i, -1.0);
     }
-  if (!s.withWorld)
-    return;
-  for (int k = 1; k < s.N; ++k) {
-    int r = clearanceRow0() + (k - 1) * rowsPerNode();
+  if (!s.withWorld) return;
+  for (int k = 2; k + 2 < s.N; ++k) {
+    int r = clearanceRow0() + (k - 2) * rowsPerNode();
     const int ck = kBlock * k;
     const se3::Pose gk = pose(x, k);
     // point p = x + R c: dp/dtheta = -R c^ Jr, dp/dx = I
-    for (const BoundingSphere &sp : s.spheres) {
+    for (const BoundingSphere& sp : s.spheres) {
       const Matrix3d dpTheta = -gk.R * so3::hat(sp.center) * Jr[k];
-      for (const RockBox &rock : s.world.rocks()) {
+      for (const RockBox& rock : s.world.rocks()) {
         Vector3d n;
         rockDistance(rock, gk.act(sp.center), n);
         addBlock(out, r, ck, Eigen::RowVector3d(n.transpose() * dpTheta));
         addBlock(out, r++, ck + 3, Eigen::RowVector3d(n.transpose()));
       }
     }
-    for (const Vector3d &p : heli_.contactPoints()) {
-      addBlock(out, r, ck,
-               Eigen::RowVector3d((-gk.R * so3::hat(p) * Jr[k]).row(2)));
+    for (const Vector3d& p : heli_.contactPoints()) {
+      addBlock(out, r, ck, Eigen::RowVector3d((-gk.R * so3::hat(p) * Jr[k]).row(2)));
       out.emplace_back(r++, ck + 5, 1.0);
     }
   }
 }
 
-double HeliDmoc::dynResidual(const Eigen::VectorXd &x, int k) const {
-  return segmentRows(x, k).lpNorm<Eigen::Infinity>();
+void HeliDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
+                       std::vector<Eigen::Triplet<double>>& out) const {
+  bandedFdHessian(*this, kBlock, x, objFactor, lambda, out);
 }
 
-double HeliDmoc::sphereClearance(const Eigen::VectorXd &x, int k) const {
+double HeliDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
+  return segmentRows(x, k, true).lpNorm<Eigen::Infinity>();
+}
+
+double HeliDmoc::sphereClearance(const Eigen::VectorXd& x, int k) const {
   double c = kNlpInfinity;
   const se3::Pose gk = pose(x, k);
-  for (const BoundingSphere &sp : spec_.spheres)
-    for (const RockBox &rock : spec_.world.rocks()) {
+  for (const BoundingSphere& sp : spec_.spheres)
+    for (const RockBox& rock : spec_.world.rocks()) {
       Vector3d n;
       c = std::min(c, rockDistance(rock, gk.act(sp.center), n) - sp.radius);
     }
   return c;
 }
 
-double HeliDmoc::groundClearance(const Eigen::VectorXd &x, int k) const {
+double HeliDmoc::groundClearance(const Eigen::VectorXd& x, int k) const {
   double c = kNlpInfinity;
   const se3::Pose gk = pose(x, k);
-  for (const Vector3d &p : heli_.contactPoints())
-    c = std::min(c, gk.act(p).z());
+  for (const Vector3d& p : heli_.contactPoints()) c = std::min(c, gk.act(p).z());
   return c;
 }
 
-} // namespace varsim
+}  // namespace varsim

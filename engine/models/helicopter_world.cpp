@@ -17,6 +17,7 @@ HelicopterWorld HelicopterWorld::standard() {
   // (380, 110); each leg has two walls 10 m thick, 40 m high, 36 m apart (centre to inner face 18 m).
   const double half = 18.0, thick = 5.0, height = 20.0;
   const Eigen::Vector2d legs[2][2] = {{{120.0, 0.0}, {250.0, 0.0}}, {{250.0, 0.0}, {380.0, 110.0}}};
+  w.corridor_ = {legs[0][0], legs[0][1], legs[1][1]};
   for (const auto& leg : legs) {
     const Eigen::Vector2d d = leg[1] - leg[0];
     const double yaw = std::atan2(d.y(), d.x());

@@ -65,6 +65,9 @@ class HelicopterWorld {
 
   const std::vector<LandingPad>& pads() const { return pads_; }
   const std::vector<RockBox>& rocks() const { return rocks_; }
+  // The canyon's centreline on the ground plane (m), entrance -> corner(s) -> exit: the way through it (the
+  // planner's initial guess follows it). Empty without a canyon.
+  const std::vector<Eigen::Vector2d>& corridor() const { return corridor_; }
   void addPad(LandingPad pad) { pads_.push_back(std::move(pad)); }
   void addRock(const RockBox& rock) { rocks_.push_back(rock); }
 
@@ -90,6 +93,7 @@ class HelicopterWorld {
  private:
   std::vector<LandingPad> pads_;
   std::vector<RockBox> rocks_;
+  std::vector<Eigen::Vector2d> corridor_;
 };
 
 // The helicopter's end-of-step (implicit) wrench, scene `helicopter` with contact=implicit: still-air drag plus, with

@@ -1,0 +1,201 @@
+// plan/heli_plan.cpp — the helicopter's plan problem (seed 000 Sec. 6, Figs. 9 and 12): from the start pad through the
+// canyon to land at rest on a named pad with the least control effort. Model, limits, contact law, world and start come
+// from the helicopter scene's own parameters (scenes/helicopter_setup.h); the transcription is
+// engine/control/heli_dmoc.h; the replay switches the flight assist off and drives the scene's live actuator keys
+// (collective, yaw, pitch, roll), which the scene's rate limiter then passes through unchanged.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/control/heli_dmoc.h"
+#include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
+#include "plan/plan_problem.h"
+#include "scenes/free_body_sim.h"
+#include "scenes/helicopter_setup.h"
+#include "scenes/scene.h"
+
+namespace varsim {
+namespace {
+
+std::vector<std::string> padNames() {
+  std::vector<std::string> names;
+  const HelicopterWorld world = HelicopterWorld::standard();
+  for (const LandingPad& p : world.pads()) names.push_back(p.name);
+  return names;
+}
+
+std::vector<ParamSpec> heliPlanSpecs() {
+  return {
+      ParamSpec::integer("N", 300, 2, 20000, "segments of the plan (horizon T = N dt)"),
+      ParamSpec::choice("target_pad", "canyon", padNames(), "landing pad: the plan ends resting on its centre"),
+      ParamSpec::real("target_heading", 0.7, -12.566370614359172, 12.566370614359172, "rad",
+                      "heading on the pad (about world z)"),
+      ParamSpec::boolean("via_canyon", true, "initial guess along the canyon's centreline up to the target's leg"),
+      ParamSpec::real("cruise_altitude", 12.0, 2.0, 1e4, "m", "height of the initial guess between climb and descent"),
+      ParamSpec::real("ceiling", 30.0, 2.0, 1e4, "m", "highest allowed centre of mass (below the canyon rim: through)"),
+      ParamSpec::real("weight_collective", 1.0, 0.0, 1e6, "", "W on ((u_c - m g)/(m g))^2 in h sum u^T W u"),
+      ParamSpec::real("weight_yaw", 1.0, 0.0, 1e6, "", "W on (u_psi/yaw range)^2"),
+      ParamSpec::real("weight_tilt", 1.0, 0.0, 1e6, "", "W on (gamma/tilt range)^2, both tilts"),
+      ParamSpec::real("weight_smooth", 0.0, 0.0, 1e6, "", "weight of sum |u_{k+1} - u_k|_W^2 / h"),
+      ParamSpec::real("margin", 1.0, 0.0, 50.0, "m", "clearance of the bounding spheres from every rock"),
+      ParamSpec::integer("max_iter", 1000, 1, 100000, "Ipopt max_iter"),
+  };
+}
+
+void requireChoice(const PlanSetup& o, const char* key, const char* allowed, const char* why) {
+  const std::string& v = o.scene.params.choice(key);
+  if (v != allowed)
+    throw BadInput(o.source + ": key '" + key + "' = " + v + ": allowed: " + allowed + " (" + why + ")");
+}
+
+// The canyon's centreline vertices before the leg nearest to the target (the guess enters, turns, then leaves the
+// centreline towards the pad).
+std::vector<Vector3d> canyonVia(const HelicopterWorld& w, const Vector3d& target, double z) {
+  const auto& c = w.corridor();
+  size_t best = 0;
+  double bestD = 1e300;
+  for (size_t i = 0; i + 1 < c.size(); ++i) {
+    const Eigen::Vector2d d = c[i + 1] - c[i], p = target.head<2>() - c[i];
+    const double t = std::clamp(p.dot(d) / d.squaredNorm(), 0.0, 1.0);
+    const double dist = (p - t * d).norm();
+    if (dist < bestD) bestD = dist, best = i;
+  }
+  std::vector<Vector3d> via;
+  for (size_t i = 0; i <= best && i < c.size(); ++i) via.emplace_back(c[i].x(), c[i].y(), z);
+  return via;
+}
+
+HeliDmocSpec heliSpec(const PlanSetup& o) {
+  const ParamSet &p = o.scene.params, &q = o.plan;
+  requireChoice(o, "integrator", "lgvi", "the plan's constraints are the LGVI step");
+  requireChoice(o, "group", "so3xr3", "the transcription's eq. (9) rows are on SO(3)xR^3");
+  requireChoice(o, "contact", "implicit", "drag and contact in the end-of-step wrench, as the transcription has them");
+  requireChoice(o, "world", "canyon", "the target is a pad of the canyon world");
+  HeliDmocSpec s;
+  s.heli = helicopterSettingsFrom(p);
+  s.lgvi = lgviOptionsFrom(p);
+  s.h = p.real("dt");
+  s.N = int(q.integer("N"));
+  helicopterStartFrom(p, s.start, s.xi0);
+  // u_0: the actuator state the scene starts with (the assist's or the held parameters), read from its columns.
+  const auto scene = SceneRegistry::create(o.scene.scene, p);
+  const auto cols = scene->columns();
+  std::vector<double> row;
+  scene->diagnostics(row);
+  const auto col = [&](const char* name) {
+    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
+  };
+  s.u0 = {col("u_c"), col("u_psi"), col("gamma_p"), col("gamma_r")};
+  s.world = HelicopterWorld::standard();
+  s.contact = helicopterContactFrom(p);
+  const Helicopter heli(s.heli);
+  s.spheres = defaultSpheres(heli);
+  const std::string& padName = q.choice("target_pad");
+  const auto& pads = s.world.pads();
+  const LandingPad& pad =
+      *std::find_if(pads.begin(), pads.end(), [&](const LandingPad& l) { return l.name == padName; });
+  s.target = restingPose(heli, pad.center, q.real("target_heading"));
+  s.margin = q.real("margin");
+  s.ceiling = q.real("ceiling");
+  const double cruise = q.real("cruise_altitude");
+  if (cruise > s.ceiling)
+    throw BadInput(o.source + ": key 'cruise_altitude' = " + formatNumber(cruise) + ": allowed <= ceiling (" +
+                   formatNumber(s.ceiling) + " m)");
+  s.via = q.flag("via_canyon") ? canyonVia(s.world, s.target.x, cruise) : std::vector<Vector3d>{};
+  if (s.via.empty()) s.via.emplace_back(0.5 * (s.start.x + s.target.x) + Vector3d(0.0, 0.0, cruise));
+  s.weightCollective = q.real("weight_collective");
+  s.weightYaw = q.real("weight_yaw");
+  s.weightTilt = q.real("weight_tilt");
+  s.weightSmooth = q.real("weight_smooth");
+  return s;
+}
+
+class HeliPlan : public PlanInstance {
+ public:
+  explicit HeliPlan(const PlanSetup& setup) : PlanInstance(setup), dmoc_(heliSpec(setup)) {}
+  const Nlp& nlp() const override { return dmoc_; }
+  int segments() const override { return dmoc_.spec().N; }
+  double maxDynResidual(const Eigen::VectorXd& x) const override {
+    double r = 0.0;
+    for (int k = 0; k < segments(); ++k) r = std::max(r, dmoc_.dynResidual(x, k));
+    return r;
+  }
+  void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
+  InputTrack inputTrack(const Eigen::VectorXd& x) const override;
+  std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
+    std::vector<Eigen::Vector3d> path;
+    for (int k = 0; k <= segments(); ++k) path.push_back(dmoc_.pose(x, k).x);
+    return path;
+  }
+
+ private:
+  HeliDmoc dmoc_;
+};
+
+void HeliPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw BadInput(path + ": cannot write the plan CSV");
+  const HeliDmocSpec& s = dmoc_.spec();
+  std::fprintf(f,
+               "t,x,y,z,qw,qx,qy,qz,omega_x,omega_y,omega_z,v_x,v_y,v_z,u_c,u_psi,gamma_p,gamma_r,dyn_residual,"
+               "clearance,sphere_clearance\n");
+  for (int k = 0; k <= s.N; ++k) {
+    const se3::Pose g = dmoc_.pose(x, k);
+    const Vector4d q = g.quaternion();
+    const Vector6d xi = k < s.N ? dmoc_.twist(x, k) : Vector6d::Zero();  // segment k's twist (body)
+    const RotorState u = dmoc_.control(x, std::min(k, s.N - 1));         // held after the last segment
+    const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
+    std::fprintf(f, "%.17g", k * s.h);
+    for (double v : {g.x.x(),
+                     g.x.y(),
+                     g.x.z(),
+                     q[0],
+                     q[1],
+                     q[2],
+                     q[3],
+                     xi[0],
+                     xi[1],
+                     xi[2],
+                     xi[3],
+                     xi[4],
+                     xi[5],
+                     u.collective,
+                     u.yaw,
+                     u.pitch,
+                     u.roll,
+                     res,
+                     dmoc_.groundClearance(x, k),
+                     dmoc_.sphereClearance(x, k)})
+      std::fprintf(f, ",%.17g", v);
+    std::fprintf(f, "\n");
+  }
+  if (std::fclose(f) != 0) throw BadInput(path + ": write failed");
+}
+
+// Assist off at step 0 (the scene then holds the live keys collective/yaw/pitch/roll with neutral sticks), and before
+// step k the actuator state of node k+1: the scene's updateActuators moves to it within the rate limits, which the plan
+// keeps strictly (rateMargin), so the replay's actuators are the plan's.
+InputTrack HeliPlan::inputTrack(const Eigen::VectorXd& x) const {
+  const auto scene = SceneRegistry::create(setup().scene.scene, setup().scene.params);
+  InputTrack track;
+  track.neutral = neutralInputs(scene->controls());
+  track.addEvent({0, InputEvent::Kind::Param, "assist", "false", ""});
+  for (int k = 0; k + 1 < segments(); ++k) {
+    const RotorState u = dmoc_.control(x, k + 1);
+    for (const auto& [key, v] : {std::pair<const char*, double>{"collective", u.collective},
+                                 {"yaw", u.yaw},
+                                 {"pitch", u.pitch},
+                                 {"roll", u.roll}})
+      track.addEvent({k, InputEvent::Kind::Param, key, formatNumber(v), ""});
+  }
+  return track;
+}
+
+}  // namespace
+
+VARSIM_REGISTER_PLAN_PROBLEM(PlanProblemInfo{
+    "helicopter", "Through the canyon onto a pad (least effort)", "problems/heli_canyon.json", heliPlanSpecs,
+    [](const PlanSetup& s) -> std::unique_ptr<PlanInstance> { return std::make_unique<HeliPlan>(s); }});
+
+}  // namespace varsim

@@ -1,0 +1,125 @@
+// tests/test_plan_heli.cpp — `varsim plan` for the helicopter (plan/heli_plan.cpp) on assets/problems/heli_canyon.json
+// with a short flight (start pad -> 'east' pad, N = 120 at dt = 0.1; the full canyon preset takes a few seconds and is
+// in bench_plan): solves with dynamics residual <= 1e-10 per step (the scene's full end-of-step wrench, contact
+// included), every contact point above the ground, the bounding sphere >= margin from every rock, actuators within
+// range and rate; `varsim run helicopter --input` replays it through the ordinary stepper to <= 1e-8 and ends at rest
+// on the pad; an unreachable target exits 4 naming Ipopt's status; bad problem files exit 2 naming key and value.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "plan/plan_problem.h"
+#include "tests/csv_table.h"
+#include "tests/headless_capture.h"
+
+using namespace varsim;
+using namespace varsim::test;
+
+namespace {
+
+const std::string kProblem = std::string(VARSIM_TEST_DATA) + "/../../assets/problems/heli_canyon.json";
+// Under the sanitizers a shorter horizon to the same pad (the solve is ~15x slower there).
+const int kN = std::getenv("VARSIM_SANITIZED") ? 90 : 120;
+
+double maxAbs(const std::vector<double>& v) {
+  double m = 0.0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("HelicopterPlanToAPadSolvesAndReplaysThroughTheStepper") {
+  const std::string csv = testOut("plan_heli.csv"), inputs = testOut("plan_heli_inputs.csv");
+  const std::string N = std::to_string(kN);
+  const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "target_pad=east", "--set", "via_canyon=false",
+                                        "--set", "N=" + N, "--csv", csv, "--inputs", inputs});
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  const CsvTable plan = readCsv(csv);
+  REQUIRE(plan.rows.size() == size_t(kN + 1));
+  CHECK(maxAbs(plan.column("dyn_residual")) <= 1e-10);
+  for (size_t k = 0; k < plan.rows.size(); ++k) {
+    CHECK(plan.at(k, "clearance") >= -1e-12);  // contact points never below the ground: no contact force
+    CHECK(plan.at(k, "sphere_clearance") >= 1.0 - 1e-9);
+    CHECK(plan.at(k, "u_c") >= 0.0);
+    CHECK(plan.at(k, "u_c") <= 12000.0);
+    for (const char* c : {"gamma_p", "gamma_r"}) CHECK(std::abs(plan.at(k, c)) <= 0.25);
+    if (k == 0) continue;  // rates: the scene's actuator_rate (10000 N/s, 6000 N/s, 1.2 rad/s) times h
+    CHECK(std::abs(plan.at(k, "u_c") - plan.at(k - 1, "u_c")) <= 1000.0);
+    CHECK(std::abs(plan.at(k, "u_psi") - plan.at(k - 1, "u_psi")) <= 600.0);
+    CHECK(std::abs(plan.at(k, "gamma_p") - plan.at(k - 1, "gamma_p")) <= 0.12);
+  }
+  const size_t last = plan.rows.size() - 1;
+  CHECK(plan.at(last, "x") == doctest::Approx(60.0).epsilon(1e-12));  // the 'east' pad, skids on the ground
+  CHECK(plan.at(last, "y") == doctest::Approx(40.0).epsilon(1e-12));
+  CHECK(plan.at(last, "z") == doctest::Approx(1.1).epsilon(1e-12));
+
+  const std::string replayCsv = testOut("plan_heli_replay.csv");
+  const HeadlessResult run = runCaptured(
+      {"run", "helicopter", "--set", "dt=0.1", "--steps", N, "--input", inputs, "--csv", replayCsv});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const CsvTable replay = readCsv(replayCsv);
+  REQUIRE(replay.rows.size() == plan.rows.size());
+  double worst = 0.0;
+  for (size_t k = 0; k < plan.rows.size(); ++k)
+    for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "u_c", "gamma_p"})
+      worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)) / (c[0] == 'u' ? 6000.0 : 1.0));
+  CHECK(worst <= 1e-8);
+  CHECK(replay.at(last, "speed") <= 1e-6);  // landed at rest (trim thrust, node velocity 0)
+}
+
+TEST_CASE("UnreachableHelicopterTargetExitsFourNamingTheStatus") {
+  // 360 m through the canyon in 4 s is beyond the airframe: Ipopt stops without a feasible plan.
+  const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "N=40", "--set", "max_iter=25", "--csv",
+                                        testOut("plan_heli_inf.csv"), "--inputs", testOut("plan_heli_inf_in.csv")});
+  CHECK(r.exitCode == 4);
+  CHECK(r.err.find("Ipopt status") != std::string::npos);
+}
+
+TEST_CASE("BadHelicopterProblemsExitTwoNamingKeyAndValue") {
+  const auto runWith = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"plan", kProblem, "--csv", testOut("plan_heli_bad.csv"), "--inputs",
+                                     testOut("plan_heli_bad_in.csv")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return runCaptured(args);
+  };
+  HeadlessResult r = runWith({"--set", "target_pad=moon"});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("target_pad") != std::string::npos);
+  CHECK(r.err.find("moon") != std::string::npos);
+  r = runWith({"--set", "N=0"});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("'N'") != std::string::npos);
+  r = runWith({"--set", "weight_tilt=nan"});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("weight_tilt") != std::string::npos);
+  r = runWith({"--set", "group=se3"});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("'group' = se3") != std::string::npos);
+  r = runWith({"--set", "contact=explicit"});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("'contact'") != std::string::npos);
+  r = runWith({"--set", "cruise_altitude=40"});  // above the ceiling (30 m)
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("cruise_altitude") != std::string::npos);
+}
+
+TEST_CASE("RegistryBuildsTheHelicopterWithItsReplayCommand") {
+  const PlanProblemInfo* info = PlanProblemRegistry::find("helicopter");
+  REQUIRE(info != nullptr);
+  CHECK(info->preset == "problems/heli_canyon.json");
+  const PlanSetup setup = loadPlanProblem(kProblem, {"N=50"});
+  CHECK(setup.plan.choice("target_pad") == "canyon");
+  const auto plan = info->build(setup);
+  REQUIRE(plan->segments() == 50);
+  // dt is a live key of the helicopter, but `varsim run` fixes h at the start: the command must carry it.
+  CHECK(plan->replayCommand("in.csv", plan->nlp().initialGuess()) ==
+        "varsim run helicopter --set dt=0.1 --steps 50 --input in.csv");
+  const auto ghost = plan->ghostPath(plan->nlp().initialGuess());
+  REQUIRE(ghost.size() == 51);
+  CHECK(ghost.back().x() == 330.0);  // the 'canyon' pad
+  CHECK(ghost.back().y() == 68.0);
+}
