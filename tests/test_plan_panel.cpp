@@ -249,3 +249,23 @@ TEST_CASE("AHelicopterPlanStartsWhereTheRunningHelicopterIs") {
   for (const char* c : {"x", "y", "z", "p_x", "p_y", "p_z"})
     CHECK(sceneColumn(*rebuilt, c) == doctest::Approx(sceneColumn(driver.scene(), c)).epsilon(1e-9).scale(1.0));
 }
+
+TEST_CASE("ReplanningStartsFromTheLastPlan") {
+  PlanJob job;
+  const PlanOutcome first = panelSolve(job);
+  REQUIRE(first.solver);
+  PlanSetup moved = loadPlanProblem(smallProblem());
+  moved.plan.setReal("target_y", 0.35);  // the goal moved 5 cm
+  job.start(planSolve(moved));
+  job.wait();
+  const int cold = job.snapshot().log.back().iteration;
+  job.start(planSolve(moved, first.solver));
+  job.wait();
+  PlanOutcome warm;
+  PlanJob::State state = PlanJob::State::Idle;
+  REQUIRE(job.takeFinished(warm, state));
+  CHECK(state == PlanJob::State::Solved);
+  CHECK(warm.iterations < cold);
+  MESSAGE("re-plan after a 5 cm goal move: ", warm.iterations, " iterations warm, ", cold, " cold");
+  CHECK(warm.path.back()[1] == doctest::Approx(0.35).epsilon(1e-6));
+}

@@ -207,9 +207,11 @@ void startPlan(AppState& app) {
   }
   st.result = "solving from t = " + formatNumber(d.scene().time()) + " s";
   st.resultIsError = false;
+  // Re-planning starts from the last plan (Ipopt's warm start; a cold start when the problem's size changed).
+  std::shared_ptr<const IpoptResult> warm = st.warmStart && st.havePlan ? st.plan.solver : nullptr;
   st.havePlan = false;
   st.job.setWorkerNice(10);
-  st.job.start(planSolve(std::move(setup)));
+  st.job.start(planSolve(std::move(setup), std::move(warm)));
 }
 
 void drawButtons(AppState& app) {
@@ -220,6 +222,10 @@ void drawButtons(AppState& app) {
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("optimal control from where the vehicle is now to the goal (Ipopt, on a worker thread)");
+  ImGui::SameLine();
+  ImGui::Checkbox("warm", &st.warmStart);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("re-plan from the last plan (Ipopt's warm start) instead of the problem's initial guess");
   ImGui::SameLine();
   ImGui::BeginDisabled(!running);
   if (ImGui::Button("Cancel")) st.job.cancel();

@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -17,6 +18,8 @@
 #include "engine/sim/param.h"
 
 namespace varsim {
+
+struct IpoptResult;  // plan/ipopt_solver.h: what a re-plan warm-starts from
 
 using PlanPath = std::vector<std::array<float, 3>>;  // world points, m (the ghost curve of an iterate)
 
@@ -36,6 +39,7 @@ struct PlanOutcome {
   InputTrack inputs;     // per-step inputs and live-parameter events of the plan
   ParamSet sceneParams;  // the scene's parameters with its start state set to where the plan begins
   long steps = 0;        // N: the plan's length in steps of the scene's h
+  std::shared_ptr<const IpoptResult> solver;  // x and multipliers of the last iterate (a re-plan's warm start)
 };
 
 class PlanJob {

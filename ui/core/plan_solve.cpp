@@ -54,13 +54,16 @@ ParamSet planStartParams(const std::string& scene, const Scene& running, const P
   return out;
 }
 
-PlanJob::Solve planSolve(PlanSetup setup) {
-  return [setup = std::move(setup)](PlanJob::Progress& progress) {
+PlanJob::Solve planSolve(PlanSetup setup, std::shared_ptr<const IpoptResult> warm) {
+  return [setup = std::move(setup), warm = std::move(warm)](PlanJob::Progress& progress) {
     const std::unique_ptr<PlanInstance> instance = problemFor(setup.scene.scene).build(setup);
     IpoptSettings settings;
     settings.maxIterations = int(setup.plan.integer("max_iter"));
     settings.cancel = progress.cancelFlag();
-    const IpoptResult r = solveWithIpopt(instance->nlp(), settings, [&](const IpoptIteration& it) {
+    settings.warmStart = warm.get();
+    auto result = std::make_shared<IpoptResult>();
+    IpoptResult& r = *result;
+    r = solveWithIpopt(instance->nlp(), settings, [&](const IpoptIteration& it) {
       const PlanPath ghost = it.x ? toPlanPath(instance->ghostPath(*it.x)) : PlanPath{};
       return progress.iteration({it.iteration, it.objective, it.primalInfeasibility, it.dualInfeasibility}, ghost);
     });
@@ -70,6 +73,7 @@ PlanJob::Solve planSolve(PlanSetup setup) {
     out.iterations = r.iterations;
     out.cost = r.objective;
     if (!r.solved) return out;
+    out.solver = std::move(result);
     out.path = toPlanPath(instance->ghostPath(r.x));
     out.inputs = instance->inputTrack(r.x);
     out.sceneParams = instance->replayParams(r.x);  // the start, and dt = the optimal h when the final time is free

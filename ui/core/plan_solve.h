@@ -22,7 +22,8 @@ PlanSetup planPreset(const std::string& scene, std::string* note);
 // plan then starts at the scene's start). Throws BadInput when the state fits no start key's range.
 ParamSet planStartParams(const std::string& scene, const Scene& running, const ParamSet& params);
 
-// The solve of `setup` for PlanJob::start. The setup is validated (BadInput ends the job as Failed).
-PlanJob::Solve planSolve(PlanSetup setup);
+// The solve of `setup` for PlanJob::start. The setup is validated (BadInput ends the job as Failed). `warm`: a
+// previous outcome's solver state to start from (re-planning; Ipopt's warm start, used when the sizes match).
+PlanJob::Solve planSolve(PlanSetup setup, std::shared_ptr<const IpoptResult> warm = nullptr);
 
 }  // namespace varsim
