@@ -88,14 +88,13 @@ void SpookStepper::step(MechanicalState& state, double h) {
     const ConstraintRelaxation& rx = relax_[i];
     const bool holonomic = cs[i].kind == ConstraintKind::Holonomic;
     const double upsilon = 1.0 / (1.0 + 4.0 * rx.tau / h);
-    for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row) {
-      if (holonomic) {
-        D_[row] = 4.0 * rx.epsilon * upsilon / (h * h);
-        t_[row] = -(4.0 / h) * upsilon * value[row] + upsilon * Jv_[row];
-      } else {
-        D_[row] = rx.gamma / h;
-        t_[row] = value[row];  // w(t_k)
-      }
+    // Per-constraint factors, the same expressions (and bits) as written per row: Σ_i and −(4/h)Υ_i.
+    const double sigma = holonomic ? 4.0 * rx.epsilon * upsilon / (h * h) : rx.gamma / h;
+    const double gain = -(4.0 / h) * upsilon;
+    const int begin = jacobian_.rowOffset(int(i)), end = begin + cs[i].rows;
+    for (int row = begin; row < end; ++row) {
+      D_[row] = sigma;
+      t_[row] = holonomic ? gain * value[row] + upsilon * Jv_[row] : value[row];  // nonholonomic: w(t_k)
     }
   }
   const SparseMatrixD& G = config_.predictedLinearisation ? linearisePredicted(state, h) : J;
