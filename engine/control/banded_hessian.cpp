@@ -1,4 +1,4 @@
-// engine/control/banded_hessian.cpp — compressed central differences of the Lagrangian gradient (banded_hessian.h).
+// engine/control/banded_hessian.cpp — compressed forward differences of the Lagrangian gradient (banded_hessian.h).
 #include "engine/control/banded_hessian.h"
 
 #include <algorithm>
@@ -30,19 +30,19 @@ void bandedFdHessian(const Nlp& nlp, int block, const Eigen::VectorXd& x, double
   };
   std::vector<Eigen::Triplet<double>> scratch;
   std::vector<double> step(n);
-  for (int j = 0; j < n; ++j) step[j] = 1e-5 * std::max(1.0, std::abs(x[j]));
+  for (int j = 0; j < n; ++j) step[j] = 1e-7 * std::max(1.0, std::abs(x[j]));
+  const Eigen::VectorXd g0 = lagrangianGradient(nlp, x, objFactor, lambda, scratch);
   for (int offset = 0; offset < block; ++offset)
     for (int r = 0; r < 3; ++r) {
-      Eigen::VectorXd xp = x, xm = x;
+      Eigen::VectorXd xp = x;
       bool any = false;
       for (int b = r; b < blocks; b += 3) {
         const int j = b * block + offset;
         if (j >= n) continue;
-        xp[j] += step[j], xm[j] -= step[j], any = true;
+        xp[j] += step[j], any = true;
       }
       if (!any) continue;
-      const Eigen::VectorXd d = lagrangianGradient(nlp, xp, objFactor, lambda, scratch) -
-                                lagrangianGradient(nlp, xm, objFactor, lambda, scratch);
+      const Eigen::VectorXd d = lagrangianGradient(nlp, xp, objFactor, lambda, scratch) - g0;
       // Row i sees exactly one perturbed column of this colour within distance 1: the one in block b(i)-1..b(i)+1
       // that is = r (mod 3).
       for (int i = 0; i < n; ++i) {
@@ -50,7 +50,7 @@ void bandedFdHessian(const Nlp& nlp, int block, const Eigen::VectorXd& x, double
         for (int b = std::max(0, bi - 1); b <= std::min(blocks - 1, bi + 1); ++b) {
           const int j = b * block + offset;
           if (b % 3 != r || j >= n) continue;
-          at(i, j) = d[i] / (2.0 * step[j]);
+          at(i, j) = d[i] / step[j];
         }
       }
     }

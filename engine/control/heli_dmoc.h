@@ -82,8 +82,8 @@ class HeliDmoc : public Nlp {
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override;
   void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override;
-  // Hessian of the Lagrangian by compressed central differences of the exact Jacobian (banded_hessian.h: rows touch
-  // blocks k and k+1 only, 48 pairs of Jacobian evaluations). Ipopt then runs Newton steps instead of L-BFGS.
+  // Hessian of the Lagrangian by compressed forward differences of the exact Jacobian (banded_hessian.h: rows touch
+  // blocks k and k+1 only, 49 Jacobian evaluations). Ipopt then runs Newton steps instead of L-BFGS.
   bool hasHessian() const override { return true; }
   void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                std::vector<Eigen::Triplet<double>>& out) const override;
