@@ -19,6 +19,10 @@ PanelRect panelRect(const char* panel, float w, float h) {
   if (!std::strcmp(panel, "Plots")) return {w - right, top, right, h - top};
   if (!std::strcmp(panel, "Input")) return {left + 10, 0.3f * h, std::min(620.0f, w - left - right - 20), 0.68f * h};
   // Along the bottom between the columns: the 3-D view keeps the space above it (view_layout.h).
+  if (!std::strcmp(panel, "Plan (side)")) {  // the Plan panel of a scene with its own panels along the bottom
+    const float height = std::clamp(0.5f * h, 260.0f, 420.0f);
+    return {w - right, h - height, right, height};
+  }
   if (!std::strcmp(panel, "Scene panel") || !std::strcmp(panel, "Plan")) {
     const float height = std::clamp(0.36f * h, 200.0f, 300.0f);
     return {left, h - height, std::max(380.0f, w - left - right), height};

@@ -70,6 +70,15 @@ void setPlanValue(AppState& app, const std::string& key, double v) {
   }
 }
 
+void drawHeading(AppState& app) {
+  PlanPanelState& st = app.plan;
+  if (!st.planParams.spec(kHeadingKey)) return;
+  float deg = float(st.planParams.real(kHeadingKey) * 180.0 / kPi);
+  ImGui::SetNextItemWidth(170.0f);
+  if (ImGui::SliderFloat("heading [deg]", &deg, -180.0f, 180.0f, "%.0f"))
+    setPlanValue(app, kHeadingKey, deg * kPi / 180.0);
+}
+
 void drawPlanKey(AppState& app, const ParamSpec& spec);
 
 // A named target among choices (the helicopter's target_pad): drawn with the goal.
@@ -81,6 +90,7 @@ void drawGoal(AppState& app) {
     if (isGoalChoice(spec)) drawPlanKey(app, spec);
   const std::vector<PlanGoal> goals = goalsOf(app);
   const bool canClick = st.planParams.spec("target_x") && st.planParams.spec("target_y");
+  if (goals.empty() && !canClick) return drawHeading(app);  // the goal is a target choice (a named pad)
   char clicked[96];
   std::snprintf(clicked, sizeof clicked, "point (%.2f, %.2f)", canClick ? st.planParams.real("target_x") : 0.0,
                 canClick ? st.planParams.real("target_y") : 0.0);
@@ -102,11 +112,7 @@ void drawGoal(AppState& app) {
     app.notify("Plan: press on the ground for the goal, drag for its heading");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("press on the ground in the 3-D view: the goal's position; drag: its heading");
-  if (!st.planParams.spec(kHeadingKey)) return;
-  float deg = float(st.planParams.real(kHeadingKey) * 180.0 / kPi);
-  ImGui::SetNextItemWidth(170.0f);
-  if (ImGui::SliderFloat("heading [deg]", &deg, -180.0f, 180.0f, "%.0f"))
-    setPlanValue(app, kHeadingKey, deg * kPi / 180.0);
+  drawHeading(app);
 }
 
 // One plan key: Enter applies; a value out of range is refused with the range named.
@@ -288,9 +294,20 @@ void drawPlanPanel(AppState& app) {
   PlanPanelState& st = app.plan;
   const PlanProblemInfo* info = PlanProblemRegistry::find(st.scene);
   if (!info || !st.open) return;
-  if (!beginPanel(app, "Plan", "Plan", &st.open)) return;
+  // The bottom strip belongs to a scene's own panels (the helicopter's) when it has some: then the right column.
+  const bool side = !app.driver.scene().panels(app.scenePanels.context).empty();
+  const char* title = side ? "Plan###Plan (side)" : "Plan";
+  app.panelOutsideView[title] = false;  // always with an opaque background: it may lie over another panel
+  ImGui::SetNextWindowBgAlpha(1.0f);
+  if (!beginPanel(app, side ? "Plan (side)" : "Plan", title, &st.open)) return;
   ImGui::TextUnformatted(info->title.c_str());
-  if (ImGui::BeginTable("plan", 2, ImGuiTableFlags_Resizable)) {
+  if (side) {
+    drawGoal(app);
+    drawSettings(app);
+    drawButtons(app);
+    drawStatus(app);
+    drawConvergence(app, std::max(110.0f, ImGui::GetContentRegionAvail().y - 40.0f));
+  } else if (ImGui::BeginTable("plan", 2, ImGuiTableFlags_Resizable)) {
     ImGui::TableSetupColumn("settings", ImGuiTableColumnFlags_WidthStretch, 0.62f);
     ImGui::TableSetupColumn("convergence", ImGuiTableColumnFlags_WidthStretch, 0.38f);
     ImGui::TableNextColumn();
