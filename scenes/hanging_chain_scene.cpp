@@ -12,15 +12,15 @@ std::vector<ParamSpec> chainParams() {
       ParamSpec::integer("rods", 20, 1, 1000, "number of rods in the chain"),
       ParamSpec::real("rod_mass", 0.25, 0.0, 1e6, "kg", "mass of every rod", true),
       ParamSpec::real("rod_length", 0.25, 0.0, 100.0, "m",
-                      "length of every rod. Short rods whipping at h = 1/60 turn too far per step for the linearised "
-                      "unit-length row (0.1 m rods released horizontally stretch |u| past 4 within 1 s): lower dt for them",
+                      "length of every rod. rod_model = director: short rods whipping at h = 1/60 turn too far per step "
+                      "for the linearised unit-length row (0.1 m rods released horizontally stretch |u| past 4 within 1 s)",
                       true),
       ParamSpec::real("angle", 1.5707963267948966, 0.0, 3.14159265358979, "rad",
                       "initial angle of the straight chain from the downward vertical (pi/2: horizontal)"),
       ParamSpec::real("tilt", 0.3, -3.14159265358979, 3.14159265358979, "rad", "initial turn about z out of the x-z plane"),
       ParamSpec::real("tip_mass", 0.0, 0.0, 1e6, "kg", "point mass at the free end (0: none)"),
   };
-  for (auto& r : rodSceneParams({"joints", "unit", "pins"}, true, false, "director")) p.push_back(r);
+  for (auto& r : rodSceneParams({"joints", "unit", "pins"}, true, false, "rigid")) p.push_back(r);
   return p;
 }
 

@@ -244,10 +244,11 @@ PanelTab solverTab(const RodScene& scene) {
   }
   if (const std::string model = scene.rodModelSummary(); !model.empty())
     tab.widgets.push_back(PanelWidget::text(model).tip(
-        "parameter rod_model (reset). director: the paper's stepper, joints exact but |u| drifts when rods spin fast "
-        "(ladders N >= 150 diverge in whiplash at dt = 1/60). rigid: rods cannot change length; joints are curved in "
-        "the rotation, so a step whose fastest rod turns more than max_turn is split into sub-steps (completes 60 s "
-        "for N <= 1000 at 2-5x the cost). Default: director (rigid misses the 1e-2 m gap target above N = 300)."));
+        "parameter rod_model (reset). Default rigid: rods cannot change length; joints are curved in the rotation, so "
+        "a step in which some rod turns more than max_turn (checked again after the step) is split into sub-steps. At "
+        "dt = 1/60 it completes 60 s for ladders N <= 1000 and chains <= 1000 rods with joint gaps <= 1e-2 m and energy "
+        "never above E(0). director: the paper's stepper (reference runs), joints linear but |u| drifts when rods spin "
+        "fast: ladders N >= 150 and chains >= 50 rods diverge in whiplash."));
   const auto ghosts = scene.ghosts();
   if (ghosts.empty()) {
     tab.widgets.push_back(PanelWidget::text("ghosts off (parameter 'ghosts', applies on reset)", PanelTone::Dim));

@@ -224,9 +224,10 @@ std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bo
                                   "centre + director with the row u.u = 1 (seed 001 Sec. 6; its unit residual runs away "
                                   "when rods spin fast)"));
     p.push_back(ParamSpec::real("max_turn", 0.03, 0.0, 3.14159265358979, "rad",
-                                "rigid rods: a step in which the fastest rod would turn by more than this is split into "
-                                "up to 64 equal SPOOK sub-steps (0: never). Whiplash turns rods by several rad per step "
-                                "at dt = 1/60; without sub-steps the rigid model then diverges"));
+                                "rigid rods: a step in which the fastest rod would turn by more than this (at its start "
+                                "or at any sub-step's end: then the step is redone) is split into up to 64 equal SPOOK "
+                                "sub-steps (0: never). Whiplash turns rods by several rad per step at dt = 1/60; without "
+                                "sub-steps the rigid model then diverges"));
   }
   for (auto& r : relaxationParams(groups, 2.0 / 60, withGamma)) p.push_back(r);
   return p;

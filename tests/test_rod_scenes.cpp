@@ -4,6 +4,7 @@
 // bad input.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -38,7 +39,9 @@ TEST_CASE("rod scenes: the ladder's CSV columns start with the issue's names") {
 
 TEST_CASE("rod scenes: varsim run ladder reproduces ladder_N5.csv") {
   const std::string csv = std::string(VARSIM_TEST_OUT) + "/ladder_N5_run.csv";
-  const std::string cmd = std::string(VARSIM_BINARY) + " run ladder --set links=5 --duration 10 --csv " + csv + " 2>/dev/null";
+  // The reference is the paper's (x, u) stepper, no longer the scene's default rod model.
+  const std::string cmd =
+      std::string(VARSIM_BINARY) + " run ladder --set links=5 --set rod_model=director --duration 10 --csv " + csv + " 2>/dev/null";
   REQUIRE(std::system(cmd.c_str()) == 0);
   const auto ours = test::readCsv(csv), ref = test::readCsv(VARSIM_TEST_DATA "/reference/ladder_N5.csv");
   REQUIRE(ours.rows.size() == ref.rows.size());
@@ -152,4 +155,34 @@ TEST_CASE("rod scenes: rod_model = rigid on the ladder and chain (lengths exact,
   CHECK_THROWS_AS(p.setFromString("max_turn", "4", "--set"), BadInput);
   CHECK_THROWS_AS(p.setFromString("solver", "cholesky", "--set"), BadInput);
   CHECK(std::system((std::string(VARSIM_BINARY) + " run ladder --set rod_model=elastic --steps 1 2>/dev/null").c_str()) != 0);
+}
+
+// Issue 16's first reproducer, now on the default rod model (rigid): with the paper's director model
+// `varsim run ladder --set links=150 --duration 20` diverged at t = 17.3 s (|u| runaway). The other
+// reproducers (links = 300, the 200-rod chain) are in test_rigid_rod_spook; 60 s runs and N = 1000
+// in bench_ladder_robust.
+TEST_CASE("rod scenes: rigid is the default rod model; issue 16 reproducer, ladder links = 150 for 20 s") {
+  CHECK(SceneRegistry::defaults("chain").choice("rod_model") == "rigid");
+  const double T = std::getenv("VARSIM_SANITIZED") ? 3.0 : 20.0;
+  auto scene = makeScene("ladder", {{"links", "150"}});
+  REQUIRE(scene->params().choice("rod_model") == "rigid");
+  const auto cols = scene->columns();
+  const auto col = [&](const char* c) { return size_t(std::find(cols.begin(), cols.end(), c) - cols.begin()); };
+  std::vector<double> row;
+  scene->diagnostics(row);
+  const double E0 = row[col("energy")];
+  double maxGap = 0, maxUnit = 0, maxExcess = -1e300;
+  for (long k = 0, n = std::lround(T / scene->dt()); k < n; ++k) {
+    scene->step(scene->dt(), {});  // throws SimulationDiverged on divergence
+    scene->diagnostics(row);
+    maxGap = std::max(maxGap, row[col("constraint_max")]);
+    maxUnit = std::max(maxUnit, row[col("unit_max")]);
+    maxExcess = std::max(maxExcess, row[col("energy")] - E0);
+  }
+  MESSAGE("ladder links = 150, " << T << " s: max gap " << maxGap << " m, max |u.u-1|/2 " << maxUnit << ", max E - E0 "
+          << maxExcess << " J");
+  CHECK(scene->time() == doctest::Approx(T).epsilon(1e-9));
+  CHECK(maxGap < 1e-2);
+  CHECK(maxUnit < 4e-16);
+  CHECK(maxExcess <= 1e-9 * std::abs(E0));
 }

@@ -12,9 +12,11 @@ namespace varsim {
 
 class RigidRodSpook {
  public:
-  // maxTurn (rad, ≥ 0; 0 = off, the default): a step in which the fastest rod would turn by more than
-  // maxTurn is split into n = ⌈h |ω|max / maxTurn⌉ ≤ 64 equal SPOOK steps (n depends on the state
-  // only, so runs stay bit-reproducible). Measured in bench_ladder_robust; not a scene default.
+  // maxTurn (rad, ≥ 0; 0 = off, the default here; the scenes use 0.03): a step in which the fastest
+  // rod would turn by more than maxTurn is split into n = ⌈h |ω|max / maxTurn⌉ ≤ 64 equal SPOOK steps,
+  // with |ω|max taken at the step's start and, after the fact, at every sub-step's end (a step that
+  // needed more is redone once from its start with that count). n depends on the state only, so
+  // runs stay bit-reproducible. Measured in bench_ladder_robust.
   explicit RigidRodSpook(const RodSystem& system, SpookConfig config = {}, double maxTurn = 0.0);
   RigidRodSpook(const RigidRodSpook&) = delete;
   RigidRodSpook& operator=(const RigidRodSpook&) = delete;
@@ -28,15 +30,18 @@ class RigidRodSpook {
   const SpookStepper& spook() const { return spook_; }
   const RigidRodModel& model() const { return model_; }
   int lastSubSteps() const { return lastSubSteps_; }
+  bool lastRedone() const { return lastRedone_; }  // the last step was redone with more sub-steps
 
  private:
   RigidRodModel model_;
   SpookStepper spook_;
   double maxTurn_;
-  MechanicalState twist_;  // scratch: the state in twist form
+  MechanicalState twist_, start_;  // scratch: the state in twist form
   static constexpr int kMaxSubSteps = 64;
-  int subSteps(double h) const;
+  double fastestTurnRate(const MechanicalState& twist) const;
+  int subSteps(double h, double wmax) const;
   int lastSubSteps_ = 1;
+  bool lastRedone_ = false;
 };
 
 }  // namespace varsim

@@ -1,10 +1,11 @@
 // Robustness of SPOOK's two rod models at the issue-16 settings (h = 1/60, ε = 1e-8, τ = 2h, 60 s):
 // ladders N ∈ {20, 150, 300, 1000} released horizontally and chains of 20–1000 rods (0.25 m,
 // 0.25 kg, horizontal, tilt 0.3). Per run: time reached (or the divergence), max joint gap, max and
-// mean over time of the joint-gap RMS, max E − E(0), max |u·u − 1|/2, peak end speed, CPU per step.
+// mean over time of the joint-gap RMS, max E − E(0), max |u·u − 1|/2, peak end speed, CPU per step and,
+// for the rigid model, the mean sub-steps per step and the steps redone with more (rigid_rod_spook.h).
 //   bench_ladder_robust [T [maxTurn]]       all cases, T seconds (default 60), sub-step turn 0.03 rad
-//   bench_ladder_robust T kind N [maxTurn]  one case: kind ladder|chain; maxTurn > 0 adds the rigid
-//                                           model with sub-steps (rigid_rod_spook.h)
+//   bench_ladder_robust T kind N [maxTurn [rigid]]  one case: kind ladder|chain; maxTurn > 0 adds the
+//                                           rigid model with sub-steps; `rigid`: only that model
 //   bench_ladder_robust --soak [minutes]    ladder N = 1000, rigid rods, max_turn 0.03, block solver, 5 min
 //                                           simulated by default: no divergence, gaps, energy, lengths
 #include <algorithm>
@@ -27,6 +28,8 @@ namespace {
 
 struct Row {
   double reached = 0, maxGap = 0, maxRms = 0, meanRms = 0, maxExcess = -1e300, maxUnit = 0, maxSpeed = 0, cpuMs = 0;
+  double meanSub = 0;
+  long redone = 0;
   std::string failure;
 };
 
@@ -51,6 +54,7 @@ Row run(const RodSystem& sys, int model, double T, double maxTurn) {
       break;
     }
     cpu += double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0;
+    if (rigid) r.meanSub += rigid->lastSubSteps(), r.redone += rigid->lastRedone();
     const RodDiagnostics d = rodDiagnostics(sys, s);
     r.reached = s.t;
     r.maxGap = std::max(r.maxGap, d.constraintMax);
@@ -61,20 +65,21 @@ Row run(const RodSystem& sys, int model, double T, double maxTurn) {
     r.maxSpeed = std::max(r.maxSpeed, d.maxSpeed);
   }
   r.cpuMs = cpu / std::max(1.0, r.reached / h);
+  r.meanSub /= std::max(1.0, r.reached / h);
   return r;
 }
 
-void printCase(const char* kind, int n, double T, double maxTurn) {
+void printCase(const char* kind, int n, double T, double maxTurn, bool onlySubSteps = false) {
   std::unique_ptr<Ladder> ladder;
   std::unique_ptr<HangingChain> chain;
   if (std::strcmp(kind, "ladder") == 0) ladder = std::make_unique<Ladder>(LadderConfig{n});
   else chain = std::make_unique<HangingChain>(HangingChainConfig{n, 0.25, 0.25, 1.5707963267948966, 0.3});
   const RodSystem& sys = ladder ? ladder->system() : chain->system();
   const char* names[3] = {"director", "rigid", "rigid+sub"};
-  for (int model = 0; model < (maxTurn > 0 ? 3 : 2); ++model) {
+  for (int model = onlySubSteps && maxTurn > 0 ? 2 : 0; model < (maxTurn > 0 ? 3 : 2); ++model) {
     const Row r = run(sys, model, T, maxTurn);
-    std::printf("%-6s %5d %-9s %6.2f %9.3g %9.3g %9.3g %10.4g %9.3g %8.4g %7.3f  %s\n", kind, n, names[model], r.reached,
-                r.maxGap, r.maxRms, r.meanRms, r.maxExcess, r.maxUnit, r.maxSpeed, r.cpuMs,
+    std::printf("%-6s %5d %-9s %6.2f %9.3g %9.3g %9.3g %10.4g %9.3g %8.4g %7.3f %5.2f %5ld  %s\n", kind, n, names[model],
+                r.reached, r.maxGap, r.maxRms, r.meanRms, r.maxExcess, r.maxUnit, r.maxSpeed, r.cpuMs, r.meanSub, r.redone,
                 r.failure.empty() ? "ok" : r.failure.c_str());
     std::fflush(stdout);
   }
@@ -123,10 +128,12 @@ int main(int argc, char** argv) {
   }
   const double T = argc > 1 ? std::atof(argv[1]) : 60.0;
   std::printf("SPOOK rod models, h = 1/60, eps = 1e-8, tau = 2h, %g s (gaps in m, energy in J, speed in m/s, cpu ms/step)\n"
-              "kind       N model     reached   max gap   max RMS  mean RMS  max E-E0   max unit  v max   cpu  result\n",
+              "kind       N model     reached   max gap   max RMS  mean RMS  max E-E0   max unit  v max   cpu  subs redo  "
+              "result\n",
               T);
   if (argc > 3 && std::atoi(argv[3]) > 0) {
-    printCase(argv[2], std::atoi(argv[3]), T, argc > 4 ? std::atof(argv[4]) : 0.0);
+    printCase(argv[2], std::atoi(argv[3]), T, argc > 4 ? std::atof(argv[4]) : 0.0,
+              argc > 5 && std::strcmp(argv[5], "rigid") == 0);
     return 0;
   }
   const double maxTurn = argc > 2 ? std::atof(argv[2]) : 0.03;
