@@ -44,9 +44,9 @@ class BlockTridiagonalSolver : public SparseSolver {
   void solveMiddle();
   void sendForward(const BlockLevel& lv);
   void choleskyLevel(int k);
-  // Runs phase(0) and phase(1): lane 1 on the helper thread with 2 threads, else one after the other.
-  // The lanes write disjoint parts of the store, so the order does not change a bit of the result.
-  void twoLanes(Phase phase);
+  // Runs phase(0) and phase(1): lane 1 on the helper thread with 2 threads and `parallel`, else one after
+  // the other. The lanes write disjoint data, so the order does not change a bit of the result.
+  void twoLanes(Phase phase, bool parallel = true);
 
   std::unique_ptr<BlockLayout> layout_;
   std::vector<double> store_, diag0_, g_[2], h_[2];  // g_, h_: per-lane scratch of one body group
