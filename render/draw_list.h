@@ -75,7 +75,16 @@ struct DrawList {
   std::vector<std::string> hud;  // overlay lines (altitude, speed, ...)
   CameraHint camera;
 
-  void clear() { *this = DrawList{}; }
+  // Empties the list but keeps the vectors' storage: the app refills the same list every frame
+  // (15 001 shapes for a 5000-link ladder) without reallocating it.
+  void clear() {
+    shapes.clear();
+    lines.clear();
+    meshes.clear();
+    labels.clear();
+    hud.clear();
+    camera = CameraHint{};
+  }
 };
 
 }  // namespace varsim
