@@ -192,7 +192,7 @@ void HeliDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd&
   for (int k = 2; k + 2 < N; ++k) {
     const int r = clearanceRow0() + (k - 2) * rowsPerNode();
     for (int i = 0; i < rowsPerNode(); ++i) {
-      gL[r + i] = i < spheresRocks ? s.margin : 0.0;
+      gL[r + i] = i < spheresRocks ? s.margin : s.groundMargin;
       gU[r + i] = kNlpInfinity;
     }
   }

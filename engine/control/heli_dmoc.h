@@ -13,7 +13,8 @@
 // lgviNextMomentum(xi_{k-1}) (mu^-_0 = II xi(0) - (h/2) f_0, the stepper's start), f_k = gravity(R_k) + F(gamma_k) u_k;
 // eq. (9) rotation vee(E - E^T)/2, E = (R_k tau(h w_k))^T R_{k+1}, and translation x_{k+1} - (x_k + h R_k v_k).
 // Then actuator rates |u_{k+1} - u_k| <= rate h (1 - 1e-9), then per node k = 2..N-3 clearance rows: the bounding
-// sphere vs every rock (signed distance - radius >= margin) and every contact point above the ground (z >= 0).
+// sphere vs every rock (signed distance - radius >= margin) and every contact point above the ground
+// (z >= groundMargin).
 // f^+ in the rows is the drag alone: the ground rows keep every contact point at d >= 0 at every node, where the
 // scene's penalty contact is exactly zero, so the rows equal the scene's step; dynResidual() evaluates them with the
 // contact term on (the scene's full wrench) to show it. Fixed: node 0 (pose, xi(0), u_0 = the scene's start
@@ -56,6 +57,9 @@ struct HeliDmocSpec {
   // Cost h sum (u_k - u_trim)^T W (u_k - u_trim) in the scaled controls u / uScale (see the top), u_trim = hover,
   // W = diag(w_c, w_psi, w_tilt, w_tilt) (dimensionless), + weightSmooth sum |u_{k+1} - u_k|_W^2 / h.
   double weightCollective = 1.0, weightYaw = 1.0, weightTilt = 1.0, weightSmooth = 0.0;
+  // m, lower bound of every contact point's height at the clearance nodes: the interior point ends ~1e-9 m inside its
+  // bounds and may end a few 1e-11 m outside; 1 um keeps the scene's penalty contact (9e6 N/m) exactly off anyway.
+  double groundMargin = 1e-6;
   double rateMargin = 1e-9;  // rates are bounded by rate h (1 - rateMargin): the replay's rate clip never acts
 };
 
