@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "plan/plan_endpoints.h"
 #include "tests/csv_table.h"
@@ -56,6 +57,41 @@ PlanOutcome panelSolve(PlanJob& job) {
   REQUIRE(job.takeFinished(out, state));
   REQUIRE(state == PlanJob::State::Solved);
   return out;
+}
+
+// Play through the app's driver (after some steps of whatever the user was doing) until the plan hands over:
+// the diagnostics row of every step from Play's step 0. The hand-over must come from the plan's end.
+std::vector<std::vector<double>> playRows(SimDriver& driver, const std::string& scene, const PlanOutcome& plan) {
+  driver.load(scene, SceneRegistry::defaults(scene));
+  for (int k = 0; k < 7; ++k) driver.stepOnce();
+  PlanPlayback playback;
+  std::vector<std::vector<double>> rows;
+  std::string notice;
+  driver.afterStep = [&](long, const Scene& s) {
+    rows.emplace_back();
+    s.diagnostics(rows.back());
+    notice += playback.afterStep(driver);
+  };
+  playback.play(driver, scene, plan);
+  CHECK(playback.source() == PlanPlayback::Source::Plan);
+  rows.emplace_back();
+  driver.scene().diagnostics(rows.back());
+  while (playback.source() == PlanPlayback::Source::Plan && driver.step() < 10 * plan.steps) driver.frame(1.0 / 60.0);
+  driver.afterStep = nullptr;
+  // The plan's end handed over exactly at step N: no step ran on the plan's held last inputs.
+  CHECK(notice.find("the plan ended") != std::string::npos);
+  CHECK(rows.size() == size_t(plan.steps + 1));
+  return rows;
+}
+
+void checkSameRows(const CsvTable& headless, const std::vector<std::vector<double>>& rows, long n) {
+  REQUIRE(rows.size() >= size_t(n + 1));
+  REQUIRE(headless.rows.size() == size_t(n + 1));
+  for (size_t k = 0; k <= size_t(n); ++k)
+    for (size_t c = 0; c < headless.header.size() && c < rows[k].size(); ++c) {
+      INFO("step ", k, " column ", headless.header[c]);
+      CHECK(rows[k][c] == headless.rows[k][c]);  // %.17g round-trips: equal doubles
+    }
 }
 
 }  // namespace
@@ -131,29 +167,8 @@ TEST_CASE("PlayIsBitIdenticalToTheHeadlessReplay") {
   PlanJob job;
   const PlanOutcome plan = panelSolve(job);  // the app's own solve: its input track in memory, not the file
   SimDriver driver;
-  driver.load("car", SceneRegistry::defaults("car"));  // whatever the user was doing before Play
-  for (int k = 0; k < 7; ++k) driver.stepOnce();
-  PlanPlayback playback;
-  std::vector<std::vector<double>> rows;
-  std::string notice;
-  driver.afterStep = [&](long, const Scene& scene) {
-    rows.emplace_back();
-    scene.diagnostics(rows.back());
-    notice += playback.afterStep(driver);
-  };
-  playback.play(driver, "car", plan);
-  CHECK(playback.source() == PlanPlayback::Source::Plan);
-  rows.emplace_back();
-  driver.scene().diagnostics(rows.back());
-  while (playback.source() == PlanPlayback::Source::Plan && driver.step() < 10 * kN) driver.frame(1.0 / 60.0);
-  // The plan's end handed over exactly at step N: no step ran on the plan's held last inputs.
-  CHECK(notice.find("the plan ended") != std::string::npos);
-  REQUIRE(rows.size() >= size_t(kN + 1));
-  for (size_t k = 0; k <= size_t(kN); ++k)
-    for (size_t c = 0; c < headless.header.size() && c < rows[k].size(); ++c) {
-      INFO("step ", k, " column ", headless.header[c]);
-      CHECK(rows[k][c] == headless.rows[k][c]);  // %.17g round-trips: equal doubles
-    }
+  const std::vector<std::vector<double>> rows = playRows(driver, "car", plan);
+  checkSameRows(headless, rows, kN);
   // Live again with the user's values: torque and steer_rate back to 0, the steering centres again.
   CHECK_FALSE(driver.replaying());
   CHECK(driver.params().real("torque") == 0.0);
@@ -268,4 +283,27 @@ TEST_CASE("ReplanningStartsFromTheLastPlan") {
   CHECK(warm.iterations < cold);
   MESSAGE("re-plan after a 5 cm goal move: ", warm.iterations, " iterations warm, ", cold, " cold");
   CHECK(warm.path.back()[1] == doctest::Approx(0.35).epsilon(1e-6));
+}
+
+TEST_CASE("PlayOfAStickPlanIsBitIdenticalToTheHeadlessReplay") {
+  // The snakeboard's plan drives the rotor/steer sticks (input rows, not parameter events), replayed with gait off.
+  if (std::getenv("VARSIM_SANITIZED")) return;  // two 0.4 s solves; the car case covers Play under the sanitizers
+  const std::string problem = std::string(VARSIM_TEST_DATA) + "/../../assets/problems/snakeboard_reach.json";
+  const std::string inputs = testOut("plan_panel_snake_inputs.csv"), csv = testOut("plan_panel_snake_replay.csv");
+  const HeadlessResult r = runCaptured({"plan", problem, "--csv", testOut("plan_panel_snake.csv"), "--inputs", inputs});
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  const HeadlessResult run = runCaptured({"run", "snakeboard", "--set", "gait=false", "--set", "dt=0.05", "--set",
+                                          "world=open", "--steps", "160", "--input", inputs, "--csv", csv});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  PlanJob job;
+  job.start(planSolve(loadPlanProblem(problem)));
+  job.wait();
+  PlanOutcome plan;
+  PlanJob::State state = PlanJob::State::Idle;
+  REQUIRE(job.takeFinished(plan, state));
+  REQUIRE(state == PlanJob::State::Solved);
+  SimDriver driver;
+  checkSameRows(readCsv(csv), playRows(driver, "snakeboard", plan), 160);
 }
