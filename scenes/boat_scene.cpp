@@ -196,18 +196,17 @@ class BoatScene : public RigidVehicleScene {
   Vector6d endOfStepWrench(const se3::Pose& g, const Vector6d& xi, double t,
                            ImplicitWrenchJacobian* jac) const override {
     BoatWrench w;
-    computeHydrostatics(boat_.patches(), g, water_, t, scratch_);
-    boat_.hydrostaticWrench(g, scratch_, w, jac ? &jac->dPose : nullptr);
     if (!usesLgvi()) {
+      computeHydrostatics(boat_.patches(), g, water_, t, scratch_);
+      boat_.hydrostaticWrench(g, scratch_, w, jac ? &jac->dPose : nullptr);
       boat_.patchWrenches(g.R, xi, scratch_, boat_.waterVelocities(g, t, water_, scratch_), w);
       return w.hydrostatic() + w.hydrodynamic + w.wind;
     }
-    Eigen::Matrix<double, 6, 3> dTheta;
     const NodeData& k = node();  // still node k: the pose moves after the solve
-    boat_.patchWrenches(g.R, xi, k.hydro, k.eta, w, jac ? &jac->dXi : nullptr, jac ? &dTheta : nullptr);
-    if (jac) jac->dPose.leftCols<3>() += dTheta;
+    const Vector6d f = boat_.endOfStepWrench(g, xi, k.hydro, k.eta, water_, t, scratch_, w,
+                                             jac ? &jac->dPose : nullptr, jac ? &jac->dXi : nullptr);
     lastEnd_ = {g, xi, w.hydrostatic(), w.windPower, w.waterPower};
-    return w.hydrostatic() + w.hydrodynamic + w.wind;
+    return f;
   }
 
   // Called at node k+1: books the source work of segment k, then sets the actuators and the node data of k+1.

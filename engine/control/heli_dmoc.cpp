@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/control/banded_hessian.h"
+#include "engine/control/dmoc_blocks.h"
 #include "engine/lie/so3.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/param.h"
@@ -15,26 +16,9 @@ namespace varsim {
 
 namespace {
 
-using Triplets = std::vector<Eigen::Triplet<double>>;
-
-Matrix3d yawMatrix(double psi) {  // exact third row (0, 0, 1): a level pose
-                                  // keeps its skids at z exactly
-  const double c = std::cos(psi), s = std::sin(psi);
-  Matrix3d R;
-  R << c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0;
-  return R;
-}
-
-// d/dp of (a^T E) etc. for the eq. (9) rotation row vee(E - E^T)/2: right-perturbing E by eps gives (tr(E) I - E^T) eps
-// / 2; left-perturbing (E -> (I - s^) E) gives -(tr(E) I - E) s / 2.
-Matrix3d skewRowRight(const Matrix3d& E) { return 0.5 * (E.trace() * Matrix3d::Identity() - E.transpose()); }
-Matrix3d skewRowLeft(const Matrix3d& E) { return -0.5 * (E.trace() * Matrix3d::Identity() - E); }
-
-template <class M>
-void addBlock(Triplets& out, int row, int col, const M& block) {
-  for (int j = 0; j < block.cols(); ++j)
-    for (int i = 0; i < block.rows(); ++i) out.emplace_back(row + i, col + j, block(i, j));
-}
+using dmoc::addBlock;
+using dmoc::Triplets;
+using dmoc::yawMatrix;
 
 }  // namespace
 
@@ -289,11 +273,8 @@ Eigen::Matrix<double, 12, 1> HeliDmoc::segmentRows(const Eigen::VectorXd& x, int
   const se3::Pose gk = pose(x, k), gk1 = pose(x, k + 1);
   const Vector6d b = leftMomentum(x, k, nullptr) + h * nodeWrench(gk, control(x, k), nullptr, nullptr);
   const LgviResidual res = lgviResidual(inertia_, s.lgvi, gk, k * h, h, b, twist(x, k), endWrench(sceneWrench), false);
-  const se3::Pose next = lgviNextPose(s.lgvi, gk, h, twist(x, k));
-  const Matrix3d E = next.R.transpose() * gk1.R;
   Eigen::Matrix<double, 12, 1> r;
-  r << res.r / s.heli.mass, 0.5 * (E(2, 1) - E(1, 2)), 0.5 * (E(0, 2) - E(2, 0)), 0.5 * (E(1, 0) - E(0, 1)),
-      gk1.x - next.x;
+  r << res.r / s.heli.mass, dmoc::poseRows(s.lgvi, h, gk, twist(x, k), gk1);
   return r;
 }
 
@@ -340,18 +321,7 @@ void HeliDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<dou
     addBlock(out, row, ck + 12, Eigen::Matrix<double, 6, 4>(-h * fU * uScale_.asDiagonal() / m));
     if (k > 0) addBlock(out, row, ck - kBlock + 6, Matrix6d(-dPrev / m));
     // eq. (9) rows: vee(E - E^T)/2 with E = (R_k dR)^T R_{k+1}; x_{k+1} - x_k - h R_k v_k.
-    se3::Pose T;
-    const se3::Pose next = lgviNextPose(s.lgvi, gk, h, xi, &T);
-    const Matrix3d E = next.R.transpose() * gk1.R;
-    const Vector3d w = xi.head<3>(), v = xi.tail<3>();
-    const Matrix3d etaPerW = h * (s.lgvi.retraction == Retraction::Cay ? so3::dcay(-h * w) : so3::dexp(-h * w));
-    addBlock(out, row + 6, ck, Matrix3d(skewRowLeft(E) * T.R.transpose() * Jr[k]));
-    addBlock(out, row + 6, ck + 6, Matrix3d(skewRowLeft(E) * etaPerW));
-    addBlock(out, row + 6, ck1, Matrix3d(skewRowRight(E) * Jr[k + 1]));
-    addBlock(out, row + 9, ck, Matrix3d(h * gk.R * so3::hat(v) * Jr[k]));
-    addBlock(out, row + 9, ck + 3, Matrix3d(-Matrix3d::Identity()));
-    addBlock(out, row + 9, ck + 9, Matrix3d(-h * gk.R));
-    addBlock(out, row + 9, ck1 + 3, Matrix3d::Identity());
+    dmoc::addPoseRowsJacobian(out, row + 6, ck, ck1, s.lgvi, h, gk, xi, gk1, Jr[k], Jr[k + 1]);
   }
   for (int k = 0; k + 1 < s.N; ++k)
     for (int i = 0; i < 4; ++i) {

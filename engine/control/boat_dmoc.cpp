@@ -1,0 +1,201 @@
+// engine/control/boat_dmoc.cpp — rows, sparse Jacobian, cost and initial guess of the boat DMOC (boat_dmoc.h). The
+// dynamics rows evaluate the stepper's pure functions (lgvi_se3.h) with the boat's own wrenches (boat.h); what is
+// written here is their chain rule through the chart R = Rbar exp(theta^).
+#include "engine/control/boat_dmoc.h"
+
+#include <cmath>
+#include <string>
+
+#include "engine/control/banded_hessian.h"
+#include "engine/control/dmoc_blocks.h"
+#include "engine/lie/so3.h"
+#include "engine/sim/errors.h"
+#include "engine/sim/param.h"
+
+namespace varsim {
+
+namespace {
+
+using dmoc::addBlock;
+using dmoc::Triplets;
+constexpr double kNodeStep = 1e-6;  // central-difference step of the frozen node data (rad, m)
+
+}  // namespace
+
+BoatDmoc::BoatDmoc(BoatDmocSpec spec) : spec_(std::move(spec)), boat_(spec_.boat), water_(spec_.water) {
+  const BoatDmocSpec& s = spec_;
+  if (s.N < 2) throw BadInput("boat plan: N = " + std::to_string(s.N) + ": allowed >= 2");
+  if (s.lgvi.group != LgviGroup::SO3xR3) throw BadInput("boat plan: key 'group' = se3: allowed so3xr3");
+  if (s.boat.pressure != 0.0)
+    throw BadInput("boat plan: key 'pressure' = " + formatNumber(s.boat.pressure) + ": allowed 0");
+  if (!(s.weightThrust > 0.0 && std::isfinite(s.weightThrust)))
+    throw BadInput("boat plan: weight_thrust = " + formatNumber(s.weightThrust) + ": allowed (0, inf)");
+  if (!(s.boat.thrustMax > 0.0)) throw BadInput("boat plan: key 'thrust_max' must be > 0");
+  inertia_ = principalInertia(s.boat.mass, boat_.principalInertia());
+  Rbar_.resize(s.N + 1);
+  const double psi0 = std::atan2(s.start.R(1, 0), s.start.R(0, 0));
+  for (int k = 0; k <= s.N; ++k) {
+    const double a = double(k) / s.N, sm = a * a * (3.0 - 2.0 * a);
+    Rbar_[k] = dmoc::yawMatrix(psi0 + sm * std::remainder(s.dockHeading - psi0, 2.0 * M_PI));
+  }
+  Rbar_[0] = s.start.R;
+  Rbar_[s.N] = dmoc::yawMatrix(s.dockHeading);
+  // The stepper's start (lgvi_se3.h initialize): mu^-_0 = II xi(0) - (h/2) f_0.
+  muMinus0_ = generalizedInertia(inertia_) * s.xi0 - 0.5 * s.h * nodeThrust(s.start, 0.0, s.u0);
+}
+
+se3::Pose BoatDmoc::pose(const Eigen::VectorXd& x, int k) const {
+  return {Rbar_[k] * so3::exp(x.segment<3>(kBlock * k)), x.segment<3>(kBlock * k + 3)};
+}
+Eigen::Vector2d BoatDmoc::thrust(const Eigen::VectorXd& x, int k) const {
+  return spec_.boat.thrustMax * x.segment<2>(kBlock * k + 12);
+}
+void BoatDmoc::setThrust(Eigen::VectorXd& x, int k, const Eigen::Vector2d& u) const {
+  x.segment<2>(kBlock * k + 12) = u / spec_.boat.thrustMax;
+}
+
+BoatNodeData BoatDmoc::nodeData(const se3::Pose& g, double t) const {
+  BoatNodeData n;
+  computeHydrostatics(boat_.patches(), g, water_, t, n.hydro);
+  n.eta = boat_.waterVelocities(g, t, water_, n.hydro);
+  return n;
+}
+
+// Boat::thrustWrench takes (u_r, u_l) (its control matrix order); the plan holds (u_left, u_right) like the scene.
+Vector6d BoatDmoc::nodeThrust(const se3::Pose& g, double t, const Eigen::Vector2d& u) const {
+  return boat_.thrustWrench(g, t, water_, Eigen::Vector2d(u.y(), u.x()));
+}
+
+Vector6d BoatDmoc::leftMomentum(const Eigen::VectorXd& x, int k, Matrix6d* dPrev) const {
+  if (k == 0) return muMinus0_;
+  return lgviNextMomentum(inertia_, spec_.lgvi, spec_.h, twist(x, k - 1), dPrev);
+}
+
+// eq. (10) at node pose gk for the node data taken at gNode (= gk in the rows; perturbed for the node-data partial).
+Vector6d BoatDmoc::momentumRows(const se3::Pose& gk, double tk, const Vector6d& muMinus, const Eigen::Vector2d& u,
+                                const Vector6d& xi, const se3::Pose& gNode, LgviResidual* full) const {
+  const BoatNodeData nd = nodeData(gNode, tk);
+  HydrostaticState scratch;
+  const ImplicitWrench fEnd = [&](const se3::Pose& g, const Vector6d& v, double t, ImplicitWrenchJacobian* jac) {
+    BoatWrench w;
+    return boat_.endOfStepWrench(g, v, nd.hydro, nd.eta, water_, t, scratch, w, jac ? &jac->dPose : nullptr,
+                                 jac ? &jac->dXi : nullptr);
+  };
+  const double h = spec_.h;
+  const Vector6d b = muMinus + h * nodeThrust(gNode, tk, u);
+  const LgviResidual res = lgviResidual(inertia_, spec_.lgvi, gk, tk, h, b, xi, fEnd, full != nullptr, full != nullptr);
+  if (full) *full = res;
+  return res.r;
+}
+
+Eigen::Matrix<double, 12, 1> BoatDmoc::segmentRows(const Eigen::VectorXd& x, int k) const {
+  const double h = spec_.h;
+  const se3::Pose gk = pose(x, k), gk1 = pose(x, k + 1);
+  const Vector6d r = momentumRows(gk, k * h, leftMomentum(x, k, nullptr), thrust(x, k), twist(x, k), gk, nullptr);
+  Eigen::Matrix<double, 12, 1> out;
+  out << r / spec_.boat.mass, dmoc::poseRows(spec_.lgvi, h, gk, twist(x, k), gk1);
+  return out;
+}
+
+Eigen::VectorXd BoatDmoc::constraints(const Eigen::VectorXd& x) const {
+  Eigen::VectorXd g(numConstraints());
+  for (int k = 0; k < spec_.N; ++k) g.segment<12>(12 * k) = segmentRows(x, k);
+  return g;
+}
+
+void BoatDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const {
+  const BoatDmocSpec& s = spec_;
+  const double h = s.h, m = s.boat.mass;
+  out.clear();
+  for (int k = 0; k < s.N; ++k) {
+    const int ck = kBlock * k, ck1 = kBlock * (k + 1), row = 12 * k;
+    const se3::Pose gk = pose(x, k), gk1 = pose(x, k + 1);
+    const Matrix3d Jr = so3::dexp(-x.segment<3>(ck)), Jr1 = so3::dexp(-x.segment<3>(ck1));
+    const Vector6d xi = twist(x, k);
+    const Eigen::Vector2d u = thrust(x, k);
+    Matrix6d dPrev = Matrix6d::Zero();
+    const Vector6d mu = leftMomentum(x, k, &dPrev);
+    LgviResidual res;
+    momentumRows(gk, k * h, mu, u, xi, gk, &res);
+    // Total body-perturbation partial: the end pose's (exact, res.dPose) + the frozen node data's (central differences).
+    Matrix6d dPose = res.dPose;
+    for (int j = 0; j < 6; ++j) {
+      se3::Pose gp = gk, gm = gk;
+      if (j < 3) {
+        gp.R = gk.R * so3::exp(kNodeStep * Vector3d::Unit(j));
+        gm.R = gk.R * so3::exp(-kNodeStep * Vector3d::Unit(j));
+      } else {
+        gp.x = gk.x + kNodeStep * gk.R.col(j - 3);
+        gm.x = gk.x - kNodeStep * gk.R.col(j - 3);
+      }
+      dPose.col(j) += (momentumRows(gk, k * h, mu, u, xi, gp, nullptr) - momentumRows(gk, k * h, mu, u, xi, gm, nullptr)) /
+                      (2.0 * kNodeStep);
+    }
+    Eigen::Matrix<double, 6, 2> fU;  // thrust is linear in u: columns are unit thrusts (left, right) * thrustMax
+    fU.col(0) = nodeThrust(gk, k * h, Eigen::Vector2d(s.boat.thrustMax, 0.0));
+    fU.col(1) = nodeThrust(gk, k * h, Eigen::Vector2d(0.0, s.boat.thrustMax));
+    addBlock(out, row, ck, Eigen::Matrix<double, 6, 3>(dPose.leftCols<3>() * Jr / m));
+    addBlock(out, row, ck + 3, Eigen::Matrix<double, 6, 3>(dPose.rightCols<3>() * gk.R.transpose() / m));
+    addBlock(out, row, ck + 6, Matrix6d(res.dXi / m));
+    addBlock(out, row, ck + 12, Eigen::Matrix<double, 6, 2>(-h * fU / m));
+    if (k > 0) addBlock(out, row, ck - kBlock + 6, Matrix6d(-dPrev / m));
+    dmoc::addPoseRowsJacobian(out, row + 6, ck, ck1, s.lgvi, h, gk, xi, gk1, Jr, Jr1);  // eq. (9)
+  }
+}
+
+void BoatDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
+                       std::vector<Eigen::Triplet<double>>& out) const {
+  bandedFdHessian(*this, kBlock, x, objFactor, lambda, out);
+}
+
+void BoatDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const {
+  const BoatDmocSpec& s = spec_;
+  const int n = numVariables();
+  xL = Eigen::VectorXd::Constant(n, -kNlpInfinity);
+  xU = Eigen::VectorXd::Constant(n, kNlpInfinity);
+  for (int k = 0; k < s.N; ++k) {
+    xL.segment<2>(kBlock * k + 12).setZero();
+    xU.segment<2>(kBlock * k + 12).setOnes();
+  }
+  xL.segment<3>(0).setZero(), xU.segment<3>(0).setZero();  // theta_0 = 0: R_0 = start
+  xL.segment<3>(3) = xU.segment<3>(3) = s.start.x;
+  xL.segment<2>(12) = xU.segment<2>(12) = s.u0 / s.boat.thrustMax;
+  const int cN = kBlock * s.N, cL = kBlock * (s.N - 1);
+  xL[cN + 2] = xU[cN + 2] = 0.0;  // heading of node N = the dock's (theta_z around dmoc::yawMatrix(dockHeading))
+  xL.segment<2>(cN + 3) = xU.segment<2>(cN + 3) = s.dock;
+  xL.segment<6>(cL + 6).setZero(), xU.segment<6>(cL + 6).setZero();  // at rest
+  gL = gU = Eigen::VectorXd::Zero(numConstraints());
+}
+
+Eigen::VectorXd BoatDmoc::initialGuess() const {
+  const BoatDmocSpec& s = spec_;
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(numVariables());
+  for (int k = 0; k <= s.N; ++k) {
+    const double a = double(k) / s.N, sm = a * a * (3.0 - 2.0 * a);
+    x.segment<2>(kBlock * k + 3) = (1.0 - sm) * s.start.x.head<2>() + sm * s.dock;
+    x[kBlock * k + 5] = s.start.x.z();
+  }
+  for (int k = 0; k < s.N; ++k) {
+    const se3::Pose gk = pose(x, k), gk1 = pose(x, k + 1);
+    Vector6d xi;
+    xi << so3::log(gk.R.transpose() * gk1.R) / s.h, gk.R.transpose() * (gk1.x - gk.x) / s.h;
+    x.segment<6>(kBlock * k + 6) = k + 1 < s.N ? xi : Vector6d::Zero();
+    setThrust(x, k, k == 0 ? s.u0 : Eigen::Vector2d::Constant(0.2 * s.boat.thrustMax));
+  }
+  return x;
+}
+
+double BoatDmoc::objective(const Eigen::VectorXd& x) const {
+  double f = 0.0;
+  for (int k = 0; k < spec_.N; ++k) f += x.segment<2>(kBlock * k + 12).squaredNorm();
+  return spec_.weightThrust * spec_.h * f;
+}
+
+Eigen::VectorXd BoatDmoc::gradient(const Eigen::VectorXd& x) const {
+  Eigen::VectorXd g = Eigen::VectorXd::Zero(numVariables());
+  for (int k = 0; k < spec_.N; ++k)
+    g.segment<2>(kBlock * k + 12) = 2.0 * spec_.weightThrust * spec_.h * x.segment<2>(kBlock * k + 12);
+  return g;
+}
+
+}  // namespace varsim
