@@ -48,9 +48,9 @@ std::string planInputs() {
   return inputs;
 }
 
-// The panel's solve (ui/core/plan_solve.h) of the small problem on a PlanJob, waited for.
-PlanOutcome panelSolve(PlanJob& job) {
-  job.start(planSolve(loadPlanProblem(smallProblem())));
+// The panel's solve (ui/core/plan_solve.h) of a problem file (default: the small one) on a PlanJob, waited for.
+PlanOutcome panelSolve(PlanJob& job, const std::string& problem = "") {
+  job.start(planSolve(loadPlanProblem(problem.empty() ? smallProblem() : problem)));
   job.wait();
   PlanOutcome out;
   PlanJob::State state = PlanJob::State::Idle;
@@ -298,12 +298,7 @@ TEST_CASE("PlayOfAStickPlanIsBitIdenticalToTheHeadlessReplay") {
   INFO(run.err);
   REQUIRE(run.exitCode == 0);
   PlanJob job;
-  job.start(planSolve(loadPlanProblem(problem)));
-  job.wait();
-  PlanOutcome plan;
-  PlanJob::State state = PlanJob::State::Idle;
-  REQUIRE(job.takeFinished(plan, state));
-  REQUIRE(state == PlanJob::State::Solved);
+  const PlanOutcome plan = panelSolve(job, problem);
   SimDriver driver;
   checkSameRows(readCsv(csv), playRows(driver, "snakeboard", plan), 160);
 }
