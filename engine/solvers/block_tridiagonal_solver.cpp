@@ -91,6 +91,11 @@ void BlockTridiagonalSolver::setThreads(int threads) {
   threads_ = threads;
 }
 
+void BlockTridiagonalSolver::runPendingLaneOne(void* self) {
+  BlockTridiagonalSolver& solver = *static_cast<BlockTridiagonalSolver*>(self);
+  (solver.*solver.pending_)(1);
+}
+
 void BlockTridiagonalSolver::twoLanes(Phase phase, bool parallel) {
   if (threads_ < 2 || !parallel) {
     (this->*phase)(0);
@@ -98,7 +103,7 @@ void BlockTridiagonalSolver::twoLanes(Phase phase, bool parallel) {
     return;
   }
   pending_ = phase;
-  worker_.run([](void* self) { auto* s = static_cast<BlockTridiagonalSolver*>(self); (s->*(s->pending_))(1); }, this);
+  worker_.run(&BlockTridiagonalSolver::runPendingLaneOne, this);
   std::exception_ptr first;
   try {
     (this->*phase)(0);

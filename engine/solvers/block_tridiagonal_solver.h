@@ -47,6 +47,7 @@ class BlockTridiagonalSolver : public SparseSolver {
   // Runs phase(0) and phase(1): lane 1 on the helper thread with 2 threads and `parallel`, else one after
   // the other. The lanes write disjoint data, so the order does not change a bit of the result.
   void twoLanes(Phase phase, bool parallel = true);
+  static void runPendingLaneOne(void* self);  // the helper thread's job: pending_(1)
 
   std::unique_ptr<BlockLayout> layout_;
   std::vector<double> store_, diag0_, g_[2], h_[2];  // g_, h_: per-lane scratch of one body group
