@@ -13,10 +13,14 @@
 //   2. info.build(setup) -> PlanInstance, which owns the Nlp (throws BadInput naming key, value and range, e.g.
 //      an integrator the transcription does not share, a target inside a wall).
 //   3. solveWithIpopt(instance->nlp(), settings, onIteration) (plan/ipopt_solver.h) on any thread; the iteration
-//      callback's iterate maps to a world polyline with instance->ghostPath(x) (the app's ghost curve).
-//   4. On success: writeCsv(path, x) (the standard columns + controls + dyn_residual), inputTrack(x) (the open-
-//      loop replay through the ordinary stepper: `varsim run SCENE --input FILE`, or the app's Play), and
-//      writeInputs(path, x) / replayCommand(path) for the headless command.
+//      callback's iterate maps to a world polyline with instance->ghostPath(x) (the app's ghost curve);
+//      settings.cancel stops it, settings.warmStart re-plans from a previous result.
+//   4. On success: writeCsv(path, x) (the standard columns + controls + dyn_residual), inputTrack(x) played on the
+//      scene built from replayParams(x) (the open-loop replay through the ordinary stepper: `varsim run SCENE
+//      --input FILE`, or the app's Play), writeInputs(path, x) / replayCommand(path, x) for the headless command,
+//      and baseline(x) (bench_plan's comparison with what a user would otherwise fly).
+// Cost variants (smoothness, terminal penalty, free final time) are shared: wrap the transcription in DmocCosts
+// (engine/control/dmoc_costs.h) and append dmocCostSpecs() to the problem's keys (see plan/car_plan.cpp).
 // One problem kind per scene: variants of it (another target, cost variant) are plan keys of that entry.
 #pragma once
 
