@@ -1,0 +1,134 @@
+// plan/boat_plan.cpp — the boat's plan problem (seed 000 Sec. 6, Fig. 10 left): from the scene's start to rest at a dock
+// pose (x, y, heading) with the least thrust, under the scene's current (and waves, wind if set). Model, sea, step and
+// start come from the boat scene's own parameters; the transcription is engine/control/boat_dmoc.h; the replay sets the
+// scene's live held thrusts thrust_left/thrust_right before every step (neutral triggers hold them exactly).
+#include <algorithm>
+#include <cstdio>
+
+#include "engine/control/boat_dmoc.h"
+#include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
+#include "plan/plan_endpoints.h"
+#include "plan/plan_problem.h"
+#include "scenes/free_body_sim.h"
+#include "scenes/scene.h"
+
+namespace varsim {
+namespace {
+
+std::vector<ParamSpec> boatPlanSpecs() {
+  return {
+      ParamSpec::integer("N", 150, 2, 20000, "segments of the plan (horizon T = N dt)"),
+      ParamSpec::real("dock_x", 5.0, -1e5, 1e5, "m", "dock position x of the centre of mass"),
+      ParamSpec::real("dock_y", 0.0, -1e5, 1e5, "m", "dock position y of the centre of mass"),
+      ParamSpec::real("dock_heading", 0.0, -12.566370614359172, 12.566370614359172, "rad", "heading at the dock"),
+      ParamSpec::real("weight_thrust", 1.0, 1e-9, 1e6, "", "w in h w sum |u / thrust_max|^2"),
+      ParamSpec::integer("max_iter", 500, 1, 100000, "Ipopt max_iter"),
+  };
+}
+
+void requireChoice(const PlanSetup& o, const char* key, const char* allowed, const char* why) {
+  const std::string& v = o.scene.params.choice(key);
+  if (v != allowed)
+    throw BadInput(o.source + ": key '" + key + "' = " + v + ": allowed: " + allowed + " (" + why + ")");
+}
+
+BoatDmocSpec boatSpec(const PlanSetup& o) {
+  const ParamSet &p = o.scene.params, &q = o.plan;
+  requireChoice(o, "integrator", "lgvi", "the plan's constraints are the LGVI step");
+  requireChoice(o, "group", "so3xr3", "the transcription's eq. (9) rows are on SO(3)xR^3");
+  requireChoice(o, "hull_forces", "implicit", "the end-of-step hull wrench is the transcription's f^+");
+  if (p.real("pressure") != 0.0)
+    throw BadInput(o.source + ": key 'pressure' = " + formatNumber(p.real("pressure")) + ": allowed 0 (plan)");
+  BoatDmocSpec s;
+  s.boat.mass = p.real("mass");  // as the scene's boatSettings/waveSettings
+  s.boat.hullSize = p.vec3("hull");
+  s.boat.comHeight = p.real("com_height");
+  s.boat.waterDensity = p.real("water_density");
+  s.boat.damping = p.vec3("damping");
+  s.boat.pressure = 0.0;
+  s.boat.wind = p.vec3("wind");
+  s.boat.thrustMax = p.real("thrust_max");
+  s.boat.patchSize = p.real("patch_size");
+  s.water.amplitude = p.real("wave_amplitude");
+  s.water.wavelength = p.real("wave_length");
+  s.water.direction = p.real("wave_direction");
+  s.water.current = p.vec3("current");
+  s.water.gridSpacing = p.real("water_grid");
+  s.lgvi = lgviOptionsFrom(p);
+  s.h = p.real("dt");
+  s.N = int(q.integer("N"));
+  // The start as the scene builds it (floating on the local surface), read from its standard columns.
+  const auto scene = SceneRegistry::create(o.scene.scene, p);
+  const Eigen::Quaterniond qs(sceneColumn(*scene, "qw"), sceneColumn(*scene, "qx"), sceneColumn(*scene, "qy"),
+                              sceneColumn(*scene, "qz"));
+  s.start.R = qs.toRotationMatrix();
+  s.start.x = Vector3d(sceneColumn(*scene, "x"), sceneColumn(*scene, "y"), sceneColumn(*scene, "z"));
+  s.xi0.tail<3>() = s.start.R.transpose() * p.vec3("start_velocity");
+  s.u0 = {p.real("thrust_left"), p.real("thrust_right")};
+  s.dock = {q.real("dock_x"), q.real("dock_y")};
+  s.dockHeading = q.real("dock_heading");
+  s.weightThrust = q.real("weight_thrust");
+  return s;
+}
+
+class BoatPlan : public PlanInstance {
+ public:
+  explicit BoatPlan(const PlanSetup& setup) : PlanInstance(setup), dmoc_(boatSpec(setup)) {}
+  const Nlp& nlp() const override { return dmoc_; }
+  int segments() const override { return dmoc_.spec().N; }
+  double maxDynResidual(const Eigen::VectorXd& x) const override {
+    double r = 0.0;
+    for (int k = 0; k < segments(); ++k) r = std::max(r, dmoc_.dynResidual(x, k));
+    return r;
+  }
+  void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
+  // Before step k (k >= 1) the held thrusts of node k: the scene's applyLive sets them at once (node k's thrust).
+  InputTrack inputTrack(const Eigen::VectorXd& x) const override {
+    const auto scene = SceneRegistry::create(setup().scene.scene, setup().scene.params);
+    InputTrack track;
+    track.neutral = neutralInputs(scene->controls());
+    for (int k = 1; k < segments(); ++k) {
+      const Eigen::Vector2d u = dmoc_.thrust(x, k);
+      track.addEvent({k, InputEvent::Kind::Param, "thrust_left", formatNumber(u.x()), ""});
+      track.addEvent({k, InputEvent::Kind::Param, "thrust_right", formatNumber(u.y()), ""});
+    }
+    return track;
+  }
+  std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
+    std::vector<Eigen::Vector3d> path;
+    for (int k = 0; k <= segments(); ++k) path.push_back(dmoc_.pose(x, k).x);
+    return path;
+  }
+
+ private:
+  BoatDmoc dmoc_;
+};
+
+void BoatPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw BadInput(path + ": cannot write the plan CSV");
+  const BoatDmocSpec& s = dmoc_.spec();
+  std::fprintf(f, "t,x,y,z,qw,qx,qy,qz,omega_x,omega_y,omega_z,v_x,v_y,v_z,u_left,u_right,dyn_residual\n");
+  for (int k = 0; k <= s.N; ++k) {
+    const se3::Pose g = dmoc_.pose(x, k);
+    const Vector4d q = g.quaternion();
+    const Vector6d xi = k < s.N ? dmoc_.twist(x, k) : Vector6d::Zero();  // segment k's twist (body)
+    const Eigen::Vector2d u = dmoc_.thrust(x, std::min(k, s.N - 1));    // held after the last segment
+    const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
+    std::fprintf(f, "%.17g", k * s.h);
+    for (double v : {g.x.x(), g.x.y(), g.x.z(), q[0], q[1], q[2], q[3], xi[0], xi[1], xi[2], xi[3], xi[4], xi[5], u.x(),
+                     u.y(), res})
+      std::fprintf(f, ",%.17g", v);
+    std::fprintf(f, "\n");
+  }
+  if (std::fclose(f) != 0) throw BadInput(path + ": write failed");
+}
+
+}  // namespace
+
+VARSIM_REGISTER_PLAN_PROBLEM(PlanProblemInfo{
+    "boat", "To rest at a dock (least thrust)", "problems/boat_dock.json", boatPlanSpecs,
+    [](const PlanSetup& s) -> std::unique_ptr<PlanInstance> { return std::make_unique<BoatPlan>(s); }});
+
+}  // namespace varsim

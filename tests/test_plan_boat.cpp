@@ -1,0 +1,75 @@
+// tests/test_plan_boat.cpp — `varsim plan` for the boat (plan/boat_plan.cpp) on assets/problems/boat_dock.json (calm
+// water, head current, no wind): a short docking solves with dynamics residual <= 1e-10 per step, thrusts within
+// [0, thrust_max], at rest on the dock, and `varsim run boat --input` reproduces the planned poses; bad plans exit 2.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "tests/csv_table.h"
+#include "tests/headless_capture.h"
+
+using namespace varsim;
+using namespace varsim::test;
+
+namespace {
+
+const std::string kProblem = std::string(VARSIM_TEST_DATA) + "/../../assets/problems/boat_dock.json";
+
+}  // namespace
+
+TEST_CASE("BoatDockPlanSolvesAndReplaysThroughTheStepper") {
+  if (std::getenv("VARSIM_SANITIZED")) return;  // a 3 s solve in Release (FD Hessian); ~15x slower there
+  const std::string csv = testOut("plan_boat.csv"), inputs = testOut("plan_boat_inputs.csv");
+  const HeadlessResult r =
+      runCaptured({"plan", kProblem, "--set", "N=30", "--set", "dock_x=0.5", "--csv", csv, "--inputs", inputs});
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  const CsvTable plan = readCsv(csv);
+  REQUIRE(plan.rows.size() == 31);
+  const size_t last = 30;
+  double worstResidual = 0.0;
+  for (size_t k = 0; k < plan.rows.size(); ++k) {
+    worstResidual = std::max(worstResidual, std::abs(plan.at(k, "dyn_residual")));
+    for (const char* c : {"u_left", "u_right"}) {
+      CHECK(plan.at(k, c) >= 0.0);
+      CHECK(plan.at(k, c) <= 1500.0);
+    }
+  }
+  CHECK(worstResidual <= 1e-10);
+  CHECK(plan.at(last, "x") == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(std::abs(plan.at(last, "y")) <= 1e-12);
+
+  const std::string replayCsv = testOut("plan_boat_replay.csv");
+  const HeadlessResult run = runCaptured({"run", "boat", "--set", "wave_amplitude=0", "--set", "wind=0,0,0", "--set",
+                                          "current=-0.5,0,0", "--set", "patch_size=0.5", "--set", "dt=0.1", "--steps",
+                                          "30", "--input", inputs, "--csv", replayCsv});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const CsvTable replay = readCsv(replayCsv);
+  REQUIRE(replay.rows.size() == plan.rows.size());
+  double worst = 0.0, worstThrust = 0.0;
+  for (size_t k = 0; k < plan.rows.size(); ++k) {
+    for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"})
+      worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
+    // The scene's row k + 1 shows the thrust that acted on step k: the plan's u_k.
+    if (k < last)
+      for (const char* c : {"u_left", "u_right"})
+        worstThrust = std::max(worstThrust, std::abs(plan.at(k, c) - replay.at(k + 1, c)));
+  }
+  CHECK(worst <= 1e-8);
+  CHECK(worstThrust <= 1e-8);
+  for (const char* c : {"x", "y", "z"}) CHECK(std::abs(plan.at(last, c) - replay.at(last, c)) <= 1e-6);
+  CHECK(replay.at(last, "speed") <= 1e-6);  // at rest at the dock
+}
+
+TEST_CASE("BadBoatPlansExitTwoNamingTheKey") {
+  for (const auto& set : {std::string("N=0"), std::string("hull_forces=explicit"), std::string("group=se3"),
+                          std::string("pressure=10"), std::string("weight_thrust=nan")}) {
+    const HeadlessResult r = runCaptured(
+        {"plan", kProblem, "--set", set, "--csv", testOut("plan_boat_bad.csv"), "--inputs", testOut("plan_boat_bad.in")});
+    INFO(set << ": " << r.err);
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find(set.substr(0, set.find('='))) != std::string::npos);
+  }
+}
