@@ -107,7 +107,8 @@ TEST_CASE("JacobianAndGradientMatchFiniteDifferences") {
 }
 
 TEST_CASE("IpoptDocksAgainstTheCurrentAndTheReplayFollowsThePlan") {
-  const int N = std::getenv("VARSIM_SANITIZED") ? 12 : 20;
+  if (std::getenv("VARSIM_SANITIZED")) return;  // 1.7 s CPU in Release (FD Hessian), ~15x under ASan
+  const int N = 20;
   const BoatDmoc dmoc(dockSpec(N, 15.0 / N));
   IpoptSettings opt;
   opt.maxIterations = 200;

@@ -102,7 +102,7 @@ TEST_CASE("BadProblemFilesExitTwoNamingFileKeyValue") {
   r = runWith(edited("\"N\": 200", "\"bay\": 3"));
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("unknown key 'bay'") != std::string::npos);
-  r = runWith(edited("\"car\"", "\"boat\""));
+  r = runWith(edited("\"car\"", "\"pendulum\""));
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("'scene'") != std::string::npos);
   r = runWith(edited("\"dt\": 0.05", "\"dt\": -0.05"));
