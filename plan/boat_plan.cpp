@@ -72,16 +72,9 @@ BoatDmocSpec boatSpec(const PlanSetup& o) {
   return s;
 }
 
-class BoatPlan : public PlanInstance {
+class BoatPlan : public DmocPlanInstance<BoatDmoc> {
  public:
-  explicit BoatPlan(const PlanSetup& setup) : PlanInstance(setup), dmoc_(boatSpec(setup)) {}
-  const Nlp& nlp() const override { return dmoc_; }
-  int segments() const override { return dmoc_.spec().N; }
-  double maxDynResidual(const Eigen::VectorXd& x) const override {
-    double r = 0.0;
-    for (int k = 0; k < segments(); ++k) r = std::max(r, dmoc_.dynResidual(x, k));
-    return r;
-  }
+  explicit BoatPlan(const PlanSetup& setup) : DmocPlanInstance(setup, boatSpec(setup)) {}
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   // Before step k (k >= 1) the held thrusts of node k: the scene's applyLive sets them at once (node k's thrust).
   InputTrack inputTrack(const Eigen::VectorXd& x) const override {
@@ -102,7 +95,6 @@ class BoatPlan : public PlanInstance {
   }
 
  private:
-  BoatDmoc dmoc_;
 };
 
 void BoatPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {

@@ -70,20 +70,14 @@ CarDmocSpec carSpec(const PlanSetup& o) {
   return s;
 }
 
-class CarPlan : public PlanInstance {
+class CarPlan : public DmocPlanInstance<CarDmoc> {
  public:
   explicit CarPlan(const PlanSetup& setup)
-      : PlanInstance(setup), dmoc_(carSpec(setup)), costs_(dmoc_, dmoc_.layout(), dmocCostOptions(setup)) {
+      : DmocPlanInstance(setup, carSpec(setup)), costs_(dmoc_, dmoc_.layout(), dmocCostOptions(setup)) {
     if (setup.scene.params.choice("world") == "parking_lot")
       lot_ = carParkingLot(dmoc_.spec().car.l, dmoc_.spec().car.rho).obstacles;
   }
   const Nlp& nlp() const override { return costs_; }
-  int segments() const override { return dmoc_.spec().N; }
-  double maxDynResidual(const Eigen::VectorXd& x) const override {
-    double r = 0.0;
-    for (int k = 0; k < segments(); ++k) r = std::max(r, dmoc_.dynResidual(x, k));
-    return r;
-  }
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   bool baseline(const Eigen::VectorXd& x, PlanBaseline& out) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
@@ -99,7 +93,6 @@ class CarPlan : public PlanInstance {
   }
 
  private:
-  CarDmoc dmoc_;
   DmocCosts costs_;  // effort (dmoc_) + smoothness, terminal penalty, final time
   std::vector<PlanarBox> lot_;  // the whole lot (the NLP sees only the boxes near the guess)
 };

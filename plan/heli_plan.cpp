@@ -111,16 +111,9 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   return s;
 }
 
-class HeliPlan : public PlanInstance {
+class HeliPlan : public DmocPlanInstance<HeliDmoc> {
  public:
-  explicit HeliPlan(const PlanSetup& setup) : PlanInstance(setup), dmoc_(heliSpec(setup)) {}
-  const Nlp& nlp() const override { return dmoc_; }
-  int segments() const override { return dmoc_.spec().N; }
-  double maxDynResidual(const Eigen::VectorXd& x) const override {
-    double r = 0.0;
-    for (int k = 0; k < segments(); ++k) r = std::max(r, dmoc_.dynResidual(x, k));
-    return r;
-  }
+  explicit HeliPlan(const PlanSetup& setup) : DmocPlanInstance(setup, heliSpec(setup)) {}
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
@@ -130,7 +123,6 @@ class HeliPlan : public PlanInstance {
   }
 
  private:
-  HeliDmoc dmoc_;
 };
 
 void HeliPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {

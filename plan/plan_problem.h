@@ -25,6 +25,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -89,6 +90,25 @@ class PlanInstance {
 
  private:
   PlanSetup setup_;
+};
+
+// What every vehicle's plan shares: the DMOC transcription `dmoc_` (spec().N segments, dynResidual(x, k)) as the
+// NLP, unless a vehicle wraps it (the car's cost variants override nlp()).
+template <class Dmoc>
+class DmocPlanInstance : public PlanInstance {
+ public:
+  const Nlp& nlp() const override { return dmoc_; }
+  int segments() const override { return dmoc_.spec().N; }
+  double maxDynResidual(const Eigen::VectorXd& x) const override {
+    double r = 0.0;
+    for (int k = 0; k < segments(); ++k) r = std::max(r, dmoc_.dynResidual(x, k));
+    return r;
+  }
+
+ protected:
+  template <class Spec>
+  DmocPlanInstance(const PlanSetup& setup, const Spec& spec) : PlanInstance(setup), dmoc_(spec) {}
+  Dmoc dmoc_;
 };
 
 struct PlanProblemInfo {

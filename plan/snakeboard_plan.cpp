@@ -94,17 +94,10 @@ SnakeboardDmocSpec snakeboardSpec(const PlanSetup& o) {
   return s;
 }
 
-class SnakeboardPlan : public PlanInstance {
+class SnakeboardPlan : public DmocPlanInstance<SnakeboardDmoc> {
  public:
-  explicit SnakeboardPlan(const PlanSetup& setup) : PlanInstance(setup), dmoc_(snakeboardSpec(setup)) {
+  explicit SnakeboardPlan(const PlanSetup& setup) : DmocPlanInstance(setup, snakeboardSpec(setup)) {
     if (setup.scene.params.choice("world") == "arena") arena_ = arena(dmoc_.spec().board.l).obstacles;
-  }
-  const Nlp& nlp() const override { return dmoc_; }
-  int segments() const override { return dmoc_.spec().N; }
-  double maxDynResidual(const Eigen::VectorXd& x) const override {
-    double r = 0.0;
-    for (int k = 0; k < segments(); ++k) r = std::max(r, dmoc_.dynResidual(x, k));
-    return r;
   }
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
@@ -121,7 +114,6 @@ class SnakeboardPlan : public PlanInstance {
     const Eigen::Vector2d c = dmoc_.command(x, k);
     return {c[0] / p.real("psi_max"), (p.real("phi") - c[1]) / p.real("phi_max")};
   }
-  SnakeboardDmoc dmoc_;
   std::vector<PlanarBox> arena_;  // the whole arena (the NLP sees only the boxes near the straight line)
 };
 
