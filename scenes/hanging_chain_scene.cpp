@@ -20,7 +20,7 @@ std::vector<ParamSpec> chainParams() {
       ParamSpec::real("tilt", 0.3, -3.14159265358979, 3.14159265358979, "rad", "initial turn about z out of the x-z plane"),
       ParamSpec::real("tip_mass", 0.0, 0.0, 1e6, "kg", "point mass at the free end (0: none)"),
   };
-  for (auto& r : rodSceneParams({"joints", "unit", "pins"}, true, false, "rigid")) p.push_back(r);
+  for (auto& r : rodSceneParams({"joints", "unit", "pins"}, true, false, "rigid", "block")) p.push_back(r);
   return p;
 }
 

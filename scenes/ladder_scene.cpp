@@ -14,7 +14,7 @@ std::vector<ParamSpec> ladderParams() {
       ParamSpec::real("rod_mass", 10.0, 0.0, 1e6, "kg", "mass of every rod (paper: 10)", true),
       ParamSpec::real("rod_length", 1.0, 0.0, 100.0, "m", "length of every rod (paper: 1)", true),
   };
-  for (auto& r : rodSceneParams({"joints", "unit", "pins"}, true, false, "rigid")) p.push_back(r);
+  for (auto& r : rodSceneParams({"joints", "unit", "pins"}, true, false, "rigid", "block")) p.push_back(r);
   return p;
 }
 

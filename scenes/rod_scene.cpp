@@ -212,16 +212,17 @@ void drawJointSpheres(const RodSystem& system, const MechanicalState& state, Dra
 namespace varsim {
 
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
-                                      const char* rodModel) {
+                                      const char* rodModel, const char* solver) {
   std::vector<std::string> steppers{"spook", "rk4_baumgarte"};
   if (allowRattle) steppers.push_back("rattle");
   std::vector<ParamSpec> p{
       ParamSpec::real("dt", 1.0 / 60, 0.0, 0.1, "s", "physics step h", true),
       ParamSpec::vector("gravity", {0, 0, -9.81}, -100, 100, "m/s^2", "gravity (world z up)").setLive(),
       ParamSpec::choice("stepper", "spook", steppers, "integrator: SPOOK (seed 001 eq. 29) or a baseline"),
-      ParamSpec::choice("solver", "ldlt", {"ldlt", "umfpack", "block"},
-                        "SPOOK linear solver: LDL^T on the quasi-definite form (fast), UMFPACK LU (the paper's) or the "
-                        "block-tridiagonal Cholesky of J M^-1 J^T + D (one-dimensional graphs: ladders, chains)")
+      ParamSpec::choice("solver", solver, {"ldlt", "umfpack", "block"},
+                        "SPOOK linear solver: LDL^T on the quasi-definite form, UMFPACK LU (the paper's) or the "
+                        "block-tridiagonal Cholesky of J M^-1 J^T + D over the levels of the constraint graph (ladders, "
+                        "chains: ~1.6x faster than LDL^T, same result to round-off)")
           .setLive(),
       ParamSpec::boolean("ghosts", false, "also run the other steppers as translucent ghosts (divergence shown)"),
       ParamSpec::boolean("trails", true, "trail of the tip").setLive(),

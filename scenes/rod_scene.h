@@ -95,11 +95,12 @@ void drawJointSpheres(const RodSystem& system, const MechanicalState& state, Dra
 Mat4 translation(const Eigen::Vector3d& p);
 
 // Parameters every RodScene declares besides the model's own: dt, gravity, stepper (the allowed
-// ones), solver, ghosts, trails, the relaxation parameters of `groups` and, if `rodModel` is given,
-// the choice `rod_model` with that default and the rigid model's `max_turn` (scenes without them use
-// the director model).
+// ones), solver (default `solver`: "block" for the one-dimensional ladder and chain, whose constraint
+// graphs it is built for), ghosts, trails, the relaxation parameters of `groups` and, if `rodModel` is
+// given, the choice `rod_model` with that default and the rigid model's `max_turn` (scenes without them
+// use the director model).
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
-                                      const char* rodModel = nullptr);
+                                      const char* rodModel = nullptr, const char* solver = "ldlt");
 
 class RodScene : public Scene {
  public:
