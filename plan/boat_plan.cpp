@@ -3,12 +3,12 @@
 // start come from the boat scene's own parameters; the transcription is engine/control/boat_dmoc.h; the replay sets the
 // scene's live held thrusts thrust_left/thrust_right before every step (neutral triggers hold them exactly).
 #include <algorithm>
-#include <cstdio>
 
 #include "engine/control/boat_dmoc.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "plan/plan_endpoints.h"
+#include "plan/plan_output.h"
 #include "plan/plan_problem.h"
 #include "scenes/free_body_sim.h"
 #include "scenes/scene.h"
@@ -89,32 +89,24 @@ class BoatPlan : public DmocPlanInstance<BoatDmoc> {
     return track;
   }
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
-    std::vector<Eigen::Vector3d> path;
-    for (int k = 0; k <= segments(); ++k) path.push_back(dmoc_.pose(x, k).x);
-    return path;
+    return nodePath(segments(), [&](int k) { return dmoc_.pose(x, k).x; });
   }
 
  private:
 };
 
 void BoatPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw BadInput(path + ": cannot write the plan CSV");
   const BoatDmocSpec& s = dmoc_.spec();
-  std::fprintf(f, "t,x,y,z,qw,qx,qy,qz,omega_x,omega_y,omega_z,v_x,v_y,v_z,u_left,u_right,dyn_residual\n");
-  for (int k = 0; k <= s.N; ++k) {
-    const se3::Pose g = dmoc_.pose(x, k);
-    const Vector4d q = g.quaternion();
-    const Vector6d xi = k < s.N ? dmoc_.twist(x, k) : Vector6d::Zero();  // segment k's twist (body)
-    const Eigen::Vector2d u = dmoc_.thrust(x, std::min(k, s.N - 1));    // held after the last segment
-    const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
-    std::fprintf(f, "%.17g", k * s.h);
-    for (double v : {g.x.x(), g.x.y(), g.x.z(), q[0], q[1], q[2], q[3], xi[0], xi[1], xi[2], xi[3], xi[4], xi[5], u.x(),
-                     u.y(), res})
-      std::fprintf(f, ",%.17g", v);
-    std::fprintf(f, "\n");
-  }
-  if (std::fclose(f) != 0) throw BadInput(path + ": write failed");
+  writePlanCsv(path, "t,x,y,z,qw,qx,qy,qz,omega_x,omega_y,omega_z,v_x,v_y,v_z,u_left,u_right,dyn_residual", s.N,
+               [&](int k) {
+                 const se3::Pose g = dmoc_.pose(x, k);
+                 const Vector4d q = g.quaternion();
+                 const Vector6d xi = k < s.N ? dmoc_.twist(x, k) : Vector6d::Zero();  // segment k's twist (body)
+                 const Eigen::Vector2d u = dmoc_.thrust(x, std::min(k, s.N - 1));     // held after the last segment
+                 const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
+                 return std::vector<double>{k * s.h, g.x.x(), g.x.y(), g.x.z(), q[0],  q[1],  q[2],  q[3], xi[0],
+                                            xi[1],   xi[2],   xi[3],   xi[4],   xi[5], u.x(), u.y(), res};
+               });
 }
 
 }  // namespace

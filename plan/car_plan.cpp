@@ -3,12 +3,12 @@
 // the transcription is engine/control/car_dmoc.h; the replay drives the scene's live torque/steer_rate keys.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "engine/control/car_dmoc.h"
 #include "engine/control/car_path_tracker.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
+#include "plan/plan_output.h"
 #include "plan/plan_problem.h"
 #include "scenes/scene.h"
 #include "scenes/vehicle_scenery.h"
@@ -87,9 +87,7 @@ class CarPlan : public DmocPlanInstance<CarDmoc> {
     return p;
   }
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
-    std::vector<Eigen::Vector3d> path;
-    for (int k = 0; k <= segments(); ++k) path.emplace_back(x[7 * k + 1], x[7 * k + 2], 0.0);  // rear axle, ground
-    return path;
+    return nodePath(segments(), [&](int k) { return Eigen::Vector3d(x[7 * k + 1], x[7 * k + 2], 0.0); });  // rear axle
   }
 
  private:
@@ -98,22 +96,20 @@ class CarPlan : public DmocPlanInstance<CarDmoc> {
 };
 
 void CarPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw BadInput(path + ": cannot write the plan CSV");
   const CarDmocSpec& s = dmoc_.spec();
   const double h = dmoc_.stepSize(x);
-  std::fprintf(f, "t,x,y,theta,energy,sigma,mu,steer_angle,steer_rate,torque,dyn_residual,clearance,disc_clearance\n");
-  for (int k = 0; k <= s.N; ++k) {
+  const char* header =
+      "t,x,y,theta,energy,sigma,mu,steer_angle,steer_rate,torque,dyn_residual,clearance,disc_clearance";
+  writePlanCsv(path, header, s.N, [&](int k) {
     const CarState n = dmoc_.node(x, k);
     const double w = k < s.N ? dmoc_.steerRate(x, k) : 0.0, tq = k < s.N ? dmoc_.torque(x, k) : 0.0;
     const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
     const double gap = lot_.empty() ? 0.0 : clearance(s.footprint, n.g, lot_);
     const double disc = s.obstacles.empty() ? 0.0 : dmoc_.discClearance(x, k);
-    std::fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", k * h, n.g.x,
-                 n.g.y, n.g.theta, s.car.energyOfMomentum(n.pMinus, n.sigma), n.sigma, n.pMinus, std::atan(n.sigma), w,
-                 tq, res, gap, disc);
-  }
-  if (std::fclose(f) != 0) throw BadInput(path + ": write failed");
+    const double energy = s.car.energyOfMomentum(n.pMinus, n.sigma), steerAngle = std::atan(n.sigma);
+    return std::vector<double>{k * h,      n.g.x, n.g.y, n.g.theta, energy, n.sigma, n.pMinus,
+                               steerAngle, w,     tq,    res,       gap,    disc};
+  });
 }
 
 // A PD tracker on the plan's states (engine/control/car_path_tracker.h) through carStep, with the plan's limits.

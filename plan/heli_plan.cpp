@@ -5,11 +5,11 @@
 // (collective, yaw, pitch, roll), which the scene's rate limiter then passes through unchanged.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "engine/control/heli_dmoc.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
+#include "plan/plan_output.h"
 #include "plan/plan_problem.h"
 #include "scenes/free_body_sim.h"
 #include "scenes/helicopter_setup.h"
@@ -117,52 +117,28 @@ class HeliPlan : public DmocPlanInstance<HeliDmoc> {
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
-    std::vector<Eigen::Vector3d> path;
-    for (int k = 0; k <= segments(); ++k) path.push_back(dmoc_.pose(x, k).x);
-    return path;
+    return nodePath(segments(), [&](int k) { return dmoc_.pose(x, k).x; });
   }
 
  private:
 };
 
 void HeliPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw BadInput(path + ": cannot write the plan CSV");
   const HeliDmocSpec& s = dmoc_.spec();
-  std::fprintf(f,
-               "t,x,y,z,qw,qx,qy,qz,omega_x,omega_y,omega_z,v_x,v_y,v_z,u_c,u_psi,gamma_p,gamma_r,dyn_residual,"
-               "clearance,sphere_clearance\n");
-  for (int k = 0; k <= s.N; ++k) {
+  const char* header =
+      "t,x,y,z,qw,qx,qy,qz,omega_x,omega_y,omega_z,v_x,v_y,v_z,u_c,u_psi,gamma_p,gamma_r,dyn_residual,clearance,"
+      "sphere_clearance";
+  writePlanCsv(path, header, s.N, [&](int k) {
     const se3::Pose g = dmoc_.pose(x, k);
     const Vector4d q = g.quaternion();
     const Vector6d xi = k < s.N ? dmoc_.twist(x, k) : Vector6d::Zero();  // segment k's twist (body)
     const RotorState u = dmoc_.control(x, std::min(k, s.N - 1));         // held after the last segment
     const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
-    std::fprintf(f, "%.17g", k * s.h);
-    for (double v : {g.x.x(),
-                     g.x.y(),
-                     g.x.z(),
-                     q[0],
-                     q[1],
-                     q[2],
-                     q[3],
-                     xi[0],
-                     xi[1],
-                     xi[2],
-                     xi[3],
-                     xi[4],
-                     xi[5],
-                     u.collective,
-                     u.yaw,
-                     u.pitch,
-                     u.roll,
-                     res,
-                     dmoc_.groundClearance(x, k),
-                     dmoc_.sphereClearance(x, k)})
-      std::fprintf(f, ",%.17g", v);
-    std::fprintf(f, "\n");
-  }
-  if (std::fclose(f) != 0) throw BadInput(path + ": write failed");
+    const double ground = dmoc_.groundClearance(x, k), sphere = dmoc_.sphereClearance(x, k);
+    return std::vector<double>{k * s.h,      g.x.x(), g.x.y(), g.x.z(), q[0],  q[1],   q[2],
+                               q[3],         xi[0],   xi[1],   xi[2],   xi[3], xi[4],  xi[5],
+                               u.collective, u.yaw,   u.pitch, u.roll,  res,   ground, sphere};
+  });
 }
 
 // Assist off at step 0 (the scene then holds the live keys collective/yaw/pitch/roll with neutral sticks), and before

@@ -6,11 +6,11 @@
 // arena the covering discs keep `margin` from the walls and crates near the way.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "engine/control/snakeboard_dmoc.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
+#include "plan/plan_output.h"
 #include "plan/plan_problem.h"
 #include "scenes/scene.h"
 #include "scenes/vehicle_scenery.h"
@@ -102,9 +102,7 @@ class SnakeboardPlan : public DmocPlanInstance<SnakeboardDmoc> {
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
-    std::vector<Eigen::Vector3d> path;
-    for (int k = 0; k <= segments(); ++k) path.emplace_back(x[6 * k + 1], x[6 * k + 2], 0.0);  // board centre
-    return path;
+    return nodePath(segments(), [&](int k) { return Eigen::Vector3d(x[6 * k + 1], x[6 * k + 2], 0.0); });  // centre
   }
 
  private:
@@ -118,13 +116,11 @@ class SnakeboardPlan : public DmocPlanInstance<SnakeboardDmoc> {
 };
 
 void SnakeboardPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw BadInput(path + ": cannot write the plan CSV");
   const SnakeboardDmocSpec& s = dmoc_.spec();
-  std::fprintf(f,
-               "t,x,y,theta,energy,psi,phi,mu,speed,yaw_rate,psi_rate,phi_rate,rotor,steer,dyn_residual,clearance,"
-               "disc_clearance\n");
-  for (int k = 0; k <= s.N; ++k) {
+  const char* header =
+      "t,x,y,theta,energy,psi,phi,mu,speed,yaw_rate,psi_rate,phi_rate,rotor,steer,dyn_residual,clearance,"
+      "disc_clearance";
+  writePlanCsv(path, header, s.N, [&](int k) {
     const SnakeboardState n = dmoc_.node(x, k);
     // The segment that ends at node k (the scene's convention for its rate columns); node 0: the start at rest
     // in the shape, moving with p_0.
@@ -137,13 +133,10 @@ void SnakeboardPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x)
     const double res = k > 0 ? dmoc_.dynResidual(x, k - 1) : 0.0;
     const double gap = arena_.empty() ? 0.0 : clearance(s.footprint, n.g, arena_);
     const double disc = s.obstacles.empty() ? 0.0 : dmoc_.discClearance(x, k);
-    std::fprintf(f,
-                 "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
-                 "%.17g\n",
-                 k * s.h, n.g.x, n.g.y, n.g.theta, snakeboard::energy(s.board, seg.uPsi, seg.uPhi, seg.xi), n.psi,
-                 n.phi, n.p, -seg.xi[1], seg.xi[0], seg.uPsi, seg.uPhi, stick[0], stick[1], res, gap, disc);
-  }
-  if (std::fclose(f) != 0) throw BadInput(path + ": write failed");
+    const double energy = snakeboard::energy(s.board, seg.uPsi, seg.uPhi, seg.xi);
+    return std::vector<double>{k * s.h,   n.g.x,    n.g.y,    n.g.theta, energy,   n.psi, n.phi, n.p, -seg.xi[1],
+                               seg.xi[0], seg.uPsi, seg.uPhi, stick[0],  stick[1], res,   gap,   disc};
+  });
 }
 
 // The sticks per step (gait off): the scene's lag r_{k+1} = c_k + lag (r_k - c_k) then gives back the planned

@@ -4,25 +4,22 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstdlib>
 
-#include "tests/csv_table.h"
-#include "tests/headless_capture.h"
+#include "tests/plan_harness.h"
 
 using namespace varsim;
 using namespace varsim::test;
 
 namespace {
 
-const std::string kProblem = std::string(VARSIM_TEST_DATA) + "/../../assets/problems/boat_dock.json";
+const std::string kProblem = problemFile("boat_dock");
 
 }  // namespace
 
 TEST_CASE("BoatDockPlanSolvesAndReplaysThroughTheStepper") {
-  if (std::getenv("VARSIM_SANITIZED")) return;  // a 3 s solve in Release (FD Hessian); ~15x slower there
+  if (sanitizedRun()) return;  // a 3 s solve in Release (FD Hessian); ~15x slower there
   const std::string csv = testOut("plan_boat.csv"), inputs = testOut("plan_boat_inputs.csv");
-  const HeadlessResult r =
-      runCaptured({"plan", kProblem, "--set", "N=30", "--set", "dock_x=0.5", "--csv", csv, "--inputs", inputs});
+  const HeadlessResult r = runPlan(kProblem, {"N=30", "dock_x=0.5"}, csv, inputs);
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   const CsvTable plan = readCsv(csv);
@@ -48,15 +45,12 @@ TEST_CASE("BoatDockPlanSolvesAndReplaysThroughTheStepper") {
   REQUIRE(run.exitCode == 0);
   const CsvTable replay = readCsv(replayCsv);
   REQUIRE(replay.rows.size() == plan.rows.size());
-  double worst = 0.0, worstThrust = 0.0;
-  for (size_t k = 0; k < plan.rows.size(); ++k) {
-    for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"})
-      worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
-    // The scene's row k + 1 shows the thrust that acted on step k: the plan's u_k.
-    if (k < last)
-      for (const char* c : {"u_left", "u_right"})
-        worstThrust = std::max(worstThrust, std::abs(plan.at(k, c) - replay.at(k + 1, c)));
-  }
+  const double worst = maxColumnDifference(plan, replay, {"x", "y", "z", "qw", "qx", "qy", "qz"});
+  double worstThrust = 0.0;
+  // The scene's row k + 1 shows the thrust that acted on step k: the plan's u_k.
+  for (size_t k = 0; k < last; ++k)
+    for (const char* c : {"u_left", "u_right"})
+      worstThrust = std::max(worstThrust, std::abs(plan.at(k, c) - replay.at(k + 1, c)));
   CHECK(worst <= 1e-8);
   CHECK(worstThrust <= 1e-8);
   for (const char* c : {"x", "y", "z"}) CHECK(std::abs(plan.at(last, c) - replay.at(last, c)) <= 1e-6);
@@ -66,8 +60,7 @@ TEST_CASE("BoatDockPlanSolvesAndReplaysThroughTheStepper") {
 TEST_CASE("BadBoatPlansExitTwoNamingTheKey") {
   for (const auto& set : {std::string("N=0"), std::string("hull_forces=explicit"), std::string("group=se3"),
                           std::string("pressure=10"), std::string("weight_thrust=nan")}) {
-    const HeadlessResult r = runCaptured(
-        {"plan", kProblem, "--set", set, "--csv", testOut("plan_boat_bad.csv"), "--inputs", testOut("plan_boat_bad.in")});
+    const HeadlessResult r = runPlan(kProblem, {set}, testOut("plan_boat_bad.csv"), testOut("plan_boat_bad.in"));
     INFO(set << ": " << r.err);
     CHECK(r.exitCode == 2);
     CHECK(r.err.find(set.substr(0, set.find('='))) != std::string::npos);

@@ -8,37 +8,27 @@
 
 #include <atomic>
 #include <cmath>
-#include <cstdlib>
 #include <sstream>
 
 #include "plan/ipopt_solver.h"
 #include "plan/plan_problem.h"
-
-#include "tests/csv_table.h"
-#include "tests/headless_capture.h"
+#include "tests/plan_harness.h"
 
 using namespace varsim;
 using namespace varsim::test;
 
 namespace {
 
-const std::string kProblem = std::string(VARSIM_TEST_DATA) + "/../../assets/problems/car_park.json";
+const std::string kProblem = problemFile("car_park");
 // Under the sanitizers the same 10 s horizon at half the resolution (the solve is ~10x slower there).
-const bool kSanitized = std::getenv("VARSIM_SANITIZED") != nullptr;
+const bool kSanitized = sanitizedRun();
 const std::string kN = kSanitized ? "100" : "200", kDt = kSanitized ? "0.1" : "0.05";
-
-double maxAbs(const std::vector<double>& v) {
-  double m = 0.0;
-  for (double x : v) m = std::max(m, std::abs(x));
-  return m;
-}
 
 }  // namespace
 
 TEST_CASE("CarParkSolvesAndReplaysThroughTheStepper") {
   const std::string csv = testOut("plan_car.csv"), inputs = testOut("plan_car_inputs.csv");
-  const HeadlessResult r =
-      runCaptured({"plan", kProblem, "--set", "N=" + kN, "--set", "dt=" + kDt, "--csv", csv, "--inputs", inputs});
+  const HeadlessResult r = runPlan(kProblem, {"N=" + kN, "dt=" + kDt}, csv, inputs);
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   CHECK(r.err.find("iter    1") != std::string::npos);  // Ipopt iterations reported on stderr
@@ -62,29 +52,23 @@ TEST_CASE("CarParkSolvesAndReplaysThroughTheStepper") {
   REQUIRE(run.exitCode == 0);
   const CsvTable replay = readCsv(replayCsv);
   REQUIRE(replay.rows.size() == plan.rows.size());
-  double worst = 0.0;
-  for (size_t k = 0; k < plan.rows.size(); ++k)
-    for (const char* c : {"x", "y", "theta", "sigma", "mu"})
-      worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
-  CHECK(worst <= 1e-8);
+  CHECK(maxColumnDifference(plan, replay, {"x", "y", "theta", "sigma", "mu"}) <= 1e-8);
   CHECK(replay.at(last, "impacts") == 0.0);
 }
 
 TEST_CASE("InfeasibleCarProblemExitsFourNamingTheStatus") {
   // Barely any steering: the bay at right angles to the aisle cannot be reached.
-  const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "steer_limit=0.02", "--set", "max_iter=60", "--csv",
-                                        testOut("plan_inf.csv"), "--inputs", testOut("plan_inf_inputs.csv")});
+  const HeadlessResult r =
+      runPlan(kProblem, {"steer_limit=0.02", "max_iter=60"}, testOut("plan_inf.csv"), testOut("plan_inf_inputs.csv"));
   CHECK(r.exitCode == 4);
   CHECK(r.err.find("Ipopt status") != std::string::npos);
 }
 
 TEST_CASE("BadProblemFilesExitTwoNamingFileKeyValue") {
   const std::string bad = testOut("plan_bad.json");
-  auto runWith = [&](const std::string& text, std::vector<std::string> extra = {}) {
+  auto runWith = [&](const std::string& text, std::vector<std::string> sets = {}) {
     writeFile(bad, text);
-    std::vector<std::string> args = {"plan", bad, "--csv", testOut("plan_bad.csv"), "--inputs", testOut("plan_bad_in.csv")};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return runCaptured(args);
+    return runPlan(bad, sets, testOut("plan_bad.csv"), testOut("plan_bad_in.csv"));
   };
   const std::string ok = readFile(kProblem);
   auto edited = [&](const std::string& from, const std::string& to) {
@@ -108,7 +92,7 @@ TEST_CASE("BadProblemFilesExitTwoNamingFileKeyValue") {
   r = runWith(edited("\"dt\": 0.05", "\"dt\": -0.05"));
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("'dt'") != std::string::npos);
-  r = runWith(ok, {"--set", "weight_steer=nan"});
+  r = runWith(ok, {"weight_steer=nan"});
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("weight_steer") != std::string::npos);
   r = runWith("{\"scene\": \"car\", ");
@@ -159,10 +143,9 @@ namespace {
 // returns the plan's last row time and the largest replay - plan difference (x, y, theta, sigma, mu).
 std::pair<double, double> planAndReplay(const std::string& tag, const std::vector<std::string>& sets) {
   const std::string csv = testOut("plan_" + tag + ".csv"), inputs = testOut("plan_" + tag + "_in.csv");
-  std::vector<std::string> args = {"plan", kProblem, "--set", "N=100", "--set", "dt=0.1"};
-  for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
-  args.insert(args.end(), {"--csv", csv, "--inputs", inputs});
-  const HeadlessResult r = runCaptured(args);
+  std::vector<std::string> all = {"N=100", "dt=0.1"};
+  all.insert(all.end(), sets.begin(), sets.end());
+  const HeadlessResult r = runPlan(kProblem, all, csv, inputs);
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   // "... replay: varsim run car --set dt=H --steps 100 --input FILE": run exactly that (dt = the plan's h).
@@ -177,9 +160,7 @@ std::pair<double, double> planAndReplay(const std::string& tag, const std::vecto
   REQUIRE(rr.exitCode == 0);
   const CsvTable plan = readCsv(csv), replay = readCsv(replayCsv);
   REQUIRE(replay.rows.size() == plan.rows.size());
-  double worst = 0.0;
-  for (size_t k = 0; k < plan.rows.size(); ++k)
-    for (const char* c : {"x", "y", "theta", "sigma", "mu"}) worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
+  const double worst = maxColumnDifference(plan, replay, {"x", "y", "theta", "sigma", "mu"});
   CHECK(maxAbs(plan.column("dyn_residual")) <= 1e-9);
   return {plan.at(plan.rows.size() - 1, "t"), worst};
 }
@@ -201,10 +182,7 @@ TEST_CASE("CostVariantsTerminalPenaltyAndFreeFinalTimeSolveAndReplay") {
 
 TEST_CASE("CostVariantKeysAreValidated") {
   auto run = [&](std::vector<std::string> sets) {
-    std::vector<std::string> args = {"plan", kProblem};
-    for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
-    args.insert(args.end(), {"--csv", testOut("plan_keys.csv"), "--inputs", testOut("plan_keys_in.csv")});
-    return runCaptured(args);
+    return runPlan(kProblem, sets, testOut("plan_keys.csv"), testOut("plan_keys_in.csv"));
   };
   HeadlessResult r = run({"weight_time=1"});  // h fixed
   CHECK(r.exitCode == 2);

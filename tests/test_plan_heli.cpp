@@ -7,34 +7,25 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstdlib>
 
 #include "plan/plan_problem.h"
-#include "tests/csv_table.h"
-#include "tests/headless_capture.h"
+#include "tests/plan_harness.h"
 
 using namespace varsim;
 using namespace varsim::test;
 
 namespace {
 
-const std::string kProblem = std::string(VARSIM_TEST_DATA) + "/../../assets/problems/heli_canyon.json";
+const std::string kProblem = problemFile("heli_canyon");
 // Under the sanitizers a shorter horizon to the same pad (the solve is ~15x slower there).
-const int kN = std::getenv("VARSIM_SANITIZED") ? 90 : 120;
-
-double maxAbs(const std::vector<double>& v) {
-  double m = 0.0;
-  for (double x : v) m = std::max(m, std::abs(x));
-  return m;
-}
+const int kN = sanitizedRun() ? 90 : 120;
 
 }  // namespace
 
 TEST_CASE("HelicopterPlanToAPadSolvesAndReplaysThroughTheStepper") {
   const std::string csv = testOut("plan_heli.csv"), inputs = testOut("plan_heli_inputs.csv");
   const std::string N = std::to_string(kN);
-  const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "target_pad=east", "--set", "via_canyon=false",
-                                        "--set", "N=" + N, "--csv", csv, "--inputs", inputs});
+  const HeadlessResult r = runPlan(kProblem, {"target_pad=east", "via_canyon=false", "N=" + N}, csv, inputs);
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   const CsvTable plan = readCsv(csv);
@@ -63,46 +54,41 @@ TEST_CASE("HelicopterPlanToAPadSolvesAndReplaysThroughTheStepper") {
   REQUIRE(run.exitCode == 0);
   const CsvTable replay = readCsv(replayCsv);
   REQUIRE(replay.rows.size() == plan.rows.size());
-  double worst = 0.0;
-  for (size_t k = 0; k < plan.rows.size(); ++k)
-    for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "u_c", "gamma_p"})
-      worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)) / (c[0] == 'u' ? 6000.0 : 1.0));
+  const double worst = std::max(maxColumnDifference(plan, replay, {"x", "y", "z", "qw", "qx", "qy", "qz", "gamma_p"}),
+                                maxColumnDifference(plan, replay, {"u_c"}) / 6000.0);
   CHECK(worst <= 1e-8);
   CHECK(replay.at(last, "speed") <= 1e-6);  // landed at rest (trim thrust, node velocity 0)
 }
 
 TEST_CASE("UnreachableHelicopterTargetExitsFourNamingTheStatus") {
   // 360 m through the canyon in 4 s is beyond the airframe: Ipopt stops without a feasible plan.
-  const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "N=40", "--set", "max_iter=25", "--csv",
-                                        testOut("plan_heli_inf.csv"), "--inputs", testOut("plan_heli_inf_in.csv")});
+  const HeadlessResult r =
+      runPlan(kProblem, {"N=40", "max_iter=25"}, testOut("plan_heli_inf.csv"), testOut("plan_heli_inf_in.csv"));
   CHECK(r.exitCode == 4);
   CHECK(r.err.find("Ipopt status") != std::string::npos);
 }
 
 TEST_CASE("BadHelicopterProblemsExitTwoNamingKeyAndValue") {
-  const auto runWith = [&](std::vector<std::string> extra) {
-    std::vector<std::string> args = {"plan", kProblem, "--csv", testOut("plan_heli_bad.csv"), "--inputs",
-                                     testOut("plan_heli_bad_in.csv")};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return runCaptured(args);
+  const auto runWith = [&](const std::string& set) {
+    return runPlan(kProblem, {set}, testOut("plan_heli_bad.csv"), testOut("plan_heli_bad_in.csv"));
   };
-  HeadlessResult r = runWith({"--set", "target_pad=moon"});
+  HeadlessResult r = runWith("target_pad=moon");
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("target_pad") != std::string::npos);
   CHECK(r.err.find("moon") != std::string::npos);
-  r = runWith({"--set", "N=0"});
+  r = runWith("N=0");
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("'N'") != std::string::npos);
-  r = runWith({"--set", "weight_tilt=nan"});
+  r = runWith("weight_tilt=nan");
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("weight_tilt") != std::string::npos);
-  r = runWith({"--set", "group=se3"});
+  r = runWith("group=se3");
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("'group' = se3") != std::string::npos);
-  r = runWith({"--set", "contact=explicit"});
+  r = runWith("contact=explicit");
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("'contact'") != std::string::npos);
-  r = runWith({"--set", "cruise_altitude=40"});  // above the ceiling (30 m)
+  r = runWith("cruise_altitude=40");  // above the ceiling (30 m)
   CHECK(r.exitCode == 2);
   CHECK(r.err.find("cruise_altitude") != std::string::npos);
 }

@@ -6,11 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstdlib>
 
 #include "plan/plan_endpoints.h"
-#include "tests/csv_table.h"
-#include "tests/headless_capture.h"
+#include "tests/plan_harness.h"
 #include "ui/core/plan_job.h"
 #include "ui/core/plan_playback.h"
 #include "ui/core/plan_solve.h"
@@ -287,8 +285,8 @@ TEST_CASE("ReplanningStartsFromTheLastPlan") {
 
 TEST_CASE("PlayOfAStickPlanIsBitIdenticalToTheHeadlessReplay") {
   // The snakeboard's plan drives the rotor/steer sticks (input rows, not parameter events), replayed with gait off.
-  if (std::getenv("VARSIM_SANITIZED")) return;  // two 0.4 s solves; the car case covers Play under the sanitizers
-  const std::string problem = std::string(VARSIM_TEST_DATA) + "/../../assets/problems/snakeboard_reach.json";
+  if (sanitizedRun()) return;  // two 0.4 s solves; the car case covers Play under the sanitizers
+  const std::string problem = problemFile("snakeboard_reach");
   const std::string inputs = testOut("plan_panel_snake_inputs.csv"), csv = testOut("plan_panel_snake_replay.csv");
   const HeadlessResult r = runCaptured({"plan", problem, "--csv", testOut("plan_panel_snake.csv"), "--inputs", inputs});
   INFO(r.err);

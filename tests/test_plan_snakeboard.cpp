@@ -8,18 +8,16 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstdlib>
 
-#include "tests/csv_table.h"
-#include "tests/headless_capture.h"
+#include "tests/plan_harness.h"
 
 using namespace varsim;
 using namespace varsim::test;
 
 namespace {
 
-const std::string kProblem = std::string(VARSIM_TEST_DATA) + "/../../assets/problems/snakeboard_reach.json";
-const bool kSanitized = std::getenv("VARSIM_SANITIZED") != nullptr;
+const std::string kProblem = problemFile("snakeboard_reach");
+const bool kSanitized = sanitizedRun();
 const std::string kDt = kSanitized ? "0.1" : "0.05", kN = kSanitized ? "80" : "160";
 
 // Correlation of psi and phi over the plan's nodes with t in [t0, t1].
@@ -37,8 +35,7 @@ double shapeCorrelation(const CsvTable& plan, double t0, double t1) {
 
 TEST_CASE("SnakeboardReachSolvesTheGaitEmergesAndTheSticksReplayIt") {
   const std::string csv = testOut("plan_snake.csv"), inputs = testOut("plan_snake_inputs.csv");
-  const HeadlessResult r =
-      runCaptured({"plan", kProblem, "--set", "dt=" + kDt, "--set", "N=" + kN, "--csv", csv, "--inputs", inputs});
+  const HeadlessResult r = runPlan(kProblem, {"dt=" + kDt, "N=" + kN}, csv, inputs);
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   CHECK(r.err.find("--set gait=false") != std::string::npos);  // the replay command builds the scene with the gait off
@@ -72,19 +69,15 @@ TEST_CASE("SnakeboardReachSolvesTheGaitEmergesAndTheSticksReplayIt") {
   REQUIRE(run.exitCode == 0);
   const CsvTable replay = readCsv(replayCsv);
   REQUIRE(replay.rows.size() == plan.rows.size());
-  double worst = 0.0;
-  for (size_t k = 0; k < plan.rows.size(); ++k)
-    for (const char* c : {"x", "y", "theta", "psi", "phi", "mu", "speed", "psi_rate", "phi_rate", "energy"})
-      worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
-  CHECK(worst <= 1e-8);
+  CHECK(maxColumnDifference(
+            plan, replay, {"x", "y", "theta", "psi", "phi", "mu", "speed", "psi_rate", "phi_rate", "energy"}) <= 1e-8);
 }
 
 TEST_CASE("SnakeboardPlansAroundTheArenaCrateAndTheReplayNeverTouchesIt") {
   // Backwards (+x) to just behind the crate at (30 l, 0) = (12, 0) m (half 0.8 m): the straight way runs through it.
   const std::string csv = testOut("plan_snake_arena.csv"), inputs = testOut("plan_snake_arena_inputs.csv");
   const HeadlessResult r =
-      runCaptured({"plan", kProblem, "--set", "world=arena", "--set", "target_x=14.5", "--set", "target_y=0", "--set",
-                   "dt=0.2", "--set", "N=100", "--csv", csv, "--inputs", inputs});
+      runPlan(kProblem, {"world=arena", "target_x=14.5", "target_y=0", "dt=0.2", "N=100"}, csv, inputs);
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   const CsvTable plan = readCsv(csv);
@@ -107,28 +100,20 @@ TEST_CASE("SnakeboardPlansAroundTheArenaCrateAndTheReplayNeverTouchesIt") {
   const CsvTable replay = readCsv(replayCsv);
   REQUIRE(replay.rows.size() == plan.rows.size());
   CHECK(replay.at(100, "impacts") == 0.0);  // also between the nodes (the stepper's swept test)
-  double worst = 0.0;
-  for (size_t k = 0; k < plan.rows.size(); ++k)
-    for (const char* c : {"x", "y", "theta", "psi", "phi", "mu"})
-      worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
-  CHECK(worst <= 1e-8);
+  CHECK(maxColumnDifference(plan, replay, {"x", "y", "theta", "psi", "phi", "mu"}) <= 1e-8);
 }
 
 TEST_CASE("UnreachableSnakeboardTargetExitsFourNamingTheStatus") {
   // 400 m in 8 s with the shape within the sticks' range: no plan exists.
-  const HeadlessResult r = runCaptured({"plan", kProblem, "--set", "target_x=-400", "--set", "dt=0.2", "--set", "N=40",
-                                        "--set", "max_iter=25", "--csv", testOut("plan_snake_inf.csv"), "--inputs",
-                                        testOut("plan_snake_inf_in.csv")});
+  const HeadlessResult r = runPlan(kProblem, {"target_x=-400", "dt=0.2", "N=40", "max_iter=25"},
+                                   testOut("plan_snake_inf.csv"), testOut("plan_snake_inf_in.csv"));
   CHECK(r.exitCode == 4);
   CHECK(r.err.find("Ipopt status") != std::string::npos);
 }
 
 TEST_CASE("BadSnakeboardProblemsExitTwoNamingKeyAndValue") {
   auto run = [&](std::vector<std::string> sets) {
-    std::vector<std::string> args = {
-        "plan", kProblem, "--csv", testOut("plan_snake_bad.csv"), "--inputs", testOut("plan_snake_bad_in.csv")};
-    for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
-    return runCaptured(args);
+    return runPlan(kProblem, sets, testOut("plan_snake_bad.csv"), testOut("plan_snake_bad_in.csv"));
   };
   const std::pair<std::string, std::string> cases[] = {
       {"gait=true", "'gait'"},
