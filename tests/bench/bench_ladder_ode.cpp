@@ -7,7 +7,10 @@
 // joints at the rod ends. Prints time per step, RMS/max joint gap, blow-up, and the ratio ours/ODE.
 // With libmujoco-dev: MuJoCo 2.2 (free bodies + `connect` equalities, Newton and PGS) at N = 20, 100,
 // 500 (ladder_mujoco_peer.h states the ε, τ → solref mapping); and our rigid-rod stepper beside ours.
-//   bench_ladder_ode [seconds]   simulated time per run (default 10 s; 2 s for N ≥ 200)
+// Every run is measured by one loop (ladder_peer_run.h): CPU ms/step mean and p99, gaps, max E − E(0).
+//   bench_ladder_ode [seconds]   short windows N = 10 … 1000, director rods as ours (default 10 s; 2 s for N ≥ 200)
+//   bench_ladder_ode --window [seconds [N ...]]   the whole fall (default 60 s, N = 20 100 500 1000): ours = the
+//                                scene's default rigid rods; gaps per time bin and the issue's ratios
 #include <ode/ode.h>
 
 #include <Eigen/Geometry>
@@ -16,6 +19,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include <ctime>
@@ -26,15 +32,14 @@
 #include "engine/integrators/spook_conventions.h"
 #include "engine/models/ladder.h"
 #include "tests/bench/ladder_mujoco_peer.h"
+#include "tests/bench/ladder_peer_run.h"
 
 using namespace varsim;
 
 namespace {
 
-struct RunStats {
-  double msPerStep = 0, meanRms = 0, maxRms = 0, maxGap = 0, finalEnergy = 0;
-  double blowUpAt = -1;  // s, −1 if none
-};
+using bench::GapSample;
+using bench::RunStats;
 
 struct OdeLadder {
   dWorldID world;
@@ -97,115 +102,183 @@ OdeLadder buildOde(const Ladder& ladder, const OdeErpCfm& erpCfm) {
   return L;
 }
 
-RunStats runOde(const Ladder& ladder, const OdeErpCfm& erpCfm, bool quick, double h, double T) {
-  OdeLadder L = buildOde(ladder, erpCfm);
-  RunStats st;
-  const long steps = std::lround(T / h);
-  double totalMs = 0;
-  for (long k = 0; k < steps; ++k) {
-    const auto t0 = std::chrono::steady_clock::now();
-    if (quick) dWorldQuickStep(L.world, h);
-    else dWorldStep(L.world, h);
-    totalMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    double sum = 0, worst = 0, speed = 0;
-    for (const auto& [a, b] : L.joints) {
-      const double g = (endPoint(L, a) - endPoint(L, b)).norm();
-      sum += g * g;
-      worst = std::max(worst, std::isfinite(g) ? g : 1e300);
-    }
-    for (dBodyID b : L.rods) speed = std::max(speed, Eigen::Map<const Eigen::Vector3d>(dBodyGetLinearVel(b)).norm());
-    const double rms = std::sqrt(sum / double(L.joints.size()));
-    if (!std::isfinite(rms) || worst > 10.0 || !(speed < 1e5)) {
-      st.blowUpAt = (k + 1) * h;
-      st.msPerStep = totalMs / double(k + 1);
-      dWorldDestroy(L.world);
-      return st;
-    }
-    st.meanRms += rms / double(steps);
-    st.maxRms = std::max(st.maxRms, rms);
-    st.maxGap = std::max(st.maxGap, worst);
+// Gaps over the joints, total energy (rotation about the principal axes) and the fastest body.
+GapSample odeSample(const OdeLadder& L) {
+  GapSample g;
+  double sum = 0;
+  for (const auto& [a, b] : L.joints) {
+    const double d = (endPoint(L, a) - endPoint(L, b)).norm();
+    sum += d * d;
+    g.maxGap = std::max(g.maxGap, std::isfinite(d) ? d : 1e300);
   }
-  double E = 0;
+  g.rms = std::sqrt(sum / double(L.joints.size()));
   for (dBodyID b : L.rods) {
     dMass mass;
     dBodyGetMass(b, &mass);
     const Eigen::Map<const Eigen::Vector3d> v(dBodyGetLinearVel(b)), w(dBodyGetAngularVel(b)), x(dBodyGetPosition(b));
-    const double I = mass.I[0];  // perpendicular inertia; the axial spin stays ~0
-    E += 0.5 * mass.mass * v.squaredNorm() + 0.5 * I * w.squaredNorm() + mass.mass * 9.81 * x.z();
+    const dReal* R = dBodyGetRotation(b);  // row-major 3×4
+    for (int i = 0; i < 3; ++i) {
+      const double wi = R[i] * w.x() + R[4 + i] * w.y() + R[8 + i] * w.z();  // body-frame ω (Rᵀω)
+      g.energy += 0.5 * mass.I[4 * i + i] * wi * wi;
+    }
+    g.energy += 0.5 * mass.mass * v.squaredNorm() + mass.mass * 9.81 * x.z();
+    g.speed = std::max(g.speed, v.norm());
   }
-  st.finalEnergy = E;
-  st.msPerStep = totalMs / double(steps);
+  return g;
+}
+
+RunStats runOde(const Ladder& ladder, const OdeErpCfm& erpCfm, bool quick, double h, double T, int bins, double stopGap) {
+  OdeLadder L = buildOde(ladder, erpCfm);
+  const RunStats st = bench::runLoop(
+      h, T, bins, stopGap, [&] { quick ? dWorldQuickStep(L.world, h) : dWorldStep(L.world, h); }, [&] { return odeSample(L); });
   dWorldDestroy(L.world);
   return st;
 }
 
 #ifdef VARSIM_HAVE_MUJOCO
-RunStats runMujoco(const Ladder& ladder, const char* solver, double h, double T, const MujocoSolref& solref) {
-  RunStats st;
+// Gaps and energy at the state after mj_step (mj_kinematics refreshes the poses; data->energy would be the
+// step's start). Free joint qvel = (linear velocity in the world, angular velocity in the body frame).
+GapSample mujocoSample(const bench::MujocoLadder& L) {
+  mj_kinematics(L.model, L.data);
+  GapSample g;
+  double sum = 0;
+  for (const auto& [a, b] : L.joints) {
+    const double d = (L.end(a.first, a.second) - L.end(b.first, b.second)).norm();
+    sum += d * d;
+    g.maxGap = std::max(g.maxGap, std::isfinite(d) ? d : 1e300);
+  }
+  g.rms = std::sqrt(sum / double(L.joints.size()));
+  for (int b = 1; b < L.model->nbody; ++b) {
+    const double m = L.model->body_mass[b], *I = L.model->body_inertia + 3 * b, *v = L.data->qvel + 6 * (b - 1);
+    g.energy += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + m * 9.81 * L.data->xpos[3 * b + 2];
+    g.energy += 0.5 * (I[0] * v[3] * v[3] + I[1] * v[4] * v[4] + I[2] * v[5] * v[5]);
+    g.speed = std::max(g.speed, std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+  }
+  g.failed = L.data->warning[mjWARN_CNSTRFULL].number > 0 || L.data->warning[mjWARN_BADQACC].number > 0;
+  return g;
+}
+
+RunStats runMujoco(const Ladder& ladder, const char* solver, double h, double T, const MujocoSolref& solref, int bins,
+                   double stopGap) {
   std::unique_ptr<bench::MujocoLadder> L;
   try {
     L = bench::buildMujocoLadder(ladder, solver, h, solref);
   } catch (const std::exception& e) {
     std::printf("        (MuJoCo %s: %s)\n", solver, e.what());
+    RunStats st;
     st.blowUpAt = 0;
     return st;
   }
-  const long steps = std::lround(T / h);
-  double totalMs = 0;
-  for (long k = 0; k < steps; ++k) {
-    const std::clock_t c0 = std::clock();
-    mj_step(L->model, L->data);
-    totalMs += double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0;
-    double sum = 0, worst = 0;
-    for (const auto& [a, b] : L->joints) {
-      const double g = (L->end(a.first, a.second) - L->end(b.first, b.second)).norm();
-      sum += g * g;
-      worst = std::max(worst, std::isfinite(g) ? g : 1e300);
-    }
-    const double rms = std::sqrt(sum / double(L->joints.size()));
-    if (!std::isfinite(rms) || worst > 10.0 || L->data->warning[mjWARN_CNSTRFULL].number > 0 ||
-        L->data->warning[mjWARN_BADQACC].number > 0) {
-      st.blowUpAt = (k + 1) * h;
-      st.msPerStep = totalMs / double(k + 1);
-      return st;
-    }
-    st.meanRms += rms / double(steps);
-    st.maxRms = std::max(st.maxRms, rms);
-    st.maxGap = std::max(st.maxGap, worst);
-  }
-  st.finalEnergy = L->data->energy[0] + L->data->energy[1];
-  st.msPerStep = totalMs / double(steps);
-  return st;
+  return bench::runLoop(h, T, bins, stopGap, [&] { mj_step(L->model, L->data); }, [&] { return mujocoSample(*L); });
 }
 #endif
 
 // Our stepper, either rod model (rigid: rigid_rod_spook.h with the scene's default max_turn), one thread.
-RunStats runSpook(const Ladder& ladder, double h, double T, SparseSolverKind solver, bool rigid = false) {
+RunStats runSpook(const Ladder& ladder, double h, double T, SparseSolverKind solver, bool rigid, int bins, double stopGap) {
   SpookStepper director(ladder.system(), SpookConfig{solver, {}});
   RigidRodSpook rigidRods(ladder.system(), SpookConfig{solver, {}}, 0.03);
-  SpookStepper& spook = rigid ? rigidRods.spook() : director;
   MechanicalState s = ladder.system().initialState();
-  RunStats st;
-  const long steps = std::lround(T / h);
-  double total = 0;
-  for (long k = 0; k < steps; ++k) {
-    const std::clock_t c0 = std::clock();
-    rigid ? rigidRods.step(s, h) : spook.step(s, h);
-    total += double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0;
-    const RodDiagnostics d = rodDiagnostics(ladder.system(), s);
-    st.meanRms += d.constraintRms / double(steps);
-    st.maxRms = std::max(st.maxRms, d.constraintRms);
-    st.maxGap = std::max(st.maxGap, d.constraintMax);
-    st.finalEnergy = d.energy;
-  }
-  st.msPerStep = total / double(steps);
-  return st;
+  return bench::runLoop(
+      h, T, bins, stopGap, [&] { rigid ? rigidRods.step(s, h) : director.step(s, h); },
+      [&] {
+        const RodDiagnostics d = rodDiagnostics(ladder.system(), s);
+        return GapSample{d.constraintRms, d.constraintMax, d.energy, d.maxSpeed, false};
+      });
 }
 
-void print(const char* who, int N, const RunStats& s, double ours) {
-  std::printf("%6d  %-16s %9.3f %11.3g %11.3g %11.3g %12.1f  %-14s %8.2f\n", N, who, s.msPerStep, s.meanRms, s.maxRms, s.maxGap,
-              s.finalEnergy, s.blowUpAt < 0 ? "no" : ("at " + std::to_string(s.blowUpAt).substr(0, 5) + " s").c_str(),
-              ours / s.msPerStep);
+// One row: ours/it is the CPU-time ratio (< 1: ours faster), it/ours the max-gap ratio (> 1: ours tighter).
+void print(const char* who, int N, const RunStats& s, const RunStats& ours) {
+  std::printf("%6d  %-16s %8.3f %8.3f %10.3g %10.3g %10.3g %11.4g  %-12s %8.3f %9.3g\n", N, who, s.msPerStep, s.msP99, s.meanRms,
+              s.maxRms, s.maxGap, s.maxExcess,
+              s.blowUpAt < 0 ? "no" : ("at " + std::to_string(s.blowUpAt).substr(0, 5) + " s").c_str(),
+              ours.msPerStep / s.msPerStep, s.maxGap / ours.maxGap);
+  std::fflush(stdout);
+}
+
+void printHeader() {
+  std::printf("%6s  %-16s %8s %8s %10s %10s %10s %11s  %-12s %8s %9s\n", "N", "stepper", "ms/step", "p99 ms", "mean rms",
+              "max rms", "max gap", "max E-E0 J", "blow-up", "ours/it", "gap it/us");
+}
+
+// The first window (default mode): the sweep N = 10 … 1000 over T s (2 s for N ≥ 200), director rods as ours.
+void shortWindows(double h, double T, const OdeErpCfm& erpCfm, const MujocoSolref& solref) {
+  printHeader();
+  std::printf("(ours = SPOOK director rods with the block solver, 1 thread; ours/it < 1: ours is faster)\n");
+  for (int N : {10, 20, 50, 100, 200, 500, 1000}) {
+    const double t = N >= 200 ? std::min(T, 2.0) : T;
+    const Ladder ladder(LadderConfig{N});
+    const RunStats ours = runSpook(ladder, h, t, SparseSolverKind::Block, false, 1, 10.0);
+    print("SPOOK (ldlt)", N, runSpook(ladder, h, t, SparseSolverKind::Ldlt, false, 1, 10.0), ours);
+    print("SPOOK (block)", N, ours, ours);
+    print("SPOOK rigid blk", N, runSpook(ladder, h, t, SparseSolverKind::Block, true, 1, 10.0), ours);
+    if (N <= 100) print("ODE dWorldStep", N, runOde(ladder, erpCfm, false, h, t, 1, 10.0), ours);
+    print("ODE QuickStep", N, runOde(ladder, erpCfm, true, h, t, 1, 10.0), ours);
+#ifdef VARSIM_HAVE_MUJOCO
+    if (N == 20 || N == 100 || N == 500)
+      for (const char* solver : {"Newton", "PGS"})
+        print(solver[0] == 'N' ? "MuJoCo Newton" : "MuJoCo PGS", N, runMujoco(ladder, solver, h, t, solref, 1, 10.0), ours);
+#endif
+  }
+  std::printf("(dWorldStep is skipped above N = 100: its dense factorisation of the 12N-row system is O(N^3).)\n");
+}
+
+// Whole-fall mode (--window T): ours = the ladder scene's default model (rigid rods, max_turn 0.03) with the
+// block solver, ODE QuickStep (N ≥ 100) and MuJoCo Newton/PGS (N ≤ 500) over T s from the horizontal
+// release (fall, whiplash, swing); no gap limit (a run stops only on non-finite state or speeds > 1e5 m/s).
+void wholeFall(double h, double T, const std::vector<int>& Ns, const OdeErpCfm& erpCfm, const MujocoSolref& solref) {
+  const int bins = 6;
+  const double inf = std::numeric_limits<double>::infinity();
+  std::printf("whole fall, %g s from the horizontal release; ours = SPOOK rigid rods (the ladder scene's default model, "
+              "max_turn 0.03), block solver, 1 thread\n",
+              T);
+  printHeader();
+  struct Entry {
+    int N;
+    std::string who;
+    RunStats st;
+  };
+  std::vector<Entry> all;
+  for (int N : Ns) {
+    const Ladder ladder(LadderConfig{N});
+    const RunStats ours = runSpook(ladder, h, T, SparseSolverKind::Block, true, bins, inf);
+    all.push_back({N, "SPOOK rigid blk", ours});
+    print("SPOOK rigid blk", N, ours, ours);
+    if (N >= 100) {
+      all.push_back({N, "ODE QuickStep", runOde(ladder, erpCfm, true, h, T, bins, inf)});
+      print("ODE QuickStep", N, all.back().st, ours);
+    }
+#ifdef VARSIM_HAVE_MUJOCO
+    if (N <= 540)
+      for (const char* solver : {"Newton", "PGS"}) {
+        all.push_back({N, std::string("MuJoCo ") + solver, runMujoco(ladder, solver, h, T, solref, bins, inf)});
+        print(all.back().who.c_str(), N, all.back().st, ours);
+      }
+    else
+      std::printf("%6d  %-16s not run: MuJoCo 2.2 cannot allocate its constraint arrays above N ~ 540 (issue 16)\n", N, "MuJoCo");
+#endif
+  }
+  std::printf("\nmax joint gap (m) per %g s of the run\n%6s  %-16s", T / bins, "N", "stepper");
+  for (int b = 0; b < bins; ++b) {
+    char label[32];
+    std::snprintf(label, sizeof label, "%.3g-%.3g s", b * T / bins, (b + 1) * T / bins);
+    std::printf(" %11s", label);
+  }
+  std::printf("\n");
+  for (const Entry& e : all) {
+    std::printf("%6d  %-16s", e.N, e.who.c_str());
+    for (double g : e.st.binGap) std::printf(" %11.3g", g);
+    std::printf("\n");
+  }
+  std::printf("\nissue-16 targets (same run):");
+  for (const Entry& e : all) {
+    const bool ode = e.N == 1000 && e.who == "ODE QuickStep", mj = e.N == 500 && e.who == "MuJoCo Newton";
+    if (!ode && !mj) continue;
+    const auto ours = std::find_if(all.begin(), all.end(), [&](const Entry& o) { return o.N == e.N && o.who[0] == 'S'; });
+    std::printf("\n  N = %d vs %s: %.2fx faster (target %s), max gap %.3gx tighter (target %s), max RMS %.3gx tighter", e.N,
+                e.who.c_str(), e.st.msPerStep / ours->st.msPerStep, ode ? "> 1" : ">= 10", e.st.maxGap / ours->st.maxGap,
+                ode ? ">= 1000" : ">= 100", e.st.maxRms / ours->st.maxRms);
+  }
+  std::printf("\n");
 }
 
 }  // namespace
@@ -221,7 +294,16 @@ int main(int argc, char** argv) {
 #endif
   );
   if (!isDouble) std::printf("WARNING: libode is not double precision\n");
-  const double h = 1.0 / 60, T = argc > 1 ? std::atof(argv[1]) : 10.0;
+  const bool whole = argc > 1 && std::strcmp(argv[1], "--window") == 0;
+  const double h = 1.0 / 60, T = !whole && argc > 1 ? std::atof(argv[1]) : 10.0;
+  const double window = whole ? (argc > 2 ? std::atof(argv[2]) : 60.0) : 0.0;
+  std::vector<int> Ns;
+  for (int i = 3; whole && i < argc; ++i) Ns.push_back(std::atoi(argv[i]));
+  if (Ns.empty()) Ns = {20, 100, 500, 1000};
+  if ((whole && !(window > 0)) || (!whole && !(T > 0)) || *std::min_element(Ns.begin(), Ns.end()) < 1) {
+    std::fprintf(stderr, "usage: bench_ladder_ode [seconds] | --window [seconds [N ...]]  (seconds > 0, N >= 1)\n");
+    return 2;
+  }
   const SpookParameters sp{1e-8, 2 * h};
   const OdeErpCfm erpCfm = toOde(sp, h);
   std::printf("h = 1/60, eps = 1e-8, tau = 2h  =>  ERP = %.6g, CFM = %.6g; ladder released horizontal\n", erpCfm.erp, erpCfm.cfm);
@@ -235,25 +317,8 @@ int main(int argc, char** argv) {
               solref.timeconst, solref.dampratio);
 #endif
   std::printf("ms/step is process CPU time per step (the machine is shared)\n");
-  std::printf("%6s  %-16s %9s %11s %11s %11s %12s  %-14s %8s\n", "N", "stepper", "ms/step", "mean rms m", "max rms m", "max gap m",
-              "final E (J)", "blow-up", "ours/it");
-  std::printf("(ours = SPOOK director rods with the block solver, 1 thread; ours/it < 1: ours is faster)\n");
-  for (int N : {10, 20, 50, 100, 200, 500, 1000}) {
-    const double t = N >= 200 ? std::min(T, 2.0) : T;
-    const Ladder ladder(LadderConfig{N});
-    const RunStats ours = runSpook(ladder, h, t, SparseSolverKind::Block);
-    print("SPOOK (ldlt)", N, runSpook(ladder, h, t, SparseSolverKind::Ldlt), ours.msPerStep);
-    print("SPOOK (block)", N, ours, ours.msPerStep);
-    print("SPOOK rigid blk", N, runSpook(ladder, h, t, SparseSolverKind::Block, true), ours.msPerStep);
-    if (N <= 100) print("ODE dWorldStep", N, runOde(ladder, erpCfm, false, h, t), ours.msPerStep);
-    print("ODE QuickStep", N, runOde(ladder, erpCfm, true, h, t), ours.msPerStep);
-#ifdef VARSIM_HAVE_MUJOCO
-    if (N == 20 || N == 100 || N == 500)
-      for (const char* solver : {"Newton", "PGS"})
-        print(solver[0] == 'N' ? "MuJoCo Newton" : "MuJoCo PGS", N, runMujoco(ladder, solver, h, t, solref), ours.msPerStep);
-#endif
-  }
-  std::printf("(dWorldStep is skipped above N = 100: its dense factorisation of the 12N-row system is O(N^3).)\n");
+  if (window > 0) wholeFall(h, window, Ns, erpCfm, solref);
+  else shortWindows(h, T, erpCfm, solref);
   dCloseODE();
   return 0;
 }
