@@ -43,7 +43,7 @@ Eigen::Matrix<T, 4, 8> nextJacobian(const SnakeboardParams& p, double alpha, dou
   using Mat38 = Eigen::Matrix<T, 3, 8>;
   const T uPsi = (z[6] - z[3]) / h, uPhi = (z[7] - z[4]) / h;
   const Row duPsi = (Row::Unit(6) - Row::Unit(3)) / h, duPhi = (Row::Unit(7) - Row::Unit(4)) / h;
-  const T phiMid = z[4] + alpha * h * uPhi;
+  const T phiMid = shapeOnSegment(z[4], uPhi, alpha * h);
   const Row dphiMid = Row::Unit(4) + alpha * h * duPhi;
   const Vec3 D = snakeboard::lockedInertia(p).cast<T>();
   const Vec3 eK = e1T(p.l, z[4]), eMid = e1T(p.l, phiMid), eN = e1T(p.l, z[7]);

@@ -92,7 +92,7 @@ typename NonholonomicIntegrator<Group>::Trial NonholonomicIntegrator<Group>::eva
   t.u = uPrescribed;
   for (int i = 0; i < nf; ++i) t.u[forced_[size_t(i)]] = x[i];
   t.z = x.tail(b);
-  t.rA = s.r + a * h * t.u;
+  t.rA = shapeOnSegment(s.r, t.u, a * h);
   t.xi = segmentVelocity(t.rA, t.u, t.z);
   t.mu = model_->dLdxi(t.rA, t.u, t.xi);
   t.CTmu = Group::tangentInverse(settings_.tangent, h * t.xi).transpose() * t.mu;
@@ -207,7 +207,7 @@ CarState carStart(const CarParams& p, const se2::Pose2& g0, double psi0, double 
 
 CarState carNext(const CarParams& p, double alpha, double h, const CarState& s, double steerRate, double torque) {
   const double I0 = p.I0(), c = p.c();
-  const double sigmaMid = s.sigma + alpha * h * steerRate;
+  const double sigmaMid = shapeOnSegment(s.sigma, steerRate, alpha * h);
   const double inertia = I0 + c * s.sigma * sigmaMid;
   if (!(inertia > 0.0))
     throw SimulationDiverged("car step: effective wheel inertia I0 + c sigma_k sigma_{k+alpha} = " +
@@ -250,7 +250,7 @@ SnakeboardState snakeboardStart(const se2::Pose2& g0, double psi0, double phi0, 
 SnakeboardState snakeboardNext(const SnakeboardParams& p, double alpha, double h, const SnakeboardState& s,
                                double psiNext, double phiNext) {
   const double uPsi = (psiNext - s.psi) / h, uPhi = (phiNext - s.phi) / h;
-  const double phiMid = s.phi + alpha * h * uPhi;
+  const double phiMid = shapeOnSegment(s.phi, uPhi, alpha * h);
   const Vector3d D = snakeboard::lockedInertia(p);
   const Vector3d eK = snakeboard::e1(p.l, s.phi), eMid = snakeboard::e1(p.l, phiMid);
   const double denom = eK.dot(D.cwiseProduct(eMid));

@@ -96,6 +96,16 @@ class NonholonomicIntegrator {
 
 extern template class NonholonomicIntegrator<Se2Group>;
 
+// The shape moving linearly over a step, r(t_k + tau) = r_k + tau u_k (u_k the segment's shape rate): at the
+// quadrature point tau = alpha h in eqs. (16)-(17) (r_{k+alpha}: the general integrator, the car's
+// sigma_{k+alpha}, the snakeboard's phi_{k+alpha}) and at the RK stages of engine/integrators/vehicle_rk.cpp.
+// One expression (tau times the rate, then the sum) so every update rounds alike; R a scalar, a vector or a
+// complex step.
+template <class R, class U>
+R shapeOnSegment(const R& rk, const U& uk, double tau) {
+  return rk + tau * uk;
+}
+
 // ---- Explicit car update (seed 000 Sec. 5.2.1, reference/README.md "car_sinusoidal.csv") ----------
 // The wheel-rate equation in left/right momentum form:
 //   (I0 + c sigma_k sigma_{k+alpha}) u_k = p^-_k + h (1-alpha) f_{k+alpha},

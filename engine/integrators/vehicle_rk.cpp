@@ -42,7 +42,7 @@ void carRkStep(const CarParams& p, int order, double h, CarState& s, double stee
                              " step: wheel rate psi_dot = " + formatNumber(next[5]) + " is not finite or overflows");
   s.g = se2::Pose2{next[0], next[1], next[2]};
   s.u = (next[3] - s.psi) / h;
-  s.sigmaMid = s.sigma + 0.5 * h * steerRate;
+  s.sigmaMid = shapeOnSegment(s.sigma, steerRate, 0.5 * h);
   s.psi = next[3];
   s.sigma = next[4];
   s.pMinus = p.momentumOfRate(next[5], next[4]);
@@ -62,7 +62,9 @@ void snakeboardRkStep(const SnakeboardParams& p, int order, double h, Snakeboard
                       double phiNext) {
   const Eigen::Vector2d r0(s.psi, s.phi), u = (Eigen::Vector2d(psiNext, phiNext) - r0) / h;
   // The shape moves linearly over the step (the scene prescribes only the nodes): r(t_k + tau) = r_k + tau u.
-  const auto f = [&](double tau, const SnakeboardOdeState& y) { return snakeboardOdeRhs(p, y, r0 + tau * u, u); };
+  const auto f = [&](double tau, const SnakeboardOdeState& y) {
+    return snakeboardOdeRhs(p, y, shapeOnSegment(r0, u, tau), u);
+  };
   SnakeboardOdeState y(s.g.theta, s.g.x, s.g.y, s.p);
   y = rkStep(order, h, y, f);
   if (!y.allFinite() || std::abs(y[3]) > kVehicleOverflow)
@@ -70,7 +72,7 @@ void snakeboardRkStep(const SnakeboardParams& p, int order, double h, Snakeboard
                              " step: momentum p = " + formatNumber(y[3]) + " is not finite or overflows");
   const se2::Pose2 g{y[0], y[1], y[2]};
   // The segment's body velocity (what the scene draws, sweeps against obstacles and takes the energy of).
-  const Vector3d xi = se2::log(s.g.inverse() * g) / h, e1 = snakeboard::e1(p.l, s.phi + 0.5 * h * u[1]);
+  const Vector3d xi = se2::log(s.g.inverse() * g) / h, e1 = snakeboard::e1(p.l, shapeOnSegment(s.phi, u[1], 0.5 * h));
   s.g = g;
   s.psi = psiNext;
   s.phi = phiNext;
