@@ -26,7 +26,7 @@ std::vector<std::string> padNames() {
 }
 
 std::vector<ParamSpec> heliPlanSpecs() {
-  return {
+  std::vector<ParamSpec> specs = {
       ParamSpec::integer("N", 300, 2, 20000, "segments of the plan (horizon T = N dt)"),
       ParamSpec::choice("target_pad", "canyon", padNames(), "landing pad: the plan ends resting on its centre"),
       ParamSpec::real("target_heading", 0.7, -12.566370614359172, 12.566370614359172, "rad",
@@ -37,10 +37,11 @@ std::vector<ParamSpec> heliPlanSpecs() {
       ParamSpec::real("weight_collective", 1.0, 0.0, 1e6, "", "W on ((u_c - m g)/(m g))^2 in h sum u^T W u"),
       ParamSpec::real("weight_yaw", 1.0, 0.0, 1e6, "", "W on (u_psi/yaw range)^2"),
       ParamSpec::real("weight_tilt", 1.0, 0.0, 1e6, "", "W on (gamma/tilt range)^2, both tilts"),
-      ParamSpec::real("weight_smooth", 0.0, 0.0, 1e6, "", "weight of sum |u_{k+1} - u_k|_W^2 / h"),
       ParamSpec::real("margin", 1.0, 0.0, 50.0, "m", "clearance of the bounding spheres from every rock"),
       ParamSpec::integer("max_iter", 1000, 1, 100000, "Ipopt max_iter"),
   };
+  for (ParamSpec& c : dmocCostSpecs()) specs.push_back(std::move(c));  // weight_smooth, terminal_weight, free time
+  return specs;
 }
 
 void requireChoice(const PlanSetup& o, const char* key, const char* allowed, const char* why) {
@@ -107,13 +108,16 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   s.weightCollective = q.real("weight_collective");
   s.weightYaw = q.real("weight_yaw");
   s.weightTilt = q.real("weight_tilt");
-  s.weightSmooth = q.real("weight_smooth");
+  if (dmocFreeTime(o))  // h enters every LGVI row and the scene's dt range ends at the preset's 0.1 s
+    throw BadInput(o.source + ": key 'free_time' = 1: allowed 0 for the helicopter (fixed step h = dt)");
   return s;
 }
 
 class HeliPlan : public DmocPlanInstance<HeliDmoc> {
  public:
-  explicit HeliPlan(const PlanSetup& setup) : DmocPlanInstance(setup, heliSpec(setup)) {}
+  explicit HeliPlan(const PlanSetup& setup)
+      : DmocPlanInstance(setup, heliSpec(setup)), costs_(dmoc_, dmoc_.layout(), dmocCostOptions(setup)) {}
+  const Nlp& nlp() const override { return costs_; }
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
@@ -121,6 +125,7 @@ class HeliPlan : public DmocPlanInstance<HeliDmoc> {
   }
 
  private:
+  DmocCosts costs_;  // effort (dmoc_) + smoothness, terminal penalty
 };
 
 void HeliPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {

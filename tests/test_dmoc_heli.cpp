@@ -6,8 +6,8 @@
 
 #include <random>
 
-#include "engine/control/banded_hessian.h"
 #include "engine/control/heli_dmoc.h"
+#include "engine/control/lgvi_hessian.h"
 #include "engine/lie/so3.h"
 #include "tests/nlp_fd_check.h"
 
@@ -28,7 +28,6 @@ HeliDmocSpec smallSpec(int N) {
   s.contact = ContactSettings::implicitFor(s.heli.mass, 4);
   s.spheres = defaultSpheres(heli);
   s.via = {{20.0, 0.0, 10.0}};
-  s.weightSmooth = 0.2;
   return s;
 }
 
@@ -181,40 +180,79 @@ TEST_CASE("GuessSatisfiesThePoseRowsAndTheSpheresCoverTheAirframe") {
   for (double t = 0.0; t <= 1.0; t += 0.05) CHECK(inside(Vector3d(-t * (heli.settings().tailArm + 0.4), 0.0, 0.3)));
 }
 
-TEST_CASE("BandedHessianMatchesDenseDifferencesOfTheLagrangianGradient") {
-  // The colouring assumes every row couples adjacent blocks only: a dense column-by-column difference (no colouring)
-  // finds every coupling, so it would expose a missed one; both use the same steps.
-  const HeliDmoc dmoc(smallSpec(5));
-  std::mt19937 rng(5);
+TEST_CASE("RotationJetMatchesFiniteDifferencesOfTheMaps") {
+  // tau(w) for cay and exp (series branch s < 1 and closed form above), against central differences of so3::cay/exp.
+  for (Retraction tau : {Retraction::Cay, Retraction::Exp})
+    for (const Vector3d& w : {Vector3d(0.01, -0.02, 0.005), Vector3d(0.3, -0.5, 0.7), Vector3d(1.2, 0.4, -0.9)}) {
+      const auto map = [&](const Vector3d& z) { return tau == Retraction::Cay ? so3::cay(z) : so3::exp(z); };
+      const RotationJet J = rotationJet(tau, w);
+      CHECK((J.R - map(w)).norm() < 1e-14);
+      const double e = 1e-5;
+      for (int i = 0; i < 3; ++i) {
+        const Vector3d d = e * Vector3d::Unit(i);
+        CHECK((J.d[size_t(i)] - (map(w + d) - map(w - d)) / (2 * e)).norm() < 1e-9);
+        for (int j = 0; j < 3; ++j) {
+          const Vector3d f = e * Vector3d::Unit(j);
+          const Matrix3d dd = (map(w + d + f) - map(w + d - f) - map(w - d + f) + map(w - d - f)) / (4 * e * e);
+          CHECK((J.second(i, j) - dd).norm() < 1e-5);
+        }
+      }
+    }
+}
+
+TEST_CASE("TangentHessianMatchesSecondDifferencesAtLargeAngles") {
+  // C(a w)^T J w at |a w| ~ 0.6 (the NLP test's h w is small, where the tangents differ by O(|h w|^2) only).
+  Matrix3d J;
+  J << 3.0, 0.2, 0.1, 0.2, 5.0, 0.3, 0.1, 0.3, 4.0;
+  const Vector3d w(0.3, -0.2, 0.5), lam(0.7, -0.4, 0.9);
+  for (double a : {-1.0, 1.0})
+    for (Tangent c : {Tangent::Cay, Tangent::Tln, Tangent::Exp, Tangent::ExpTrunc}) {
+      const auto f = [&](const Vector3d& z) { return lam.dot(so3CTmu(c, a * z, J * z)); };
+      const Matrix3d H = so3CTJwHessian(c, a, J, w, lam);
+      const double e = 1e-4;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          const Vector3d di = e * Vector3d::Unit(i), dj = e * Vector3d::Unit(j);
+          const double d = (f(w + di + dj) - f(w + di - dj) - f(w - di + dj) + f(w - di - dj)) / (4 * e * e);
+          CHECK(std::abs(H(i, j) - d) < 1e-6);
+        }
+    }
+}
+
+// Random iterates of an N = 8 plan with clearance rows (k = 2..5) near the first canyon wall (box edges and faces),
+// random multipliers: the exact Hessian against central differences of the exact Lagrangian gradient.
+double hessianError(const LgviOptions& lgvi, unsigned seed, bool* samePattern) {
+  HeliDmocSpec spec = smallSpec(8);
+  spec.lgvi = lgvi;
+  const HeliDmoc dmoc(spec);
+  std::mt19937 rng(seed);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   Eigen::VectorXd x = dmoc.initialGuess(), lambda(dmoc.numConstraints());
-  for (int i = 0; i < x.size(); ++i) x[i] += 0.2 * U(rng);
-  for (int k = 0; k <= 5; ++k) x[16 * k + 5] = 10.0 + U(rng);  // in the air, clear of the walls
+  for (int k = 0; k <= 8; ++k) {
+    x.segment<3>(16 * k) = 0.3 * Vector3d(U(rng), U(rng), U(rng));
+    x.segment<3>(16 * k + 3) = Vector3d(130.0 + 12.0 * U(rng), 8.0 + 6.0 * U(rng), 4.0 + 3.0 * U(rng));
+    if (k == 8) break;
+    for (int i = 0; i < 6; ++i) x[16 * k + 6 + i] = (i < 3 ? 0.5 : 5.0) * U(rng);
+    dmoc.setControl(x, k, {6000.0 + 2000.0 * U(rng), 500.0 * U(rng), 0.2 * U(rng), 0.2 * U(rng)});
+  }
   for (int i = 0; i < lambda.size(); ++i) lambda[i] = U(rng);
-  std::vector<Eigen::Triplet<double>> t;
-  bandedFdHessian(dmoc, HeliDmoc::kBlock, x, 0.7, lambda, t);
-  const int n = dmoc.numVariables();
-  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(n, n);
-  for (const auto& e : t) {
-    CHECK(e.row() >= e.col());
-    H(e.row(), e.col()) += e.value();
-  }
-  const auto lagGrad = [&](const Eigen::VectorXd& z) {
-    Eigen::VectorXd g = 0.7 * dmoc.gradient(z);
-    std::vector<Eigen::Triplet<double>> J;
-    dmoc.jacobian(z, J);
-    for (const auto& e : J) g[e.col()] += e.value() * lambda[e.row()];
-    return g;
-  };
-  Eigen::MatrixXd D(n, n);
-  for (int j = 0; j < n; ++j) {
-    const double e = 1e-5 * std::max(1.0, std::abs(x[j]));
-    Eigen::VectorXd xp = x, xm = x;
-    xp[j] += e, xm[j] -= e;
-    D.col(j) = (lagGrad(xp) - lagGrad(xm)) / (2.0 * e);
-  }
-  double worst = 0.0;
-  for (int j = 0; j < n; ++j)
-    for (int i = j; i < n; ++i) worst = std::max(worst, test::relErr(H(i, j), 0.5 * (D(i, j) + D(j, i))));
-  CHECK(worst < 1e-6);
+  return test::nlpHessianFdError(dmoc, x, 0.7, lambda, samePattern, 1e-5);
+}
+
+TEST_CASE("ExactHessianMatchesDifferencesOfTheJacobian") {
+  for (Retraction tau : {Retraction::Cay, Retraction::Exp})
+    for (Tangent c : {Tangent::Cay, Tangent::Tln, Tangent::Exp, Tangent::ExpTrunc}) {
+      LgviOptions o;
+      o.group = LgviGroup::SO3xR3;
+      o.retraction = tau, o.tangent = c;
+      for (unsigned seed : {3u, 4u}) {
+        bool same = false;
+        const int retraction = int(tau), tangent = int(c);
+        CAPTURE(retraction);
+        CAPTURE(tangent);
+        CAPTURE(seed);
+        CHECK(hessianError(o, seed, &same) < 1e-6);
+        CHECK(same);
+      }
+    }
 }

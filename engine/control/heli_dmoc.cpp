@@ -6,7 +6,6 @@
 #include <cmath>
 #include <string>
 
-#include "engine/control/banded_hessian.h"
 #include "engine/control/dmoc_blocks.h"
 #include "engine/lie/so3.h"
 #include "engine/sim/errors.h"
@@ -52,7 +51,7 @@ HeliDmoc::HeliDmoc(HeliDmocSpec spec) : spec_(std::move(spec)), heli_(spec_.heli
     throw BadInput(
         "heli plan: group se3: allowed so3xr3 (the transcription's "
         "translation rows are eq. (9) on R^3)");
-  for (double w : {s.weightCollective, s.weightYaw, s.weightTilt, s.weightSmooth})
+  for (double w : {s.weightCollective, s.weightYaw, s.weightTilt})
     if (!(w >= 0.0 && std::isfinite(w))) throw BadInput("heli plan: weight " + formatNumber(w) + ": allowed [0, inf)");
   const ActuatorLimits& L = s.heli.limits;
   if (!(L.collectiveMax > 0.0 && L.yawMax > 0.0 && L.tiltMax > 0.0))
@@ -204,31 +203,31 @@ Eigen::VectorXd HeliDmoc::initialGuess() const {
   return x;
 }
 
+DmocLayout HeliDmoc::layout() const {
+  DmocLayout l;
+  l.N = spec_.N;
+  l.h = spec_.h;
+  for (int k = 0, o = 12; k < spec_.N; ++k, o += kBlock) l.controls.push_back({o, o + 1, o + 2, o + 3});
+  l.controlWeights = W_;
+  for (int i = 0; i < 6; ++i) l.terminal.push_back(kBlock * spec_.N + i);
+  l.target = (Eigen::VectorXd(6) << 0.0, 0.0, 0.0, spec_.target.x).finished();
+  return l;
+}
+
 double HeliDmoc::objective(const Eigen::VectorXd& x) const {
-  const HeliDmocSpec& s = spec_;
   double J = 0.0;
-  for (int k = 0; k < s.N; ++k) {
+  for (int k = 0; k < spec_.N; ++k) {
     const Eigen::Vector4d d = x.segment<4>(kBlock * k + 12) - uTrim_;
-    J += s.h * d.dot(W_.cwiseProduct(d));
-    if (k + 1 < s.N) {
-      const Eigen::Vector4d du = x.segment<4>(kBlock * (k + 1) + 12) - x.segment<4>(kBlock * k + 12);
-      J += s.weightSmooth * du.dot(W_.cwiseProduct(du)) / s.h;
-    }
+    J += spec_.h * d.dot(W_.cwiseProduct(d));
   }
   return J;
 }
 
 Eigen::VectorXd HeliDmoc::gradient(const Eigen::VectorXd& x) const {
-  const HeliDmocSpec& s = spec_;
   Eigen::VectorXd g = Eigen::VectorXd::Zero(numVariables());
-  for (int k = 0; k < s.N; ++k) {
+  for (int k = 0; k < spec_.N; ++k) {
     const int o = kBlock * k + 12;
-    g.segment<4>(o) += 2.0 * s.h * W_.cwiseProduct(x.segment<4>(o) - uTrim_);
-    if (k + 1 < s.N) {
-      const Eigen::Vector4d du = W_.cwiseProduct(x.segment<4>(o + kBlock) - x.segment<4>(o));
-      g.segment<4>(o + kBlock) += 2.0 * s.weightSmooth * du / s.h;
-      g.segment<4>(o) -= 2.0 * s.weightSmooth * du / s.h;
-    }
+    g.segment<4>(o) = 2.0 * spec_.h * W_.cwiseProduct(x.segment<4>(o) - uTrim_);
   }
   return g;
 }
@@ -348,11 +347,6 @@ void HeliDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<dou
       out.emplace_back(r++, ck + 5, 1.0);
     }
   }
-}
-
-void HeliDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
-                       std::vector<Eigen::Triplet<double>>& out) const {
-  bandedFdHessian(*this, kBlock, x, objFactor, lambda, out);
 }
 
 double HeliDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {

@@ -26,6 +26,7 @@
 
 #include <vector>
 
+#include "engine/control/dmoc_costs.h"
 #include "engine/control/nlp.h"
 #include "engine/integrators/lgvi_se3.h"
 #include "engine/models/helicopter.h"
@@ -55,8 +56,8 @@ struct HeliDmocSpec {
   double ceiling = 30.0;                // m, z_k <= ceiling (below the canyon rim: the path goes through, not over)
   std::vector<Vector3d> via;            // waypoints of the initial guess between start and target (world, m)
   // Cost h sum (u_k - u_trim)^T W (u_k - u_trim) in the scaled controls u / uScale (see the top), u_trim = hover,
-  // W = diag(w_c, w_psi, w_tilt, w_tilt) (dimensionless), + weightSmooth sum |u_{k+1} - u_k|_W^2 / h.
-  double weightCollective = 1.0, weightYaw = 1.0, weightTilt = 1.0, weightSmooth = 0.0;
+  // W = diag(w_c, w_psi, w_tilt, w_tilt) (dimensionless). Smoothness and the terminal penalty: DmocCosts over layout().
+  double weightCollective = 1.0, weightYaw = 1.0, weightTilt = 1.0;
   // m, lower bound of every contact point's height at the clearance nodes: the interior point ends ~1e-9 m inside its
   // bounds and may end a few 1e-11 m outside; 1 um keeps the scene's penalty contact (9e6 N/m) exactly off anyway.
   double groundMargin = 1e-6;
@@ -77,6 +78,9 @@ class HeliDmoc : public Nlp {
   int numVariables() const override { return kBlock * spec_.N + 6; }
   int numConstraints() const override;
   int numDynamics() const { return 12 * spec_.N; }
+  // For DmocCosts: u_k / uScale at 16k + 12, W, fixed h; the terminal variables are node N's chart theta_N (target 0)
+  // and x_N (the resting pose on the pad): a terminal penalty frees them, the vehicle still ends at rest in trim.
+  DmocLayout layout() const;
   void bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const override;
   // Climb to the first waypoint's height, the polyline start -> via -> above the target -> target with a rest-to-rest
   // time profile, heading along the path, xi from the guess's own poses (eq. (9) rows hold), trim controls (hover
@@ -86,8 +90,8 @@ class HeliDmoc : public Nlp {
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override;
   void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override;
-  // Hessian of the Lagrangian by compressed forward differences of the exact Jacobian (banded_hessian.h: rows touch
-  // blocks k and k+1 only, 49 Jacobian evaluations). Ipopt then runs Newton steps instead of L-BFGS.
+  // Exact Hessian of the Lagrangian (heli_dmoc_hessian.cpp: the LGVI blocks of lgvi_hessian.h, node wrench, clearance,
+  // cost), fixed pattern of per-block (theta, x, xi) and u triangles plus theta_{k+1} x (theta_k, w_k).
   bool hasHessian() const override { return true; }
   void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                std::vector<Eigen::Triplet<double>>& out) const override;
