@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/control/dmoc_costs.h"
 #include "engine/control/snakeboard_dmoc.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
@@ -19,19 +20,25 @@ namespace varsim {
 namespace {
 
 std::vector<ParamSpec> snakeboardPlanSpecs() {
-  return {
+  std::vector<ParamSpec> specs = {
       ParamSpec::integer("N", 160, 1, 20000, "segments of the plan (horizon T = N dt)"),
       ParamSpec::real("target_x", -4.0, -1e4, 1e4, "m", "final board-centre position x (forward is body -x)"),
       ParamSpec::real("target_y", 0.5, -1e4, 1e4, "m", "final board-centre position y"),
       ParamSpec::real("target_heading", 0.0, -12.566370614359172, 12.566370614359172, "rad", "final heading theta"),
       ParamSpec::real("weight_psi", 1.0, 0.0, 1e6, "", "W on (u^psi)^2 in h sum u^T W u (rotor rate)"),
       ParamSpec::real("weight_phi", 1.0, 0.0, 1e6, "", "W on (u^phi)^2 in h sum u^T W u (steering rate)"),
-      ParamSpec::real("weight_smooth", 0.1, 0.0, 1e6, "", "weight of sum |u_{k+1} - u_k|_W^2 / h (shape acceleration)"),
       ParamSpec::real("margin", 0.05, 0.0, 10.0, "m",
                       "arena: clearance every covering disc keeps from walls and crates"),
       ParamSpec::integer("discs", 4, 1, 64, "arena: discs covering the board's footprint along its length"),
       ParamSpec::integer("max_iter", 500, 1, 100000, "Ipopt max_iter"),
   };
+  // The shared cost variants (DmocCosts); the smoothness (shape acceleration) is on by default: it is what spreads
+  // the strokes into a gait (without it the optimum is a kick, a coast and a reverse kick).
+  for (ParamSpec& p : dmocCostSpecs()) {
+    if (p.key == "weight_smooth") p.defaultNumbers = {0.1};
+    specs.push_back(std::move(p));
+  }
+  return specs;
 }
 
 // The scene's start node as its own diagnostics report it (no second copy of its start-up).
@@ -58,6 +65,8 @@ SnakeboardDmocSpec snakeboardSpec(const PlanSetup& o) {
   const ParamSet &p = o.scene.params, &q = o.plan;
   requireChoice(o, "integrator", "variational", "the plan's constraints are the variational update");
   requireChoice(o, "gait", "false", "the plan drives the shape through the rotor/steer sticks");
+  if (dmocFreeTime(o))
+    throw BadInput(o.source + ": key 'free_time' = 1: allowed 0 (the snakeboard's step has no d/dh: h is fixed)");
   for (const char* key : {"psi_max", "phi_max"})
     if (!(p.real(key) > 0.0))
       throw BadInput(o.source + ": key '" + key + "' = " + formatNumber(p.real(key)) +
@@ -76,7 +85,6 @@ SnakeboardDmocSpec snakeboardSpec(const PlanSetup& o) {
   s.commandHi = {p.real("psi_max"), std::min(trim + p.real("phi_max"), maxSteer)};
   s.weightPsi = q.real("weight_psi");
   s.weightPhi = q.real("weight_phi");
-  s.weightSmooth = q.real("weight_smooth");
   s.footprint = snakeboardFootprint(s.board.l);
   s.discs = int(q.integer("discs"));
   s.margin = q.real("margin");
@@ -96,9 +104,11 @@ SnakeboardDmocSpec snakeboardSpec(const PlanSetup& o) {
 
 class SnakeboardPlan : public DmocPlanInstance<SnakeboardDmoc> {
  public:
-  explicit SnakeboardPlan(const PlanSetup& setup) : DmocPlanInstance(setup, snakeboardSpec(setup)) {
+  explicit SnakeboardPlan(const PlanSetup& setup)
+      : DmocPlanInstance(setup, snakeboardSpec(setup)), costs_(dmoc_, dmoc_.layout(), dmocCostOptions(setup)) {
     if (setup.scene.params.choice("world") == "arena") arena_ = arena(dmoc_.spec().board.l).obstacles;
   }
+  const Nlp& nlp() const override { return costs_; }
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
@@ -112,6 +122,7 @@ class SnakeboardPlan : public DmocPlanInstance<SnakeboardDmoc> {
     const Eigen::Vector2d c = dmoc_.command(x, k);
     return {c[0] / p.real("psi_max"), (p.real("phi") - c[1]) / p.real("phi_max")};
   }
+  DmocCosts costs_;               // effort (dmoc_) + smoothness, terminal penalty
   std::vector<PlanarBox> arena_;  // the whole arena (the NLP sees only the boxes near the straight line)
 };
 

@@ -1,11 +1,13 @@
 // tests/test_dmoc_snakeboard.cpp — the snakeboard's DMOC transcription (engine/control/snakeboard_dmoc.h): its
 // dynamics rows are the stepper's own update (zero on a trajectory snakeboardStep produced), its command rows invert
 // the scene's shape lag, and every exact first derivative (the update's Jacobian, the cost gradient) agrees with
-// central finite differences to relative 1e-6 on random iterates.
+// central finite differences to relative 1e-6 on random iterates. Smoothness and terminal penalty come from
+// DmocCosts over the transcription's layout (node shapes as controls): checked with them on.
 #include <doctest/doctest.h>
 
 #include <random>
 
+#include "engine/control/dmoc_costs.h"
 #include "engine/control/snakeboard_dmoc.h"
 #include "engine/sim/errors.h"
 #include "scenes/vehicle_scenery.h"
@@ -24,13 +26,14 @@ SnakeboardDmocSpec smallSpec(int N) {
   s.target = {1.0, -2.0, 0.5};
   s.lag = std::exp(-0.05 / 0.15);
   s.weightPhi = 2.0;
-  s.weightSmooth = 0.3;
   // Two boxes beside the straight path: the clearance rows and their second derivatives enter every check.
   s.footprint = snakeboardFootprint(s.board.l);
   s.obstacles = {{0.0, 1.0, 0.3, 0.5, 0.3}, {-1.0, -1.3, 0.0, 0.4, 0.4}};
   s.margin = 0.05;
   return s;
 }
+
+constexpr double kSmooth = 0.3;
 
 Eigen::Matrix<double, 4, 1> nextRows(const SnakeboardParams& p, double h, const Eigen::Matrix<double, 8, 1>& z) {
   const SnakeboardState n =
@@ -119,13 +122,34 @@ TEST_CASE("SnakeboardDynamicsRowsVanishOnAStepperTrajectory") {
   }
 }
 
-TEST_CASE("SnakeboardTranscriptionJacobianAndGradientMatchFiniteDifferences") {
+TEST_CASE("SnakeboardSmoothnessThroughDmocCostsIsTheShapeAccelerationSum") {
   const SnakeboardDmoc dmoc(smallSpec(6));
+  const DmocCosts costs(dmoc, dmoc.layout(), {kSmooth, 0.0, 0.0});
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Eigen::VectorXd x = dmoc.initialGuess();
+  for (int i = 0; i < x.size(); ++i) x[i] += 0.2 * U(rng);
+  // weight_smooth sum_{k<N-1} |u_{k+1} - u_k|_W^2 / h with u_k = (r_{k+1} - r_k)/h, W = diag(1, 2).
+  double S = 0.0;
+  for (int k = 0; k + 1 < dmoc.spec().N; ++k) {
+    const Eigen::Vector2d du = dmoc.shapeRate(x, k + 1) - dmoc.shapeRate(x, k);
+    S += du[0] * du[0] + 2.0 * du[1] * du[1];
+  }
+  CHECK(costs.objective(x) - dmoc.objective(x) == doctest::Approx(kSmooth * S / dmoc.spec().h).epsilon(1e-12));
+  const DmocLayout l = dmoc.layout();
+  REQUIRE(l.controls.size() == size_t(dmoc.spec().N + 1));  // node shapes r_0..r_N
+  CHECK(l.controlsAreNodes);
+  CHECK_THROWS_AS(DmocCosts(dmoc, l, {std::nan(""), 0.0, 0.0}), BadInput);  // weight_smooth named
+}
+
+TEST_CASE("SnakeboardTranscriptionJacobianAndGradientMatchFiniteDifferences") {
+  const SnakeboardDmoc base(smallSpec(6));
+  const DmocCosts dmoc(base, base.layout(), {kSmooth, 0.0, 0.0});
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   for (int trial = 0; trial < 5; ++trial) {
     Eigen::VectorXd x = dmoc.initialGuess();
-    for (int k = 0; k <= dmoc.spec().N; ++k) {
+    for (int k = 0; k <= base.spec().N; ++k) {
       x.segment<3>(6 * k) += 0.3 * Eigen::Vector3d(U(rng), U(rng), U(rng));
       x.segment<3>(6 * k + 3) += Eigen::Vector3d(0.5 * U(rng), 0.2 * U(rng), 0.3 * U(rng));
     }
@@ -157,18 +181,20 @@ TEST_CASE("SnakeboardBoundsFixStartAndRestAtTheTarget") {
   bad.lag = 1.0;
   CHECK_THROWS_AS(SnakeboardDmoc{bad}, BadInput);
   bad = smallSpec(5);
-  bad.weightSmooth = std::nan("");
+  bad.weightPsi = std::nan("");
   CHECK_THROWS_AS(SnakeboardDmoc{bad}, BadInput);
 }
 
 TEST_CASE("SnakeboardHessianMatchesFiniteDifferencesOfTheLagrangianGradient") {
-  const SnakeboardDmoc dmoc(smallSpec(6));
+  const SnakeboardDmoc base(smallSpec(6));
+  // Smoothness and a terminal penalty on (DmocCosts): their Hessian blocks are checked with the dynamics'.
+  const DmocCosts dmoc(base, base.layout(), {kSmooth, 5.0, 0.0});
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   const int n = dmoc.numVariables(), m = dmoc.numConstraints();
   for (int trial = 0; trial < 5; ++trial) {
     Eigen::VectorXd x = dmoc.initialGuess(), lambda(m);
-    for (int k = 0; k <= dmoc.spec().N; ++k) {
+    for (int k = 0; k <= base.spec().N; ++k) {
       x.segment<3>(6 * k) += 0.3 * Eigen::Vector3d(U(rng), U(rng), U(rng));
       x.segment<3>(6 * k + 3) += Eigen::Vector3d(0.5 * U(rng), 0.2 * U(rng), 0.3 * U(rng));
     }

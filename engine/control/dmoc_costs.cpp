@@ -1,5 +1,5 @@
 // engine/control/dmoc_costs.cpp — smoothness, terminal penalty and final-time cost over any DMOC transcription,
-// with their exact gradient and Hessian (all quadratic in u and x_N; the smoothness term is 1/h in h).
+// with their exact gradient and Hessian (all quadratic in u and x_N; the smoothness term is 1/h^p in h).
 #include "engine/control/dmoc_costs.h"
 
 #include <algorithm>
@@ -35,11 +35,22 @@ void DmocCosts::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd
     for (int i : layout_.terminal) xL[i] = -kNlpInfinity, xU[i] = kNlpInfinity;
 }
 
+double DmocCosts::stencilCoefficient(int m) const {
+  static const double node[3] = {1.0, -2.0, 1.0}, control[2] = {-1.0, 1.0};
+  return layout_.controlsAreNodes ? node[m] : control[m];
+}
+
+double DmocCosts::difference(const Eigen::VectorXd& x, int k, size_t j) const {
+  double d = 0.0;
+  for (int m = 0; m < stencilSize(); ++m) d += stencilCoefficient(m) * x[layout_.controls[size_t(k + m)][j]];
+  return d;
+}
+
 double DmocCosts::smoothSum(const Eigen::VectorXd& x) const {
   double s = 0.0;
   for (int k = 0; k + 1 < layout_.N; ++k)
     for (size_t j = 0; j < layout_.controls[size_t(k)].size(); ++j) {
-      const double d = x[layout_.controls[size_t(k + 1)][j]] - x[layout_.controls[size_t(k)][j]];
+      const double d = difference(x, k, j);
       s += layout_.controlWeights[Eigen::Index(j)] * d * d;
     }
   return s;
@@ -47,7 +58,7 @@ double DmocCosts::smoothSum(const Eigen::VectorXd& x) const {
 
 double DmocCosts::objective(const Eigen::VectorXd& x) const {
   double J = base_.objective(x);
-  if (options_.smooth > 0.0) J += options_.smooth * smoothSum(x) / stepSize(x);
+  if (options_.smooth > 0.0) J += options_.smooth * smoothSum(x) / powerOfStep(stepSize(x));
   for (size_t i = 0; options_.terminalWeight > 0.0 && i < layout_.terminal.size(); ++i) {
     const double d = x[layout_.terminal[i]] - layout_.target[Eigen::Index(i)];
     J += options_.terminalWeight * d * d;
@@ -60,13 +71,13 @@ Eigen::VectorXd DmocCosts::gradient(const Eigen::VectorXd& x) const {
   Eigen::VectorXd g = base_.gradient(x);
   const double h = stepSize(x);
   if (options_.smooth > 0.0) {
+    const double hp = powerOfStep(h);
     for (int k = 0; k + 1 < layout_.N; ++k)
       for (size_t j = 0; j < layout_.controls[size_t(k)].size(); ++j) {
-        const int a = layout_.controls[size_t(k)][j], b = layout_.controls[size_t(k + 1)][j];
-        const double c = 2.0 * options_.smooth * layout_.controlWeights[Eigen::Index(j)] * (x[b] - x[a]) / h;
-        g[a] -= c, g[b] += c;
+        const double c = 2.0 * options_.smooth * layout_.controlWeights[Eigen::Index(j)] * difference(x, k, j) / hp;
+        for (int m = 0; m < stencilSize(); ++m) g[layout_.controls[size_t(k + m)][j]] += stencilCoefficient(m) * c;
       }
-    if (layout_.hIndex >= 0) g[layout_.hIndex] -= options_.smooth * smoothSum(x) / (h * h);
+    if (layout_.hIndex >= 0) g[layout_.hIndex] -= smoothPower() * options_.smooth * smoothSum(x) / (hp * h);
   }
   for (size_t i = 0; options_.terminalWeight > 0.0 && i < layout_.terminal.size(); ++i)
     g[layout_.terminal[i]] += 2.0 * options_.terminalWeight * (x[layout_.terminal[i]] - layout_.target[Eigen::Index(i)]);
@@ -75,8 +86,8 @@ Eigen::VectorXd DmocCosts::gradient(const Eigen::VectorXd& x) const {
 }
 
 // The base's triplets, then a fixed pattern for the added terms (present whenever the option is on, so the
-// pattern does not depend on x): per control pair its 2x2 block, with free h the (h, u) column and (h, h); the
-// terminal diagonal. Entries are placed in the lower triangle (row >= col) whatever the layout's order.
+// pattern does not depend on x): per stencil its 2x2 (3x3 for node values) block, with free h the (h, u) column and
+// (h, h); the terminal diagonal. Entries are placed in the lower triangle (row >= col) whatever the layout's order.
 void DmocCosts::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                         std::vector<Eigen::Triplet<double>>& out) const {
   base_.hessian(x, objFactor, lambda, out);
@@ -84,17 +95,23 @@ void DmocCosts::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen:
   const double h = stepSize(x);
   const int hi = layout_.hIndex;
   if (options_.smooth > 0.0) {
+    const double hp = powerOfStep(h), p = smoothPower();
+    const int M = stencilSize();
     for (int k = 0; k + 1 < layout_.N; ++k)
       for (size_t j = 0; j < layout_.controls[size_t(k)].size(); ++j) {
-        const int a = layout_.controls[size_t(k)][j], b = layout_.controls[size_t(k + 1)][j];
+        int v[3];
+        for (int m = 0; m < M; ++m) v[m] = layout_.controls[size_t(k + m)][j];
         const double w = objFactor * 2.0 * options_.smooth * layout_.controlWeights[Eigen::Index(j)];
-        add(a, a, w / h), add(b, b, w / h), add(b, a, -w / h);
-        if (layout_.hIndex >= 0) {  // d/dh of the gradient above: -(.)/h^2
-          const double c = w * (x[b] - x[a]) / (h * h);
-          add(hi, a, c), add(hi, b, -c);
+        // The diagonal first, then below it (the car's entries in their order before the node stencil came).
+        for (int m = 0; m < M; ++m) add(v[m], v[m], w * stencilCoefficient(m) * stencilCoefficient(m) / hp);
+        for (int m = 0; m < M; ++m)
+          for (int n = 0; n < m; ++n) add(v[m], v[n], w * stencilCoefficient(m) * stencilCoefficient(n) / hp);
+        if (hi >= 0) {  // d/dh of the gradient above: -p (.) / h^(p+1)
+          const double c = w * difference(x, k, j) / (hp * h);
+          for (int m = 0; m < M; ++m) add(hi, v[m], -p * stencilCoefficient(m) * c);
         }
       }
-    if (hi >= 0) add(hi, hi, objFactor * 2.0 * options_.smooth * smoothSum(x) / (h * h * h));
+    if (hi >= 0) add(hi, hi, objFactor * p * (p + 1.0) * options_.smooth * smoothSum(x) / (hp * h * h));
   }
   for (size_t i = 0; options_.terminalWeight > 0.0 && i < layout_.terminal.size(); ++i)
     add(layout_.terminal[i], layout_.terminal[i], objFactor * 2.0 * options_.terminalWeight);

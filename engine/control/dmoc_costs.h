@@ -14,7 +14,10 @@ struct DmocLayout {
   int N = 0;                               // segments, >= 1
   double h = 0.0;                          // s, the step when it is fixed (hIndex < 0)
   int hIndex = -1;                         // variable index of h when the final time is free, else -1
-  std::vector<std::vector<int>> controls;  // controls[k]: variable indices of u_k, k = 0..N-1
+  std::vector<std::vector<int>> controls;  // controls[k]: variable indices of u_k, k = 0..N-1 (see controlsAreNodes)
+  // true: controls[k], k = 0..N, index node values r_k and u_k = (r_{k+1} - r_k)/h (the snakeboard, whose inputs
+  // are its node shapes); the smoothness sum |u_{k+1} - u_k|^2 / h is then |r_{k+2} - 2 r_{k+1} + r_k|^2 / h^3.
+  bool controlsAreNodes = false;
   Eigen::VectorXd controlWeights;          // diagonal of W, one entry per entry of u_k, >= 0
   std::vector<int> terminal;               // variable indices the target fixes (bounds xL = xU = target)
   Eigen::VectorXd target;                  // their target values
@@ -51,7 +54,15 @@ class DmocCosts : public Nlp {
                std::vector<Eigen::Triplet<double>>& out) const override;
 
  private:
-  double smoothSum(const Eigen::VectorXd& x) const;  // sum_k |u_{k+1} - u_k|_W^2
+  // The smoothness term is smooth * S / h^p with S = sum_{k<N-1} sum_j W_j d_kj^2 and d_kj = sum_m coef_m x[i_m]
+  // (i_m = controls[k + m][j]): d = u_{k+1} - u_k, p = 1 for control variables; d = r_{k+2} - 2 r_{k+1} + r_k,
+  // p = 3 for node values.
+  int stencilSize() const { return layout_.controlsAreNodes ? 3 : 2; }
+  int smoothPower() const { return layout_.controlsAreNodes ? 3 : 1; }
+  double stencilCoefficient(int m) const;
+  double difference(const Eigen::VectorXd& x, int k, size_t j) const;                      // d_kj
+  double smoothSum(const Eigen::VectorXd& x) const;                                        // S
+  double powerOfStep(double h) const { return layout_.controlsAreNodes ? h * h * h : h; }  // h^p
   const Nlp& base_;
   DmocLayout layout_;
   DmocCostOptions options_;

@@ -114,7 +114,6 @@ SnakeboardDmoc::SnakeboardDmoc(SnakeboardDmocSpec spec) : spec_(std::move(spec))
   requireAtLeast(spec_.h, 1e-300, "dt");
   requireAtLeast(spec_.weightPsi, 0.0, "weight_psi");
   requireAtLeast(spec_.weightPhi, 0.0, "weight_phi");
-  requireAtLeast(spec_.weightSmooth, 0.0, "weight_smooth");
   if (!(spec_.lag >= 0.0 && spec_.lag < 1.0))
     throw BadInput("snakeboard plan: shape lag exp(-dt/shape_response) = " + formatNumber(spec_.lag) +
                    ": allowed range [0, 1)");
@@ -194,16 +193,26 @@ Eigen::Vector2d SnakeboardDmoc::command(const Eigen::VectorXd& x, int k) const {
   return (x.segment<2>(6 * (k + 1) + 3) - spec_.lag * x.segment<2>(6 * k + 3)) / (1.0 - spec_.lag);
 }
 
+DmocLayout SnakeboardDmoc::layout() const {
+  DmocLayout l;
+  l.N = spec_.N;
+  l.h = spec_.h;
+  l.controlsAreNodes = true;
+  for (int k = 0; k <= spec_.N; ++k) l.controls.push_back({6 * k + 3, 6 * k + 4});
+  l.controlWeights = Eigen::Vector2d(spec_.weightPsi, spec_.weightPhi);
+  const int n = 6 * spec_.N;
+  l.terminal = {n, n + 1, n + 2, n + 5};  // pose and p (at rest) of node N; its shape stays r_0
+  l.target = Eigen::Vector4d(spec_.target.theta, spec_.target.x, spec_.target.y, 0.0);
+  return l;
+}
+
+// Effort h sum_k u_k^T W u_k over the shape rates (smoothness, terminal penalty: engine/control/dmoc_costs.h).
 double SnakeboardDmoc::objective(const Eigen::VectorXd& x) const {
   const Eigen::Vector2d W(spec_.weightPsi, spec_.weightPhi);
   double J = 0.0;
   for (int k = 0; k < spec_.N; ++k) {
     const Eigen::Vector2d u = shapeRate(x, k);
     J += spec_.h * u.dot(W.cwiseProduct(u));
-    if (k + 1 < spec_.N) {
-      const Eigen::Vector2d du = shapeRate(x, k + 1) - u;
-      J += spec_.weightSmooth * du.dot(W.cwiseProduct(du)) / spec_.h;
-    }
   }
   return J;
 }
@@ -211,20 +220,12 @@ double SnakeboardDmoc::objective(const Eigen::VectorXd& x) const {
 Eigen::VectorXd SnakeboardDmoc::gradient(const Eigen::VectorXd& x) const {
   const double h = spec_.h;
   const Eigen::Vector2d W(spec_.weightPsi, spec_.weightPhi);
-  // dJ/du_k per segment, then d u_k / d r = (+1/h at k+1, -1/h at k).
-  std::vector<Eigen::Vector2d> dJdu(size_t(spec_.N), Eigen::Vector2d::Zero());
-  for (int k = 0; k < spec_.N; ++k) {
-    dJdu[size_t(k)] += 2.0 * h * W.cwiseProduct(shapeRate(x, k));
-    if (k + 1 < spec_.N) {
-      const Eigen::Vector2d c = 2.0 * spec_.weightSmooth * W.cwiseProduct(shapeRate(x, k + 1) - shapeRate(x, k)) / h;
-      dJdu[size_t(k)] -= c;
-      dJdu[size_t(k + 1)] += c;
-    }
-  }
+  // dJ/du_k = 2 h W u_k, and d u_k / d r = (+1/h at k+1, -1/h at k).
   Eigen::VectorXd g = Eigen::VectorXd::Zero(numVariables());
   for (int k = 0; k < spec_.N; ++k) {
-    g.segment<2>(6 * (k + 1) + 3) += dJdu[size_t(k)] / h;
-    g.segment<2>(6 * k + 3) -= dJdu[size_t(k)] / h;
+    const Eigen::Vector2d dJdu = 2.0 * h * W.cwiseProduct(shapeRate(x, k));
+    g.segment<2>(6 * (k + 1) + 3) += dJdu / h;
+    g.segment<2>(6 * k + 3) -= dJdu / h;
   }
   return g;
 }
@@ -278,7 +279,7 @@ void SnakeboardDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const E
   out.clear();
   const int N = spec_.N;
   const double h = spec_.h;
-  // Cost: per shape component c, (w_c/h) sum (r_{k+1} - r_k)^2 + (s w_c/h^3) sum (r_{k+2} - 2 r_{k+1} + r_k)^2.
+  // Effort: per shape component c, (w_c/h) sum (r_{k+1} - r_k)^2.
   for (int c = 0; c < 2; ++c) {
     const double w = (c == 0 ? spec_.weightPsi : spec_.weightPhi) * objFactor;
     for (int k = 0; k < N; ++k) {
@@ -286,10 +287,6 @@ void SnakeboardDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const E
       out.emplace_back(a, a, 2.0 * w / h);
       out.emplace_back(b, b, 2.0 * w / h);
       out.emplace_back(b, a, -2.0 * w / h);
-      if (k + 2 > N) continue;
-      const double s = 2.0 * spec_.weightSmooth * w / (h * h * h), coef[3] = {1.0, -2.0, 1.0};
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j <= i; ++j) out.emplace_back(a + 6 * i, a + 6 * j, s * coef[i] * coef[j]);
     }
   }
   // Dynamics rows x_{k+1} - next(z_k): -sum_i lambda_i d2 next_i / dz2 over the nonlinear inputs of z_k.

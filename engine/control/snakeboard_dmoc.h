@@ -12,6 +12,7 @@
 #include <array>
 
 #include "engine/control/car_dmoc.h"
+#include "engine/control/dmoc_costs.h"
 #include "engine/control/nlp.h"
 #include "engine/integrators/nonholonomic.h"
 
@@ -26,9 +27,8 @@ struct SnakeboardDmocSpec {
   se2::Pose2 target;      // pose at node N (fixed), with p_N = 0 and r_N = r_0 (at rest)
   double lag = 0.0;       // exp(-h / shape_response) in [0, 1): the scene's shape lag per step
   Eigen::Vector2d commandLo{-1.0, -0.6}, commandHi{1.0, 0.6};  // rad, ranges of the stick commands (psi, phi)
-  double weightPsi = 1.0;  // W = diag(weightPsi, weightPhi) in h sum u^T W u (shape rates)
-  double weightPhi = 1.0;
-  double weightSmooth = 0.0;  // + weightSmooth sum |u_{k+1} - u_k|_W^2 / h
+  double weightPsi = 1.0;     // W = diag(weightPsi, weightPhi) in h sum u^T W u (shape rates); smoothness, terminal
+  double weightPhi = 1.0;     // penalty: DmocCosts over layout() (engine/control/dmoc_costs.h)
   Footprint footprint;        // body-frame outline covered by `discs` discs along body x
   int discs = 4;
   std::vector<PlanarBox> obstacles;  // one clearance row per node 1..N and box (none: open ground)
@@ -65,11 +65,13 @@ class SnakeboardDmoc : public Nlp {
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override;
   void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override;
-  // Exact Hessian of the Lagrangian: the cost's (constant) plus, per segment, -sum_i lambda_i snakeboardNextHessian.
+  // Exact Hessian of the Lagrangian: the effort's (constant) plus, per segment, -sum_i lambda_i snakeboardNextHessian.
   bool hasHessian() const override { return true; }
   void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                std::vector<Eigen::Triplet<double>>& out) const override;
 
+  // For DmocCosts: the controls are the node shapes (controlsAreNodes), W, the target (pose, p = 0) of node N.
+  DmocLayout layout() const;
   SnakeboardState node(const Eigen::VectorXd& x, int k) const;       // g, psi, phi, p at node k
   Eigen::Vector2d shapeRate(const Eigen::VectorXd& x, int k) const;  // u_k = (r_{k+1} - r_k)/h, k < N
   Eigen::Vector2d command(const Eigen::VectorXd& x, int k) const;    // c_k = (r_{k+1} - lag r_k)/(1 - lag)
