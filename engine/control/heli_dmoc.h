@@ -82,9 +82,9 @@ class HeliDmoc : public Nlp {
   // and x_N (the resting pose on the pad): a terminal penalty frees them, the vehicle still ends at rest in trim.
   DmocLayout layout() const;
   void bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const override;
-  // Climb to the first waypoint's height, the polyline start -> via -> above the target -> target with a rest-to-rest
-  // time profile, heading along the path, xi from the guess's own poses (eq. (9) rows hold), trim controls (hover
-  // collective, no tilt).
+  // The horizontal polyline start -> via -> target with a rest-to-rest time profile, the height blended smoothly from
+  // the ends to the waypoints' cruise height, heading along the path, xi from the guess's own poses (eq. (9) rows
+  // hold), trim controls (hover collective, no tilt).
   Eigen::VectorXd initialGuess() const override;
   double objective(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
