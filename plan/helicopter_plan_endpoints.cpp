@@ -1,8 +1,9 @@
 // plan/helicopter_plan_endpoints.cpp — the helicopter's Plan-panel hook (plan/plan_endpoints.h): a plan starts at the
-// running helicopter's position, heading, velocity and body rate, written into start_position, start_heading,
-// start_velocity and start_omega. The scene's start attitude is a heading only: a tilted helicopter is rebuilt
-// level (its roll and pitch are not start keys), exact for the hover and landed states a plan starts from.
+// running helicopter's position, attitude, velocity and body rate, written into start_position, start_heading,
+// start_pitch, start_roll (R = Rz(heading) Ry(pitch) Rx(roll)), start_velocity and start_omega: a re-plan from a tilted
+// helicopter starts (and Play replays) from its actual attitude.
 // The goals are the plan's own target_pad choices (the panel shows target choices beside the goal).
+#include <algorithm>
 #include <cmath>
 
 #include "engine/sim/errors.h"
@@ -34,9 +35,13 @@ void helicopterStartFrom(const Scene& s, ParamSet& params) {
                           L[2] - (x[0] * p[1] - x[1] * p[0])};
   double omega[3];
   for (int i = 0; i < 3; ++i) omega[i] = (R[0][i] * spin[0] + R[1][i] * spin[1] + R[2][i] * spin[2]) / J.at(size_t(i));
-  const double heading = std::atan2(R[1][0], R[0][0]);  // of the body x axis, in [-pi, pi]
+  // z-y-x angles of R: heading in [-pi, pi], pitch in [-pi/2, pi/2], roll in [-pi, pi] (the keys' ranges).
+  const double heading = std::atan2(R[1][0], R[0][0]);
+  const double pitch = std::asin(std::clamp(-R[2][0], -1.0, 1.0)), roll = std::atan2(R[2][1], R[2][2]);
   setVector(params, "start_position", x[0], x[1], x[2]);
   params.setReal("start_heading", heading - kTwoPi * std::round(heading / kTwoPi));
+  params.setReal("start_pitch", pitch);
+  params.setReal("start_roll", roll);
   setVector(params, "start_velocity", p[0] / m, p[1] / m, p[2] / m);
   setVector(params, "start_omega", omega[0], omega[1], omega[2]);
 }

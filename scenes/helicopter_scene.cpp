@@ -33,7 +33,11 @@ HelicopterSettings helicopterSettingsFrom(const ParamSet& p) {
 }
 
 void helicopterStartFrom(const ParamSet& p, se3::Pose& g0, Vector6d& xi0) {
+  // Yaw-pitch-roll (z-y-x): R = Rz(heading) Ry(pitch) Rx(roll); a level start keeps Rz(heading) bit for bit.
   g0.R = Eigen::AngleAxisd(p.real("start_heading"), Vector3d::UnitZ()).toRotationMatrix();
+  const double pitch = p.real("start_pitch"), roll = p.real("start_roll");
+  if (pitch != 0.0 || roll != 0.0)
+    g0.R = g0.R * Matrix3d(Eigen::AngleAxisd(pitch, Vector3d::UnitY()) * Eigen::AngleAxisd(roll, Vector3d::UnitX()));
   g0.x = p.vec3("start_position");
   xi0.head<3>() = p.vec3("start_omega");
   xi0.tail<3>() = g0.R.transpose() * p.vec3("start_velocity");
@@ -87,6 +91,9 @@ std::vector<ParamSpec> helicopterParams() {
       ParamSpec::vector("start_position", {0.0, 0.0, 1.1}, -1e5, 1e5, "m",
                         "initial centre of mass (default: resting on the 'start' pad)"),
       ParamSpec::real("start_heading", 0.0, -2.0 * kPi, 2.0 * kPi, "rad", "initial yaw about world z"),
+      ParamSpec::real("start_pitch", 0.0, -0.5 * kPi, 0.5 * kPi, "rad",
+                      "initial pitch about the body y axis after the heading (R = Rz(heading) Ry(pitch) Rx(roll))"),
+      ParamSpec::real("start_roll", 0.0, -kPi, kPi, "rad", "initial roll about the body x axis after heading, pitch"),
       ParamSpec::vector("start_velocity", {0.0, 0.0, 0.0}, -1e3, 1e3, "m/s", "initial world velocity"),
       ParamSpec::vector("start_omega", {0.0, 0.0, 0.0}, -100.0, 100.0, "rad/s", "initial body angular velocity"),
   };

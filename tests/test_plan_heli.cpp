@@ -3,12 +3,15 @@
 // in bench_plan): solves with dynamics residual <= 1e-10 per step (the scene's full end-of-step wrench, contact
 // included), every contact point above the ground, the bounding sphere >= margin from every rock, actuators within
 // range and rate; `varsim run helicopter --input` replays it through the ordinary stepper to <= 1e-8 and ends at rest
-// on the pad; an unreachable target exits 4 naming Ipopt's status; bad problem files exit 2 naming key and value.
+// on the pad; an unreachable target exits 4 naming Ipopt's status; bad problem files exit 2 naming key and value; a
+// re-plan from a tilted, moving helicopter starts at its actual attitude (start_pitch/start_roll) and replays.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
+#include "plan/plan_endpoints.h"
 #include "plan/plan_problem.h"
+#include "scenes/scene.h"
 #include "tests/plan_harness.h"
 
 using namespace varsim;
@@ -108,4 +111,47 @@ TEST_CASE("RegistryBuildsTheHelicopterWithItsReplayCommand") {
   REQUIRE(ghost.size() == 51);
   CHECK(ghost.back().x() == 330.0);  // the 'canyon' pad
   CHECK(ghost.back().y() == 68.0);
+}
+
+TEST_CASE("APlanFromATiltedHelicopterStartsAtItsAttitudeAndReplays") {
+  // The running scene, tilted and moving in the air: the Plan panel's endpoints write its attitude back as
+  // start_heading/start_pitch/start_roll (z-y-x) next to position, velocity and body rate.
+  const std::vector<std::pair<std::string, std::string>> start = {
+      {"start_position", "10,5,8"}, {"start_heading", "0.5"},        {"start_pitch", "0.12"},
+      {"start_roll", "-0.2"},       {"start_velocity", "2,1,0"}, {"start_omega", "0.1,-0.2,0.05"}};
+  ParamSet p = SceneRegistry::defaults("helicopter");
+  for (const auto& [k, v] : start) p.setFromString(k, v, "test");
+  const auto scene = SceneRegistry::create("helicopter", p);
+  ParamSet back = SceneRegistry::defaults("helicopter");
+  PlanEndpointsRegistry::find("helicopter")->startFrom(*scene, back);
+  CHECK(back.real("start_heading") == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(back.real("start_pitch") == doctest::Approx(0.12).epsilon(1e-12));
+  CHECK(back.real("start_roll") == doctest::Approx(-0.2).epsilon(1e-12));
+  for (size_t i = 0; i < 3; ++i)
+    CHECK(back.vector("start_omega")[i] == doctest::Approx(p.vector("start_omega")[i]).epsilon(1e-12).scale(1.0));
+
+  // Plan from there to the 'east' pad: node 0 is the tilted attitude, and the stepper replays the plan from it.
+  const int N = sanitizedRun() ? 80 : 100;
+  std::vector<std::string> sets = {"target_pad=east", "via_canyon=false", "N=" + std::to_string(N)};
+  std::vector<std::string> runArgs = {"run", "helicopter", "--set", "dt=0.1", "--steps", std::to_string(N)};
+  for (const auto& [k, v] : start) sets.push_back(k + "=" + v), runArgs.insert(runArgs.end(), {"--set", k + "=" + v});
+  const std::string csv = testOut("plan_heli_tilt.csv"), inputs = testOut("plan_heli_tilt_in.csv");
+  const HeadlessResult r = runPlan(kProblem, sets, csv, inputs);
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  const CsvTable plan = readCsv(csv);
+  const std::vector<double> q = {sceneColumn(*scene, "qw"), sceneColumn(*scene, "qx"), sceneColumn(*scene, "qy"),
+                                 sceneColumn(*scene, "qz")};
+  CHECK(std::abs(q[1]) + std::abs(q[2]) > 0.1);  // tilted, not only yawed
+  const char* qc[4] = {"qw", "qx", "qy", "qz"};
+  for (int i = 0; i < 4; ++i) CHECK(plan.at(0, qc[i]) == doctest::Approx(q[size_t(i)]).epsilon(1e-14));
+  CHECK(maxAbs(plan.column("dyn_residual")) <= 1e-10);
+  const std::string replayCsv = testOut("plan_heli_tilt_replay.csv");
+  runArgs.insert(runArgs.end(), {"--input", inputs, "--csv", replayCsv});
+  const HeadlessResult run = runCaptured(runArgs);
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  const CsvTable replay = readCsv(replayCsv);
+  REQUIRE(replay.rows.size() == plan.rows.size());
+  CHECK(maxColumnDifference(plan, replay, {"x", "y", "z", "qw", "qx", "qy", "qz"}) <= 1e-8);
 }
