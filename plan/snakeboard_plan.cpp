@@ -11,6 +11,7 @@
 #include "engine/control/snakeboard_dmoc.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
+#include "plan/plan_endpoints.h"
 #include "plan/plan_output.h"
 #include "plan/plan_problem.h"
 #include "scenes/scene.h"
@@ -44,14 +45,7 @@ std::vector<ParamSpec> snakeboardPlanSpecs() {
 // The scene's start node as its own diagnostics report it (no second copy of its start-up).
 SnakeboardState sceneStart(const PlanSetup& o) {
   const auto scene = SceneRegistry::create(o.scene.scene, o.scene.params);
-  const std::vector<std::string> cols = scene->columns();
-  std::vector<double> row;
-  scene->diagnostics(row);
-  auto col = [&](const char* name) {
-    for (size_t i = 0; i < cols.size(); ++i)
-      if (cols[i] == name) return row[i];
-    throw BadInput(std::string("snakeboard plan: the scene has no column '") + name + "'");
-  };
+  const auto col = [&](const char* name) { return sceneColumn(*scene, name); };
   return snakeboardStart({col("theta"), col("x"), col("y")}, col("psi"), col("phi"), col("mu"));
 }
 
@@ -76,8 +70,9 @@ SnakeboardDmocSpec snakeboardSpec(const PlanSetup& o) {
   s.alpha = p.real("alpha");
   s.h = p.real("dt");
   s.N = int(q.integer("N"));
-  s.start = sceneStart(o);
+  s.start = sceneStart(o);  // the scene's start keys (start_x/y/heading, start_psi/phi_offset, speed)
   s.target = {q.real("target_heading"), q.real("target_x"), q.real("target_y")};
+  s.restShape = {0.0, p.real("phi")};  // what neutral sticks hold after the plan: (0, trim)
   // The scene's stick lag and ranges: psi target = psi_max rotor, phi target = clip(phi - phi_max steer, +-1.4).
   s.lag = std::exp(-s.h / p.real("shape_response"));
   const double trim = p.real("phi"), maxSteer = snakeboard::kMaxSteer;

@@ -33,14 +33,16 @@ std::vector<ParamSpec> snakeboardParams() {
                         "variational = the explicit nonholonomic update (seed 000 Sec. 5.2.2); rk2 (explicit midpoint) "
                         "and rk4 = baselines on the reduced ODE, the shape moving linearly between the steps' nodes"),
       ParamSpec::real("alpha", 0.5, 0.0, 1.0, "", "quadrature point: 1/2 second order, 0 or 1 first order"),
-      ParamSpec::real("phi", 0.0, -maxSteer, maxSteer, "rad",
-                      "steering trim phi_0: with the gait on, the wheels oscillate about it (phi = phi_0 + A_phi sin(w t + "
-                      "delta), a curved path; |phi| + gait_phi_amplitude <= 1.4); with the gait off, the steering held "
-                      "while the steer stick is centred"),
+      ParamSpec::real(
+          "phi", 0.0, -maxSteer, maxSteer, "rad",
+          "steering trim phi_0: with the gait on, the wheels oscillate about it (phi = phi_0 + A_phi sin(w t + "
+          "delta), a curved path; |phi| + gait_phi_amplitude <= 1.4); with the gait off, the steering held "
+          "while the steer stick is centred"),
       ParamSpec::boolean("gait", true, "auto-gait: psi = A_psi sin(w t), phi = A_phi sin(w t + delta); off: the sticks")
           .setLive(),
       ParamSpec::real("gait_psi_amplitude", 1.0, 0.0, 3.0, "rad", "rotor (torso) amplitude A_psi").setLive(),
-      ParamSpec::real("gait_phi_amplitude", 0.5, 0.0, maxSteer, "rad", "steering amplitude A_phi about the trim phi; |phi| + A_phi <= 1.4")
+      ParamSpec::real("gait_phi_amplitude", 0.5, 0.0, maxSteer, "rad",
+                      "steering amplitude A_phi about the trim phi; |phi| + A_phi <= 1.4")
           .setLive(),
       ParamSpec::real("gait_frequency", 0.5, 0.0, 5.0, "Hz", "gait frequency w / (2 pi)", true).setLive(),
       ParamSpec::real("gait_phase", 0.0, -2 * kPi, 2 * kPi, "rad",
@@ -48,18 +50,48 @@ std::vector<ParamSpec> snakeboardParams() {
           .setLive(),
       ParamSpec::real("dt", 1.0 / 60.0, 0.0, 0.5, "s", "time step h", true),
       ParamSpec::real("speed", 0.0, -100.0, 100.0, "m/s", "initial speed of the board centre, > 0 along body -x"),
+      // The start state (a re-plan in the app starts from the running board: plan/snakeboard_plan_endpoints.cpp).
+      ParamSpec::real("start_x", 0.0, -1e4, 1e4, "m", "initial board-centre position x (clear of walls and crates)"),
+      ParamSpec::real("start_y", 0.0, -1e4, 1e4, "m", "initial board-centre position y"),
+      ParamSpec::real("start_heading", 0.0, -2 * kPi, 2 * kPi, "rad", "initial heading theta"),
+      ParamSpec::real("start_psi", 0.0, -3.0, 3.0, "rad",
+                      "initial rotor (torso) angle of the sticks' shape (gait off; neutral sticks turn it back to 0)"),
+      ParamSpec::real("start_phi_offset", 0.0, -2 * maxSteer, 2 * maxSteer, "rad",
+                      "initial steering minus the trim phi (gait off; |phi + offset| <= 1.4; neutral sticks return "
+                      "to the trim)"),
       ParamSpec::real("psi_max", 1.0, 0.0, 3.0, "rad", "torso angle at full rotor stick").setLive(),
       ParamSpec::real("phi_max", 0.6, 0.0, maxSteer, "rad", "steering angle added at full steer stick").setLive(),
-      ParamSpec::real("shape_response", 0.15, 0.0, 10.0, "s", "time constant with which psi, phi follow the sticks", true)
+      ParamSpec::real("shape_response", 0.15, 0.0, 10.0, "s", "time constant with which psi, phi follow the sticks",
+                      true)
           .setLive(),
       ParamSpec::real("gait_ramp", 1.0, 0.0, 60.0, "s",
                       "blend time between gait and sticks; time constant of amplitude/phase changes", true)
           .setLive(),
-      ParamSpec::choice("world", "arena", {"arena", "open"}, "scenery: a walled arena with crates (solid), or open ground"),
+      ParamSpec::choice("world", "arena", {"arena", "open"},
+                        "scenery: a walled arena with crates (solid), or open ground"),
       ParamSpec::real("restitution", 0.3, 0.0, 1.0, "",
                       "impact on a wall or crate: the board's velocity becomes -e times itself (0 stops, 1 elastic)")
           .setLive(),
   };
+}
+
+// The start pose is clear of the arena's walls and crates (the stepper never lets the board into one).
+void validateSnakeboardStart(const ParamSet& p) {
+  const double phi = p.real("phi"), offset = p.real("start_phi_offset");
+  if (std::abs(phi + offset) > snakeboard::kMaxSteer)
+    throw BadInput("snakeboard: keys 'phi' = " + formatNumber(phi) +
+                   " and 'start_phi_offset' = " + formatNumber(offset) + ": allowed |phi + start_phi_offset| <= " +
+                   formatNumber(snakeboard::kMaxSteer) + " (at pi/2 the wheels point sideways)");
+  if (p.choice("world") != "arena" || !(p.real("l") > 0.0)) return;  // validateSnakeboardParams names l
+  const Scenery a = arena(p.real("l"));
+  int which = -1;
+  const se2::Pose2 g0{p.real("start_heading"), p.real("start_x"), p.real("start_y")};
+  const double gap = clearance(snakeboardFootprint(p.real("l")), g0, a.obstacles, &which);
+  if (gap <= 0.0)
+    throw BadInput("snakeboard: keys 'start_x', 'start_y', 'start_heading' = " + formatNumber(g0.x) + ", " +
+                   formatNumber(g0.y) + ", " + formatNumber(g0.theta) + ": the board would start inside a " +
+                   a.boxes[size_t(which)].kind + " (overlap " + formatNumber(-gap) +
+                   " m); allowed: a pose clear of the arena's walls and crates, or world = open");
 }
 
 void validateSnakeboard(const ParamSet& p) {
@@ -69,6 +101,7 @@ void validateSnakeboard(const ParamSet& p) {
     throw BadInput("snakeboard: keys 'phi' = " + formatNumber(phi) + " and 'gait_phi_amplitude' = " + formatNumber(amp) +
                    ": allowed |phi| + gait_phi_amplitude <= " + formatNumber(snakeboard::kMaxSteer) +
                    " (the gait steers phi +- A_phi about the trim phi; at pi/2 the wheels point sideways)");
+  validateSnakeboardStart(p);
 }
 
 class SnakeboardScene : public Scene {
@@ -88,16 +121,18 @@ class SnakeboardScene : public Scene {
     gen_.amplitudePsi = p.real("gait_psi_amplitude");
     gen_.amplitudePhi = p.real("gait_phi_amplitude");
     gen_.delta = p.real("gait_phase");
-    gen_.stick = gen_.target = Eigen::Vector2d(0.0, p.real("phi"));
+    // The sticks' shape at rest at the start (with the gait on it shows only once the gait fades).
+    gen_.stick = gen_.target = Eigen::Vector2d(p.real("start_psi"), p.real("phi") + p.real("start_phi_offset"));
     const Eigen::Vector2d r0 = shapeAt(0.0, gen_), rate0 = shapeRateAt(0.0, gen_);
     const double c = std::cos(r0[1]);
     const Vector3d xi0 = p.real("speed") / (2.0 * board_.l * c * c) * snakeboard::e1(board_.l, r0[1]);
-    state_ = snakeboardStart(se2::Pose2{}, r0[0], r0[1], snakeboard::momentumOfVelocity(board_, r0[1], rate0[0], xi0));
+    const se2::Pose2 g0{p.real("start_heading"), p.real("start_x"), p.real("start_y")};
+    state_ = snakeboardStart(g0, r0[0], r0[1], snakeboard::momentumOfVelocity(board_, r0[1], rate0[0], xi0));
     state_.xi = xi0;
     state_.uPsi = rate0[0];
     state_.uPhi = rate0[1];
     gPrev_ = state_.g;
-    trail_.add(0.0, 0.0, 0.0);
+    trail_.add(0.0, g0.x, g0.y);
   }
 
   std::vector<ControlSpec> controls() const override {

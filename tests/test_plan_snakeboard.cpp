@@ -3,13 +3,20 @@
 // in range; the gait emerges (rotor and steering pumped in phase while speeding up, in anti-phase while braking);
 // `varsim run snakeboard --input plan_inputs.csv` replays the plan through the sticks and the ordinary stepper to
 // <= 1e-8; in the arena it goes round a crate keeping the margin (no impact on replay); an unreachable target exits
-// 4 naming Ipopt's status; bad problem files exit 2 naming key/value.
+// 4 naming Ipopt's status; bad problem files exit 2 naming key/value. A re-plan from a running board (the app's
+// Plan panel) starts from its pose, shape and momentum through the scene's start keys, ends at rest in the
+// neutral-stick shape, and the headless replay from those keys reproduces it.
 // Under VARSIM_SANITIZED the horizon keeps T = 8 s at dt = 0.1 (N = 80).
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <sstream>
 
+#include "plan/ipopt_solver.h"
+#include "plan/plan_endpoints.h"
+#include "plan/plan_problem.h"
 #include "tests/plan_harness.h"
+#include "tests/scene_harness.h"
 
 using namespace varsim;
 using namespace varsim::test;
@@ -131,4 +138,106 @@ TEST_CASE("BadSnakeboardProblemsExitTwoNamingKeyAndValue") {
     CHECK(r.exitCode == 2);
     CHECK(r.err.find(named) != std::string::npos);
   }
+}
+
+namespace {
+
+// `varsim run` with the words of a replay command ("varsim run snakeboard --set ... --steps N --input F"), N replaced.
+HeadlessResult runReplayCommand(const std::string& command, long steps, const std::string& csv) {
+  std::vector<std::string> args;
+  std::istringstream words(command.substr(command.find("run ")));
+  for (std::string w; words >> w;) args.push_back(w);
+  const auto n = std::find(args.begin(), args.end(), "--steps");
+  REQUIRE(n + 1 < args.end());
+  *(n + 1) = std::to_string(steps);
+  args.insert(args.end(), {"--csv", csv});
+  return runCaptured(args);
+}
+
+}  // namespace
+
+TEST_CASE("AReplanStartsWhereTheRunningSnakeboardIsAndItsReplayContinuesFromThere") {
+  // The running board: 4 s of in-phase pumping (forward, turning), then rotor and steering held off neutral.
+  ParamSet p = SceneRegistry::defaults("snakeboard");
+  for (const auto& [k, v] :
+       {std::pair<const char*, const char*>{"gait", "false"}, {"world", "open"}, {"dt", "0.1"}, {"phi", "0.1"}})
+    p.setFromString(k, v, "test");
+  const auto running = SceneRegistry::create("snakeboard", p);
+  runScene(*running, 50, [](long k) {
+    const double s = k < 40 ? std::sin(0.3 * double(k)) : 0.5;
+    return InputVector{s, k < 40 ? -0.8 * s : -0.4};
+  });
+  const PlanEndpointsInfo* endpoints = PlanEndpointsRegistry::find("snakeboard");
+  REQUIRE(endpoints);
+  REQUIRE(endpoints->startFrom);
+  ParamSet start = p;
+  endpoints->startFrom(*running, start);
+  const double mu = sceneColumn(*running, "mu"), psi = sceneColumn(*running, "psi"), phi = sceneColumn(*running, "phi");
+  MESSAGE("running: x " << sceneColumn(*running, "x") << ", y " << sceneColumn(*running, "y") << ", theta "
+                        << sceneColumn(*running, "theta") << ", psi " << psi << ", phi " << phi << ", mu " << mu);
+  CHECK(std::abs(mu) > 0.3);         // moving
+  CHECK(std::abs(psi) > 0.3);        // rotor off neutral
+  CHECK(std::abs(phi - 0.1) > 0.1);  // steering off the trim
+  // The rebuilt board is the running one: pose, shape and momentum.
+  const auto rebuilt = SceneRegistry::create("snakeboard", start);
+  for (const char* c : {"x", "y", "theta", "psi", "phi", "mu"}) {
+    INFO(c);
+    CHECK(sceneColumn(*rebuilt, c) == doctest::Approx(sceneColumn(*running, c)).epsilon(1e-12).scale(1.0));
+  }
+
+  // Plan from there to 1.5 m ahead along the current heading's forward (body -x), same heading, in 6 s.
+  const double th = sceneColumn(*running, "theta"), x0 = sceneColumn(*running, "x"), y0 = sceneColumn(*running, "y");
+  PlanSetup setup =
+      loadPlanProblem(problemFile("snakeboard_reach"),
+                      {"N=60", "dt=0.1", "target_x=" + std::to_string(x0 - 1.5 * std::cos(th)),
+                       "target_y=" + std::to_string(y0 - 1.5 * std::sin(th)), "target_heading=" + std::to_string(th)});
+  setup.scene.params = start;
+  const auto plan = PlanProblemRegistry::find("snakeboard")->build(setup);
+  const IpoptResult r = solveWithIpopt(plan->nlp(), IpoptSettings{});
+  MESSAGE("re-plan: " << r.status << ", " << r.iterations << " iterations, cost " << r.objective);
+  REQUIRE(r.solved);
+  CHECK(plan->maxDynResidual(r.x) <= 1e-10);
+  const std::string csv = testOut("plan_snake_replan.csv"), inputs = testOut("plan_snake_replan_in.csv");
+  plan->writeCsv(csv, r.x);
+  plan->writeInputs(inputs, r.x);
+  const CsvTable planned = readCsv(csv);
+  CHECK(planned.at(0, "x") == sceneColumn(*rebuilt, "x"));  // node 0 is the rebuilt board (the plan reads it)
+  CHECK(planned.at(0, "mu") == sceneColumn(*rebuilt, "mu"));
+  CHECK(std::abs(planned.at(60, "psi")) <= 1e-12);  // at rest in the shape neutral sticks hold: (0, trim)
+  CHECK(planned.at(60, "phi") == doctest::Approx(0.1).epsilon(1e-12));
+  CHECK(std::abs(planned.at(60, "mu")) <= 1e-12);
+
+  // The replay command carries the start keys; 20 steps past the plan the neutral sticks keep the board at rest.
+  const std::string command = plan->replayCommand(inputs, r.x);
+  CHECK(command.find("--set start_x=") != std::string::npos);
+  CHECK(command.find("--set start_psi=") != std::string::npos);
+  const std::string replayCsv = testOut("plan_snake_replan_replay.csv");
+  const HeadlessResult run = runReplayCommand(command, 80, replayCsv);
+  INFO(command, "\n", run.err);
+  REQUIRE(run.exitCode == 0);
+  const CsvTable replay = readCsv(replayCsv);
+  REQUIRE(replay.rows.size() == 81);
+  const double worst = maxColumnDifference(planned, replay, {"x", "y", "theta", "psi", "phi", "mu"});
+  MESSAGE("replay - plan " << worst);
+  CHECK(worst <= 1e-8);
+  for (const char* c : {"x", "y", "theta"}) CHECK(std::abs(replay.at(80, c) - planned.at(60, c)) <= 1e-8);
+  CHECK(std::abs(replay.at(80, "mu")) <= 1e-8);
+}
+
+TEST_CASE("SnakeboardStartKeysAreValidated") {
+  const std::string csv = testOut("snake_start_bad.csv");
+  // The crate at (12, 0) m in the arena (default world).
+  HeadlessResult r = runCaptured({"run", "snakeboard", "--set", "start_x=12", "--steps", "1", "--csv", csv});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("start_x") != std::string::npos);
+  CHECK(r.err.find("crate") != std::string::npos);
+  r = runCaptured({"run", "snakeboard", "--set", "start_x=12", "--set", "world=open", "--steps", "1", "--csv", csv});
+  CHECK(r.exitCode == 0);
+  r = runCaptured({"run", "snakeboard", "--set", "gait_phi_amplitude=0", "--set", "phi=1", "--set",
+                   "start_phi_offset=0.5", "--steps", "1", "--csv", csv});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("start_phi_offset") != std::string::npos);
+  r = runCaptured({"run", "snakeboard", "--set", "start_psi=nan", "--steps", "1", "--csv", csv});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("start_psi") != std::string::npos);
 }

@@ -137,7 +137,8 @@ void SnakeboardDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::Vec
   const Eigen::Vector2d r0(s.psi, s.phi);
   // Every node shape is a convex combination of r_0 and the commands, so these node bounds cut nothing feasible;
   // they keep the iterates' steering away from pi/2, where the update has no solution.
-  const Eigen::Vector2d lo = spec_.commandLo.cwiseMin(r0), hi = spec_.commandHi.cwiseMax(r0);
+  const Eigen::Vector2d rN = restShape();
+  const Eigen::Vector2d lo = spec_.commandLo.cwiseMin(r0).cwiseMin(rN), hi = spec_.commandHi.cwiseMax(r0).cwiseMax(rN);
   xL = Eigen::VectorXd::Constant(n, -kNlpInfinity);
   xU = Eigen::VectorXd::Constant(n, kNlpInfinity);
   for (int k = 0; k <= N; ++k) {
@@ -145,7 +146,7 @@ void SnakeboardDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::Vec
     xU.segment<2>(6 * k + 3) = hi;
   }
   const double x0[6] = {s.g.theta, s.g.x, s.g.y, s.psi, s.phi, s.p};
-  const double xN[6] = {spec_.target.theta, spec_.target.x, spec_.target.y, s.psi, s.phi, 0.0};  // at rest
+  const double xN[6] = {spec_.target.theta, spec_.target.x, spec_.target.y, rN[0], rN[1], 0.0};  // at rest
   for (int i = 0; i < 6; ++i) {
     xL[i] = xU[i] = x0[i];
     xL[6 * N + i] = xU[6 * N + i] = xN[i];
@@ -166,12 +167,14 @@ Eigen::VectorXd SnakeboardDmoc::initialGuess() const {
   const int N = spec_.N;
   const SnakeboardState& s = spec_.start;
   const se2::Pose2 a = s.g, t = spec_.target;
+  const Eigen::Vector2d rN = restShape();
   Eigen::VectorXd x(numVariables());
   for (int k = 0; k <= N; ++k) {
     const double f = double(k) / N;
-    // Clipped to the node bounds below (a command range may exclude the wiggle about r_0).
-    const double psi = s.psi + (k == 0 || k == N ? 0.0 : kGuessAmplitude * std::sin(37.0 * k));
-    const double phi = s.phi + (k == 0 || k == N ? 0.0 : 0.5 * kGuessAmplitude * std::sin(53.0 * k + 1.0));
+    // Clipped to the node bounds below (a command range may exclude the wiggle about the straight shape path).
+    const double psi = s.psi + f * (rN[0] - s.psi) + (k == 0 || k == N ? 0.0 : kGuessAmplitude * std::sin(37.0 * k));
+    const double phi =
+        s.phi + f * (rN[1] - s.phi) + (k == 0 || k == N ? 0.0 : 0.5 * kGuessAmplitude * std::sin(53.0 * k + 1.0));
     x.segment<6>(6 * k) << a.theta + f * (t.theta - a.theta), a.x + f * (t.x - a.x), a.y + f * (t.y - a.y), psi, phi,
         0.0;
   }
@@ -179,6 +182,11 @@ Eigen::VectorXd SnakeboardDmoc::initialGuess() const {
   Eigen::VectorXd xL, xU, gL, gU;
   bounds(xL, xU, gL, gU);
   return x.cwiseMax(xL).cwiseMin(xU);
+}
+
+Eigen::Vector2d SnakeboardDmoc::restShape() const {
+  const SnakeboardState& s = spec_.start;
+  return spec_.restShape.allFinite() ? spec_.restShape : Eigen::Vector2d(s.psi, s.phi);
 }
 
 SnakeboardState SnakeboardDmoc::node(const Eigen::VectorXd& x, int k) const {

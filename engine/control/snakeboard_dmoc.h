@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 
 #include "engine/control/car_dmoc.h"
 #include "engine/control/dmoc_costs.h"
@@ -24,7 +25,10 @@ struct SnakeboardDmocSpec {
   double h = 0.05;        // s, the stepper's step
   int N = 160;            // segments, >= 1
   SnakeboardState start;  // g, psi, phi, p at node 0 (fixed)
-  se2::Pose2 target;      // pose at node N (fixed), with p_N = 0 and r_N = r_0 (at rest)
+  se2::Pose2 target;      // pose at node N (fixed), with p_N = 0 and r_N = restShape (at rest)
+  // rad, (psi, phi) at node N: the shape neutral sticks hold (the scene's (0, trim phi)), so the board stays at rest
+  // after the plan; NaN: the start's shape r_0.
+  Eigen::Vector2d restShape{std::nan(""), std::nan("")};
   double lag = 0.0;       // exp(-h / shape_response) in [0, 1): the scene's shape lag per step
   Eigen::Vector2d commandLo{-1.0, -0.6}, commandHi{1.0, 0.6};  // rad, ranges of the stick commands (psi, phi)
   double weightPsi = 1.0;     // W = diag(weightPsi, weightPhi) in h sum u^T W u (shape rates); smoothness, terminal
@@ -55,7 +59,7 @@ class SnakeboardDmoc : public Nlp {
   int numConstraints() const override { return numDynamics() + 2 * spec_.N + spec_.N * int(spec_.obstacles.size()); }
   int numDynamics() const { return 4 * spec_.N; }
   void bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const override;
-  // Pose interpolated linearly from start to target, p = 0 (p_0 at node 0), the shape r_0 plus a small
+  // Pose and shape interpolated linearly from start to target, p = 0 (p_0 at node 0), plus a small
   // pseudo-random wiggle psi = 0.2 sin(37 k), phi = 0.1 sin(53 k + 1) (rad; no period or phase relation): with the
   // shape held at r_0 the linearised dynamics cannot move the board (it moves only through products of shape
   // rates) and Ipopt declares the problem infeasible. The guess violates the dynamics rows; the gait (amplitudes,
@@ -72,6 +76,7 @@ class SnakeboardDmoc : public Nlp {
 
   // For DmocCosts: the controls are the node shapes (controlsAreNodes), W, the target (pose, p = 0) of node N.
   DmocLayout layout() const;
+  Eigen::Vector2d restShape() const;                                 // r_N (spec().restShape, or r_0)
   SnakeboardState node(const Eigen::VectorXd& x, int k) const;       // g, psi, phi, p at node k
   Eigen::Vector2d shapeRate(const Eigen::VectorXd& x, int k) const;  // u_k = (r_{k+1} - r_k)/h, k < N
   Eigen::Vector2d command(const Eigen::VectorXd& x, int k) const;    // c_k = (r_{k+1} - lag r_k)/(1 - lag)
