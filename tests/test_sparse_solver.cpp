@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
+#include <limits>
 #include <random>
 
 #include "engine/integrators/constraint_jacobian.h"
@@ -116,6 +117,12 @@ TEST_CASE("sparse solver: a singular matrix is reported as SingularSystem, never
     CHECK(x.allFinite());
     // The two copies of each row share the multiplier equally.
     CHECK((y.head(jac.rows()) - y.tail(jac.rows())).lpNorm<Eigen::Infinity>() < 1e-6 * y.lpNorm<Eigen::Infinity>());
+    // A non-finite right-hand side fails the residual check (the block solver runs it inside its last pass).
+    Eigen::VectorXd bad = Eigen::VectorXd::Ones(J2.cols());
+    bad[1] = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_AS(solver->solve(bad, Eigen::VectorXd::Zero(J2.rows()), x, y), SingularSystem);
+    CHECK_THROWS_AS(solver->solve(Eigen::VectorXd::Ones(J2.cols()), Eigen::VectorXd::Constant(J2.rows(), std::numeric_limits<double>::infinity()), x, y),
+                    SingularSystem);
   }
   CHECK_THROWS_AS(parseSparseSolverKind("cholesky"), BadInput);
 }

@@ -2,6 +2,8 @@
 #include "engine/solvers/block_tridiagonal_layout.h"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <stdexcept>
 
 namespace varsim {
@@ -190,11 +192,8 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
     }
     if (!placed) built.push_back({R, {int(c)}});
   }
-  slot.assign(size_t(J.nonZeros()), 0);
-  entryPosition.resize(size_t(J.nonZeros()));
-  for (long p = 0; p < J.nonZeros(); ++p) entryPosition[size_t(p)] = position[size_t(inner[p])];
-  // Lane and home level of a group; the groups (their pairs and G, H blocks) are stored in the order the
-  // lanes consume them (upper chain upwards, lower chain downwards), so each lane streams forwards.
+  // Lane and home level of a group; the groups are stored in the order the lanes consume them (upper chain
+  // upwards, lower chain downwards), so each lane streams J forwards.
   auto laneOf = [&](const Open& o) {
     const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
     return hi < middle ? 0 : lo > middle ? 1 : (lo == middle && hi == middle + 1) ? 1 : 0;
@@ -204,32 +203,22 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
     return laneOf(o) == 0 ? lo : 2 * levelCount() - hi;
   };
   std::stable_sort(built.begin(), built.end(), [&](const Open& a, const Open& b) { return orderKey(a) < orderKey(b); });
+  std::map<std::vector<int>, int> known;  // a shape's key → its index
   for (const Open& o : built) {
-    const int g = int(o.cols.size()), u = int(o.rows.size());
-    const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
     const int lane = laneOf(o);
-    Group grp{lane, lane == 0 ? lo : hi, int(groupCols.size()), int(groupCols.size()) + g, u, int(pairs.size()), 0};
-    std::vector<char> linked(size_t(u) * size_t(u), 0);
-    for (int cl = 0; cl < g; ++cl) {
-      const int c = o.cols[size_t(cl)];
-      groupCols.push_back(c);
-      for (int p = outer[c]; p < outer[c + 1]; ++p) {
-        const int i = int(std::lower_bound(o.rows.begin(), o.rows.end(), position[size_t(inner[p])]) - o.rows.begin());
-        slot[size_t(p)] = i * g + cl;
-        for (int q = outer[c]; q < outer[c + 1]; ++q) {
-          const int j = int(std::lower_bound(o.rows.begin(), o.rows.end(), position[size_t(inner[q])]) - o.rows.begin());
-          if (i >= j) linked[size_t(i) * size_t(u) + size_t(j)] = 1;
-        }
-      }
+    const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
+    Group grp{lane, lane == 0 ? lo : hi, int(groupCols.size()), int(groupCols.size() + o.cols.size()), int(o.rows.size()), 0, 0};
+    groupCols.insert(groupCols.end(), o.cols.begin(), o.cols.end());
+    const std::vector<int> key = shapeKey(J, o.rows, o.cols, lane, grp.base);
+    const auto found = known.find(key);
+    grp.shape = found != known.end() ? found->second : known.emplace(key, addShape(key)).first->second;
+    const Shape& shape = shapes[size_t(grp.shape)];
+    for (int len = 0; len < 8; ++len) {
+      structuralPairs += shape.perLength[len];
+      dotLength += long(len + 1) * shape.perLength[len];
     }
-    for (int i = 0; i < u; ++i)
-      for (int j = 0; j <= i; ++j)
-        if (linked[size_t(i) * size_t(u) + size_t(j)])
-          pairs.push_back({std::uint16_t(i * g), std::uint16_t(j * g), target(o.rows[size_t(i)], o.rows[size_t(j)], lane)});
-    grp.pairEnd = int(pairs.size());
-    structuralPairs += grp.pairEnd - grp.pairBegin;
     groups.push_back(grp);
-    maxGroupBlock = std::max(maxGroupBlock, u * g);
+    maxGroupBlock = std::max(maxGroupBlock, grp.rows * (grp.colEnd - grp.colBegin));
   }
   homeStart.assign(levels.size() + 1, 0);
   for (const Group& grp : groups) ++homeStart[size_t(grp.home) + 1];
@@ -237,6 +226,56 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
   homeGroups.resize(groups.size());
   std::vector<int> fill(homeStart.begin(), homeStart.end() - 1);
   for (size_t i = 0; i < groups.size(); ++i) homeGroups[size_t(fill[size_t(groups[i].home)]++)] = int(i);
+}
+
+// A group's structure as a key: [cols, rows, nonzeros, their slots in G/H (column order), then per dot length
+// 1…8 the count and the pairs (a, b, target − base)]. One pair per S entry (rows sharing a column), its dot
+// over the span of the columns both rows use. `base` (the smallest target) makes alike groups equal.
+std::vector<int> BlockLayout::shapeKey(const SparseMatrixD& J, const std::vector<int>& rows, const std::vector<int>& cols,
+                                       int lane, int& base) const {
+  const int g = int(cols.size()), u = int(rows.size());
+  std::vector<int> key{g, u, 0};
+  std::vector<char> used(size_t(u) * size_t(g), 0);  // structural nonzeros of the group's G block
+  for (int cl = 0; cl < g; ++cl)
+    for (int p = J.outerIndexPtr()[cols[size_t(cl)]]; p < J.outerIndexPtr()[cols[size_t(cl)] + 1]; ++p) {
+      const int pos = position[size_t(J.innerIndexPtr()[p])];
+      const int i = int(std::lower_bound(rows.begin(), rows.end(), pos) - rows.begin());
+      key.push_back(i * g + cl);
+      used[size_t(i * g + cl)] = 1;
+      ++key[2];
+    }
+  std::vector<Pair> byLength[8];
+  base = std::numeric_limits<int>::max();
+  for (int i = 0; i < u; ++i)
+    for (int j = 0; j <= i; ++j) {
+      int first = g, last = -1;
+      for (int cl = 0; cl < g; ++cl)
+        if (used[size_t(i * g + cl)] && used[size_t(j * g + cl)]) first = std::min(first, cl), last = cl;
+      if (last < 0) continue;
+      const int t = target(rows[size_t(i)], rows[size_t(j)], lane);
+      byLength[last - first].push_back({std::uint16_t(i * g + first), std::uint16_t(j * g + first), t});
+      base = std::min(base, t);
+    }
+  for (const auto& run : byLength) {
+    key.push_back(int(run.size()));
+    for (const Pair& pr : run) key.insert(key.end(), {int(pr.a), int(pr.b), pr.target - base});
+  }
+  return key;
+}
+
+// Stores a new shape from its key (shapeKey's layout) and returns its index.
+int BlockLayout::addShape(const std::vector<int>& key) {
+  Shape shape{int(slots.size()), int(pairs.size()), {}};
+  const size_t nonzeros = size_t(key[2]);
+  slots.insert(slots.end(), key.begin() + 3, key.begin() + 3 + long(nonzeros));
+  size_t k = 3 + nonzeros;
+  for (int len = 0; len < 8; ++len) {
+    const int count = key[k++];
+    shape.perLength[len] = std::uint16_t(count);
+    for (int q = 0; q < count; ++q, k += 3) pairs.push_back({std::uint16_t(key[k]), std::uint16_t(key[k + 1]), key[k + 2]});
+  }
+  shapes.push_back(shape);
+  return int(shapes.size()) - 1;
 }
 
 }  // namespace varsim

@@ -24,10 +24,20 @@ struct BlockLevel {
 };
 
 struct BlockLayout {
-  struct Group {  // J columns cols[colBegin..colEnd) over `rows` rows (G, H: rows × cols, row-major)
-    int lane, home, colBegin, colEnd, rows, pairBegin, pairEnd;  // home: its first level eliminated
+  // J columns groupCols[colBegin..colEnd) over `rows` rows (G, H: rows × cols, row-major). Its structure,
+  // the slots of its nonzeros in G and H and its pairs with targets relative to `base`, is a Shape shared
+  // by every group built alike (a ladder has a handful): the assembly then streams J and a few bytes per
+  // group instead of per-nonzero slots and per-entry pair records.
+  struct Group {
+    int lane, home, colBegin, colEnd, rows, shape, base;  // home: its first level eliminated
   };
-  struct Pair {  // store[target] += Σ_c G[a + c] H[b + c] (a, b: row offsets in the group's block)
+  struct Shape {
+    int slotBegin, pairBegin;
+    std::uint16_t perLength[8];  // pairs by dot length 1…8, in that order from pairBegin
+  };
+  // store[base + target] += Σ_{c < len} G[a + c] H[b + c]: a, b are row offsets in the group's block plus the
+  // first column both rows use, len runs to the last one (the columns outside hold structural zeros).
+  struct Pair {
     std::uint16_t a, b;
     int target;
   };
@@ -39,11 +49,11 @@ struct BlockLayout {
   std::vector<Group> groups;
   std::vector<int> homeStart, homeGroups;  // groups of home level k: homeGroups[homeStart[k] … homeStart[k+1])
   std::vector<int> groupCols;
-  std::vector<Pair> pairs;
-  std::vector<int> slot;             // per nonzero of J: its place in its group's G and H blocks
-  std::vector<int> entryPosition;    // per nonzero of J: the position of its row
+  std::vector<Shape> shapes;
+  std::vector<Pair> pairs;           // the shapes' pairs
+  std::vector<int> slots;            // the shapes' nonzeros in column order: their places in G and H
   int storeSize = 0, extraOff = 0, maxGroupBlock = 0, maxWidth = 0;
-  long structuralPairs = 0;
+  long structuralPairs = 0, dotLength = 0;  // Σ pairs' dot lengths (× the flops of the assembly)
 
   explicit BlockLayout(const SparseMatrixD& J);
   int levelCount() const { return int(levels.size()); }
@@ -56,6 +66,9 @@ struct BlockLayout {
   void placeBlocks(const std::vector<std::vector<int>>& adj);
   void groupColumns(const SparseMatrixD& J);
   int target(int pa, int pb, int lane) const;
+  std::vector<int> shapeKey(const SparseMatrixD& J, const std::vector<int>& rows, const std::vector<int>& cols, int lane,
+                            int& base) const;
+  int addShape(const std::vector<int>& key);
 };
 
 }  // namespace varsim

@@ -191,26 +191,32 @@ void BlockTridiagonalSolver::assembleHome(int k, int lane) {
   double* H = h_[lane].data();
   for (int gi = lay.homeStart[size_t(k)]; gi < lay.homeStart[size_t(k) + 1]; ++gi) {
     const BlockLayout::Group& grp = lay.groups[size_t(lay.homeGroups[size_t(gi)])];
+    const BlockLayout::Shape& shape = lay.shapes[size_t(grp.shape)];
     std::fill_n(G, grp.rows * (grp.colEnd - grp.colBegin), 0.0);
     std::fill_n(H, grp.rows * (grp.colEnd - grp.colBegin), 0.0);
+    const int* slot = lay.slots.data() + shape.slotBegin;
     for (int cl = grp.colBegin; cl < grp.colEnd; ++cl) {
       const int c = lay.groupCols[size_t(cl)];
-      for (int p = outer[c]; p < outer[c + 1]; ++p) {
-        const size_t s = size_t(lay.slot[size_t(p)]);
-        G[s] = jv[p];
-        H[s] = jv[p] * invM_[c];
+      for (int p = outer[c]; p < outer[c + 1]; ++p, ++slot) {
+        G[*slot] = jv[p];
+        H[*slot] = jv[p] * invM_[c];
       }
     }
-    const BlockLayout::Pair* pairs = lay.pairs.data();
-    switch (grp.colEnd - grp.colBegin) {  // a fixed dot length lets the compiler unroll it (groups have ≤ 8 columns)
-      case 1: scatterPairs<1>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
-      case 2: scatterPairs<2>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
-      case 3: scatterPairs<3>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
-      case 4: scatterPairs<4>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
-      case 5: scatterPairs<5>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
-      case 6: scatterPairs<6>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
-      case 7: scatterPairs<7>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
-      default: scatterPairs<8>(pairs + grp.pairBegin, pairs + grp.pairEnd, G, H, store_.data()); break;
+    double* store = store_.data() + grp.base;
+    const BlockLayout::Pair* pr = lay.pairs.data() + shape.pairBegin;
+    for (int len = 1; len <= 8; ++len) {  // a fixed dot length per run lets the compiler unroll it
+      const BlockLayout::Pair* end = pr + shape.perLength[len - 1];
+      switch (len) {
+        case 1: scatterPairs<1>(pr, end, G, H, store); break;
+        case 2: scatterPairs<2>(pr, end, G, H, store); break;
+        case 3: scatterPairs<3>(pr, end, G, H, store); break;
+        case 4: scatterPairs<4>(pr, end, G, H, store); break;
+        case 5: scatterPairs<5>(pr, end, G, H, store); break;
+        case 6: scatterPairs<6>(pr, end, G, H, store); break;
+        case 7: scatterPairs<7>(pr, end, G, H, store); break;
+        default: scatterPairs<8>(pr, end, G, H, store); break;
+      }
+      pr = end;
     }
   }
 }
@@ -264,25 +270,28 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   const SparseMatrixD& J = *jac_;
   const int* outer = J.outerIndexPtr();
   const double* jv = J.valuePtr();
+  const int* inner = J.innerIndexPtr();
   const std::vector<int>& position = layout_->position;
-  // w = t − J M⁻¹ r, in level order.
-  for (long i = 0; i < m_; ++i) w_[position[size_t(i)]] = t[i];
-  const int* entryPosition = layout_->entryPosition.data();
+  // w = t − J M⁻¹ r: by rows in y (J's row indices), then into level order.
+  y = t;
   for (long c = 0; c < n_; ++c) {
     const double s = r[c] * invM_[c];
-    for (int p = outer[c]; p < outer[c + 1]; ++p) w_[entryPosition[p]] -= jv[p] * s;
+    for (int p = outer[c]; p < outer[c + 1]; ++p) y[inner[p]] -= jv[p] * s;
   }
+  for (long i = 0; i < m_; ++i) w_[position[size_t(i)]] = y[i];
   // The substitutions are ~1/10 of the factor's work: waking the helper twice more costs more than it saves.
   twoLanes(&BlockTridiagonalSolver::forwardLane, false);
   solveMiddle();
   twoLanes(&BlockTridiagonalSolver::backwardLane, false);
-  y.resize(m_);
   for (long i = 0; i < m_; ++i) y[i] = w_[position[size_t(i)]];
+  // x = M⁻¹(r + Jᵀ y) and, while the column is in cache, its share of solve()'s residual check.
   x.resize(n_);
+  residualStart(t, y);
   for (long c = 0; c < n_; ++c) {
     double s = r[c];
-    for (int p = outer[c]; p < outer[c + 1]; ++p) s += jv[p] * w_[entryPosition[p]];
+    for (int p = outer[c]; p < outer[c + 1]; ++p) s += jv[p] * y[inner[p]];
     x[c] = s * invM_[c];
+    residualColumn(c, x[c], r[c], inner + outer[c], jv + outer[c], outer[c + 1] - outer[c], y.data());
   }
 }
 

@@ -31,6 +31,7 @@ class BlockTridiagonalSolver : public SparseSolver {
  protected:
   void solveFactored(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x,
                      Eigen::VectorXd& y) override;
+  bool checksResidual() const override { return true; }  // fused into the pass that computes x
 
  private:
   using Phase = void (BlockTridiagonalSolver::*)(int lane);

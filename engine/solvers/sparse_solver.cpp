@@ -55,35 +55,27 @@ void SparseSolver::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eig
   const auto start = SteadyClock::now();
   solveFactored(r, t, x, y);
   stats_.solveUs = microsecondsSince(start);
-  // Backward error of the original, printed system per block row: ‖b − A z‖∞ / ‖|A||z| + |b|‖∞
-  // (|A||z| rather than |Az| so cancellation in J x does not shrink the scale). A stable solve
-  // leaves ~1e-15; 1e-8 means the factors are junk (a singular matrix past the pivot checks).
-  // Loops over J's columns instead of Eigen expressions: no temporaries.
-  // One pass over J's columns; the top block row's residual and scale are per column (no vectors).
-  const SparseMatrixD& J = *J_;
+  if (!checksResidual()) {  // one pass over J's columns (no temporaries)
+    const SparseMatrixD& J = *J_;
+    const int* outer = J.outerIndexPtr();
+    residualStart(t, y);
+    for (long c = 0; c < J.cols(); ++c)
+      residualColumn(c, x[c], r[c], J.innerIndexPtr() + outer[c], J.valuePtr() + outer[c], outer[c + 1] - outer[c], y.data());
+  }
+  residualFinish(x, y);
+}
+
+// Backward error of the original, printed system per block row: ‖b − A z‖∞ / ‖|A||z| + |b|‖∞. A stable
+// solve leaves ~1e-15; 1e-8 means the factors are junk (a singular matrix past the pivot checks).
+void SparseSolver::residualStart(const Eigen::VectorXd& t, const Eigen::VectorXd& y) {
   resBottom_ = dDiag_.cwiseProduct(y) - t;
   scaleBottom_ = dDiag_.cwiseAbs().cwiseProduct(y.cwiseAbs()) + t.cwiseAbs();
-  const int* outer = J.outerIndexPtr();
-  const int* inner = J.innerIndexPtr();
-  const double* jv = J.valuePtr();
-  double resTop = 0.0, scaleTop = 0.0;
-  bool finiteTop = true;  // std::max drops a NaN: keep track of it here
-  for (long c = 0; c < J.cols(); ++c) {
-    const double mx = massDiag_[c] * x[c], xc = x[c];
-    double res = mx - r[c], scale = std::abs(mx) + std::abs(r[c]);
-    for (int p = outer[c]; p < outer[c + 1]; ++p) {
-      const int row = inner[p];
-      const double vy = jv[p] * y[row], vx = jv[p] * xc;
-      res -= vy;
-      scale += std::abs(vy);
-      resBottom_[row] += vx;
-      scaleBottom_[row] += std::abs(vx);
-    }
-    finiteTop = finiteTop && std::isfinite(res) && std::isfinite(scale);
-    resTop = std::max(resTop, std::abs(res));
-    scaleTop = std::max(scaleTop, scale);
-  }
-  double backward = finiteTop ? resTop / (scaleTop + 1e-300) : std::numeric_limits<double>::quiet_NaN();
+  resTop_ = scaleTop_ = 0.0;
+  finiteTop_ = true;
+}
+
+void SparseSolver::residualFinish(const Eigen::VectorXd& x, const Eigen::VectorXd& y) const {
+  double backward = finiteTop_ ? resTop_ / (scaleTop_ + 1e-300) : std::numeric_limits<double>::quiet_NaN();
   if (resBottom_.size())
     backward = std::max(backward, resBottom_.lpNorm<Eigen::Infinity>() / (scaleBottom_.lpNorm<Eigen::Infinity>() + 1e-300));
   const bool finite = x.allFinite() && y.allFinite();

@@ -8,7 +8,9 @@
 #pragma once
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -63,6 +65,14 @@ class SparseSolver {
  protected:
   virtual void solveFactored(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x,
                              Eigen::VectorXd& y) = 0;
+  // True if solveFactored feeds the residual check itself (residualStart, then residualColumn for every
+  // column of J in its last pass over J), saving solve() a pass; solve() then only calls residualFinish.
+  virtual bool checksResidual() const { return false; }
+  // The backward-error check of solve(), in three parts (one code path for every back end).
+  void residualStart(const Eigen::VectorXd& t, const Eigen::VectorXd& y);
+  inline void residualColumn(long c, double xc, double rc, const int* rows, const double* values, int count,
+                             const double* y);
+  void residualFinish(const Eigen::VectorXd& x, const Eigen::VectorXd& y) const;  // throws SingularSystem
   // Keeps the operands for the residual check and returns true if J has the same sizes and index
   // arrays as the last analysed pattern (else records the new one: the caller re-analyses).
   bool beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag);
@@ -71,11 +81,32 @@ class SparseSolver {
  private:
   Eigen::VectorXd massDiag_, dDiag_;  // kept for the residual check
   Eigen::VectorXd resBottom_, scaleBottom_;  // its work space (no allocation per step)
+  double resTop_ = 0.0, scaleTop_ = 0.0;
+  bool finiteTop_ = true;  // std::max drops a NaN: keep track of it here
   const SparseMatrixD* J_ = nullptr;
   Eigen::VectorXi outer_, inner_;
   long rows_ = -1, cols_ = -1;
 };
 
 std::unique_ptr<SparseSolver> makeSparseSolver(SparseSolverKind kind);
+
+// Column c of the top block row, (M x − r − Jᵀ y)_c and its scale |M x|_c + |r_c| + Σ|J_ic y_i| (|A||z| rather
+// than |Az| so cancellation does not shrink the scale), and J's column c times x_c into the bottom block row.
+inline void SparseSolver::residualColumn(long c, double xc, double rc, const int* rows, const double* values, int count,
+                                         const double* y) {
+  const double mx = massDiag_[c] * xc;
+  double res = mx - rc, scale = std::abs(mx) + std::abs(rc);
+  for (int p = 0; p < count; ++p) {
+    const int row = rows[p];
+    const double vy = values[p] * y[row], vx = values[p] * xc;
+    res -= vy;
+    scale += std::abs(vy);
+    resBottom_[row] += vx;
+    scaleBottom_[row] += std::abs(vx);
+  }
+  finiteTop_ = finiteTop_ && std::isfinite(res) && std::isfinite(scale);
+  resTop_ = std::max(resTop_, std::abs(res));
+  scaleTop_ = std::max(scaleTop_, scale);
+}
 
 }  // namespace varsim

@@ -156,9 +156,11 @@ void solverOnly() {
       if (auto* b = dynamic_cast<BlockTridiagonalSolver*>(solver.get())) {
         double rows = 0, cols = 0;
         for (const BlockLevel& lv : b->layout()->levels) rows += lv.recvRows, cols += lv.width - lv.sendCol;
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "%d/%d, coupling %.1f x %.1f, %ld groups, %ld S entries", b->levels(), b->maxLevelWidth(),
-                      rows / b->levels(), cols / b->levels(), long(b->layout()->groups.size()), b->layout()->structuralPairs);
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "%d/%d, coupling %.1f x %.1f, %ld groups of %ld shapes, %ld S entries (mean dot length %.2f)",
+                      b->levels(), b->maxLevelWidth(), rows / b->levels(), cols / b->levels(), long(b->layout()->groups.size()),
+                      long(b->layout()->shapes.size()),
+                      b->layout()->structuralPairs, double(b->layout()->dotLength) / double(b->layout()->structuralPairs));
         shape = buf;
       }
     }
