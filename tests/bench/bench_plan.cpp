@@ -1,14 +1,21 @@
 // tests/bench/bench_plan.cpp — `varsim plan` on every registered plan problem's preset (plan/plan_problem.h), and
 // on the car_park preset at three resolutions of the same 10 s horizon: size of the NLP (variables, constraints,
-// Jacobian and Hessian nonzeros), Ipopt iterations, wall and CPU time of the solve, cost, max dynamics residual
-// and max constraint/bound violation; then each problem's baseline (e.g. the car's PD path tracker) flown along the
-// plan through the stepper, its control effort against the optimal one. Prints Markdown tables (a benchmark, not a
-// test: no assertions on time).
+// Jacobian and Hessian nonzeros), Ipopt iterations, wall and CPU time of the solve, cost, max dynamics residual,
+// max constraint/bound violation and replay error (the inputs file replayed through the ordinary stepper by the
+// command its comment names: largest |replay - plan| of the pose columns over all nodes); then each problem's
+// baseline (e.g. the car's PD path tracker) flown along the plan through the stepper, its control effort against
+// the optimal one. Prints Markdown tables (a benchmark, not a test: no assertions on time).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "plan/plan_problem.h"
+#include "tests/csv_table.h"
+#include "ui/headless_runner.h"
 #include "ui/plan_command.h"
 
 using namespace varsim;
@@ -17,17 +24,44 @@ namespace {
 
 std::vector<std::pair<std::string, PlanBaseline>> baselines;  // printed after the main table
 
+// Replays the inputs file with `varsim run ...` from its comment line and returns the largest |replay - plan| over all
+// nodes of the pose columns both CSVs have (x, y, z, theta, qw..qz); NaN if the replay fails.
+double replayError(const std::string& planCsv, const std::string& inputs) {
+  std::ifstream in(inputs);
+  std::string line;
+  std::getline(in, line);  // the controls' header
+  std::getline(in, line);  // "# plan of FILE; replay: varsim run SCENE --set ... --steps N --input FILE"
+  const size_t at = line.find("replay: varsim ");
+  if (at == std::string::npos) return NAN;
+  std::vector<std::string> args;
+  std::istringstream words(line.substr(at + 15));
+  for (std::string w; words >> w;) args.push_back(w);
+  const std::string replayCsv = "/tmp/bench_plan_replay.csv";
+  args.insert(args.end(), {"--csv", replayCsv});
+  if (runHeadless(args) != 0) return NAN;
+  const test::CsvTable plan = test::readCsv(planCsv), replay = test::readCsv(replayCsv);
+  if (replay.rows.size() != plan.rows.size()) return NAN;
+  double worst = 0.0;
+  for (const char* c : {"x", "y", "z", "theta", "qw", "qx", "qy", "qz"}) {
+    const auto has = [&](const test::CsvTable& t) { return std::count(t.header.begin(), t.header.end(), c) > 0; };
+    if (!has(plan) || !has(replay)) continue;
+    for (size_t k = 0; k < plan.rows.size(); ++k) worst = std::max(worst, std::abs(plan.at(k, c) - replay.at(k, c)));
+  }
+  return worst;
+}
+
 void row(const std::string& name, const std::string& problem, const std::vector<std::string>& sets) {
   std::vector<std::string> args = {"plan", problem};
   for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
   args.insert(args.end(), {"--csv", "/tmp/bench_plan.csv", "--inputs", "/tmp/bench_plan_inputs.csv"});
   const PlanSetup setup = loadPlanProblem(problem, sets);
   PlanStats s;
-  planCommand(args, &s);
-  std::printf("| %s | %ld | %g | %d | %d | %d | %d | %d | %.2f | %.2f | %.6g | %.1e | %.1e | %s |\n", name.c_str(),
-              setup.plan.integer("N"), setup.scene.params.real("dt"), s.variables, s.constraints, s.nonzeros,
-              s.hessianNonzeros, s.iterations, s.wallSeconds, s.cpuSeconds, s.cost, s.maxDynResidual, s.maxViolation,
-              s.status.c_str());
+  const bool solved = planCommand(args, &s) == 0;
+  const double replay = solved ? replayError("/tmp/bench_plan.csv", "/tmp/bench_plan_inputs.csv") : NAN;
+  std::printf("| %s | %ld | %g | %d | %d | %d | %d | %d | %.2f | %.2f | %.6g | %.1e | %.1e | %.1e | %s |\n",
+              name.c_str(), setup.plan.integer("N"), setup.scene.params.real("dt"), s.variables, s.constraints,
+              s.nonzeros, s.hessianNonzeros, s.iterations, s.wallSeconds, s.cpuSeconds, s.cost, s.maxDynResidual,
+              s.maxViolation, replay, s.status.c_str());
   std::fflush(stdout);
   if (s.hasBaseline) baselines.emplace_back(name + " N=" + std::to_string(setup.plan.integer("N")), s.baseline);
 }
@@ -35,9 +69,10 @@ void row(const std::string& name, const std::string& problem, const std::vector<
 }  // namespace
 
 int main() {
-  std::printf("| preset | N | dt (s) | variables | constraints | Jacobian nonzeros | Hessian nonzeros | iterations | "
-              "wall (s) | CPU (s) | cost | max dyn_residual | max violation | status |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| preset | N | dt (s) | variables | constraints | Jacobian nonzeros | Hessian nonzeros | iterations | "
+      "wall (s) | CPU (s) | cost | max dyn_residual | max violation | replay error | status |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const PlanProblemInfo& p : PlanProblemRegistry::all()) {
     const std::string file = std::string(VARSIM_ASSET_DIR) + "/" + p.preset;
     const std::string name = p.preset.substr(p.preset.rfind('/') + 1, p.preset.rfind('.') - p.preset.rfind('/') - 1);
