@@ -118,7 +118,7 @@ void BlockLayout::placeBlocks(const std::vector<std::vector<int>>& adj) {
   for (int k = 0; k < levelCount(); ++k) {
     BlockLevel& lv = levels[size_t(k)];
     lv.diagOff = size;
-    size += lv.width * lv.width;
+    size += packedSize(lv.width);
     lv.sendCol = lv.width;
     if (lv.next < 0) continue;
     const BlockLevel& nx = levels[size_t(lv.next)];
@@ -139,10 +139,10 @@ void BlockLayout::placeBlocks(const std::vector<std::vector<int>>& adj) {
     size += lv.recvRows * (lv.width - lv.sendCol);
   }
   extraOff = size;
-  storeSize = size + (levels.empty() ? 0 : levels[size_t(middle)].width * levels[size_t(middle)].width);
+  storeSize = size + (levels.empty() ? 0 : packedSize(levels[size_t(middle)].width));
   diagEntry.assign(rowAt.size(), 0);
   for (const BlockLevel& lv : levels)
-    for (int i = 0; i < lv.width; ++i) diagEntry[size_t(lv.start + i)] = lv.diagOff + i + i * lv.width;
+    for (int i = 0; i < lv.width; ++i) diagEntry[size_t(lv.start + i)] = lv.diagOff + packedIndex(lv.width, i, i);
 }
 
 int BlockLayout::laneOfPosition(int p) const { return levels[size_t(levelOf_[size_t(p)])].lane; }
@@ -153,7 +153,7 @@ int BlockLayout::target(int pa, int pb, int lane) const {
   if (la == lb) {
     const BlockLevel& lv = levels[size_t(la)];
     const int off = la == middle && lane == 1 ? extraOff : lv.diagOff;
-    return off + (pa - lv.start) + (pb - lv.start) * lv.width;
+    return off + packedIndex(lv.width, pa - lv.start, pb - lv.start);
   }
   const bool upper = la <= middle;  // lb sends into la; else la sends into lb
   const BlockLevel& s = levels[size_t(upper ? lb : la)];

@@ -13,9 +13,18 @@
 
 namespace varsim {
 
+// Diagonal blocks are stored packed: the lower triangle column by column (column j holds rows j … w − 1),
+// 120 instead of 225 doubles at w = 15, so the factor streams 28 % fewer bytes through the substitutions.
+// The trailing block from row/column s of a packed block is itself packed (size w − s) at packedIndex(w, s, s).
+inline int packedSize(int w) { return w * (w + 1) / 2; }
+inline int packedIndex(int w, int i, int j) { return j * w - j * (j - 1) / 2 + (i - j); }  // entry (i, j), i ≥ j
+// Column j of the packed n × n block P, indexed by row: packedColumn(P, n, j)[i] is entry (i, j) for i ≥ j.
+inline double* packedColumn(double* P, int n, int j) { return P + (j * n - j * (j - 1) / 2 - j); }
+inline const double* packedColumn(const double* P, int n, int j) { return P + (j * n - j * (j - 1) / 2 - j); }
+
 struct BlockLevel {
   int start = 0, width = 0;  // positions start … start + width − 1 in level order
-  int diagOff = 0;           // store offset of the w × w diagonal block (column-major, lower used)
+  int diagOff = 0;           // store offset of the w × w diagonal block (packed lower triangle)
   int lane = 0;              // 0: upward chain, 1: downward chain, 2: the middle level
   int next = -1;             // the level this one is eliminated into (−1: the middle level)
   int sendCol = 0;           // coupling columns: local rows sendCol … width − 1 of this level

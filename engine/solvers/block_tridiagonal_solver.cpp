@@ -10,25 +10,26 @@
 namespace varsim {
 
 namespace {
-// C (r × c) ← B L⁻ᵀ in place, L the c × c lower triangle at T (leading dimension ld).
-void solveRightLowerTransposed(double* C, int r, int c, const double* T, int ld) {
+// C (r × c) ← C L⁻ᵀ in place, L the packed c × c lower triangle at T.
+void solveRightLowerTransposed(double* C, int r, int c, const double* T) {
   for (int j = 0; j < c; ++j) {
     double* Cj = C + size_t(j) * size_t(r);
-    for (int i = 0; i < j; ++i) {
-      const double l = T[j + size_t(i) * size_t(ld)];
+    const double* Ti = T;  // packedColumn(T, c, i): the next column starts c − i − 1 further on
+    for (int i = 0; i < j; Ti += c - i - 1, ++i) {
+      const double l = Ti[j];
       if (l == 0.0) continue;
       const double* Ci = C + size_t(i) * size_t(r);
       for (int a = 0; a < r; ++a) Cj[a] -= Ci[a] * l;
     }
-    const double d = T[j + size_t(j) * size_t(ld)];
+    const double d = packedColumn(T, c, j)[j];
     for (int a = 0; a < r; ++a) Cj[a] /= d;
   }
 }
 
-// Lower triangle of the r × r block at A (leading dimension ld) −= C Cᵀ, C r × c.
-void subtractGram(double* A, int ld, const double* C, int r, int c) {
+// Lower triangle of the leading r × r block of the packed n × n block A −= C Cᵀ, C r × c.
+void subtractGram(double* A, int n, const double* C, int r, int c) {
   for (int b = 0; b < r; ++b) {
-    double* Ab = A + size_t(b) * size_t(ld);
+    double* Ab = packedColumn(A, n, b);
     for (int j = 0; j < c; ++j) {
       const double* Cj = C + size_t(j) * size_t(r);
       const double x = Cj[b];
@@ -38,9 +39,9 @@ void subtractGram(double* A, int ld, const double* C, int r, int c) {
   }
 }
 
-void forwardSubstitute(const double* L, int w, double* z) {  // L z = b in place
+void forwardSubstitute(const double* L, int w, double* z) {  // L z = b in place, L packed
   for (int j = 0; j < w; ++j) {
-    const double* Lj = L + size_t(j) * size_t(w);
+    const double* Lj = packedColumn(L, w, j);
     const double zj = z[j] /= Lj[j];
     for (int i = j + 1; i < w; ++i) z[i] -= Lj[i] * zj;
   }
@@ -48,8 +49,9 @@ void forwardSubstitute(const double* L, int w, double* z) {  // L z = b in place
 
 void backSubstitute(const double* L, int w, double* z) {  // Lᵀ y = z in place, by columns of Lᵀ (no dot chains)
   for (int j = w - 1; j >= 0; --j) {
-    const double zj = z[j] /= L[j + size_t(j) * size_t(w)];
-    for (int i = 0; i < j; ++i) z[i] -= L[j + size_t(i) * size_t(w)] * zj;
+    const double zj = z[j] /= packedColumn(L, w, j)[j];
+    const double* Li = L;
+    for (int i = 0; i < j; Li += w - i - 1, ++i) z[i] -= Li[j] * zj;
   }
 }
 
@@ -152,7 +154,7 @@ void BlockTridiagonalSolver::factorLane(int lane) {
   if (lay.levels.empty()) return;
   const std::vector<int>& chain = lay.chain[lane];
   const BlockLevel& mid = lay.levels[size_t(lay.middle)];
-  if (lane == 1) zeroLevel(lay.extraOff, mid.width * mid.width);
+  if (lane == 1) zeroLevel(lay.extraOff, packedSize(mid.width));
   if (!chain.empty()) zeroLevel(lay.levels[size_t(chain.front())]);
   else if (lane == 0) zeroLevel(mid);
   for (int k : chain) {
@@ -168,17 +170,17 @@ void BlockTridiagonalSolver::factorLane(int lane) {
     const int c = lv.width - lv.sendCol;
     if (lv.recvRows == 0 || c == 0) continue;
     double* C = store_.data() + lv.coupOff;
-    solveRightLowerTransposed(C, lv.recvRows, c, store_.data() + lv.diagOff + lv.sendCol * (lv.width + 1), lv.width);
+    solveRightLowerTransposed(C, lv.recvRows, c, store_.data() + lv.diagOff + packedIndex(lv.width, lv.sendCol, lv.sendCol));
     if (lv.next == lay.middle) continue;
     const BlockLevel& nx = lay.levels[size_t(lv.next)];
-    subtractGram(store_.data() + nx.diagOff + lv.recvRow * (nx.width + 1), nx.width, C, lv.recvRows, c);
+    subtractGram(store_.data() + nx.diagOff + packedIndex(nx.width, lv.recvRow, lv.recvRow), nx.width - lv.recvRow, C, lv.recvRows, c);
   }
   if (lane == 0) assembleHome(lay.middle, 0);  // groups inside the middle level (lane 0 by convention)
 }
 
 // A level's diagonal block and its coupling block (stored right after it).
 void BlockTridiagonalSolver::zeroLevel(const BlockLevel& lv) {
-  zeroLevel(lv.diagOff, lv.width * lv.width + (lv.next < 0 ? 0 : lv.recvRows * (lv.width - lv.sendCol)));
+  zeroLevel(lv.diagOff, packedSize(lv.width) + (lv.next < 0 ? 0 : lv.recvRows * (lv.width - lv.sendCol)));
 }
 void BlockTridiagonalSolver::zeroLevel(int offset, int count) { std::fill_n(store_.data() + offset, count, 0.0); }
 
@@ -227,7 +229,7 @@ void BlockTridiagonalSolver::factorMiddle() {
   const BlockLevel& mid = lay.levels[size_t(lay.middle)];
   double* A = store_.data() + mid.diagOff;
   const double* extra = store_.data() + lay.extraOff;
-  for (int e = 0; e < mid.width * mid.width; ++e) A[e] += extra[e];
+  for (int e = 0; e < packedSize(mid.width); ++e) A[e] += extra[e];
   for (int p = mid.start; p < mid.start + mid.width; ++p) {
     double& e = store_[size_t(lay.diagEntry[size_t(p)])];
     e += (*dDiag_)[lay.rowAt[size_t(p)]];
@@ -237,7 +239,8 @@ void BlockTridiagonalSolver::factorMiddle() {
     if (lay.chain[lane].empty()) continue;
     const BlockLevel& lv = lay.levels[size_t(lay.chain[lane].back())];
     if (lv.recvRows > 0 && lv.width > lv.sendCol)
-      subtractGram(A + lv.recvRow * (mid.width + 1), mid.width, store_.data() + lv.coupOff, lv.recvRows, lv.width - lv.sendCol);
+      subtractGram(A + packedIndex(mid.width, lv.recvRow, lv.recvRow), mid.width - lv.recvRow, store_.data() + lv.coupOff, lv.recvRows,
+                   lv.width - lv.sendCol);
   }
   choleskyLevel(lay.middle);
 }
@@ -248,9 +251,9 @@ void BlockTridiagonalSolver::choleskyLevel(int k) {
   const int w = lv.width;
   double* A = store_.data() + lv.diagOff;
   for (int j = 0; j < w; ++j) {
-    double* Aj = A + size_t(j) * size_t(w);
-    for (int i = 0; i < j; ++i) {
-      const double* Ai = A + size_t(i) * size_t(w);
+    double* Aj = packedColumn(A, w, j);
+    const double* Ai = A;
+    for (int i = 0; i < j; Ai += w - i - 1, ++i) {
       const double l = Ai[j];
       if (l == 0.0) continue;
       for (int a = j; a < w; ++a) Aj[a] -= Ai[a] * l;
