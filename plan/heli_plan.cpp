@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "engine/control/heli_dmoc.h"
+#include "engine/control/heli_path_pilot.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "plan/plan_output.h"
@@ -108,6 +109,7 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   s.weightCollective = q.real("weight_collective");
   s.weightYaw = q.real("weight_yaw");
   s.weightTilt = q.real("weight_tilt");
+  s.freeEnd = q.real("terminal_weight") > 0.0;
   if (dmocFreeTime(o))  // h enters every LGVI row and the scene's dt range ends at the preset's 0.1 s
     throw BadInput(o.source + ": key 'free_time' = 1: allowed 0 for the helicopter (fixed step h = dt)");
   return s;
@@ -120,6 +122,7 @@ class HeliPlan : public DmocPlanInstance<HeliDmoc> {
   const Nlp& nlp() const override { return costs_; }
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
+  bool baseline(const Eigen::VectorXd& x, PlanBaseline& out) const override;
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
     return nodePath(segments(), [&](int k) { return dmoc_.pose(x, k).x; });
   }
@@ -163,6 +166,69 @@ InputTrack HeliPlan::inputTrack(const Eigen::VectorXd& x) const {
       track.addEvent({k, InputEvent::Kind::Param, key, formatNumber(v), ""});
   }
   return track;
+}
+
+// The flight assist with a pilot on the sticks following the plan's states (engine/control/heli_path_pilot.h), flown
+// through the scene's own stepper (assist on, the plan's scene parameters); its actuators priced like the plan's.
+bool HeliPlan::baseline(const Eigen::VectorXd& x, PlanBaseline& out) const {
+  const HeliDmocSpec& s = dmoc_.spec();
+  const int N = s.N;
+  ParamSet p = setup().scene.params;
+  p.setFromString("assist", "true", "baseline");
+  const auto scene = SceneRegistry::create(setup().scene.scene, p);
+  const std::vector<std::string> cols = scene->columns();
+  std::vector<double> row;
+  const auto col = [&](const char* name) {
+    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
+  };
+  std::vector<PathReference> ref(size_t(N + 1));
+  for (int k = 0; k <= N; ++k) {
+    const int a = std::max(k - 1, 0), b = std::min(k + 1, N);
+    const se3::Pose ga = dmoc_.pose(x, a), g = dmoc_.pose(x, k), gb = dmoc_.pose(x, b);
+    PathReference& r = ref[size_t(k)];
+    r.x = g.x;
+    r.v = (gb.x - ga.x) / ((b - a) * s.h);
+    if (b - a == 2) r.a = (gb.x - 2.0 * g.x + ga.x) / (s.h * s.h);
+    r.heading = FlightAssist::heading(g.R);
+    r.headingRate = std::remainder(FlightAssist::heading(gb.R) - FlightAssist::heading(ga.R), 2.0 * M_PI) /
+                    ((b - a) * s.h);
+  }
+  out = PlanBaseline{};
+  out.name = "flight assist + path pilot";
+  out.planEffort = dmoc_.objective(x);
+  out.minClearance = kNlpInfinity;
+  const PathPilotGains gains;
+  const int lead = int(std::lround(gains.lead / s.h));
+  InputVector in(scene->controls().size(), 0.0);
+  const auto controls = scene->controls();
+  const double m = s.heli.mass;
+  for (int k = 0; k <= N; ++k) {
+    scene->diagnostics(row);
+    const Vector3d pos(col("x"), col("y"), col("z")), vel = Vector3d(col("p_x"), col("p_y"), col("p_z")) / m;
+    const Eigen::Quaterniond q(col("qw"), col("qx"), col("qy"), col("qz"));
+    const double deviation = (pos - ref[size_t(k)].x).norm();
+    out.maxDeviation = std::max(out.maxDeviation, deviation);
+    out.minClearance = std::min(out.minClearance, dmoc_.sphereClearance(se3::Pose{q.toRotationMatrix(), pos}));
+    if (k == N) {
+      out.finalError = deviation;
+      out.finalSpeed = vel.norm();
+      break;
+    }
+    out.effort += dmoc_.nodeEffort({col("u_c"), col("u_psi"), col("gamma_p"), col("gamma_r")});
+    const PathReference& ahead = ref[size_t(std::min(N, k + lead))];
+    const StickCommand st = pathPilotSticks(FlightAssistSettings{}, s.heli.gravity, gains, ahead, pos, vel,
+                                            FlightAssist::heading(q.toRotationMatrix()));
+    for (size_t i = 0; i < controls.size(); ++i) {
+      const std::string& c = controls[i].name;
+      in[i] = c == "yaw" ? st.yaw : c == "throttle" ? st.throttle : c == "roll" ? st.roll : st.pitch;
+    }
+    try {
+      scene->step(s.h, in);
+    } catch (const SimulationDiverged&) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace

@@ -52,6 +52,7 @@ struct PlanBaseline {
   double planEffort = 0.0;   // the same sum over the optimal plan's controls
   double maxDeviation = 0.0; // m, largest distance of the baseline's position from the plan's at the same step
   double finalError = 0.0;   // m, distance of its final position from the plan's final position
+  double finalSpeed = 0.0;   // m/s, its speed at the end (the plans end at rest); 0 if the vehicle reports none
   double minClearance = 0.0; // m, smallest separation from obstacles along the way (negative: collides); 0 if none
 };
 

@@ -221,9 +221,10 @@ TEST_CASE("TangentHessianMatchesSecondDifferencesAtLargeAngles") {
 
 // Random iterates of an N = 8 plan with clearance rows (k = 2..5) near the first canyon wall (box edges and faces),
 // random multipliers: the exact Hessian against central differences of the exact Lagrangian gradient.
-double hessianError(const LgviOptions& lgvi, unsigned seed, bool* samePattern) {
+double hessianError(const LgviOptions& lgvi, unsigned seed, bool* samePattern, bool freeEnd = false) {
   HeliDmocSpec spec = smallSpec(8);
   spec.lgvi = lgvi;
+  spec.freeEnd = freeEnd;  // clearance rows at nodes 6..8 too
   const HeliDmoc dmoc(spec);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
@@ -255,4 +256,29 @@ TEST_CASE("ExactHessianMatchesDifferencesOfTheJacobian") {
         CHECK(same);
       }
     }
+  LgviOptions o;
+  o.group = LgviGroup::SO3xR3;
+  bool same = false;
+  CHECK(hessianError(o, 5, &same, true) < 1e-6);
+  CHECK(same);
+}
+
+TEST_CASE("CostVariantsOverTheHelicopterHaveExactDerivatives") {
+  // DmocCosts (smoothness + terminal penalty) over HeliDmoc::layout(): gradient and Hessian against differences.
+  const HeliDmoc dmoc(smallSpec(8));
+  const DmocCosts costs(dmoc, dmoc.layout(), {0.5, 10.0, 0.0});
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Eigen::VectorXd x = dmoc.initialGuess(), lambda(dmoc.numConstraints());
+  for (int i = 0; i < x.size(); ++i) x[i] += 0.05 * U(rng);
+  for (int i = 0; i < lambda.size(); ++i) lambda[i] = U(rng);
+  const test::NlpFdErrors err = test::nlpFdErrors(costs, x);
+  CHECK(err.gradient < 1e-6);
+  bool same = false;
+  CHECK(test::nlpHessianFdError(costs, x, 0.7, lambda, &same, 1e-5) < 1e-6);
+  CHECK(same);
+  Eigen::VectorXd xL, xU, gL, gU;
+  costs.bounds(xL, xU, gL, gU);  // the penalty frees node N's pose
+  CHECK(xL[16 * 8 + 3] < -1e18);
+  CHECK(xU[16 * 8 + 3] > 1e18);
 }

@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "plan/ipopt_solver.h"
 #include "plan/plan_endpoints.h"
 #include "plan/plan_problem.h"
 #include "scenes/scene.h"
@@ -154,4 +155,68 @@ TEST_CASE("APlanFromATiltedHelicopterStartsAtItsAttitudeAndReplays") {
   const CsvTable replay = readCsv(replayCsv);
   REQUIRE(replay.rows.size() == plan.rows.size());
   CHECK(maxColumnDifference(plan, replay, {"x", "y", "z", "qw", "qx", "qy", "qz"}) <= 1e-8);
+}
+
+TEST_CASE("TheFlightAssistBaselineFollowsThePlanWithMoreEffort") {
+  // The plan's states flown by the scene's flight assist with a path pilot on the sticks (PlanInstance::baseline)
+  // through the ordinary stepper: it stays near the path but pays more effort and does not end at rest on the pad.
+  // Measured (east pad, N = 120): effort 0.1945 vs 0.1442, max deviation 1.66 m, final error 1.07 m, 0.15 m/s.
+  // N = 120 only: the sanitized horizon (N = 90, 9 s for 72 m) needs more tilt than the assist's 20 deg, and a second
+  // N = 120 solve under the sanitizers would cost ~10 s (the pilot and scene calls are exercised by the Release run).
+  if (sanitizedRun()) return;
+  const PlanSetup setup = loadPlanProblem(kProblem, {"target_pad=east", "via_canyon=false", "N=120"});
+  const auto plan = PlanProblemRegistry::find("helicopter")->build(setup);
+  IpoptSettings settings;
+  settings.maxIterations = 200;
+  const IpoptResult r = solveWithIpopt(plan->nlp(), settings);
+  REQUIRE(r.solved);
+  PlanBaseline b;
+  REQUIRE(plan->baseline(r.x, b));
+  MESSAGE("baseline effort ", b.effort, " (plan ", b.planEffort, "), max deviation ", b.maxDeviation,
+          " m, final error ", b.finalError, " m, final speed ", b.finalSpeed, " m/s, min clearance ", b.minClearance);
+  CHECK(b.planEffort == doctest::Approx(r.objective).epsilon(1e-9));  // no smoothness term: the effort is the cost
+  CHECK(b.effort > 1.2 * b.planEffort);
+  CHECK(b.maxDeviation < 2.5);
+  CHECK(b.finalError > 0.1);  // the plan ends on the pad at rest (replay test above: speed <= 1e-6)
+  CHECK(b.finalError < 2.0);
+  CHECK(b.finalSpeed > 0.01);
+  CHECK(b.minClearance > 1.0);
+}
+
+TEST_CASE("HelicopterCostVariantsSmoothAndTerminalPenalty") {
+  // dmoc_costs.h over the helicopter (DmocCosts on HeliDmoc::layout()): weight_smooth makes the actuator histories
+  // smoother (measured N = 120: sum |du|^2 8-22x smaller per actuator; N = 100: 3-4x), terminal_weight frees the
+  // end pose for a penalty (100: 2e-5 m off the pad centre, 0.3 mm above the resting height, cost 0.14352 vs 0.14417).
+  if (sanitizedRun()) return;  // three solves; the derivatives of the variants are checked in test_dmoc_heli
+  const auto solve = [](const std::string& variant) {
+    const PlanSetup setup = loadPlanProblem(kProblem, {"target_pad=east", "via_canyon=false", "N=100", variant});
+    const auto plan = PlanProblemRegistry::find("helicopter")->build(setup);
+    IpoptResult r = solveWithIpopt(plan->nlp(), IpoptSettings{});
+    REQUIRE(r.solved);
+    const std::string csv = testOut("plan_heli_variant.csv");
+    plan->writeCsv(csv, r.x);
+    return std::make_pair(r, readCsv(csv));
+  };
+  const auto roughness = [](const CsvTable& t, const char* c) {
+    double s = 0.0;
+    for (size_t k = 1; k < t.rows.size(); ++k) s += std::pow(t.at(k, c) - t.at(k - 1, c), 2);
+    return s;
+  };
+  const auto [plain, plainCsv] = solve("weight_smooth=0");
+  const auto [smooth, smoothCsv] = solve("weight_smooth=1");
+  const auto [terminal, terminalCsv] = solve("terminal_weight=100");
+  for (const char* c : {"u_c", "u_psi", "gamma_p", "gamma_r"}) {
+    INFO(c);
+    CHECK(roughness(smoothCsv, c) < 0.5 * roughness(plainCsv, c));
+  }
+  CHECK(maxAbs(smoothCsv.column("dyn_residual")) <= 1e-10);
+  CHECK(smooth.objective > plain.objective);  // effort + smoothness, and the effort alone is at its minimum in `plain`
+  const size_t last = terminalCsv.rows.size() - 1;
+  const double miss = std::hypot(terminalCsv.at(last, "x") - 60.0, terminalCsv.at(last, "y") - 40.0);
+  MESSAGE("terminal_weight=100: ", miss, " m from the pad centre, z = ", terminalCsv.at(last, "z"), ", cost ",
+          terminal.objective, " (equality: ", plain.objective, ")");
+  CHECK(miss > 0.0);
+  CHECK(miss < 1e-3);
+  CHECK(terminal.objective < plain.objective);  // the penalty relaxes the equality
+  CHECK(maxAbs(terminalCsv.column("dyn_residual")) <= 1e-10);
 }

@@ -130,7 +130,9 @@ int HeliDmoc::rowsPerNode() const {
   return int(spec_.spheres.size() * spec_.world.rocks().size() + heli_.contactPoints().size());
 }
 
-int HeliDmoc::numConstraints() const { return clearanceRow0() + std::max(0, spec_.N - 4) * rowsPerNode(); }
+int HeliDmoc::numConstraints() const {
+  return clearanceRow0() + std::max(0, lastClearanceNode() - 1) * rowsPerNode();
+}
 
 se3::Pose HeliDmoc::pose(const Eigen::VectorXd& x, int k) const {
   const int o = kBlock * k;
@@ -177,7 +179,7 @@ void HeliDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd&
     gU.segment<4>(rateRow0() + 4 * k) = rate;
   }
   const int spheresRocks = int(s.spheres.size() * s.world.rocks().size());
-  for (int k = 2; k + 2 < N; ++k) {
+  for (int k = 2; k <= lastClearanceNode(); ++k) {
     const int r = clearanceRow0() + (k - 2) * rowsPerNode();
     for (int i = 0; i < rowsPerNode(); ++i) {
       gL[r + i] = i < spheresRocks ? s.margin : s.groundMargin;
@@ -288,7 +290,7 @@ Eigen::VectorXd HeliDmoc::constraints(const Eigen::VectorXd& x) const {
   for (int k = 0; k < s.N; ++k) g.segment<12>(12 * k) = segmentRows(x, k);
   for (int k = 0; k + 1 < s.N; ++k)
     g.segment<4>(rateRow0() + 4 * k) = x.segment<4>(kBlock * (k + 1) + 12) - x.segment<4>(kBlock * k + 12);
-  for (int k = 2; k + 2 < s.N && s.withWorld; ++k) {
+  for (int k = 2; k <= lastClearanceNode() && s.withWorld; ++k) {
     int r = clearanceRow0() + (k - 2) * rowsPerNode();
     const se3::Pose gk = pose(x, k);
     for (const BoundingSphere& sp : s.spheres)
@@ -333,7 +335,7 @@ void HeliDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<dou
       out.emplace_back(rateRow0() + 4 * k + i, kBlock * k + 12 + i, -1.0);
     }
   if (!s.withWorld) return;
-  for (int k = 2; k + 2 < s.N; ++k) {
+  for (int k = 2; k <= lastClearanceNode(); ++k) {
     int r = clearanceRow0() + (k - 2) * rowsPerNode();
     const int ck = kBlock * k;
     const se3::Pose gk = pose(x, k);
@@ -358,9 +360,13 @@ double HeliDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
   return segmentRows(x, k, true).lpNorm<Eigen::Infinity>();
 }
 
-double HeliDmoc::sphereClearance(const Eigen::VectorXd& x, int k) const {
+double HeliDmoc::nodeEffort(const RotorState& u) const {
+  const Eigen::Vector4d d = Eigen::Vector4d(u.collective, u.yaw, u.pitch, u.roll).cwiseQuotient(uScale_) - uTrim_;
+  return spec_.h * d.dot(W_.cwiseProduct(d));
+}
+
+double HeliDmoc::sphereClearance(const se3::Pose& gk) const {
   double c = kNlpInfinity;
-  const se3::Pose gk = pose(x, k);
   for (const BoundingSphere& sp : spec_.spheres)
     for (const RockBox& rock : spec_.world.rocks()) {
       Vector3d n;

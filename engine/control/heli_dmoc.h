@@ -62,6 +62,9 @@ struct HeliDmocSpec {
   // bounds and may end a few 1e-11 m outside; 1 um keeps the scene's penalty contact (9e6 N/m) exactly off anyway.
   double groundMargin = 1e-6;
   double rateMargin = 1e-9;  // rates are bounded by rate h (1 - rateMargin): the replay's rate clip never acts
+  // The end pose is not fixed (a terminal penalty, DmocCosts): nodes N-2..N get clearance rows too, since the data no
+  // longer rest them on the pad (their contact points would otherwise be free to sink into the ground).
+  bool freeEnd = false;
 };
 
 // One bounding sphere of the airframe with its rotor disc at any tilt in range and the tail rotor.
@@ -106,8 +109,10 @@ class HeliDmoc : public Nlp {
   // contact in f^+ (the scene's full end-of-step wrench) instead of drag alone.
   Eigen::Matrix<double, 12, 1> segmentRows(const Eigen::VectorXd& x, int k, bool sceneWrench = false) const;
   double dynResidual(const Eigen::VectorXd& x, int k) const;
-  double sphereClearance(const Eigen::VectorXd& x,
-                         int k) const;  // min over spheres and rocks of d - radius
+  double sphereClearance(const Eigen::VectorXd& x, int k) const { return sphereClearance(pose(x, k)); }
+  double sphereClearance(const se3::Pose& g) const;  // min over spheres and rocks of d - radius
+  // One node's term of the effort cost, h (u/uScale - u_trim)^T W (u/uScale - u_trim) (for a baseline's actuators).
+  double nodeEffort(const RotorState& u) const;
   double groundClearance(const Eigen::VectorXd& x,
                          int k) const;  // min z of the contact points
 
@@ -120,6 +125,8 @@ class HeliDmoc : public Nlp {
   int rateRow0() const { return numDynamics(); }
   int clearanceRow0() const { return rateRow0() + 4 * (spec_.N - 1); }
   int rowsPerNode() const;
+  // Nodes 2..N-3 have clearance rows (N-2..N rest on the pad by the data); with a free end (freeEnd) 2..N.
+  int lastClearanceNode() const { return spec_.freeEnd ? spec_.N : spec_.N - 3; }
 
   HeliDmocSpec spec_;
   Helicopter heli_;

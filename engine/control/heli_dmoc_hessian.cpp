@@ -86,7 +86,7 @@ void HeliDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::
     X[size_t(k)].leftCols<3>() += P.block<3, 3>(9, 0);
     X[size_t(k)].rightCols<3>() += P.block<3, 3>(9, 3);
   }
-  for (int k = 2; k + 2 < N && s.withWorld; ++k) {
+  for (int k = 2; k <= lastClearanceNode() && s.withWorld; ++k) {
     Matrix16d& Dk = D[size_t(k)];
     const RotationJet& J = chart[size_t(k)];
     const Matrix3d& Rb = Rbar_[size_t(k)];

@@ -85,11 +85,11 @@ int main() {
       }
   }
   std::printf("\n| preset | baseline (through the stepper) | its effort h sum u^T W u | optimal effort | ratio | "
-              "max deviation from the plan (m) | final position error (m) | min clearance (m) |\n"
-              "|---|---|---|---|---|---|---|---|\n");
+              "max deviation from the plan (m) | final position error (m) | final speed (m/s) | min clearance (m) |\n"
+              "|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& [name, b] : baselines)
-    std::printf("| %s | %s | %.6g | %.6g | %.2f | %.3g | %.3g | %.3g |\n", name.c_str(), b.name.c_str(), b.effort,
-                b.planEffort, b.planEffort > 0.0 ? b.effort / b.planEffort : 0.0, b.maxDeviation, b.finalError,
-                b.minClearance);
+    std::printf("| %s | %s | %.6g | %.6g | %.2f | %.3g | %.3g | %.3g | %.3g |\n", name.c_str(), b.name.c_str(),
+                b.effort, b.planEffort, b.planEffort > 0.0 ? b.effort / b.planEffort : 0.0, b.maxDeviation,
+                b.finalError, b.finalSpeed, b.minClearance);
   return 0;
 }
