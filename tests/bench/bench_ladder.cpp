@@ -3,7 +3,8 @@
 //   bench_ladder [--rigid]       the N sweep (N = 10 … 5000, 40 timed steps after 20 warm-up), three solvers;
 //                                --rigid: the rigid-rod stepper (rigid_rod_spook.h) instead of the paper's
 //   bench_ladder --solver        the linear solve alone, per solver (N = 100, 1000, 5000)
-//   bench_ladder --speed         whole steps N = 100 … 5000: LDLᵀ, block on 1 and 2 threads, slope, speed-up
+//   bench_ladder --speed         whole steps N = 100 … 5000, director and rigid rods: LDLᵀ, block on 1 and 2
+//                                threads, slope, two-thread speed-up
 //   bench_ladder --step N [solver] [director|rigid] [steps] [threads]   one N (for perf record)
 //   bench_ladder --stability     the (h, τ/h, ε) sweep behind spookStabilityWarning (N = 20, 10 s)
 //   bench_ladder --soak [hours]  N = 100 for one simulated hour (default): NaN-free, violation bounded
@@ -178,25 +179,19 @@ void stepOnly(int N, SparseSolverKind kind, bool rigid, int steps, int threads) 
               t.cpu, t.cpuMedian, t.wallMedian, t.wallMin);
 }
 
-// The issue-16 speed table: whole director steps per N for LDLᵀ and the block solver on 1 and 2 threads, in
-// one run (ratios are against LDLᵀ in the same run: absolute times on the shared machine move with its load).
-void speedTable() {
-  double load[3] = {0, 0, 0};
-  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
-    std::fclose(f);
-  }
-  std::printf("SPOOK ladder, director rods, whole step (assembly + factor + solve + update), 20 warm-up steps; load average "
-              "%.1f at start\nms per step: median process CPU (both threads), median and min wall\n",
-              load[0]);
-  std::printf("%6s | %-18s | %-18s | %-18s | %11s %14s\n", "N", "ldlt cpu/wall", "block 1T cpu/wall", "block 2T cpu/wall",
-              "ldlt/block", "2T speed-up");
+// The issue-16 speed table: whole steps per N for LDLᵀ and the block solver on 1 and 2 threads, in one run
+// (ratios are against LDLᵀ in the same run: absolute times on the shared machine move with its load), for the
+// paper's director rods and the rigid rods (the scenes' default; no sub-steps here, so every step is one SPOOK
+// solve: 100 timed steps keep the rigid ladders inside the fall, before whiplash needs sub-steps).
+void speedRows(bool rigid) {
+  std::printf("%s rods\n%6s | %-18s | %-18s | %-18s | %11s %14s\n", rigid ? "rigid" : "director", "N", "ldlt cpu/wall",
+              "block 1T cpu/wall", "block 2T cpu/wall", "ldlt/block", "2T speed-up");
   std::vector<double> Ns, cpu1;
   for (int N : {100, 500, 1000, 5000}) {
-    const int timed = N >= 5000 ? 40 : N >= 1000 ? 100 : 200;
-    const Timing l = timeLadder(N, SparseSolverKind::Ldlt, 20, timed);
-    const Timing b1 = timeLadder(N, SparseSolverKind::Block, 20, timed, false, 1);
-    const Timing b2 = timeLadder(N, SparseSolverKind::Block, 20, timed, false, 2);
+    const int timed = N >= 5000 ? 40 : N >= 1000 || rigid ? 100 : 200;
+    const Timing l = timeLadder(N, SparseSolverKind::Ldlt, 20, timed, rigid);
+    const Timing b1 = timeLadder(N, SparseSolverKind::Block, 20, timed, rigid, 1);
+    const Timing b2 = timeLadder(N, SparseSolverKind::Block, 20, timed, rigid, 2);
     std::printf("%6d | %7.3f %10.3f | %7.3f %10.3f | %7.3f %10.3f | %11.2f %6.2f (min %.2f)\n", N, l.cpuMedian, l.wallMedian,
                 b1.cpuMedian, b1.wallMedian, b2.cpuMedian, b2.wallMedian, l.cpuMedian / b1.cpuMedian,
                 b1.wallMedian / b2.wallMedian, b1.wallMin / b2.wallMin);
@@ -206,6 +201,19 @@ void speedTable() {
   std::printf("block 1 thread: log-log slope of CPU per step N = 100..5000: %.3f (target <= 1.05); N = 1000 %.2f ms (target <= 2), "
               "N = 5000 %.2f ms (target <= 16.7)\n",
               logLogSlope(Ns, cpu1), cpu1[2], cpu1[3]);
+}
+
+void speedTable() {
+  double load[3] = {0, 0, 0};
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
+    std::fclose(f);
+  }
+  std::printf("SPOOK ladder, whole step (assembly + factor + solve + update), 20 warm-up steps; load average %.1f at start\n"
+              "ms per step: median process CPU (both threads), median wall; 2T speed-up: median (min) wall 1T / 2T\n",
+              load[0]);
+  speedRows(false);
+  speedRows(true);
 }
 
 void stability() {
