@@ -14,7 +14,7 @@
 // Fixed: node 0 (the scene's start pose), mu^-_0 = II xi(0) - (h/2) f_0, u_0 (the scene's held thrust); the dock:
 // x_N, y_N, heading (theta_N,z = 0 around the dock yaw) and xi_{N-1} = 0 (at rest); the float height, heel and trim of
 // node N are free (the boat floats where wind, current and the holding thrust put it). Thrusts in [0, thrustMax].
-// Cost h w sum |u_k / thrustMax|^2 (dimensionless effort). Hessian: forward differences of the Jacobian.
+// Cost h w sum |u_k / thrustMax|^2 (dimensionless effort). Hessian: forward differences of the Jacobian or L-BFGS.
 #pragma once
 
 #include <vector>

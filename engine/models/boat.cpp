@@ -12,6 +12,23 @@ namespace varsim {
 
 Boat::Boat(const BoatSettings& settings) { setSettings(settings); }
 
+namespace {
+
+// The exposure of a face to the relative wind, max(0, s) with s = -n . rel (m/s), rounded over |s| < eps into the
+// C^1 ramp (s + eps)^2 / (4 eps): max(0, s) has a kink at s = 0, the heading where a face turns tangent to the wind,
+// which is where a boat heading into the wind sits (seed 000 Fig. 10: docking under wind) and where Ipopt then stalls
+// (dual infeasibility 0.034 concentrated in the yaw of every node). The ramp equals max(0, s) for |s| >= eps and
+// exceeds it by at most eps / 4 (at s = 0). `slope` receives ds_eps/ds.
+double windExposure(double s, double eps, double& slope) {
+  if (eps <= 0.0) return slope = s > 0.0 ? 1.0 : 0.0, std::max(0.0, s);
+  if (s >= eps) return slope = 1.0, s;
+  if (s <= -eps) return slope = 0.0, 0.0;
+  slope = 0.5 * (s + eps) / eps;
+  return 0.25 * (s + eps) * (s + eps) / eps;
+}
+
+}  // namespace
+
 void Boat::setSettings(const BoatSettings& settings) {
   const bool rebuild = patches_.empty() || settings.hullSize != settings_.hullSize ||
                        settings.comHeight != settings_.comHeight || settings.patchSize != settings_.patchSize;
@@ -142,14 +159,16 @@ void Boat::patchWrenches(const Matrix3d& R, const Vector6d& xi, const Hydrostati
     }
     if (e.dryArea > 0.0 && windy) {
       // Quadratic drag of the relative wind on the dry part of the patch, only on faces that see it:
-      // f = k max(0, -n . rel) rel with k = 1/2 rho_a C_d dA (the exposure max(0, -n.rel/|rel|) times |rel|).
+      // f = k s_eps(-n . rel) rel with k = 1/2 rho_a C_d dA (the exposure max(0, -n.rel/|rel|) times |rel|,
+      // rounded over |n . rel| < eps: windExposure).
       const Vector3d& r = e.dryCentroid;
       const Vector3d rel = windBody - (v + omega.cross(r));  // body frame
       const double k = 0.5 * s.airDensity * s.windDrag * e.dryArea;
-      const double sn = std::max(0.0, -patch.normal.dot(rel));
+      double slope = 0.0;
+      const double sn = windExposure(-patch.normal.dot(rel), s.windExposureBand, slope);
       const Vector3d f = k * sn * rel;
       Matrix3d K = k * sn * Matrix3d::Identity();  // d f / d rel
-      if (sn > 0.0) K.noalias() -= k * rel * patch.normal.transpose();
+      if (slope > 0.0) K.noalias() -= k * slope * rel * patch.normal.transpose();
       apply(r, f, K, windBody, out.wind);
       out.windPower += f.dot(windBody);
     }

@@ -28,7 +28,10 @@ struct BoatSettings {
   double pressure = 0.0;                 // P, Pa: uniform normal traction -P n on the wetted surface
   Vector3d wind = Vector3d::Zero();      // m/s, world air velocity
   double airDensity = 1.225;             // kg/m^3
-  double windDrag = 1.0;                 // C_d of the dry hull: traction 1/2 rho_a C_d max(0,-n.w) |w| w
+  double windDrag = 1.0;                 // C_d of the dry hull: traction 1/2 rho_a C_d s_eps(-n.w) w (patchWrenches)
+  // eps of the face exposure s_eps(s) (m/s, >= 0; 0 = the hard max(0, s)): a C^1 ramp that equals max(0, s) for
+  // |s| >= eps (the planner needs the drag differentiable in the heading; patchWrenches).
+  double windExposureBand = 0.05;
   double thrustMax = 1500.0;             // N per thruster
   double patchSize = 0.25;               // m, hull patch edge (the volume is exact for any size)
 };
@@ -97,7 +100,7 @@ class Boat {
   // (waterVelocities). The exposure and eta may belong to another pose than R (the integrator freezes them
   // at node k and evaluates the drag with the end-of-step twist and attitude). Fills hydrodynamic, pressure,
   // wind and the powers. With B = [-r^, I] (body velocity of patch point r = B xi), K_i = d f_i / d(relative
-  // velocity) (patch: A E; wind: k (s I - rel n^T [s > 0]), s = max(0, -n . rel)) and the body-frame
+  // velocity) (patch: A E; wind: k (s I - s' rel n^T), s = s_eps(-n . rel), s' its slope) and the body-frame
   // source velocity c_i = R^T eta_i or R^T w (d c/d theta = c^ for R -> R exp(theta^)):
   //   dXi    = d(hydrodynamic + wind)/d xi = -sum B^T K B,
   //   dTheta = d(hydrodynamic + wind)/d theta at fixed xi = sum B^T K c^   (pressure depends on neither).
