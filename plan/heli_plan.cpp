@@ -51,20 +51,27 @@ void requireChoice(const PlanSetup& o, const char* key, const char* allowed, con
     throw BadInput(o.source + ": key '" + key + "' = " + v + ": allowed: " + allowed + " (" + why + ")");
 }
 
-// The canyon's centreline vertices before the leg nearest to the target (the guess enters, turns, then leaves the
-// centreline towards the pad).
-std::vector<Vector3d> canyonVia(const HelicopterWorld& w, const Vector3d& target, double z) {
+// The canyon's centreline vertices ahead of the start up to the leg nearest to the target (the guess enters, turns,
+// then leaves the centreline towards the pad). "Ahead": after the start's nearest point on the centreline, so a
+// re-plan from inside the canyon does not fly back to its entrance first.
+std::vector<Vector3d> canyonVia(const HelicopterWorld& w, const Vector3d& start, const Vector3d& target, double z) {
   const auto& c = w.corridor();
-  size_t best = 0;
-  double bestD = 1e300;
-  for (size_t i = 0; i + 1 < c.size(); ++i) {
-    const Eigen::Vector2d d = c[i + 1] - c[i], p = target.head<2>() - c[i];
-    const double t = std::clamp(p.dot(d) / d.squaredNorm(), 0.0, 1.0);
-    const double dist = (p - t * d).norm();
-    if (dist < bestD) bestD = dist, best = i;
-  }
+  const auto nearestLeg = [&](const Vector3d& p, double* along) {
+    size_t best = 0;
+    double bestD = 1e300;
+    for (size_t i = 0; i + 1 < c.size(); ++i) {
+      const Eigen::Vector2d d = c[i + 1] - c[i], q = p.head<2>() - c[i];
+      const double t = std::clamp(q.dot(d) / d.squaredNorm(), 0.0, 1.0);
+      const double dist = (q - t * d).norm();
+      if (dist < bestD) bestD = dist, best = i, *along = t;
+    }
+    return best;
+  };
+  double tStart = 0.0, tTarget = 0.0;
+  const size_t first = nearestLeg(start, &tStart), last = nearestLeg(target, &tTarget);
   std::vector<Vector3d> via;
-  for (size_t i = 0; i <= best && i < c.size(); ++i) via.emplace_back(c[i].x(), c[i].y(), z);
+  for (size_t i = tStart > 0.0 ? first + 1 : first; i <= last && i < c.size(); ++i)
+    via.emplace_back(c[i].x(), c[i].y(), z);
   return via;
 }
 
@@ -104,7 +111,7 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   if (cruise > s.ceiling)
     throw BadInput(o.source + ": key 'cruise_altitude' = " + formatNumber(cruise) + ": allowed <= ceiling (" +
                    formatNumber(s.ceiling) + " m)");
-  s.via = q.flag("via_canyon") ? canyonVia(s.world, s.target.x, cruise) : std::vector<Vector3d>{};
+  s.via = q.flag("via_canyon") ? canyonVia(s.world, s.start.x, s.target.x, cruise) : std::vector<Vector3d>{};
   if (s.via.empty()) s.via.emplace_back(0.5 * (s.start.x + s.target.x) + Vector3d(0.0, 0.0, cruise));
   s.weightCollective = q.real("weight_collective");
   s.weightYaw = q.real("weight_yaw");
