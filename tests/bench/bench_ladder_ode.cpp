@@ -257,17 +257,20 @@ void wholeFall(double h, double T, const std::vector<int>& Ns, const OdeErpCfm& 
       std::printf("%6d  %-16s not run: MuJoCo 2.2 cannot allocate its constraint arrays above N ~ 540 (issue 16)\n", N, "MuJoCo");
 #endif
   }
-  std::printf("\nmax joint gap (m) per %g s of the run\n%6s  %-16s", T / bins, "N", "stepper");
-  for (int b = 0; b < bins; ++b) {
-    char label[32];
-    std::snprintf(label, sizeof label, "%.3g-%.3g s", b * T / bins, (b + 1) * T / bins);
-    std::printf(" %11s", label);
-  }
-  std::printf("\n");
-  for (const Entry& e : all) {
-    std::printf("%6d  %-16s", e.N, e.who.c_str());
-    for (double g : e.st.binGap) std::printf(" %11.3g", g);
+  for (const bool cost : {false, true}) {
+    std::printf(cost ? "\nCPU ms per step, mean over each %g s of the run\n%6s  %-16s" : "\nmax joint gap (m) per %g s of the run\n%6s  %-16s",
+                T / bins, "N", "stepper");
+    for (int b = 0; b < bins; ++b) {
+      char label[32];
+      std::snprintf(label, sizeof label, "%.3g-%.3g s", b * T / bins, (b + 1) * T / bins);
+      std::printf(" %11s", label);
+    }
     std::printf("\n");
+    for (const Entry& e : all) {
+      std::printf("%6d  %-16s", e.N, e.who.c_str());
+      for (double g : cost ? e.st.binMs : e.st.binGap) std::printf(" %11.3g", g);
+      std::printf("\n");
+    }
   }
   std::printf("\nissue-16 targets (same run):");
   for (const Entry& e : all) {

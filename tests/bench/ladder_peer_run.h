@@ -23,7 +23,7 @@ struct RunStats {
   double msPerStep = 0, msP99 = 0, meanRms = 0, maxRms = 0, maxGap = 0, finalEnergy = 0;
   double maxExcess = -std::numeric_limits<double>::infinity();  // max over steps of E − E(0), J
   double blowUpAt = -1;                                         // s, −1 if none
-  std::vector<double> binGap;                                   // max gap in each of the equal time bins
+  std::vector<double> binGap, binMs;                            // max gap, mean CPU ms/step in each equal time bin
 };
 
 // A run counts as blown up when a gap is non-finite or above stopGap, a speed is above 1e5 m/s, or the
@@ -33,6 +33,7 @@ template <class Step, class Measure>
 RunStats runLoop(double h, double T, int bins, double stopGap, Step&& step, Measure&& measure) {
   RunStats st;
   st.binGap.assign(size_t(std::max(1, bins)), 0.0);
+  st.binMs = st.binGap;
   const long steps = std::lround(T / h);
   const double E0 = measure().energy;
   std::vector<double> ms;
@@ -53,8 +54,9 @@ RunStats runLoop(double h, double T, int bins, double stopGap, Step&& step, Meas
     st.maxGap = std::max(st.maxGap, g.maxGap);
     st.maxExcess = std::max(st.maxExcess, g.energy - E0);
     st.finalEnergy = g.energy;
-    double& bin = st.binGap[std::min(st.binGap.size() - 1, size_t(double(k) / double(steps) * double(st.binGap.size())))];
-    bin = std::max(bin, g.maxGap);
+    const size_t bin = std::min(st.binGap.size() - 1, size_t(double(k) / double(steps) * double(st.binGap.size())));
+    st.binGap[bin] = std::max(st.binGap[bin], g.maxGap);
+    st.binMs[bin] += ms.back() * double(st.binGap.size()) / double(steps);
   }
   double total = 0;
   for (double t : ms) total += t;
