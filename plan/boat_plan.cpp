@@ -1,7 +1,8 @@
 // plan/boat_plan.cpp — the boat's plan problem (seed 000 Sec. 6, Fig. 10 left): from the scene's start to rest at a dock
-// pose (x, y, heading) with the least thrust, under the scene's wind and current (waves: rows exact, not solved yet). Model, sea, step and
-// start come from the boat scene's own parameters; the transcription is engine/control/boat_dmoc.h; the replay sets the
-// scene's live held thrusts thrust_left/thrust_right before every step (neutral triggers hold them exactly).
+// pose (x, y, heading) with the least thrust, under the scene's wind and current (waves: rows exact, no wave docking
+// solved yet). Model, sea, step and start come from the boat scene's own parameters; the transcription is
+// engine/control/boat_dmoc.h, the cost variants DmocCosts; the replay sets the scene's live held thrusts
+// thrust_left/thrust_right before every step (neutral triggers hold them exactly).
 #include <algorithm>
 
 #include "engine/control/boat_dmoc.h"
@@ -17,7 +18,7 @@ namespace varsim {
 namespace {
 
 std::vector<ParamSpec> boatPlanSpecs() {
-  return {
+  std::vector<ParamSpec> specs = {
       ParamSpec::integer("N", 150, 2, 20000, "segments of the plan (horizon T = N dt)"),
       ParamSpec::real("dock_x", 5.0, -1e5, 1e5, "m", "dock position x of the centre of mass"),
       ParamSpec::real("dock_y", 0.0, -1e5, 1e5, "m", "dock position y of the centre of mass"),
@@ -29,6 +30,8 @@ std::vector<ParamSpec> boatPlanSpecs() {
       // is fragile near the end (N = 140, 160: 22, 27 iterations; N = 150: Restoration_Failed at inf_du 3.5e-5).
       ParamSpec::choice("hessian", "fd", {"fd", "lbfgs"}, "Ipopt's L-BFGS or the banded forward-difference Hessian"),
   };
+  for (ParamSpec& c : dmocCostSpecs()) specs.push_back(std::move(c));  // weight_smooth, terminal_weight, free time
+  return specs;
 }
 
 void requireChoice(const PlanSetup& o, const char* key, const char* allowed, const char* why) {
@@ -74,12 +77,16 @@ BoatDmocSpec boatSpec(const PlanSetup& o) {
   s.dockHeading = q.real("dock_heading");
   s.weightThrust = q.real("weight_thrust");
   s.fdHessian = q.choice("hessian") == "fd";
+  if (dmocFreeTime(o))  // h enters every LGVI row (and the frozen node data) of the transcription
+    throw BadInput(o.source + ": key 'free_time' = 1: allowed 0 for the boat (fixed step h = dt)");
   return s;
 }
 
 class BoatPlan : public DmocPlanInstance<BoatDmoc> {
  public:
-  explicit BoatPlan(const PlanSetup& setup) : DmocPlanInstance(setup, boatSpec(setup)) {}
+  explicit BoatPlan(const PlanSetup& setup)
+      : DmocPlanInstance(setup, boatSpec(setup)), costs_(dmoc_, dmoc_.layout(), dmocCostOptions(setup)) {}
+  const Nlp& nlp() const override { return costs_; }
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   // Before step k (k >= 1) the held thrusts of node k: the scene's applyLive sets them at once (node k's thrust).
   InputTrack inputTrack(const Eigen::VectorXd& x) const override {
@@ -98,6 +105,7 @@ class BoatPlan : public DmocPlanInstance<BoatDmoc> {
   }
 
  private:
+  DmocCosts costs_;  // effort (dmoc_) + smoothness, terminal penalty
 };
 
 void BoatPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const {

@@ -104,6 +104,12 @@ TEST_CASE("JacobianAndGradientMatchFiniteDifferences") {
     const test::NlpFdErrors err = test::nlpFdErrors(dmoc, x);
     CHECK(err.jacobian < 1e-6);
     CHECK(err.gradient < 1e-6);
+    // The shared cost variants over the boat's layout (smoothness of u, terminal penalty on the freed dock values).
+    const DmocCosts costs(dmoc, dmoc.layout(), {0.3, 5.0, 0.0});
+    CHECK(test::nlpFdErrors(costs, x).gradient < 1e-6);
+    Eigen::VectorXd xL, xU, gL, gU;
+    costs.bounds(xL, xU, gL, gU);
+    for (int i : dmoc.layout().terminal) CHECK((xL[i] == -kNlpInfinity && xU[i] == kNlpInfinity));
     CHECK(test::sameJacobianPattern(dmoc, x, dmoc.initialGuess()));
   }
 }

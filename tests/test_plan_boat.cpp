@@ -1,12 +1,17 @@
 // tests/test_plan_boat.cpp — `varsim plan` for the boat (plan/boat_plan.cpp) on assets/problems/boat_dock.json (calm
-// water, the scene's wind (6, 3, 0) m/s and current (none), heading into the wind): a short docking upwind solves with dynamics residual <= 1e-10 per step, thrusts within
-// [0, thrust_max], at rest on the dock, and `varsim run boat --input` reproduces the planned poses; bad plans exit 2.
+// water, the scene's wind (6, 3, 0) m/s and current (none), heading into the wind): a short docking upwind solves with
+// dynamics residual <= 1e-10 per step, thrusts within [0, thrust_max], at rest on the dock, and `varsim run boat
+// --input` reproduces the planned poses; the smoothness variant (DmocCosts) smooths the thrust; the Plan panel's
+// endpoints rebuild a running boat; bad plans exit 2.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "engine/sim/param.h"
+#include "plan/plan_endpoints.h"
+#include "scenes/scene.h"
 #include "tests/plan_harness.h"
+#include "tests/scene_harness.h"
 
 using namespace varsim;
 using namespace varsim::test;
@@ -23,8 +28,9 @@ const double kDockX = -0.5 * 0.8944271909999159, kDockY = -0.5 * 0.4472135954999
 TEST_CASE("BoatDockPlanSolvesAndReplaysThroughTheStepper") {
   if (sanitizedRun()) return;  // a 0.3 s solve in Release (L-BFGS); ~15x slower there
   const std::string csv = testOut("plan_boat.csv"), inputs = testOut("plan_boat_inputs.csv");
-  const HeadlessResult r = runPlan(
-      kProblem, {"N=60", "hessian=lbfgs", "dock_x=" + formatNumber(kDockX), "dock_y=" + formatNumber(kDockY)}, csv, inputs);
+  const std::vector<std::string> sets = {"N=60", "hessian=lbfgs", "dock_x=" + formatNumber(kDockX),
+                                         "dock_y=" + formatNumber(kDockY)};
+  const HeadlessResult r = runPlan(kProblem, sets, csv, inputs);
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   const CsvTable plan = readCsv(csv);
@@ -63,9 +69,52 @@ TEST_CASE("BoatDockPlanSolvesAndReplaysThroughTheStepper") {
   CHECK(replay.at(last, "speed") <= 1e-6);  // at rest at the dock
 }
 
+// Sum over k of |u_{k+1} - u_k|^2 / thrust_max^2 of a plan CSV (the last row repeats u_{N-1}).
+double thrustRoughness(const CsvTable& plan) {
+  double sum = 0.0;
+  for (size_t k = 0; k + 2 < plan.rows.size(); ++k)
+    for (const char* c : {"u_left", "u_right"}) sum += std::pow((plan.at(k + 1, c) - plan.at(k, c)) / 1500.0, 2);
+  return sum;
+}
+
+TEST_CASE("SmoothnessCostThroughDmocCostsSmoothsTheThrust") {
+  if (sanitizedRun()) return;  // two 0.3-0.8 s solves in Release
+  const std::vector<std::string> dock = {"N=60", "hessian=lbfgs", "dock_x=" + formatNumber(kDockX),
+                                         "dock_y=" + formatNumber(kDockY)};
+  std::vector<std::string> smooth = dock;
+  smooth.push_back("weight_smooth=1");
+  const std::string a = testOut("plan_boat_plain.csv"), b = testOut("plan_boat_smooth.csv");
+  REQUIRE(runPlan(kProblem, dock, a, testOut("plan_boat_plain.in")).exitCode == 0);
+  const HeadlessResult r = runPlan(kProblem, smooth, b, testOut("plan_boat_smooth.in"));
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  const CsvTable plain = readCsv(a), smoothed = readCsv(b);
+  const double roughPlain = thrustRoughness(plain), roughSmooth = thrustRoughness(smoothed);
+  MESSAGE("sum |du / thrust_max|^2: plain " << roughPlain << ", weight_smooth = 1: " << roughSmooth);
+  CHECK(roughSmooth < 0.5 * roughPlain);
+  CHECK(maxAbs(smoothed.column("dyn_residual")) <= 1e-10);
+  CHECK(std::abs(smoothed.at(60, "x") - kDockX) <= 1e-12);
+}
+
+TEST_CASE("EndpointsStartThePlanWhereTheRunningBoatIs") {
+  // Under way after 4 s of unequal thrust (turning, heeled, heaving), in waves: the start keys rebuild its pose and
+  // momentum; the body rate has no start key (rebuilt at omega = 0).
+  const auto running = makeScene("boat", {{"patch_size", "0.5"}, {"thrust_left", "900"}, {"thrust_right", "300"}});
+  recordScene(*running, 240);
+  ParamSet p = running->params();
+  PlanEndpointsRegistry::find("boat")->startFrom(*running, p);
+  const auto rebuilt = SceneRegistry::create("boat", p);
+  for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "p_x", "p_y", "p_z"})
+    CHECK(sceneColumn(*rebuilt, c) == doctest::Approx(sceneColumn(*running, c)).epsilon(1e-9).scale(1.0));
+  CHECK(std::abs(p.real("start_heave")) > 1e-3);  // on a wave, not at the floating height
+  const std::vector<PlanGoal> goals = PlanEndpointsRegistry::find("boat")->goals(SceneRegistry::defaults("boat"));
+  REQUIRE(goals.size() == 2);  // upwind docks; no current by default
+  CHECK(goals[0].values[0].second == doctest::Approx(kDockX * 10.0));  // the preset's dock, 5 m into (6, 3, 0)
+}
+
 TEST_CASE("BadBoatPlansExitTwoNamingTheKey") {
   for (const auto& set : {std::string("N=0"), std::string("hull_forces=explicit"), std::string("group=se3"),
-                          std::string("pressure=10"), std::string("weight_thrust=nan")}) {
+                          std::string("pressure=10"), std::string("weight_thrust=nan"), std::string("free_time=1")}) {
     const HeadlessResult r = runPlan(kProblem, {set}, testOut("plan_boat_bad.csv"), testOut("plan_boat_bad.in"));
     INFO(set << ": " << r.err);
     CHECK(r.exitCode == 2);

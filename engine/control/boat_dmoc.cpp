@@ -185,6 +185,20 @@ Eigen::VectorXd BoatDmoc::initialGuess() const {
   return x;
 }
 
+DmocLayout BoatDmoc::layout() const {
+  const int N = spec_.N, cN = kBlock * N, cL = kBlock * (N - 1);
+  DmocLayout l;
+  l.N = N;
+  l.h = spec_.h;
+  for (int k = 0; k < N; ++k) l.controls.push_back({kBlock * k + 12, kBlock * k + 13});
+  l.controlWeights = Eigen::Vector2d::Constant(spec_.weightThrust);
+  l.terminal = {cN + 2, cN + 3, cN + 4};
+  for (int i = 0; i < 6; ++i) l.terminal.push_back(cL + 6 + i);
+  l.target = Eigen::VectorXd::Zero(9);
+  l.target.segment<2>(1) = spec_.dock;
+  return l;
+}
+
 double BoatDmoc::objective(const Eigen::VectorXd& x) const {
   double f = 0.0;
   for (int k = 0; k < spec_.N; ++k) f += x.segment<2>(kBlock * k + 12).squaredNorm();

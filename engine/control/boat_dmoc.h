@@ -14,11 +14,13 @@
 // Fixed: node 0 (the scene's start pose), mu^-_0 = II xi(0) - (h/2) f_0, u_0 (the scene's held thrust); the dock:
 // x_N, y_N, heading (theta_N,z = 0 around the dock yaw) and xi_{N-1} = 0 (at rest); the float height, heel and trim of
 // node N are free (the boat floats where wind, current and the holding thrust put it). Thrusts in [0, thrustMax].
-// Cost h w sum |u_k / thrustMax|^2 (dimensionless effort). Hessian: forward differences of the Jacobian or L-BFGS.
+// Cost h w sum |u_k / thrustMax|^2 (dimensionless effort); smoothness and the terminal penalty through DmocCosts over
+// layout() (dmoc_costs.h). Hessian: forward differences of the Jacobian or L-BFGS.
 #pragma once
 
 #include <vector>
 
+#include "engine/control/dmoc_costs.h"
 #include "engine/control/nlp.h"
 #include "engine/integrators/lgvi_se3.h"
 #include "engine/models/boat.h"
@@ -67,6 +69,10 @@ class BoatDmoc : public Nlp {
   bool hasHessian() const override { return spec_.fdHessian; }
   void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                std::vector<Eigen::Triplet<double>>& out) const override;
+
+  // For DmocCosts: controls u_k / thrustMax with W = (w, w); the terminal variables are what bounds() fixes at the dock
+  // (theta_N,z, x_N, y_N and the last twist xi_{N-1}), a penalty when terminal_weight > 0 frees them.
+  DmocLayout layout() const;
 
   se3::Pose pose(const Eigen::VectorXd& x, int k) const;
   Vector6d twist(const Eigen::VectorXd& x, int k) const { return x.segment<6>(kBlock * k + 6); }
