@@ -249,7 +249,7 @@ PanelTab solverTab(const RodScene& scene) {
   if (const std::string model = scene.rodModelSummary(); !model.empty())
     tab.widgets.push_back(PanelWidget::text(model).tip(
         "parameter rod_model (reset). Default rigid: rods cannot change length; joints are curved in the rotation, so "
-        "a step in which some rod turns more than max_turn (checked again after the step) is split into sub-steps. At "
+        "a step whose joint linearisation missed a rod end by more than max_chord is redone in more sub-steps. At "
         "dt = 1/60 it completes 60 s for ladders N <= 1000 and chains <= 1000 rods with joint gaps <= 1e-2 m and energy "
         "never above E(0). director: the paper's stepper (reference runs), joints linear but |u| drifts when rods spin "
         "fast: ladders N >= 150 and chains >= 50 rods diverge in whiplash."));

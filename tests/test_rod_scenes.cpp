@@ -121,9 +121,9 @@ TEST_CASE("rod scenes: bad input names key and range") {
   CHECK_THROWS_AS(s.setFromString("stepper", "rattle", "--set"), BadInput);
 }
 
-// Default sizes (ladder N = 20, chain of 20 rods of 0.25 m) with the default max_turn = 0.03 rad: the
-// chain's tip whips at ~160 rad/s (2.7 rad per step at h = 1/60); without sub-steps (max_turn = 0)
-// the rigid model diverges at t = 9.4 s (bench_ladder_robust).
+// Default sizes (ladder N = 20, chain of 20 rods of 0.25 m) with the default sub-step rule max_chord =
+// 1e-4 m: the chain's tip whips at ~160 rad/s (2.7 rad per step at h = 1/60); without sub-steps the rigid
+// model diverged at t = 9.4 s (bench_ladder_robust, before g_{k-1} was retrodicted, spook.h).
 TEST_CASE("rod scenes: rod_model = rigid on the ladder and chain (lengths exact, 20 s, energy below E(0)), bad value") {
   for (const char* name : {"ladder", "chain"}) {
     auto scene = makeScene(name, {{"rod_model", "rigid"}});
@@ -153,6 +153,10 @@ TEST_CASE("rod scenes: rod_model = rigid on the ladder and chain (lengths exact,
   CHECK_THROWS_AS(p.setFromString("rod_model", "quaternion", "--set"), BadInput);
   CHECK_THROWS_AS(p.setFromString("max_turn", "-0.1", "--set"), BadInput);
   CHECK_THROWS_AS(p.setFromString("max_turn", "4", "--set"), BadInput);
+  CHECK_THROWS_AS(p.setFromString("max_chord", "-1e-4", "--set"), BadInput);
+  CHECK_THROWS_AS(p.setFromString("max_chord", "0.2", "--set"), BadInput);
+  CHECK(p.real("max_chord") == 1e-4);
+  CHECK(p.real("max_turn") == 0.0);
   CHECK_THROWS_AS(p.setFromString("solver", "cholesky", "--set"), BadInput);
   CHECK(std::system((std::string(VARSIM_BINARY) + " run ladder --set rod_model=elastic --steps 1 2>/dev/null").c_str()) != 0);
 }

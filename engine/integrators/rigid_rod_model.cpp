@@ -4,6 +4,7 @@
 #include "engine/integrators/rigid_rod_model.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 
 #include "engine/lie/so3.h"
 
@@ -54,6 +55,21 @@ void RigidRodModel::retract(const Eigen::VectorXd& q, const Eigen::VectorXd& twi
     const Eigen::Vector3d u = so3::exp(h * twist.segment<3>(b.offset + 3)) * q.segment<3>(b.offset + 3);
     qNext.segment<3>(b.offset + 3) = u.normalized();
   }
+}
+
+double RigidRodModel::endLinearisationError(const Eigen::VectorXd& q, const Eigen::VectorXd& twist,
+                                            const Eigen::VectorXd& qNext, const Eigen::VectorXd& twistNext, double h,
+                                            Eigen::VectorXd& predicted) const {
+  retract(q, twist, h, predicted);
+  double worst = 0;
+  for (const auto& b : system_.bodies()) {
+    if (!b.isRod) continue;
+    const Eigen::Vector3d uTilde = predicted.segment<3>(b.offset + 3);
+    const Eigen::Vector3d dw = twistNext.segment<3>(b.offset + 3) - twist.segment<3>(b.offset + 3);
+    const Eigen::Vector3d miss = qNext.segment<3>(b.offset + 3) - uTilde - h * dw.cross(uTilde);
+    worst = std::max(worst, 0.5 * b.length * miss.norm());
+  }
+  return worst;
 }
 
 void RigidRodModel::evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const {

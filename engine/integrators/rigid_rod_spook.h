@@ -12,12 +12,15 @@ namespace varsim {
 
 class RigidRodSpook {
  public:
-  // maxTurn (rad, ≥ 0; 0 = off, the default here; the scenes use 0.03): a step in which the fastest
-  // rod would turn by more than maxTurn is split into n = ⌈h |ω|max / maxTurn⌉ ≤ 64 equal SPOOK steps,
-  // with |ω|max taken at the step's start and, after the fact, at every sub-step's end (a step that
-  // needed more is redone once from its start with that count). n depends on the state only, so
-  // runs stay bit-reproducible. Measured in bench_ladder_robust.
-  explicit RigidRodSpook(const RodSystem& system, SpookConfig config = {}, double maxTurn = 0.0);
+  // Sub-steps (both rules off by default; the scenes use maxChord = 1e-4 m): a frame h is stepped as n
+  // equal SPOOK sub-steps and redone from its start with a larger n (up to 64) if a sub-step broke a
+  // rule; n depends on the frame's start state only, so runs stay bit-reproducible.
+  //  maxChord (m, ≥ 0; 0 = off): the linearisation of the joint rows about the predicted pose missed
+  //   no rod end by more than this (RigidRodModel::endLinearisationError: O(hs²|Δω|²), so it counts only
+  //   rods whose rotation rate changed — the whiplash's front, not rods that merely spin).
+  //  maxTurn (rad, ≥ 0; 0 = off): no rod turned by more than this in a sub-step, at its start or end
+  //   rate (the former rule: sub-steps whenever a rod spins, 2–7× the solves; bench_ladder_robust).
+  explicit RigidRodSpook(const RodSystem& system, SpookConfig config = {}, double maxTurn = 0.0, double maxChord = 0.0);
   RigidRodSpook(const RigidRodSpook&) = delete;
   RigidRodSpook& operator=(const RigidRodSpook&) = delete;
 
@@ -31,17 +34,22 @@ class RigidRodSpook {
   const RigidRodModel& model() const { return model_; }
   int lastSubSteps() const { return lastSubSteps_; }
   bool lastRedone() const { return lastRedone_; }  // the last step was redone with more sub-steps
+  int lastSolves() const { return lastSolves_; }   // SPOOK steps the last step took (redone ones included)
+  double lastChord() const { return lastChord_; }  // m: its accepted sub-steps' largest end miss (maxChord > 0)
+  double lastSubStepLength() const { return lastSubStep_; }  // s: h / lastSubSteps() (spook().multipliers())
 
  private:
   RigidRodModel model_;
   SpookStepper spook_;
-  double maxTurn_;
-  MechanicalState twist_, start_;  // scratch: the state in twist form
+  double maxTurn_, maxChord_;
+  MechanicalState twist_, before_, start_;  // scratch: the twist-form state now, at the sub-step's and frame's start
+  Eigen::VectorXd predicted_;
   static constexpr int kMaxSubSteps = 64;
   double fastestTurnRate(const MechanicalState& twist) const;
-  int subSteps(double h, double wmax) const;
-  int lastSubSteps_ = 1;
+  double overshoot(const MechanicalState& before, double hs, double& chord);
+  int lastSubSteps_ = 1, lastSolves_ = 1;
   bool lastRedone_ = false;
+  double lastChord_ = 0, lastSubStep_ = 0;
 };
 
 }  // namespace varsim

@@ -49,16 +49,24 @@ void SpookStepper::setSolver(SparseSolverKind kind) {
 }
 
 // The holonomic rows of (26) with the linearisation of SpookConfig::predictedLinearisation:
-//   ελ + ¼(g̃ + hG̃(v − v_k) + 3g_k − hG_k v_k) + (τ/h)(g̃ − g_k) + τG̃(v − v_k) = 0, scaled by
-//   4/(h + 4τ) like (29): G̃ v + Σλ = −4/(h + 4τ) [¼g̃ + ¾g_k + (τ/h)(g̃ − g_k) − (h/4)(G̃ + G_k)v_k − τG̃v_k].
-// With g̃ = g_k + hG_k v_k, G̃ = G_k (linear rows) this is (29)'s t = −(4/h)Υg_k + ΥG_k v_k.
+//   ελ + ¼(g̃ + hG̃(v − v_k) + 2g_k + ğ) + (τ/h)(g̃ − g_k) + τG̃(v − v_k) = 0, scaled by 4/(h + 4τ)
+//   like (29): G̃ v + Σλ = −4/(h + 4τ) [¼g̃ + ½g_k + ¼ğ + (τ/h)(g̃ − g_k) − (h/4)G̃v_k − τG̃v_k],
+// with ğ = g(q_k ⊕ (−h v_k)): the pose a step of h at v_k came from (the last step's start when it
+// had length h), so g_{k−1} follows the arc of a spinning rod end that (29)'s g_k − hG_k v_k misses
+// by (l/4)(hω)² — with hω of a few rad in a whip, centimetres.
+// With g̃ = g_k + hG_k v_k, ğ = g_k − hG_k v_k, G̃ = G_k (linear rows) this is (29)'s
+// t = −(4/h)Υg_k + ΥG_k v_k.
 const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& state, double h) {
   if (!predicted_) predicted_ = std::make_unique<ConstraintJacobian>(model_);
   if (retraction_) retraction_->retract(state.q, state.v, h, qPredicted_);
   else qPredicted_ = state.q + h * state.v;
   predicted_->evaluate(qPredicted_, state.t);
+  if (!previous_) previous_ = std::make_unique<ConstraintJacobian>(model_);
+  if (retraction_) retraction_->retract(state.q, state.v, -h, qPrevious_);
+  else qPrevious_ = state.q - h * state.v;
+  previous_->evaluate(qPrevious_, state.t - h);
   const SparseMatrixD& Gp = predicted_->matrix();
-  const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value();
+  const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = previous_->value();
   predictedJv_.noalias() = Gp * state.v;
   const auto& cs = model_.constraints();
   for (size_t i = 0; i < cs.size(); ++i) {
@@ -66,8 +74,8 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
     const double tau = relax_[i].tau;
     for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
       t_[row] = -4.0 / (h + 4.0 * tau) *
-                (0.25 * gp[row] + 0.75 * g[row] + (tau / h) * (gp[row] - g[row]) -
-                 0.25 * h * (predictedJv_[row] + Jv_[row]) - tau * predictedJv_[row]);
+                (0.25 * gp[row] + 0.5 * g[row] + 0.25 * gPrev[row] + (tau / h) * (gp[row] - g[row]) -
+                 0.25 * h * predictedJv_[row] - tau * predictedJv_[row]);
   }
   return Gp;
 }

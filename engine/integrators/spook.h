@@ -40,7 +40,7 @@ struct SpookConfig {
   SparseSolverKind solver = SparseSolverKind::Ldlt;  // measured ~10× faster than UMFPACK (bench_ladder)
   DivergenceLimits limits;
   // Linearise the constraints of eq. (28) about the predicted pose q̃ = q_k ⊕ h v_k instead of q_k:
-  // g_{k+1} ≈ g(q̃) + h G(q̃)(v_{k+1} − v_k), g_{k−1} ≈ g_k − h G_k v_k, (τ/h)G(q_{k+1} − q_k) ≈
+  // g_{k+1} ≈ g(q̃) + h G(q̃)(v_{k+1} − v_k), g_{k−1} = g(q_k ⊕ (−h v_k)), (τ/h)G(q_{k+1} − q_k) ≈
   // (τ/h)(g_{k+1} − g_k), and G(q̃) in the matrix. Identical to (29) for constraints linear in q; for
   // rows curved in the velocity (a rigid rod's joints: the end moves on an arc) the error per step
   // drops from O(h²|v|²) to O(h²|Δv|²). Off: the paper's (29) exactly.
@@ -90,9 +90,11 @@ class SpookStepper {
   Eigen::VectorXd D_, r_, t_, f_, Jv_, vNext_, multipliers_, lambda_;
   MechanicalState next_;
   SpookProfile profile_;
-  // predictedLinearisation: J(q̃), q̃ and G(q̃) v_k.
+  // predictedLinearisation: J(q̃), q̃, G(q̃) v_k and the retrodicted pose.
   std::unique_ptr<ConstraintJacobian> predicted_;
   Eigen::VectorXd qPredicted_, predictedJv_;
+  std::unique_ptr<ConstraintJacobian> previous_;  // g_{k−1} = g(q_k ⊕ (−h v_k))
+  Eigen::VectorXd qPrevious_;
   const SparseMatrixD& linearisePredicted(const MechanicalState& state, double h);
 };
 

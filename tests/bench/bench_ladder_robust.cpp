@@ -1,13 +1,17 @@
 // Robustness of SPOOK's two rod models at the issue-16 settings (h = 1/60, ε = 1e-8, τ = 2h, 60 s):
 // ladders N ∈ {20, 150, 300, 1000} released horizontally and chains of 20–1000 rods (0.25 m,
 // 0.25 kg, horizontal, tilt 0.3). Per run: time reached (or the divergence), max joint gap, max and
-// mean over time of the joint-gap RMS, max E − E(0), max |u·u − 1|/2, peak end speed, CPU per step and,
-// for the rigid model, the mean sub-steps per step and the steps redone with more (rigid_rod_spook.h).
-//   bench_ladder_robust [T [maxTurn]]       all cases, T seconds (default 60), sub-step turn 0.03 rad
-//   bench_ladder_robust T kind N [maxTurn [rigid]]  one case: kind ladder|chain; maxTurn > 0 adds the
-//                                           rigid model with sub-steps; `rigid`: only that model
-//   bench_ladder_robust --soak [S [--links N]]  ladder N (1000) for S s (300), rigid rods, max_turn 0.03, block
-//                                           solver: a line every 10 s; exit 3 on divergence, 4 on E > E(0)
+// mean over time of the joint-gap RMS, the joints' compliance gap ε|f|, max E − E(0), max |u·u − 1|/2,
+// peak end speed, CPU per step (mean, p99) and, for the rigid model, the mean sub-steps and SPOOK solves
+// per step and the steps with a sub-step redone shorter (rigid_rod_spook.h).
+//   bench_ladder_robust [T [maxChord [maxTurn]]]  all cases, T seconds (default 60), sub-step rules of
+//                                           the scenes by default (max_chord 1e-4 m, max_turn 0)
+//   bench_ladder_robust T kind N [maxChord [maxTurn [rigid]]]  one case: kind ladder|chain; maxChord (m)
+//                                           or maxTurn (rad) > 0 adds the rigid model with sub-steps; `rigid`:
+//                                           only that model
+//   bench_ladder_robust --soak [S [--links N]]  ladder N (1000) for S s (300), rigid rods with the scenes'
+//                                           sub-step rule (max_chord 1e-4 m), block solver: a line every
+//                                           10 s; exit 3 on divergence, 4 on E > E(0)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -27,25 +31,44 @@ using namespace varsim;
 
 namespace {
 
+constexpr double kSceneMaxChord = 1e-4;  // m: the scenes' default max_chord (scenes/rod_scene.cpp)
+
 struct Row {
   double reached = 0, maxGap = 0, maxRms = 0, meanRms = 0, maxExcess = -1e300, maxUnit = 0, maxSpeed = 0, cpuMs = 0;
-  double meanSub = 0;
+  double meanSub = 0, meanSolves = 0, p99Ms = 0, maxCompliance = 0, maxComplianceRms = 0;
   long redone = 0;
   std::string failure;
 };
 
-// model: 0 director (the paper's stepper), 1 rigid, 2 rigid with sub-steps of at most maxTurn rad.
-Row run(const RodSystem& sys, int model, double T, double maxTurn) {
+// The joints' own give, ε|f| (m) with f the force of the last sub-step (impulse / its length): what
+// SPOOK's compliant rows ελ + g = 0 leave open however exactly the step is solved. RMS and max over
+// joints and pins.
+void complianceGap(const RodSystem& sys, const RigidRodSpook& rigid, double& rms, double& worst) {
+  const SpookStepper& spook = rigid.spook();
+  double sum = 0;
+  const std::vector<int> joints = sys.jointConstraintIndices();
+  for (int c : joints) {
+    const double e = spook.relaxation(c).epsilon *
+                     spook.multipliers().segment(spook.rowOffset(c), spook.rowCount(c)).norm() / rigid.lastSubStepLength();
+    sum += e * e;
+    worst = std::max(worst, e);
+  }
+  rms = std::sqrt(sum / double(std::max<size_t>(1, joints.size())));
+}
+
+// model: 0 director (the paper's stepper), 1 rigid, 2 rigid with the sub-step rules maxChord, maxTurn.
+Row run(const RodSystem& sys, int model, double T, double maxChord, double maxTurn) {
   const double h = 1.0 / 60;
   std::unique_ptr<SpookStepper> director;
   std::unique_ptr<RigidRodSpook> rigid;
   if (model == 0) director = std::make_unique<SpookStepper>(sys);
-  else rigid = std::make_unique<RigidRodSpook>(sys, SpookConfig{}, model == 2 ? maxTurn : 0.0);
+  else rigid = std::make_unique<RigidRodSpook>(sys, SpookConfig{}, model == 2 ? maxTurn : 0.0, model == 2 ? maxChord : 0.0);
   MechanicalState s = sys.initialState();
   const double E0 = rodDiagnostics(sys, s).energy;
   Row r;
   const long steps = std::lround(T / h);
   double cpu = 0;
+  std::vector<double> stepMs;
   for (long k = 0; k < steps; ++k) {
     const std::clock_t c0 = std::clock();
     try {
@@ -54,9 +77,16 @@ Row run(const RodSystem& sys, int model, double T, double maxTurn) {
       r.failure = e.what();
       break;
     }
-    cpu += double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0;
-    if (rigid) r.meanSub += rigid->lastSubSteps(), r.redone += rigid->lastRedone();
+    stepMs.push_back(double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0);
+    cpu += stepMs.back();
+    if (rigid) r.meanSub += rigid->lastSubSteps(), r.meanSolves += rigid->lastSolves(), r.redone += rigid->lastRedone();
     const RodDiagnostics d = rodDiagnostics(sys, s);
+    if (rigid) {
+      double rms = 0, worst = 0;
+      complianceGap(sys, *rigid, rms, worst);
+      r.maxCompliance = std::max(r.maxCompliance, worst);
+      r.maxComplianceRms = std::max(r.maxComplianceRms, rms);
+    }
     r.reached = s.t;
     r.maxGap = std::max(r.maxGap, d.constraintMax);
     r.maxRms = std::max(r.maxRms, d.constraintRms);
@@ -67,20 +97,27 @@ Row run(const RodSystem& sys, int model, double T, double maxTurn) {
   }
   r.cpuMs = cpu / std::max(1.0, r.reached / h);
   r.meanSub /= std::max(1.0, r.reached / h);
+  r.meanSolves /= std::max(1.0, r.reached / h);
+  if (!stepMs.empty()) {
+    std::sort(stepMs.begin(), stepMs.end());
+    r.p99Ms = stepMs[size_t(0.99 * double(stepMs.size() - 1))];
+  }
   return r;
 }
 
-void printCase(const char* kind, int n, double T, double maxTurn, bool onlySubSteps = false) {
+void printCase(const char* kind, int n, double T, double maxChord, double maxTurn, bool onlySubSteps = false) {
   std::unique_ptr<Ladder> ladder;
   std::unique_ptr<HangingChain> chain;
   if (std::strcmp(kind, "ladder") == 0) ladder = std::make_unique<Ladder>(LadderConfig{n});
   else chain = std::make_unique<HangingChain>(HangingChainConfig{n, 0.25, 0.25, 1.5707963267948966, 0.3});
   const RodSystem& sys = ladder ? ladder->system() : chain->system();
   const char* names[3] = {"director", "rigid", "rigid+sub"};
-  for (int model = onlySubSteps && maxTurn > 0 ? 2 : 0; model < (maxTurn > 0 ? 3 : 2); ++model) {
-    const Row r = run(sys, model, T, maxTurn);
-    std::printf("%-6s %5d %-9s %6.2f %9.3g %9.3g %9.3g %10.4g %9.3g %8.4g %7.3f %5.2f %5ld  %s\n", kind, n, names[model],
-                r.reached, r.maxGap, r.maxRms, r.meanRms, r.maxExcess, r.maxUnit, r.maxSpeed, r.cpuMs, r.meanSub, r.redone,
+  const bool subSteps = maxTurn > 0 || maxChord > 0;
+  for (int model = onlySubSteps && subSteps ? 2 : 0; model < (subSteps ? 3 : 2); ++model) {
+    const Row r = run(sys, model, T, maxChord, maxTurn);
+    std::printf("%-6s %5d %-9s %6.2f %9.3g %9.3g %9.3g %9.3g %9.3g %10.4g %9.3g %8.4g %7.3f %7.2f %5.2f %5.2f %5ld  %s\n",
+                kind, n, names[model], r.reached, r.maxGap, r.maxRms, r.meanRms, r.maxCompliance, r.maxComplianceRms,
+                r.maxExcess, r.maxUnit, r.maxSpeed, r.cpuMs, r.p99Ms, r.meanSub, r.meanSolves, r.redone,
                 r.failure.empty() ? "ok" : r.failure.c_str());
     std::fflush(stdout);
   }
@@ -89,14 +126,14 @@ void printCase(const char* kind, int n, double T, double maxTurn, bool onlySubSt
 }  // namespace
 
 // The soak (issue 16 test list, benchmark only): a ladder of `links` with the scene's default model (rigid
-// rods, max_turn 0.03; block solver, which agrees with LDLᵀ to round-off) for `seconds` of simulated time.
+// rods, max_chord 1e-4 m; block solver, which agrees with LDLᵀ to round-off) for `seconds` of simulated time.
 // Prints every 10 s: t, max gap so far, RMS now, max RMS so far, E − E(0), sub-steps (mean over the
 // interval, max), steps redone, CPU ms/step (interval mean, p99 so far). Returns 3 on divergence (a
 // thrown DivergenceError or a non-finite state), 4 if the energy ever rose above E(0), 0 otherwise.
 int soak(double seconds, int links) {
   Ladder ladder(LadderConfig{links});
   const RodSystem& sys = ladder.system();
-  RigidRodSpook stepper(sys, SpookConfig{SparseSolverKind::Block, {}}, 0.03);
+  RigidRodSpook stepper(sys, SpookConfig{SparseSolverKind::Block, {}}, 0.0, kSceneMaxChord);
   MechanicalState s = sys.initialState();
   const double h = 1.0 / 60, E0 = rodDiagnostics(sys, s).energy;
   double maxGap = 0, maxRms = 0, maxExcess = -1e300, maxUnit = 0, maxSpeed = 0, cpu = 0, cpuBlock = 0;
@@ -104,7 +141,7 @@ int soak(double seconds, int links) {
   int maxSub = 1;
   std::vector<double> stepMs;
   const long steps = std::lround(seconds / h), every = 600;
-  std::printf("soak: ladder N = %d (%zu rods), rigid rods, max_turn 0.03, block solver, h = 1/60, eps = 1e-8, tau = 2h, "
+  std::printf("soak: ladder N = %d (%zu rods), rigid rods, max_chord 1e-4 m, block solver, h = 1/60, eps = 1e-8, tau = 2h, "
               "%.0f s\n     t  max gap so far  RMS now  max RMS so far  max E-E0 so far  E-E0 now   subs mean/max  redone"
               "  ms/step (last 10 s, p99 so far)  v max\n",
               links, sys.bodies().size(), seconds);
@@ -161,16 +198,17 @@ int main(int argc, char** argv) {
   }
   const double T = argc > 1 ? std::atof(argv[1]) : 60.0;
   std::printf("SPOOK rod models, h = 1/60, eps = 1e-8, tau = 2h, %g s (gaps in m, energy in J, speed in m/s, cpu ms/step)\n"
-              "kind       N model     reached   max gap   max RMS  mean RMS  max E-E0   max unit  v max   cpu  subs redo  "
-              "result\n",
+              "eps|f|: the joints' compliance gap, max and max-over-time RMS (rigid models)\n"
+              "kind       N model     reached   max gap   max RMS  mean RMS  eps|f|max eps|f|rms  max E-E0   max unit  v max"
+              "     cpu  cpu p99  subs solves redo  result\n",
               T);
   if (argc > 3 && std::atoi(argv[3]) > 0) {
-    printCase(argv[2], std::atoi(argv[3]), T, argc > 4 ? std::atof(argv[4]) : 0.0,
-              argc > 5 && std::strcmp(argv[5], "rigid") == 0);
+    printCase(argv[2], std::atoi(argv[3]), T, argc > 4 ? std::atof(argv[4]) : 0.0, argc > 5 ? std::atof(argv[5]) : 0.0,
+              argc > 6 && std::strcmp(argv[6], "rigid") == 0);
     return 0;
   }
-  const double maxTurn = argc > 2 ? std::atof(argv[2]) : 0.03;
-  for (int n : {20, 150, 300, 1000}) printCase("ladder", n, T, maxTurn);
-  for (int n : {20, 50, 200, 1000}) printCase("chain", n, T, maxTurn);
+  const double maxChord = argc > 2 ? std::atof(argv[2]) : kSceneMaxChord, maxTurn = argc > 3 ? std::atof(argv[3]) : 0.0;
+  for (int n : {20, 150, 300, 1000}) printCase("ladder", n, T, maxChord, maxTurn);
+  for (int n : {20, 50, 200, 1000}) printCase("chain", n, T, maxChord, maxTurn);
   return 0;
 }
