@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "engine/control/boat_dmoc.h"
+#include "engine/control/boat_path_tracker.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "plan/plan_endpoints.h"
@@ -100,6 +101,7 @@ class BoatPlan : public DmocPlanInstance<BoatDmoc> {
     }
     return track;
   }
+  bool baseline(const Eigen::VectorXd& x, PlanBaseline& out) const override;
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
     return nodePath(segments(), [&](int k) { return dmoc_.pose(x, k).x; });
   }
@@ -120,6 +122,64 @@ void BoatPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const
                  return std::vector<double>{k * s.h, g.x.x(), g.x.y(), g.x.z(), q[0],  q[1],  q[2],  q[3], xi[0],
                                             xi[1],   xi[2],   xi[3],   xi[4],   xi[5], u.x(), u.y(), res};
                });
+}
+
+double headingOf(const Matrix3d& R) { return std::atan2(R(1, 0), R(0, 0)); }
+
+// The PD path tracker (engine/control/boat_path_tracker.h) on the plan's nodes, flown through the boat scene's own step
+// with the held thrusts set live before every step (as the replay does); its thrust priced like the plan's.
+bool BoatPlan::baseline(const Eigen::VectorXd& x, PlanBaseline& out) const {
+  const BoatDmocSpec& s = dmoc_.spec();
+  const int N = s.N;
+  std::vector<BoatPathReference> ref(size_t(N + 1));
+  for (int k = 0; k <= N; ++k) {
+    const int a = std::max(k - 1, 0), b = std::min(k + 1, N);
+    const se3::Pose ga = dmoc_.pose(x, a), gb = dmoc_.pose(x, b);
+    BoatPathReference& r = ref[size_t(k)];
+    r.x = dmoc_.pose(x, k).x;
+    r.v = (gb.x - ga.x) / ((b - a) * s.h);
+    r.heading = headingOf(dmoc_.pose(x, k).R);
+    r.headingRate = std::remainder(headingOf(gb.R) - headingOf(ga.R), 2.0 * M_PI) / ((b - a) * s.h);
+  }
+  const Vector3d J = dmoc_.boat().principalInertia();
+  const BoatTrackerModel model{s.boat.mass, J.z(), std::abs(dmoc_.boat().thrusterLeft().y()), s.boat.thrustMax};
+  const auto scene = SceneRegistry::create(setup().scene.scene, setup().scene.params);
+  ParamSet live = setup().scene.params;
+  const std::vector<std::string> cols = scene->columns();
+  std::vector<double> row;
+  const auto col = [&](const char* name) {
+    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
+  };
+  const InputVector neutral = neutralInputs(scene->controls());
+  out = PlanBaseline{};
+  out.name = "PD path tracker";
+  out.planEffort = dmoc_.objective(x);
+  for (int k = 0; k <= N; ++k) {
+    scene->diagnostics(row);
+    const Vector3d pos(col("x"), col("y"), col("z")), p(col("p_x"), col("p_y"), col("p_z"));
+    const Matrix3d R = Eigen::Quaterniond(col("qw"), col("qx"), col("qy"), col("qz")).toRotationMatrix();
+    const Vector3d v = p / s.boat.mass, spin = Vector3d(col("L_x"), col("L_y"), col("L_z")) - pos.cross(p);
+    const double deviation = (pos - ref[size_t(k)].x).head<2>().norm();
+    out.maxDeviation = std::max(out.maxDeviation, deviation);
+    if (k == N) {
+      out.finalError = deviation;
+      out.finalSpeed = v.norm();
+      break;
+    }
+    const double yawRate = (R * J.cwiseInverse().asDiagonal() * R.transpose() * spin).z();
+    const Eigen::Vector2d u =
+        boatTrackerThrust(model, BoatTrackerGains{}, ref[size_t(k)], pos, v, headingOf(R), yawRate);
+    out.effort += s.weightThrust * s.h * (u / s.boat.thrustMax).squaredNorm();
+    live.setReal("thrust_left", u.x());
+    live.setReal("thrust_right", u.y());
+    scene->applyLive(live);
+    try {
+      scene->step(s.h, neutral);
+    } catch (const SimulationDiverged&) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace

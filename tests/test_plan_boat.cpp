@@ -8,7 +8,9 @@
 #include <cmath>
 
 #include "engine/sim/param.h"
+#include "plan/ipopt_solver.h"
 #include "plan/plan_endpoints.h"
+#include "plan/plan_problem.h"
 #include "scenes/scene.h"
 #include "tests/plan_harness.h"
 #include "tests/scene_harness.h"
@@ -94,6 +96,25 @@ TEST_CASE("SmoothnessCostThroughDmocCostsSmoothsTheThrust") {
   CHECK(roughSmooth < 0.5 * roughPlain);
   CHECK(maxAbs(smoothed.column("dyn_residual")) <= 1e-10);
   CHECK(std::abs(smoothed.at(60, "x") - kDockX) <= 1e-12);
+}
+
+TEST_CASE("PdTrackerAlongThePlanFliesItForAboutTheOptimalEffort") {
+  if (sanitizedRun()) return;  // a 0.3 s solve in Release
+  const PlanSetup setup = loadPlanProblem(
+      kProblem, {"N=60", "hessian=lbfgs", "dock_x=" + formatNumber(kDockX), "dock_y=" + formatNumber(kDockY)});
+  const auto plan = PlanProblemRegistry::find("boat")->build(setup);
+  const IpoptResult r = solveWithIpopt(plan->nlp(), IpoptSettings{});
+  REQUIRE(r.solved);
+  PlanBaseline b;
+  REQUIRE(plan->baseline(r.x, b));
+  MESSAGE(b.name << ": effort " << b.effort << " (plan " << b.planEffort << "), max deviation " << b.maxDeviation
+                 << " m, final " << b.finalError << " m at " << b.finalSpeed << " m/s");
+  CHECK(b.planEffort == doctest::Approx(r.objective).epsilon(1e-12));
+  // The thrust a path needs is set by the path: tracking it closely costs about the plan's effort (1.013x measured).
+  CHECK(b.effort > 0.95 * b.planEffort);
+  CHECK(b.effort < 1.2 * b.planEffort);
+  CHECK(b.maxDeviation < 0.05);
+  CHECK(b.finalSpeed < 0.01);
 }
 
 TEST_CASE("EndpointsStartThePlanWhereTheRunningBoatIs") {

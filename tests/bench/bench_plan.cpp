@@ -78,6 +78,7 @@ int main() {
     const std::string name = p.preset.substr(p.preset.rfind('/') + 1, p.preset.rfind('.') - p.preset.rfind('/') - 1);
     row(name, file, {});
     if (p.scene == "helicopter") row(name + " (east pad)", file, {"target_pad=east", "via_canyon=false", "N=150"});
+    if (p.scene == "boat") row(name + " (L-BFGS)", file, {"hessian=lbfgs", "N=160"});  // N=150: Restoration_Failed
     if (p.scene == "car")
       for (const char* nd : {"N=100;dt=0.1", "N=400;dt=0.025"}) {
         const std::string t = nd;
