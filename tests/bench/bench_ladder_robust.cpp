@@ -9,9 +9,10 @@
 //   bench_ladder_robust T kind N [maxChord [maxTurn [rigid]]]  one case: kind ladder|chain; maxChord (m)
 //                                           or maxTurn (rad) > 0 adds the rigid model with sub-steps; `rigid`:
 //                                           only that model
-//   bench_ladder_robust --soak [S [--links N]]  ladder N (1000) for S s (300), rigid rods with the scenes'
-//                                           sub-step rule (max_chord 1e-4 m), block solver: a line every
-//                                           10 s; exit 3 on divergence, 4 on E > E(0)
+//   bench_ladder_robust --soak [S [--links N | --chain N]]  ladder N (1000; or the chain of N rods above) for
+//                                           S s (300), rigid rods with the scenes' sub-step rule (max_chord
+//                                           1e-4 m), block solver: a line every 10 s; exit 3 on divergence,
+//                                           4 on E > E(0)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -125,26 +126,37 @@ void printCase(const char* kind, int n, double T, double maxChord, double maxTur
 
 }  // namespace
 
-// The soak (issue 16 test list, benchmark only): a ladder of `links` with the scene's default model (rigid
-// rods, max_chord 1e-4 m; block solver, which agrees with LDLᵀ to round-off) for `seconds` of simulated time.
+double percentile99(std::vector<double> v) {
+  const auto p = v.begin() + long(0.99 * double(v.size() - 1));
+  std::nth_element(v.begin(), p, v.end());
+  return *p;
+}
+
+// The soak (issue 16 test list, benchmark only): a ladder of `n` links (or printCase's chain of n rods) with
+// the scenes' default model (rigid rods, max_chord 1e-4 m; block solver, which agrees with LDLᵀ to round-off) for `seconds` of simulated time.
 // Prints every 10 s: t, max gap so far, RMS now, max RMS so far, E − E(0), sub-steps (mean over the
 // interval, max), steps redone, CPU ms/step (interval mean, p99 so far). Returns 3 on divergence (a
 // thrown DivergenceError or a non-finite state), 4 if the energy ever rose above E(0), 0 otherwise.
-int soak(double seconds, int links) {
-  Ladder ladder(LadderConfig{links});
-  const RodSystem& sys = ladder.system();
+int soak(double seconds, int n, bool isChain) {
+  std::unique_ptr<Ladder> ladder;
+  std::unique_ptr<HangingChain> chain;
+  if (isChain) chain = std::make_unique<HangingChain>(HangingChainConfig{n, 0.25, 0.25, 1.5707963267948966, 0.3});
+  else ladder = std::make_unique<Ladder>(LadderConfig{n});
+  const RodSystem& sys = ladder ? ladder->system() : chain->system();
+  const char* kind = isChain ? "chain" : "ladder";
   RigidRodSpook stepper(sys, SpookConfig{SparseSolverKind::Block, {}}, 0.0, kSceneMaxChord);
   MechanicalState s = sys.initialState();
   const double h = 1.0 / 60, E0 = rodDiagnostics(sys, s).energy;
-  double maxGap = 0, maxRms = 0, maxExcess = -1e300, maxUnit = 0, maxSpeed = 0, cpu = 0, cpuBlock = 0;
-  long subBlock = 0, redone = 0;
+  double maxGap = 0, maxRms = 0, meanRms = 0, maxExcess = -1e300, maxUnit = 0, maxSpeed = 0, cpu = 0, cpuBlock = 0;
+  long subBlock = 0, subTotal = 0, solves = 0, redone = 0;
+  double p99 = 0;
   int maxSub = 1;
   std::vector<double> stepMs;
   const long steps = std::lround(seconds / h), every = 600;
-  std::printf("soak: ladder N = %d (%zu rods), rigid rods, max_chord 1e-4 m, block solver, h = 1/60, eps = 1e-8, tau = 2h, "
+  std::printf("soak: %s N = %d (%zu rods), rigid rods, max_chord 1e-4 m, block solver, h = 1/60, eps = 1e-8, tau = 2h, "
               "%.0f s\n     t  max gap so far  RMS now  max RMS so far  max E-E0 so far  E-E0 now   subs mean/max  redone"
               "  ms/step (last 10 s, p99 so far)  v max\n",
-              links, sys.bodies().size(), seconds);
+              kind, n, sys.bodies().size(), seconds);
   std::fflush(stdout);
   for (long k = 0; k < steps; ++k) {
     const std::clock_t c0 = std::clock();
@@ -158,7 +170,7 @@ int soak(double seconds, int links) {
     cpu += ms, cpuBlock += ms;
     stepMs.push_back(ms);
     maxSub = std::max(maxSub, stepper.lastSubSteps());
-    subBlock += stepper.lastSubSteps(), redone += stepper.lastRedone();
+    subBlock += stepper.lastSubSteps(), solves += stepper.lastSolves(), redone += stepper.lastRedone();
     const RodDiagnostics d = rodDiagnostics(sys, s);
     if (!std::isfinite(d.energy) || !std::isfinite(d.constraintMax)) {
       std::printf("soak: DIVERGED at t = %.2f s: non-finite state\n", s.t);
@@ -166,35 +178,39 @@ int soak(double seconds, int links) {
     }
     maxGap = std::max(maxGap, d.constraintMax);
     maxRms = std::max(maxRms, d.constraintRms);
+    meanRms += d.constraintRms / double(steps);
     maxExcess = std::max(maxExcess, d.energy - E0);
     maxUnit = std::max(maxUnit, d.unitMax);
     maxSpeed = std::max(maxSpeed, d.maxSpeed);
     if ((k + 1) % every == 0 || k + 1 == steps) {
-      const long n = (k % every) + 1;
-      std::vector<double> sorted = stepMs;
-      std::nth_element(sorted.begin(), sorted.begin() + long(0.99 * double(sorted.size() - 1)), sorted.end());
+      const long count = (k % every) + 1;
+      p99 = percentile99(stepMs);
       std::printf("%6.0f  %14.3g  %7.3g  %14.3g  %15.4g  %9.4g  %6.2f / %3d  %6ld  %15.2f  %13.2f  %6.4g\n", s.t, maxGap,
-                  d.constraintRms, maxRms, maxExcess, d.energy - E0, double(subBlock) / double(n), maxSub, redone,
-                  cpuBlock / double(n), sorted[size_t(0.99 * double(sorted.size() - 1))], d.maxSpeed);
+                  d.constraintRms, maxRms, maxExcess, d.energy - E0, double(subBlock) / double(count), maxSub, redone,
+                  cpuBlock / double(count), p99, d.maxSpeed);
       std::fflush(stdout);
-      cpuBlock = 0, subBlock = 0;
+      subTotal += subBlock, cpuBlock = 0, subBlock = 0;
     }
   }
-  std::printf("soak N = %d rigid, %.0f s: no divergence; max gap %.3g m, max RMS %.3g m, max E - E0 %.4g J, max "
-              "|u.u-1|/2 %.3g, peak speed %.4g m/s, up to %d sub-steps, %ld steps redone, %.2f ms CPU per step\n",
-              links, s.t, maxGap, maxRms, maxExcess, maxUnit, maxSpeed, maxSub, redone, cpu / double(steps));
+  std::printf("soak %s N = %d rigid, %.0f s: no divergence; max gap %.3g m, max RMS %.3g m, mean RMS %.3g m, max E - E0 %.4g "
+              "J, max |u.u-1|/2 %.3g, peak speed %.4g m/s, sub-steps %.2f per step (max %d), %.2f SPOOK solves per step, %ld "
+              "steps redone, %.2f ms CPU per step (p99 %.2f)\n",
+              kind, n, s.t, maxGap, maxRms, meanRms, maxExcess, maxUnit, maxSpeed, double(subTotal) / double(steps), maxSub,
+              double(solves) / double(steps), redone, cpu / double(steps), p99);
   return maxExcess > 0 ? 4 : 0;
 }
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--soak") == 0) {
     const double seconds = argc > 2 ? std::atof(argv[2]) : 300.0;
-    const int links = argc > 4 && std::strcmp(argv[3], "--links") == 0 ? std::atoi(argv[4]) : 1000;
-    if (!(seconds > 0) || links < 1) {
-      std::fprintf(stderr, "usage: bench_ladder_robust --soak SECONDS [--links N] (SECONDS > 0, N >= 1)\n");
+    const bool isChain = argc > 4 && std::strcmp(argv[3], "--chain") == 0;
+    const bool sized = argc == 5 && (isChain || std::strcmp(argv[3], "--links") == 0);
+    const int n = sized ? std::atoi(argv[4]) : 1000;
+    if (!(seconds > 0) || n < 1 || (argc > 3 && !sized)) {
+      std::fprintf(stderr, "usage: bench_ladder_robust --soak SECONDS [--links N | --chain N] (SECONDS > 0, N >= 1)\n");
       return 2;
     }
-    return soak(seconds, links);
+    return soak(seconds, n, isChain);
   }
   const double T = argc > 1 ? std::atof(argv[1]) : 60.0;
   std::printf("SPOOK rod models, h = 1/60, eps = 1e-8, tau = 2h, %g s (gaps in m, energy in J, speed in m/s, cpu ms/step)\n"
