@@ -45,7 +45,7 @@ std::vector<RelaxationTarget> targets(const RodScene& scene, int picked) {
   return out;
 }
 
-std::vector<PanelWidget> header(const RodScene& scene) {
+std::vector<PanelWidget> header(const RodScene& scene, const RodDiagnostics& d) {
   std::vector<PanelWidget> w;
   const auto lines = stabilityWarningLines(scene);
   if (!lines.empty()) {
@@ -53,7 +53,6 @@ std::vector<PanelWidget> header(const RodScene& scene) {
     for (const auto& l : lines) text += "\n" + l;
     w.push_back(PanelWidget::warning(text));
   }
-  const RodDiagnostics d = rodDiagnostics(scene.system(), scene.state());
   if (const SpookProfile* p = scene.profile())
     w.push_back(PanelWidget::text(fmt("max speed %.3g m/s | gap rms %.1e m | solve %.0f us | fill x%.2f", d.maxSpeed,
                                       d.constraintRms, p->factorUs + p->solveUs,
@@ -172,13 +171,14 @@ PanelTab pickedTab(const RodScene& scene, int picked) {
     tab.widgets.push_back(PanelWidget::text("this scene has no joints or pins to pick", PanelTone::Dim));
     return tab;
   }
-  std::vector<std::string> names;
+  std::vector<std::string> names;  // copied once per frame (a 1000-link ladder has 4001 joints: no extra copies)
+  names.reserve(joints.size());
   int selected = -1;
   for (size_t k = 0; k < joints.size(); ++k) {
     names.push_back(scene.system().constraints()[size_t(joints[k])].name);  // names only: cheap for 4000 joints
     if (joints[k] == picked) selected = int(k);
   }
-  PanelWidget combo = PanelWidget::choice("pick", names, selected, "picked");
+  PanelWidget combo = PanelWidget::choice("pick", std::move(names), selected, "picked");
   combo.actionValue = "click a joint in the 3-D view";  // shown while nothing is picked
   tab.widgets.push_back(std::move(combo));
   if (picked < 0) return tab;
@@ -229,9 +229,8 @@ PanelTab whiplashTab(const RodScene& scene) {
   return tab;
 }
 
-PanelTab solverTab(const RodScene& scene) {
+PanelTab solverTab(const RodScene& scene, const RodDiagnostics& d) {
   PanelTab tab{"Solver, ghosts", {}};
-  const RodDiagnostics d = rodDiagnostics(scene.system(), scene.state());
   tab.widgets.push_back(PanelWidget::text(
       fmt("joint gap rms %.2e m, max %.2e m; unit rms %.2e", d.constraintRms, d.constraintMax, d.unitRms)));
   if (const SpookProfile* p = scene.profile()) {
@@ -285,15 +284,23 @@ std::vector<ScenePanel> spookPanels(const RodScene& scene, const PanelContext& c
   const int picked = pickedConstraint(scene, ctx);
   ScenePanel panel;
   panel.title = "SPOOK tuning";
-  panel.header = header(scene);
-  panel.tabs = {relaxationTab(scene, picked), conventionsTab(scene, ctx, picked), pickedTab(scene, picked),
-                whiplashTab(scene), solverTab(scene)};
+  const RodDiagnostics d = rodDiagnostics(scene.system(), scene.state());  // O(N): once per frame
+  panel.header = header(scene, d);
+  // Moved in one by one (an initializer list would copy every tab, the joint list of the pick combo included).
+  panel.tabs.reserve(5);
+  panel.tabs.push_back(relaxationTab(scene, picked));
+  panel.tabs.push_back(conventionsTab(scene, ctx, picked));
+  panel.tabs.push_back(pickedTab(scene, picked));
+  panel.tabs.push_back(whiplashTab(scene));
+  panel.tabs.push_back(solverTab(scene, d));
   if (picked >= 0) {
     const RodScene::ConstraintStatus s = scene.constraintStatus(picked);
     const Eigen::Vector3d p = scene.jointPosition(picked);
     panel.marks.push_back({{p.x(), p.y(), p.z()}, fmt("%s  gap %.2e m  F %.4g N", shortName(s.name).c_str(), s.violation, s.force)});
   }
-  return {std::move(panel)};
+  std::vector<ScenePanel> out;  // not {std::move(panel)}: that copies through the initializer list
+  out.push_back(std::move(panel));
+  return out;
 }
 
 }  // namespace varsim
