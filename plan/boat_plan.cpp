@@ -26,7 +26,7 @@ std::vector<ParamSpec> boatPlanSpecs() {
       ParamSpec::real("dock_heading", 0.0, -12.566370614359172, 12.566370614359172, "rad", "heading at the dock"),
       ParamSpec::real("weight_thrust", 1.0, 1e-9, 1e6, "", "w in h w sum |u / thrust_max|^2"),
       ParamSpec::integer("max_iter", 500, 1, 100000, "Ipopt max_iter"),
-      // boat_dock (N = 150): the forward-difference Hessian solves in 14 iterations, 19 s CPU (each Hessian is 43
+      // boat_dock (N = 150): the forward-difference Hessian solves in 14 iterations, 12 s CPU (each Hessian is 43
       // Jacobians, each with 12 node-data difference rows per segment); L-BFGS takes 1.6 s CPU when it converges but
       // is fragile near the end (N = 140, 160: 22, 27 iterations; N = 150: Restoration_Failed at inf_du 3.5e-5).
       ParamSpec::choice("hessian", "fd", {"fd", "lbfgs"}, "Ipopt's L-BFGS or the banded forward-difference Hessian"),

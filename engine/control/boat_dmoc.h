@@ -85,8 +85,10 @@ class BoatDmoc : public Nlp {
   double dynResidual(const Eigen::VectorXd& x, int k) const { return segmentRows(x, k).lpNorm<Eigen::Infinity>(); }
 
  private:
+  struct EndHydrostatics;  // the end pose's hydrostatics, kept over the node-data differences of one segment
   Vector6d momentumRows(const se3::Pose& gk, double tk, const Vector6d& muMinus, const Eigen::Vector2d& u,
-                        const Vector6d& xi, const se3::Pose& gNode, LgviResidual* full) const;
+                        const Vector6d& xi, const se3::Pose& gNode, LgviResidual* full,
+                        EndHydrostatics* cache = nullptr) const;
   Vector6d nodeThrust(const se3::Pose& g, double t, const Eigen::Vector2d& u) const;
   Vector6d leftMomentum(const Eigen::VectorXd& x, int k, Matrix6d* dPrev) const;
 
