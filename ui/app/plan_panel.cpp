@@ -191,6 +191,14 @@ void drawSettings(AppState& app) {
   ImGui::TreePop();
 }
 
+// True when both sets hold the same keys with the same values (as their exact text forms).
+bool sameValues(const ParamSet& a, const ParamSet& b) {
+  if (a.specs().size() != b.specs().size()) return false;
+  for (const ParamSpec& spec : a.specs())
+    if (!b.spec(spec.key) || a.valueText(spec.key) != b.valueText(spec.key)) return false;
+  return true;
+}
+
 void startPlan(AppState& app) {
   PlanPanelState& st = app.plan;
   SimDriver& d = app.driver;
@@ -213,8 +221,13 @@ void startPlan(AppState& app) {
   }
   st.result = "solving from t = " + formatNumber(d.scene().time()) + " s";
   st.resultIsError = false;
-  // Re-planning starts from the last plan (Ipopt's warm start; a cold start when the problem's size changed).
-  std::shared_ptr<const IpoptResult> warm = st.warmStart && st.havePlan ? st.plan.solver : nullptr;
+  // Re-planning starts from the last plan (Ipopt's warm start; a cold start when the problem's size changed) only
+  // when it starts where the last plan started: from a moved start the old iterate is far from feasible at node 0
+  // and Ipopt wandered (heli canyon re-plan mid-flight: 219 iterations unconverged warm, 57 cold).
+  const bool sameStart = st.havePlan && sameValues(st.plan.sceneParams, setup.scene.params);
+  std::shared_ptr<const IpoptResult> warm = st.warmStart && sameStart ? st.plan.solver : nullptr;
+  st.startNote = st.warmStart && st.havePlan && !sameStart ? " (cold start: the vehicle moved since the last plan)" : "";
+  st.result += st.startNote;
   st.havePlan = false;
   st.job.setWorkerNice(10);
   st.job.start(planSolve(std::move(setup), std::move(warm)));
@@ -339,7 +352,7 @@ void planBeforeStep(AppState& app) {
       std::snprintf(line, sizeof line, "not solved: %s (after %d iterations, %.1f s); the scene is unchanged",
                     s.status.c_str(), s.log.empty() ? 0 : s.log.back().iteration, s.seconds);
     }
-    st.result = line;
+    st.result = line + st.startNote;
     st.resultIsError = state != PlanJob::State::Solved;
     app.notify("Plan: " + st.result, st.resultIsError && state != PlanJob::State::Cancelled);
   }

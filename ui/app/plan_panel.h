@@ -30,7 +30,8 @@ struct PlanPanelState {
   PlanPlayback playback;
   PlanOutcome plan;  // the last converged plan (Play)
   bool havePlan = false;
-  bool warmStart = true;  // a re-plan starts from the last plan
+  bool warmStart = true;  // a re-plan starts from the last plan (if it starts where that plan started)
+  std::string startNote;  // why the running solve started cold although warm was asked for ("" if not)
   std::string result;     // last solve's line: iterations, cost, time, or Ipopt's status
   bool resultIsError = false;
   std::string stepNotice;  // from planAfterStep (physics worker), shown by planBeforeStep (UI thread)
