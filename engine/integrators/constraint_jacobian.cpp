@@ -51,6 +51,11 @@ void ConstraintJacobian::evaluate(const Eigen::VectorXd& q, double t) {
   }
 }
 
+void ConstraintJacobian::evaluateValues(const Eigen::VectorXd& q, double t) {
+  const auto& cs = model_.constraints();
+  for (size_t i = 0; i < cs.size(); ++i) model_.constraintValue(int(i), q, t, value_.data() + rowOffset_[i]);
+}
+
 void ConstraintJacobian::curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& c) const {
   c.resize(J_.rows());
   const auto& cs = model_.constraints();

@@ -15,6 +15,8 @@ class ConstraintJacobian {
   explicit ConstraintJacobian(const ConstrainedModel& model);  // throws BadInput on a bad column list
   // J = J(q) and value = g(q) on holonomic rows, w(t) on nonholonomic rows.
   void evaluate(const Eigen::VectorXd& q, double t);
+  // value() alone (same bits as evaluate); matrix() keeps the values of the last evaluate().
+  void evaluateValues(const Eigen::VectorXd& q, double t);
   // c = Ġv on holonomic rows, Ȧv − ẇ on nonholonomic rows (acceleration-level form).
   void curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& c) const;
   const SparseMatrixD& matrix() const { return J_; }

@@ -86,6 +86,10 @@ void RigidRodModel::evaluateConstraint(int i, const Eigen::VectorXd& q, double t
   }
 }
 
+void RigidRodModel::constraintValue(int i, const Eigen::VectorXd& q, double t, double* value) const {
+  if (descs_[size_t(i)].rows > 0) system_.constraintValue(i, q, t, value);
+}
+
 void RigidRodModel::constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double t,
                                         double* out) const {
   const ConstraintDesc& d = descs_[size_t(i)];

@@ -43,6 +43,7 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
   const std::vector<ConstraintDesc>& constraints() const override { return descs_; }
   std::vector<std::string> groupNames() const override { return system_.groupNames(); }
   void evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const override;
+  void constraintValue(int i, const Eigen::VectorXd& q, double t, double* value) const override;  // g: the RodSystem's
   // d/dt(J(q)) ν: the director curvature at u̇ = ω × u plus a·(ω × (ω × u)) from the u-blocks.
   void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double t,
                            double* out) const override;

@@ -64,7 +64,7 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   if (!previous_) previous_ = std::make_unique<ConstraintJacobian>(model_);
   if (retraction_) retraction_->retract(state.q, state.v, -h, qPrevious_);
   else qPrevious_ = state.q - h * state.v;
-  previous_->evaluate(qPrevious_, state.t - h);
+  previous_->evaluateValues(qPrevious_, state.t - h);  // ğ only
   const SparseMatrixD& Gp = predicted_->matrix();
   const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = previous_->value();
   predictedJv_.noalias() = Gp * state.v;
@@ -88,7 +88,9 @@ void SpookStepper::step(MechanicalState& state, double h) {
   const Eigen::VectorXd& v = state.v;
 
   // Assembly: J(q_k), D = diag(Σ, Γ) and the right-hand sides r and (s, t) of eq. (29).
-  jacobian_.evaluate(state.q, state.t);
+  // Predicted linearisation: G(q_k) unused, only g_k (linearisePredicted rewrites the holonomic t rows).
+  if (config_.predictedLinearisation) jacobian_.evaluateValues(state.q, state.t);
+  else jacobian_.evaluate(state.q, state.t);
   const SparseMatrixD& J = jacobian_.matrix();
   const Eigen::VectorXd& value = jacobian_.value();
   Jv_.noalias() = J * v;

@@ -78,7 +78,8 @@ class SpookStepper {
   const Eigen::VectorXd& multipliers() const { return multipliers_; }
   int rowOffset(int constraint) const { return jacobian_.rowOffset(constraint); }
   int rowCount(int constraint) const { return model_.constraints().at(size_t(constraint)).rows; }
-  const SparseMatrixD& jacobian() const { return jacobian_.matrix(); }  // J(q_k) of the last step
+  // The Jacobian in the last step's matrix: J(q_k), or G(q̃) with predictedLinearisation.
+  const SparseMatrixD& jacobian() const { return predicted_ ? predicted_->matrix() : jacobian_.matrix(); }
 
  private:
   const ConstrainedModel& model_;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "engine/sim/errors.h"
 
@@ -26,6 +27,15 @@ double ConstrainedModel::kineticEnergy(const Eigen::VectorXd& v) const {
   return 0.5 * v.dot(massDiagonal().cwiseProduct(v));
 }
 
+void ConstrainedModel::constraintValue(int i, const Eigen::VectorXd& q, double t, double* value) const {
+  const ConstraintDesc& c = constraints()[size_t(i)];
+  const size_t width = size_t(c.rows) * c.columns.size();
+  double small[3 * 64];
+  if (width <= sizeof small / sizeof small[0]) return evaluateConstraint(i, q, t, value, small);
+  std::vector<double> jac(width);
+  evaluateConstraint(i, q, t, value, jac.data());
+}
+
 static std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
@@ -41,12 +51,11 @@ void checkDivergence(const ConstrainedModel& model, const MechanicalState& s, co
   const double speed = s.v.lpNorm<Eigen::Infinity>();
   if (speed > limits.maxSpeed)
     throw SimulationDiverged(where + "velocity component " + number(speed) + " exceeds " + number(limits.maxSpeed));
-  double value[3], jac[3 * 64];
+  double value[3];
   const auto& cs = model.constraints();
   for (size_t i = 0; i < cs.size(); ++i) {
-    if (cs[i].kind != ConstraintKind::Holonomic || cs[i].rows * cs[i].columns.size() > sizeof jac / sizeof jac[0])
-      continue;
-    model.evaluateConstraint(int(i), s.q, s.t, value, jac);
+    if (cs[i].kind != ConstraintKind::Holonomic) continue;
+    model.constraintValue(int(i), s.q, s.t, value);
     for (int r = 0; r < cs[i].rows; ++r)
       if (!(std::abs(value[r]) <= limits.maxViolation))
         throw SimulationDiverged(where + "violation of " + cs[i].name + " is " + number(value[r]) + " (limit " +

@@ -32,6 +32,10 @@ class ConstrainedModel {
   // Holonomic: value = g_i(q) and jac = ∂g_i/∂q on the block's columns. Nonholonomic: value = w_i(t)
   // and jac = A_i(q). jac is row-major rows × columns.size().
   virtual void evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const = 0;
+  // The value of evaluateConstraint alone (same bits), for callers that need no Jacobian: SPOOK's g_k and
+  // retrodicted g_{k−1} of the predicted linearisation, the divergence check. The default evaluates the
+  // Jacobian into scratch; models whose Jacobian costs more than their value override it.
+  virtual void constraintValue(int i, const Eigen::VectorXd& q, double t, double* value) const;
   // d/dt(J_i(q)) q̇ for holonomic rows (Ġ v) and Ȧ v − ẇ for nonholonomic rows: what the
   // acceleration-level (index-1) form of the baselines needs.
   virtual void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,

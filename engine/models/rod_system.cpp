@@ -141,15 +141,26 @@ void RodSystem::pointJacobianRow(BodyPoint p, const Eigen::Vector3d& n, double* 
     for (int k = 0; k < 3; ++k) jacRow[col0 + 3 + k] = halfLength(p) * n[k];
 }
 
-void RodSystem::evaluateConstraint(int i, const Eigen::VectorXd& q, double, double* value, double* jac) const {
+void RodSystem::constraintValue(int i, const Eigen::VectorXd& q, double, double* value) const {
+  const Record& r = records_[size_t(i)];
+  Eigen::Map<Eigen::Vector3d> gap(value);  // 3 rows for joints and pins only
+  switch (r.kind) {
+    case Kind::Joint: gap = point(r.a, q) - point(r.b, q); return;
+    case Kind::Pin: gap = point(r.a, q) - r.vec; return;
+    case Kind::Unit: value[0] = 0.5 * (direction(r.a.body, q).squaredNorm() - 1.0); return;
+    case Kind::Plane: value[0] = r.vec.dot(point(r.a, q)) - r.scalar; return;
+    case Kind::NoSlip: value[0] = r.scalar; return;  // w of a(q, q̇) = w
+  }
+}
+
+void RodSystem::evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const {
+  constraintValue(i, q, t, value);
   const Record& r = records_[size_t(i)];
   const int width = int(descs_[size_t(i)].columns.size());
   switch (r.kind) {
     case Kind::Joint: {
-      const Eigen::Vector3d gap = point(r.a, q) - point(r.b, q);
       const int colB = bodies_[size_t(r.a.body)].isRod && r.a.s != 0 ? 6 : 3;  // pointColumns(a).size()
       for (int row = 0; row < 3; ++row) {
-        value[row] = gap[row];
         std::fill(jac + row * width, jac + (row + 1) * width, 0.0);
         pointJacobianRow(r.a, Eigen::Vector3d::Unit(row), jac + row * width, 0);
         pointJacobianRow(r.b, -Eigen::Vector3d::Unit(row), jac + row * width, colB);
@@ -157,9 +168,7 @@ void RodSystem::evaluateConstraint(int i, const Eigen::VectorXd& q, double, doub
       return;
     }
     case Kind::Pin: {
-      const Eigen::Vector3d gap = point(r.a, q) - r.vec;
       for (int row = 0; row < 3; ++row) {
-        value[row] = gap[row];
         std::fill(jac + row * width, jac + (row + 1) * width, 0.0);
         pointJacobianRow(r.a, Eigen::Vector3d::Unit(row), jac + row * width, 0);
       }
@@ -167,19 +176,13 @@ void RodSystem::evaluateConstraint(int i, const Eigen::VectorXd& q, double, doub
     }
     case Kind::Unit: {
       const Eigen::Vector3d u = direction(r.a.body, q);
-      value[0] = 0.5 * (u.squaredNorm() - 1.0);
       for (int k = 0; k < 3; ++k) jac[k] = u[k];
       return;
     }
-    case Kind::Plane: {
-      value[0] = r.vec.dot(point(r.a, q)) - r.scalar;
-      pointJacobianRow(r.a, r.vec, jac, 0);
-      return;
-    }
+    case Kind::Plane: pointJacobianRow(r.a, r.vec, jac, 0); return;
     case Kind::NoSlip: {
       // a(q, q̇) = (n × u)·(ẋ + s(l/2)u̇) = w: A = (n × u)ᵀ[I, s(l/2) I].
       const Eigen::Vector3d side = r.vec.cross(direction(r.a.body, q));
-      value[0] = r.scalar;
       std::fill(jac, jac + width, 0.0);
       pointJacobianRow(r.a, side, jac, 0);
       return;

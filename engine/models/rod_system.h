@@ -82,6 +82,7 @@ class RodSystem : public ConstrainedModel {
   const std::vector<ConstraintDesc>& constraints() const override { return descs_; }
   std::vector<std::string> groupNames() const override { return {"joints", "unit", "pins", "plane", "no_slip"}; }
   void evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const override;
+  void constraintValue(int i, const Eigen::VectorXd& q, double t, double* value) const override;
   void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,
                            double* out) const override;
   void appliedForce(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& f) const override;
