@@ -9,6 +9,7 @@
 #include "engine/control/boat_path_tracker.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
+#include "plan/baseline_flight.h"
 #include "plan/plan_endpoints.h"
 #include "plan/plan_output.h"
 #include "plan/plan_problem.h"
@@ -35,17 +36,11 @@ std::vector<ParamSpec> boatPlanSpecs() {
   return specs;
 }
 
-void requireChoice(const PlanSetup& o, const char* key, const char* allowed, const char* why) {
-  const std::string& v = o.scene.params.choice(key);
-  if (v != allowed)
-    throw BadInput(o.source + ": key '" + key + "' = " + v + ": allowed: " + allowed + " (" + why + ")");
-}
-
 BoatDmocSpec boatSpec(const PlanSetup& o) {
   const ParamSet &p = o.scene.params, &q = o.plan;
-  requireChoice(o, "integrator", "lgvi", "the plan's constraints are the LGVI step");
-  requireChoice(o, "group", "so3xr3", "the transcription's eq. (9) rows are on SO(3)xR^3");
-  requireChoice(o, "hull_forces", "implicit", "the end-of-step hull wrench is the transcription's f^+");
+  requireSceneValue(o, "integrator", "lgvi", "the plan's constraints are the LGVI step");
+  requireSceneValue(o, "group", "so3xr3", "the transcription's eq. (9) rows are on SO(3)xR^3");
+  requireSceneValue(o, "hull_forces", "implicit", "the end-of-step hull wrench is the transcription's f^+");
   if (p.real("pressure") != 0.0)
     throw BadInput(o.source + ": key 'pressure' = " + formatNumber(p.real("pressure")) + ": allowed 0 (plan)");
   BoatDmocSpec s;
@@ -145,47 +140,36 @@ bool BoatPlan::baseline(const Eigen::VectorXd& x, PlanBaseline& out) const {
   const BoatTrackerModel model{s.boat.mass, J.z(), std::abs(dmoc_.boat().thrusterLeft().y()), s.boat.thrustMax};
   const auto scene = SceneRegistry::create(setup().scene.scene, setup().scene.params);
   ParamSet live = setup().scene.params;
-  const std::vector<std::string> cols = scene->columns();
-  std::vector<double> row;
-  const auto col = [&](const char* name) {
-    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
-  };
   const InputVector neutral = neutralInputs(scene->controls());
-  out = PlanBaseline{};
-  out.name = "PD path tracker";
-  out.planEffort = dmoc_.objective(x);
-  for (int k = 0; k <= N; ++k) {
-    scene->diagnostics(row);
-    const Vector3d pos(col("x"), col("y"), col("z")), p(col("p_x"), col("p_y"), col("p_z"));
-    const Matrix3d R = Eigen::Quaterniond(col("qw"), col("qx"), col("qy"), col("qz")).toRotationMatrix();
-    const Vector3d v = p / s.boat.mass, spin = Vector3d(col("L_x"), col("L_y"), col("L_z")) - pos.cross(p);
-    const double deviation = (pos - ref[size_t(k)].x).head<2>().norm();
-    out.maxDeviation = std::max(out.maxDeviation, deviation);
-    if (k == N) {
-      out.finalError = deviation;
-      out.finalSpeed = v.norm();
-      break;
-    }
+  const auto position = [](const SceneRow& row) { return Vector3d(row("x"), row("y"), row("z")); };
+  const auto velocity = [&](const SceneRow& row) -> Vector3d {
+    return Vector3d(row("p_x"), row("p_y"), row("p_z")) / s.boat.mass;
+  };
+  const auto observe = [&](int k, const SceneRow& row) {
+    return BaselineNode{(position(row) - ref[size_t(k)].x).head<2>().norm(), velocity(row).norm()};
+  };
+  const auto drive = [&](int k, const SceneRow& row) {
+    const Vector3d pos = position(row), p(row("p_x"), row("p_y"), row("p_z"));
+    const Matrix3d R = Eigen::Quaterniond(row("qw"), row("qx"), row("qy"), row("qz")).toRotationMatrix();
+    const Vector3d spin = Vector3d(row("L_x"), row("L_y"), row("L_z")) - pos.cross(p);
     const double yawRate = (R * J.cwiseInverse().asDiagonal() * R.transpose() * spin).z();
     const Eigen::Vector2d u =
-        boatTrackerThrust(model, BoatTrackerGains{}, ref[size_t(k)], pos, v, headingOf(R), yawRate);
+        boatTrackerThrust(model, BoatTrackerGains{}, ref[size_t(k)], pos, velocity(row), headingOf(R), yawRate);
     out.effort += s.weightThrust * s.h * (u / s.boat.thrustMax).squaredNorm();
     live.setReal("thrust_left", u.x());
     live.setReal("thrust_right", u.y());
     scene->applyLive(live);
-    try {
-      scene->step(s.h, neutral);
-    } catch (const SimulationDiverged&) {
-      return false;
-    }
-  }
-  return true;
+    return neutral;
+  };
+  out = PlanBaseline{};
+  out.name = "PD path tracker";
+  out.planEffort = dmoc_.objective(x);
+  return flyBaseline(*scene, N, s.h, out, observe, drive);
 }
 
 }  // namespace
 
-VARSIM_REGISTER_PLAN_PROBLEM(PlanProblemInfo{
-    "boat", "To rest at a dock (least thrust)", "problems/boat_dock.json", boatPlanSpecs,
-    [](const PlanSetup& s) -> std::unique_ptr<PlanInstance> { return std::make_unique<BoatPlan>(s); }});
+VARSIM_REGISTER_PLAN_PROBLEM(planProblemOf<BoatPlan>("boat", "To rest at a dock (least thrust)",
+                                                     "problems/boat_dock.json", boatPlanSpecs));
 
 }  // namespace varsim

@@ -36,9 +36,7 @@ CarDmocSpec carSpec(const PlanSetup& o) {
   const ParamSet &p = o.scene.params, &q = o.plan;
   CarDmocSpec s;
   s.car = {p.real("m"), p.real("I"), p.real("K"), p.real("l"), p.real("rho")};
-  if (p.choice("integrator") != "variational")
-    throw BadInput(o.source + ": key 'integrator' = " + p.choice("integrator") +
-                   ": allowed: variational (the plan's constraints are the variational update)");
+  requireSceneValue(o, "integrator", "variational", "the plan's constraints are the variational update");
   s.alpha = p.real("alpha");
   s.h = p.real("dt");
   s.N = int(q.integer("N"));
@@ -151,8 +149,7 @@ InputTrack CarPlan::inputTrack(const Eigen::VectorXd& x) const {
 
 }  // namespace
 
-VARSIM_REGISTER_PLAN_PROBLEM(PlanProblemInfo{
-    "car", "Park in a bay (least steering)", "problems/car_park.json", carPlanSpecs,
-    [](const PlanSetup& s) -> std::unique_ptr<PlanInstance> { return std::make_unique<CarPlan>(s); }});
+VARSIM_REGISTER_PLAN_PROBLEM(planProblemOf<CarPlan>("car", "Park in a bay (least steering)", "problems/car_park.json",
+                                                    carPlanSpecs));
 
 }  // namespace varsim

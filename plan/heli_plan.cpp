@@ -10,6 +10,8 @@
 #include "engine/control/heli_path_pilot.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
+#include "plan/baseline_flight.h"
+#include "plan/plan_endpoints.h"
 #include "plan/plan_output.h"
 #include "plan/plan_problem.h"
 #include "scenes/free_body_sim.h"
@@ -45,12 +47,6 @@ std::vector<ParamSpec> heliPlanSpecs() {
   return specs;
 }
 
-void requireChoice(const PlanSetup& o, const char* key, const char* allowed, const char* why) {
-  const std::string& v = o.scene.params.choice(key);
-  if (v != allowed)
-    throw BadInput(o.source + ": key '" + key + "' = " + v + ": allowed: " + allowed + " (" + why + ")");
-}
-
 // The canyon's centreline vertices ahead of the start up to the leg nearest to the target (the guess enters, turns,
 // then leaves the centreline towards the pad). "Ahead": after the start's nearest point on the centreline, so a
 // re-plan from inside the canyon does not fly back to its entrance first.
@@ -77,10 +73,11 @@ std::vector<Vector3d> canyonVia(const HelicopterWorld& w, const Vector3d& start,
 
 HeliDmocSpec heliSpec(const PlanSetup& o) {
   const ParamSet &p = o.scene.params, &q = o.plan;
-  requireChoice(o, "integrator", "lgvi", "the plan's constraints are the LGVI step");
-  requireChoice(o, "group", "so3xr3", "the transcription's eq. (9) rows are on SO(3)xR^3");
-  requireChoice(o, "contact", "implicit", "drag and contact in the end-of-step wrench, as the transcription has them");
-  requireChoice(o, "world", "canyon", "the target is a pad of the canyon world");
+  requireSceneValue(o, "integrator", "lgvi", "the plan's constraints are the LGVI step");
+  requireSceneValue(o, "group", "so3xr3", "the transcription's eq. (9) rows are on SO(3)xR^3");
+  requireSceneValue(o, "contact", "implicit",
+                    "drag and contact in the end-of-step wrench, as the transcription has them");
+  requireSceneValue(o, "world", "canyon", "the target is a pad of the canyon world");
   HeliDmocSpec s;
   s.heli = helicopterSettingsFrom(p);
   s.lgvi = lgviOptionsFrom(p);
@@ -89,13 +86,8 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   helicopterStartFrom(p, s.start, s.xi0);
   // u_0: the actuator state the scene starts with (the assist's or the held parameters), read from its columns.
   const auto scene = SceneRegistry::create(o.scene.scene, p);
-  const auto cols = scene->columns();
-  std::vector<double> row;
-  scene->diagnostics(row);
-  const auto col = [&](const char* name) {
-    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
-  };
-  s.u0 = {col("u_c"), col("u_psi"), col("gamma_p"), col("gamma_r")};
+  s.u0 = {sceneColumn(*scene, "u_c"), sceneColumn(*scene, "u_psi"), sceneColumn(*scene, "gamma_p"),
+          sceneColumn(*scene, "gamma_r")};
   s.world = HelicopterWorld::standard();
   s.contact = helicopterContactFrom(p);
   const Helicopter heli(s.heli);
@@ -183,11 +175,6 @@ bool HeliPlan::baseline(const Eigen::VectorXd& x, PlanBaseline& out) const {
   ParamSet p = setup().scene.params;
   p.setFromString("assist", "true", "baseline");
   const auto scene = SceneRegistry::create(setup().scene.scene, p);
-  const std::vector<std::string> cols = scene->columns();
-  std::vector<double> row;
-  const auto col = [&](const char* name) {
-    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
-  };
   std::vector<PathReference> ref(size_t(N + 1));
   for (int k = 0; k <= N; ++k) {
     const int a = std::max(k - 1, 0), b = std::min(k + 1, N);
@@ -209,39 +196,36 @@ bool HeliPlan::baseline(const Eigen::VectorXd& x, PlanBaseline& out) const {
   InputVector in(scene->controls().size(), 0.0);
   const auto controls = scene->controls();
   const double m = s.heli.mass;
-  for (int k = 0; k <= N; ++k) {
-    scene->diagnostics(row);
-    const Vector3d pos(col("x"), col("y"), col("z")), vel = Vector3d(col("p_x"), col("p_y"), col("p_z")) / m;
-    const Eigen::Quaterniond q(col("qw"), col("qx"), col("qy"), col("qz"));
-    const double deviation = (pos - ref[size_t(k)].x).norm();
-    out.maxDeviation = std::max(out.maxDeviation, deviation);
-    out.minClearance = std::min(out.minClearance, dmoc_.sphereClearance(se3::Pose{q.toRotationMatrix(), pos}));
-    if (k == N) {
-      out.finalError = deviation;
-      out.finalSpeed = vel.norm();
-      break;
-    }
-    out.effort += dmoc_.nodeEffort({col("u_c"), col("u_psi"), col("gamma_p"), col("gamma_r")});
+  const auto position = [](const SceneRow& row) { return Vector3d(row("x"), row("y"), row("z")); };
+  const auto velocity = [&](const SceneRow& row) -> Vector3d {
+    return Vector3d(row("p_x"), row("p_y"), row("p_z")) / m;
+  };
+  const auto attitude = [](const SceneRow& row) {
+    return Eigen::Quaterniond(row("qw"), row("qx"), row("qy"), row("qz"));
+  };
+  const auto observe = [&](int k, const SceneRow& row) {
+    const Vector3d pos = position(row);
+    out.minClearance =
+        std::min(out.minClearance, dmoc_.sphereClearance(se3::Pose{attitude(row).toRotationMatrix(), pos}));
+    return BaselineNode{(pos - ref[size_t(k)].x).norm(), velocity(row).norm()};
+  };
+  const auto drive = [&](int k, const SceneRow& row) {
+    out.effort += dmoc_.nodeEffort({row("u_c"), row("u_psi"), row("gamma_p"), row("gamma_r")});
     const PathReference& ahead = ref[size_t(std::min(N, k + lead))];
-    const StickCommand st = pathPilotSticks(FlightAssistSettings{}, s.heli.gravity, gains, ahead, pos, vel,
-                                            FlightAssist::heading(q.toRotationMatrix()));
+    const StickCommand st = pathPilotSticks(FlightAssistSettings{}, s.heli.gravity, gains, ahead, position(row),
+                                            velocity(row), FlightAssist::heading(attitude(row).toRotationMatrix()));
     for (size_t i = 0; i < controls.size(); ++i) {
       const std::string& c = controls[i].name;
       in[i] = c == "yaw" ? st.yaw : c == "throttle" ? st.throttle : c == "roll" ? st.roll : st.pitch;
     }
-    try {
-      scene->step(s.h, in);
-    } catch (const SimulationDiverged&) {
-      return false;
-    }
-  }
-  return true;
+    return in;
+  };
+  return flyBaseline(*scene, N, s.h, out, observe, drive);
 }
 
 }  // namespace
 
-VARSIM_REGISTER_PLAN_PROBLEM(PlanProblemInfo{
-    "helicopter", "Through the canyon onto a pad (least effort)", "problems/heli_canyon.json", heliPlanSpecs,
-    [](const PlanSetup& s) -> std::unique_ptr<PlanInstance> { return std::make_unique<HeliPlan>(s); }});
+VARSIM_REGISTER_PLAN_PROBLEM(planProblemOf<HeliPlan>("helicopter", "Through the canyon onto a pad (least effort)",
+                                                     "problems/heli_canyon.json", heliPlanSpecs));
 
 }  // namespace varsim

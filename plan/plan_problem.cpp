@@ -133,6 +133,12 @@ std::vector<ParamSpec> dmocCostSpecs() {
 
 bool dmocFreeTime(const PlanSetup& setup) { return setup.plan.integer("free_time") == 1; }
 
+void requireSceneValue(const PlanSetup& setup, const char* key, const std::string& allowed, const char* why) {
+  const std::string v = setup.scene.params.valueText(key);
+  if (v != allowed)
+    throw BadInput(setup.source + ": key '" + key + "' = " + v + ": allowed: " + allowed + " (" + why + ")");
+}
+
 DmocCostOptions dmocCostOptions(const PlanSetup& setup) {
   const ParamSet& q = setup.plan;
   if (dmocFreeTime(setup)) {

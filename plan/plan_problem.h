@@ -127,6 +127,14 @@ class PlanProblemRegistry {
   static const PlanProblemInfo* find(const std::string& scene);  // null if no problem plans for it
 };
 
+// The entry of a problem whose instance type is built from a PlanSetup (each plan/<vehicle>_plan.cpp registers one).
+template <class Instance>
+PlanProblemInfo planProblemOf(std::string scene, std::string title, std::string preset,
+                              std::function<std::vector<ParamSpec>()> params) {
+  return {std::move(scene), std::move(title), std::move(preset), std::move(params),
+          [](const PlanSetup& s) -> std::unique_ptr<PlanInstance> { return std::make_unique<Instance>(s); }};
+}
+
 #define VARSIM_REGISTER_PLAN_PROBLEM(...)                                      \
   static const bool VARSIM_PLAN_CONCAT(varsimPlanProblemRegistered_, __LINE__) = \
       ::varsim::PlanProblemRegistry::add(__VA_ARGS__)
@@ -145,6 +153,10 @@ std::vector<ParamSpec> dmocCostSpecs();
 struct DmocCostOptions;
 DmocCostOptions dmocCostOptions(const PlanSetup& setup);  // throws BadInput on dt_min/dt_max outside the scene's dt range
 bool dmocFreeTime(const PlanSetup& setup);                // free_time = 1
+
+// A scene key the transcription needs at one value (its integrator, group, world, ...): BadInput naming the problem
+// file, the key, its value, the allowed value and `why` otherwise. Compares ParamSet::valueText (choices, flags).
+void requireSceneValue(const PlanSetup& setup, const char* key, const std::string& allowed, const char* why);
 
 // Largest violation of any constraint row or variable bound of nlp at x (0 when feasible).
 double maxViolation(const Nlp& nlp, const Eigen::VectorXd& x);

@@ -49,16 +49,10 @@ SnakeboardState sceneStart(const PlanSetup& o) {
   return snakeboardStart({col("theta"), col("x"), col("y")}, col("psi"), col("phi"), col("mu"));
 }
 
-void requireChoice(const PlanSetup& o, const char* key, const std::string& allowed, const char* why) {
-  const std::string v = o.scene.params.valueText(key);
-  if (v != allowed)
-    throw BadInput(o.source + ": key '" + key + "' = " + v + ": allowed: " + allowed + " (" + why + ")");
-}
-
 SnakeboardDmocSpec snakeboardSpec(const PlanSetup& o) {
   const ParamSet &p = o.scene.params, &q = o.plan;
-  requireChoice(o, "integrator", "variational", "the plan's constraints are the variational update");
-  requireChoice(o, "gait", "false", "the plan drives the shape through the rotor/steer sticks");
+  requireSceneValue(o, "integrator", "variational", "the plan's constraints are the variational update");
+  requireSceneValue(o, "gait", "false", "the plan drives the shape through the rotor/steer sticks");
   if (dmocFreeTime(o))
     throw BadInput(o.source + ": key 'free_time' = 1: allowed 0 (the snakeboard's step has no d/dh: h is fixed)");
   for (const char* key : {"psi_max", "phi_max"})
@@ -161,8 +155,7 @@ InputTrack SnakeboardPlan::inputTrack(const Eigen::VectorXd& x) const {
 
 }  // namespace
 
-VARSIM_REGISTER_PLAN_PROBLEM(PlanProblemInfo{
-    "snakeboard", "Reach a target (the gait emerges)", "problems/snakeboard_reach.json", snakeboardPlanSpecs,
-    [](const PlanSetup& s) -> std::unique_ptr<PlanInstance> { return std::make_unique<SnakeboardPlan>(s); }});
+VARSIM_REGISTER_PLAN_PROBLEM(planProblemOf<SnakeboardPlan>("snakeboard", "Reach a target (the gait emerges)",
+                                                           "problems/snakeboard_reach.json", snakeboardPlanSpecs));
 
 }  // namespace varsim
