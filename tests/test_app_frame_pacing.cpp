@@ -1,18 +1,26 @@
 // The app's frame pacing (issue 16 item 4): the step budget defers steps to later frames and drops
 // what exceeds the owed limit as missed ticks, but never changes which steps run; physics on the
-// worker thread (BackgroundJob) gives the same trajectory as on the UI thread; the real-time meter
-// and the per-phase frame log report what they measured.
+// worker thread (BackgroundJob) gives the same trajectory as on the UI thread, a live session recorded
+// that way replays byte-identically, a divergence on the worker stops the driver as on the UI thread;
+// the real-time meter and the per-phase frame log report what they measured.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
 #include <stdexcept>
+
+#include "engine/sim/errors.h"
 
 #include "ui/core/background_job.h"
 #include "ui/core/frame_phases.h"
 #include "ui/core/frame_stats.h"
 #include "ui/core/sim_driver.h"
+#include "ui/input/live_input.h"
 
 using namespace varsim;
 
@@ -23,6 +31,7 @@ class StandardMapScene : public Scene {
  public:
   explicit StandardMapScene(ParamSet p) : Scene(std::move(p)) {}
   void step(double h, const InputVector& u) override {
+    if (t_ >= params_.real("blowup_time")) throw SimulationDiverged("test blow-up: 'p' exceeded the limit");
     p_ += 1.5 * std::sin(x_) + 0.1 * u[0];
     x_ = std::fmod(x_ + p_, 6.283185307179586);
     t_ += h;
@@ -41,7 +50,12 @@ class StandardMapScene : public Scene {
 
 VARSIM_REGISTER_SCENE(SceneInfo{
     "test_standard_map", "Test standard map", "chaotic test system for frame pacing",
-    [] { return std::vector<ParamSpec>{ParamSpec::real("dt", 1.0 / 120, 1e-5, 0.1, "s", "step", true)}; }, nullptr,
+    [] {
+      return std::vector<ParamSpec>{
+          ParamSpec::real("dt", 1.0 / 120, 1e-5, 0.1, "s", "step", true),
+          ParamSpec::real("blowup_time", 1e9, 0.0, 1e9, "s", "throws SimulationDiverged from then on")};
+    },
+    nullptr,
     [](const ParamSet& p) { return std::make_unique<StandardMapScene>(p); }});
 
 std::vector<uint64_t> bits(const std::vector<double>& v) {
@@ -119,6 +133,92 @@ TEST_CASE("PhysicsWorker: the ladder stepped on the background thread matches th
   // The worker's steps were timed on its thread; taking the costs resets them.
   CHECK(threaded.takeCosts().phase[size_t(FramePhase::Step)].wallMs > 0.0);
   CHECK(threaded.takeCosts().phase[size_t(FramePhase::Step)].wallMs == 0.0);
+}
+
+// A recording's bytes apart from its comment lines (the last one names the file's own path).
+std::string recordingRows(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line, rows;
+  while (std::getline(in, line))
+    if (line.rfind("#", 0) != 0) rows += line + "\n";
+  return rows;
+}
+
+TEST_CASE("PhysicsWorker: a live session recorded with the steps on the worker replays byte-identically") {
+  // The app's threaded frame: devices polled and edits made on the UI thread, then the frame's steps
+  // on the worker (a tiny budget: one step per frame, the rest owed, like a loaded machine).
+  const std::string dir = VARSIM_TEST_OUT;
+  LiveInput live;
+  SimDriver d;
+  d.load("test_standard_map", SceneRegistry::defaults("test_standard_map"));
+  live.configure(d.controls(), {});
+  d.setLiveInput(&live);
+  d.setStepBudget(1e-12, 0.5);
+  d.startRecording();
+  std::vector<std::vector<uint64_t>> original;
+  d.afterStep = [&](long, const Scene& s) { original.push_back(bits(s.saveState())); };
+  BackgroundJob worker;
+  std::mt19937 rng(9);
+  long maxOwed = 0;
+  for (int f = 0; f < 400; ++f) {
+    worker.wait();
+    maxOwed = std::max(maxOwed, d.owedSteps());
+    KeyboardSnapshot keys;
+    if ((f / 17) % 3 == 0) keys.down.push_back(live.bindings()[0].keyPos);
+    if ((f / 29) % 4 == 1) keys.down.push_back(live.bindings()[0].keyNeg);
+    live.setDevices(GamepadSnapshot{}, keys);
+    if (f == 150) d.setParam("dt", ParamValue{{1.0 / 100}, {}});  // rebuild-only: waits for the reset
+    if (f == 220) d.reset();                                // a recorded reset
+    const double wallDt = 0.001 + 0.012 * double(rng() % 100) / 100.0;  // 1-2 steps granted
+    worker.start([&d, wallDt] { d.frame(wallDt); });
+  }
+  worker.wait();
+  d.afterStep = nullptr;
+  REQUIRE(original.size() > 300);
+  CHECK(d.missedTicks() == 0);  // every granted step ran, some of them frames later
+  CHECK(maxOwed > 0);
+  const std::string recorded = dir + "/app_worker_recorded.csv", replayed = dir + "/app_worker_replayed.csv";
+  d.saveRecording(recorded);
+
+  // Replayed on the UI thread, at another frame rate, while recording again: the same states, and the
+  // new recording is the same file byte for byte.
+  SimDriver r;
+  r.load("test_standard_map", SceneRegistry::defaults("test_standard_map"));
+  r.startReplay(InputTrack::load(recorded, r.controls(), r.h()));
+  r.startRecording();
+  const auto again = trajectory(r, long(original.size()), [](SimDriver& x) { x.frame(1.0 / 60); });
+  CHECK(again == original);
+  r.saveRecording(replayed);
+  CHECK(recordingRows(replayed) == recordingRows(recorded));
+  CHECK(recordingRows(recorded).find(",param,dt,0.01") != std::string::npos);  // the edit and the reset are in it
+  CHECK(recordingRows(recorded).find(",reset") != std::string::npos);
+}
+
+TEST_CASE("PhysicsWorker: a divergence on the worker stops the driver like on the UI thread; reset recovers") {
+  ParamSet p = SceneRegistry::defaults("test_standard_map");
+  p.setReal("blowup_time", 0.5);  // 60 steps of 1/120 s succeed, the 61st throws
+  SimDriver d;
+  d.load("test_standard_map", p);
+  BackgroundJob worker;
+  int done = -1;
+  worker.start([&] { done = d.frame(1.0); });
+  worker.wait();  // nothing rethrown: the driver caught the divergence on the worker
+  CHECK(done == 60);
+  CHECK(d.diverged());
+  CHECK(d.paused());
+  CHECK(d.divergedMessage().find("diverged at step 61") != std::string::npos);
+  CHECK(d.divergedMessage().find("'p' exceeded") != std::string::npos);
+  CHECK(bits(d.scene().saveState()) == bits(d.history().newest().state));
+  worker.start([&] { done = d.frame(1.0); });
+  worker.wait();
+  CHECK(done == 0);
+  d.reset();
+  d.setPaused(false);
+  CHECK_FALSE(d.diverged());
+  worker.start([&] { done = d.frame(0.25); });
+  worker.wait();
+  CHECK(done == 30);
+  CHECK(d.step() == 30);
 }
 
 TEST_CASE("BackgroundJob: runs one job at a time, wait returns after it, rethrows its exception") {

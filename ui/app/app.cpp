@@ -31,11 +31,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Wall time per frame the physics may take before the rest of its steps wait for the next frame
-// (SimDriver::frame). On the worker it overlaps the frame's rendering, so it gets most of a 60 Hz
-// frame; on the UI thread it shares the frame with the rendering.
-double physicsBudget(const AppState& app) { return app.physicsThread ? 0.8 / 60.0 : 0.5 / 60.0; }
-
 // SIGINT/SIGTERM close the window like its close button, so settings and a recording are saved.
 std::atomic<bool> quitRequested{false};
 extern "C" void requestQuit(int) { quitRequested = true; }
@@ -178,7 +173,8 @@ int runBench(AppState& app, const AppOptions& o) {
               app.renderer.stats().triangles, app.renderer.stats().msaaSamples, app.hideUi ? "hidden" : "shown");
   std::printf("%s", log.report(steps, app.driver.missedTicks(), wall, app.driver.h()).c_str());
   std::printf("physics: %s, step budget %.1f ms per frame; simulated %.3f s in %.3f s wall: %.1f %% of real time\n",
-              app.physicsThread ? "worker thread (overlaps render and present)" : "UI thread", 1e3 * physicsBudget(app),
+              app.physicsThread ? "worker thread (overlaps render and present)" : "UI thread",
+              1e3 * app.physicsBudget(),
               double(steps) * app.driver.h(), wall, 100.0 * double(steps) * app.driver.h() / wall);
   std::printf("%s", phases.report().c_str());
   if (app.staleFrames > 0)
@@ -267,10 +263,7 @@ int runApp(const std::vector<std::string>& args) {
     }
     app->driver.setSpeed(interactive ? clampSpeed(app->settings.speed) : 1.0);
     // Smoke tests run every granted step on the UI thread (their images depend on nothing else).
-    if (options.mode != AppOptions::Mode::SmokeTest) {
-      app->physicsThread = !options.syncPhysics;
-      app->driver.setStepBudget(physicsBudget(*app));
-    }
+    if (options.mode != AppOptions::Mode::SmokeTest) app->setPhysicsThread(!options.syncPhysics);
     // Scene panels sample their traces after every physics step (also with the panels hidden).
     app->driver.afterStep = [state = app.get()](long, const Scene& scene) {
       followScenePanels(*state);

@@ -99,8 +99,10 @@ void runStaleFrame(AppState& app, double wallDt, PhaseClock& phase) {
   ++app.staleFrames;
   handleCameraMouse(app);
   app.camera.update(app.drawList.camera, float(wallDt));
-  app.rates.update(wallDt, 0, app.driver.lastStepMicros());
-  app.realTime.update(wallDt, 0.0, app.driver.speed(), !app.driver.paused() && !app.driver.diverged());
+  // The worker writes the driver's step cost and paused/diverged flags: none is read here (no step is
+  // counted, so the step cost is not used; the worker was running when this frame began).
+  app.rates.update(wallDt, 0, 0.0);
+  app.realTime.update(wallDt, 0.0, app.driver.speed(), true);
   ImGui::Render();  // no windows this frame: the panels come from the snapshot
   app.frameCosts.add(FramePhase::OtherUi, phase.lap());
   renderFrame(app, phase, std::string(), true);
@@ -109,7 +111,14 @@ void runStaleFrame(AppState& app, double wallDt, PhaseClock& phase) {
 }  // namespace
 
 int finishPhysics(AppState& app) {
-  app.physics.wait();
+  try {
+    app.physics.wait();
+  } catch (const std::exception& e) {
+    // The driver catches divergence and bad replay events itself; anything else the job threw (a scene
+    // panel's sampling, memory) is shown like a failed draw, and the simulation pauses.
+    app.notify(std::string("physics step failed: ") + e.what(), true);
+    app.driver.setPaused(true);
+  }
   const int steps = app.physicsSteps;
   app.physicsSteps = 0;
   return steps;
@@ -150,6 +159,7 @@ int runAppFrame(AppState& app, double wallDt) {
       phase.lap();
     }
     for (const auto& m : app.driver.takeNotices()) app.notify(m, true);
+    showScenePanelNotice(app);
     app.rates.update(wallDt, steps, app.driver.lastStepMicros());
     app.realTime.update(wallDt, steps * app.driver.h(), app.driver.speed(),
                         !app.driver.paused() && !app.driver.diverged());

@@ -69,4 +69,9 @@ void AppState::layoutView() {
   view = freeViewRect(io.DisplaySize.x, io.DisplaySize.y, hideUi ? 0.0f : menuBarHeight, hideUi ? std::vector<ScreenRect>{} : panelBoxes);
 }
 
+void AppState::setPhysicsThread(bool on) {
+  physicsThread = on;
+  driver.setStepBudget(physicsBudget());
+}
+
 }  // namespace varsim

@@ -102,6 +102,14 @@ struct AppState {
   void usePanelLayoutFile();
   // The view rectangle from this frame's panels (whole window with the UI hidden).
   void layoutView();
+  // Physics on the worker (overlapping the frame's rendering) or on the UI thread (--sync-physics,
+  // Simulation menu), with the matching step budget. Switching takes effect from the next frame's
+  // steps (runAppFrame collects the worker's at every frame start).
+  void setPhysicsThread(bool on);
+  // Wall time per frame the steps may take before the rest wait for the next frame (SimDriver::frame):
+  // on the worker they overlap the frame's rendering, so they get most of a 60 Hz frame; on the UI
+  // thread they share the frame with the rendering.
+  double physicsBudget() const { return physicsThread ? 0.8 / 60.0 : 0.5 / 60.0; }
 };
 
 }  // namespace varsim

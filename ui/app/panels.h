@@ -13,8 +13,11 @@ void drawParametersPanel(AppState& app);
 void drawPlotsPanel(AppState& app);
 void drawInputPanel(AppState& app);
 // The panels the current scene declares (Scene::panels: e.g. the rod scenes' SPOOK tuning), drawn
-// generically by scene_panels.cpp; followScenePanels alone keeps their state on the current scene.
+// generically by scene_panels.cpp; followScenePanels alone keeps their state on the current scene
+// (also on the physics worker, after each step); showScenePanelNotice, on the UI thread, shows what a
+// reset dropped.
 void followScenePanels(AppState& app);
+void showScenePanelNotice(AppState& app);
 void drawScenePanels(AppState& app);
 // The scene's marks over the 3-D view and picking by click (Scene::pick); after AppState::layoutView,
 // as both map pixels through the view rectangle.

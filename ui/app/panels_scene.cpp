@@ -142,6 +142,10 @@ void drawMainMenu(AppState& app) {
     if (ImGui::MenuItem("Reset", "Backspace")) {
       try { d.reset(); } catch (const std::exception& e) { app.notify(std::string("reset failed: ") + e.what(), true); }
     }
+    ImGui::Separator();
+    // Off = --sync-physics: the steps run before the frame is drawn (for comparison; same trajectory).
+    bool worker = app.physicsThread;
+    if (ImGui::MenuItem("Physics on a worker thread", nullptr, &worker)) app.setPhysicsThread(worker);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {

@@ -241,10 +241,16 @@ void drawMark(AppState& app, const PanelMark& mark) {
 
 }  // namespace
 
+// Runs on the physics worker too (a replayed reset builds a new scene mid-job): the notice waits in
+// st.notice, since the notice list and the wall clock belong to the UI thread.
 void followScenePanels(AppState& app) {
-  ScenePanelState& st = app.scenePanels;
-  if (st.follow(app.driver.loaded() ? &app.driver.scene() : nullptr, app.driver.sceneName()) && !st.notice.empty())
-    app.notify(st.notice);
+  app.scenePanels.follow(app.driver.loaded() ? &app.driver.scene() : nullptr, app.driver.sceneName());
+}
+
+void showScenePanelNotice(AppState& app) {
+  if (app.scenePanels.notice.empty()) return;
+  app.notify(app.scenePanels.notice);
+  app.scenePanels.notice.clear();
 }
 
 void drawScenePanels(AppState& app) {
