@@ -50,6 +50,23 @@ Vector6d poseWrench(const se3::Pose& g, const Vector6d& xi, ImplicitWrenchJacobi
   return f;
 }
 
+// The FD checks' iterate: the guess with random charts (0.3 rad), positions centre +- spread (near the first canyon
+// wall), twists and actuators around hover at every node of the plan (node N: pose only).
+Eigen::VectorXd randomIterate(const HeliDmoc& dmoc, std::mt19937& rng, const Vector3d& centre, const Vector3d& spread) {
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  const int N = dmoc.spec().N;
+  Eigen::VectorXd x = dmoc.initialGuess();
+  for (int k = 0; k <= N; ++k) {
+    x.segment<3>(16 * k) = 0.3 * Vector3d(U(rng), U(rng), U(rng));
+    x.segment<3>(16 * k + 3) =
+        Vector3d(centre.x() + spread.x() * U(rng), centre.y() + spread.y() * U(rng), centre.z() + spread.z() * U(rng));
+    if (k == N) break;
+    for (int i = 0; i < 6; ++i) x[16 * k + 6 + i] = (i < 3 ? 0.5 : 5.0) * U(rng);
+    dmoc.setControl(x, k, {6000.0 + 2000.0 * U(rng), 500.0 * U(rng), 0.2 * U(rng), 0.2 * U(rng)});
+  }
+  return x;
+}
+
 se3::Pose perturbed(const se3::Pose& g, const Vector6d& d) {
   return {g.R * so3::exp(d.head<3>()), g.x + g.R * d.tail<3>()};
 }
@@ -139,16 +156,8 @@ TEST_CASE("TranscriptionJacobianAndGradientMatchFiniteDifferences") {
   // Random iterates near the first canyon wall, some skids in the ground (contact on), the rest in the air.
   const HeliDmoc dmoc(smallSpec(4));
   std::mt19937 rng(11);
-  std::uniform_real_distribution<double> U(-1.0, 1.0);
   for (int trial = 0; trial < 4; ++trial) {
-    Eigen::VectorXd x = dmoc.initialGuess();
-    for (int k = 0; k <= 4; ++k) {
-      x.segment<3>(16 * k) = 0.3 * Vector3d(U(rng), U(rng), U(rng));
-      x.segment<3>(16 * k + 3) = Vector3d(130.0 + 10.0 * U(rng), 8.0 + 4.0 * U(rng), 1.0 + 0.5 * U(rng));
-      if (k == 4) break;
-      for (int i = 0; i < 6; ++i) x[16 * k + 6 + i] = (i < 3 ? 0.5 : 5.0) * U(rng);
-      dmoc.setControl(x, k, {6000.0 + 2000.0 * U(rng), 500.0 * U(rng), 0.2 * U(rng), 0.2 * U(rng)});
-    }
+    const Eigen::VectorXd x = randomIterate(dmoc, rng, {130.0, 8.0, 1.0}, {10.0, 4.0, 0.5});
     const test::NlpFdErrors err = test::nlpFdErrors(dmoc, x);
     CHECK(err.jacobian < 1e-6);
     CHECK(err.gradient < 1e-6);
@@ -228,14 +237,8 @@ double hessianError(const LgviOptions& lgvi, unsigned seed, bool* samePattern, b
   const HeliDmoc dmoc(spec);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
-  Eigen::VectorXd x = dmoc.initialGuess(), lambda(dmoc.numConstraints());
-  for (int k = 0; k <= 8; ++k) {
-    x.segment<3>(16 * k) = 0.3 * Vector3d(U(rng), U(rng), U(rng));
-    x.segment<3>(16 * k + 3) = Vector3d(130.0 + 12.0 * U(rng), 8.0 + 6.0 * U(rng), 4.0 + 3.0 * U(rng));
-    if (k == 8) break;
-    for (int i = 0; i < 6; ++i) x[16 * k + 6 + i] = (i < 3 ? 0.5 : 5.0) * U(rng);
-    dmoc.setControl(x, k, {6000.0 + 2000.0 * U(rng), 500.0 * U(rng), 0.2 * U(rng), 0.2 * U(rng)});
-  }
+  const Eigen::VectorXd x = randomIterate(dmoc, rng, {130.0, 8.0, 4.0}, {12.0, 6.0, 3.0});
+  Eigen::VectorXd lambda(dmoc.numConstraints());
   for (int i = 0; i < lambda.size(); ++i) lambda[i] = U(rng);
   return test::nlpHessianFdError(dmoc, x, 0.7, lambda, samePattern, 1e-5);
 }
