@@ -121,7 +121,7 @@ class LinearModel : public ConstrainedModel {
  public:
   LinearModel(Eigen::VectorXd mass, Eigen::MatrixXd G) : mass_(std::move(mass)), G_(std::move(G)) {
     for (long i = 0; i < G_.rows(); ++i) {
-      ConstraintDesc d{"row " + std::to_string(i), ConstraintKind::Holonomic, 0, 1, {}};
+      ConstraintDesc d{"row " + std::to_string(i), ConstraintKind::Holonomic, 0, 1, {}, {}};
       for (long j = 0; j < G_.cols(); ++j) d.columns.push_back(int(j));
       descs_.push_back(d);
     }

@@ -17,12 +17,20 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(m
   for (const auto& c : cs) {
     // 0 rows: a constraint the model's coordinates satisfy by construction (a rigid rod's unit length).
     if (c.rows < 0 || c.rows > 3) throw BadInput("constraint '" + c.name + "': 0 to 3 rows allowed");
+    const size_t block = size_t(c.rows) * c.columns.size();
+    if (!c.structuralZero.empty() && c.structuralZero.size() != block)
+      throw BadInput("constraint '" + c.name + "': structural-zero mask of " + std::to_string(c.structuralZero.size()) +
+                     " entries for a " + std::to_string(block) + "-entry block");
     rowOffset_.push_back(row);
     slotStart_.push_back(int(triplets.size()));
     for (int r = 0; r < c.rows; ++r) {
       holonomicRow_.push_back(c.kind == ConstraintKind::Holonomic);
-      for (int col : c.columns) {
+      for (size_t k = 0; k < c.columns.size(); ++k) {
+        const int col = c.columns[k];
         if (col < 0 || col >= n) throw BadInput("constraint '" + c.name + "' names column " + std::to_string(col));
+        const size_t entry = size_t(r) * c.columns.size() + k;
+        if (!c.structuralZero.empty() && c.structuralZero[entry]) continue;
+        source_.push_back(int(entry));
         triplets.emplace_back(row + r, col, double(triplets.size()) + 1.0);
       }
     }
@@ -47,7 +55,8 @@ void ConstraintJacobian::evaluate(const Eigen::VectorXd& q, double t) {
     model_.evaluateConstraint(int(i), q, t, value_.data() + rowOffset_[i], jac_.data());
     const int count = slotStart_[i + 1] - slotStart_[i];
     const int* slot = slot_.data() + slotStart_[i];
-    for (int k = 0; k < count; ++k) Jv[slot[k]] = jac_[size_t(k)];
+    const int* source = source_.data() + slotStart_[i];
+    for (int k = 0; k < count; ++k) Jv[slot[k]] = jac_[size_t(source[k])];
   }
 }
 

@@ -1,6 +1,7 @@
 // The stacked constraint Jacobian J(q) (holonomic G and nonholonomic A rows, constraints in model
-// order) with its sparsity pattern built once from the model's column lists, so each evaluation only
-// writes values. Shared by SPOOK and the RK4/RATTLE baselines.
+// order) with its sparsity pattern built once from the model's column lists less their structural
+// zeros (ConstraintDesc::structuralZero), so each evaluation only writes values. Shared by SPOOK
+// and the RK4/RATTLE baselines.
 #pragma once
 #include <Eigen/Core>
 #include <vector>
@@ -30,6 +31,7 @@ class ConstraintJacobian {
   SparseMatrixD J_;
   Eigen::VectorXd value_;
   std::vector<int> rowOffset_, slot_, slotStart_;
+  std::vector<int> source_;  // per stored entry: its index in the model's dense block (structural zeros skipped)
   std::vector<char> holonomicRow_;
   std::vector<double> jac_;
 };

@@ -26,7 +26,20 @@ RigidRodModel::RigidRodModel(const RodSystem& system) : system_(system), descs_(
     for (size_t c = 0; c < d.columns.size(); ++c)
       if (rodOf[size_t(d.columns[c])] >= 0 && d.columns[c] == rodOf[size_t(d.columns[c])] + 3)
         uBlocks_[i].push_back({int(c), rodOf[size_t(d.columns[c])]});
+    mapStructuralZeros(d, uBlocks_[i]);
   }
+}
+
+// (u × a)_k = u_{k+1} a_{k+2} − u_{k+2} a_{k+1}: structurally zero iff a_{k+1} and a_{k+2} are.
+void RigidRodModel::mapStructuralZeros(ConstraintDesc& d, const std::vector<UBlock>& blocks) {
+  if (d.structuralZero.empty()) return;
+  const size_t width = d.columns.size();
+  for (const UBlock& ub : blocks)
+    for (int r = 0; r < d.rows; ++r) {
+      char* z = d.structuralZero.data() + size_t(r) * width + size_t(ub.position);
+      const char a[3] = {z[0], z[1], z[2]};
+      for (int k = 0; k < 3; ++k) z[k] = a[(k + 1) % 3] && a[(k + 2) % 3];
+    }
 }
 
 void RigidRodModel::toTwist(const Eigen::VectorXd& q, const Eigen::VectorXd& rates, Eigen::VectorXd& out) const {

@@ -57,6 +57,7 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
     int position;  // index in the constraint's column list of the rod's first u column
     int offset;    // the rod's first coordinate
   };
+  static void mapStructuralZeros(ConstraintDesc& d, const std::vector<UBlock>& blocks);  // u-blocks → ω-blocks
   const RodSystem& system_;
   std::vector<ConstraintDesc> descs_;
   std::vector<std::vector<UBlock>> uBlocks_;

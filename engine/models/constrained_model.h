@@ -20,6 +20,10 @@ struct ConstraintDesc {
   int group = 0;             // model-defined group (joints, unit length, pins, ...), see groupNames()
   int rows = 1;              // 0..3 scalar rows (0: held by the coordinates, e.g. a rigid rod's length)
   std::vector<int> columns;  // coordinates spanned by the dense Jacobian block (rows × columns.size())
+  // Entries of that block (row-major) that are zero for every q, t; empty: none. The stacked Jacobian stores only
+  // the others, so every pass over J (products, the solvers' assembly) skips them. A ball joint's row k of
+  // ∂(x + s(l/2)u)/∂(x, u) is nonzero only in the k-th column of each 3-column block: 2/3 of its block.
+  std::vector<char> structuralZero;
 };
 
 class ConstrainedModel {

@@ -38,7 +38,7 @@ int RodSystem::addRod(double mass, double length, const Eigen::Vector3d& centre,
   const int body = addBody(Body{true, mass, length, 0}, q, v);
   const int off = bodies_.back().offset;
   ConstraintDesc d{"unit length: rod " + std::to_string(body + 1), ConstraintKind::Holonomic, kGroupUnit, 1,
-                   {off + 3, off + 4, off + 5}};
+                   {off + 3, off + 4, off + 5}, {}};
   add(Record{Kind::Unit, {body, 0}, {body, 0}}, std::move(d));
   return body;
 }
@@ -63,7 +63,17 @@ std::string RodSystem::pointName(BodyPoint p) const {
   return name;
 }
 
+// Joint and pin rows n = e_k: pointJacobianRow writes n into each 3-column block (x, and u for a rod end), so
+// row k is nonzero only in its blocks' k-th columns.
+static std::vector<char> pointRowZeros(int rows, size_t width) {
+  std::vector<char> zero(size_t(rows) * width);
+  for (int r = 0; r < rows; ++r)
+    for (size_t c = 0; c < width; ++c) zero[size_t(r) * width + c] = int(c % 3) != r;
+  return zero;
+}
+
 int RodSystem::add(Record r, ConstraintDesc d) {
+  if (r.kind == Kind::Joint || r.kind == Kind::Pin) d.structuralZero = pointRowZeros(d.rows, d.columns.size());
   records_.push_back(std::move(r));
   descs_.push_back(std::move(d));
   return int(descs_.size()) - 1;
@@ -75,14 +85,14 @@ int RodSystem::addJoint(BodyPoint a, BodyPoint b, const std::string& name) {
   for (int c : pointColumns(b)) cols.push_back(c);
   const int index = int(descs_.size());
   ConstraintDesc d{name.empty() ? "joint " + std::to_string(index + 1) + ": " + pointName(a) + " - " + pointName(b) : name,
-                   ConstraintKind::Holonomic, kGroupJoints, 3, std::move(cols)};
+                   ConstraintKind::Holonomic, kGroupJoints, 3, std::move(cols), {}};
   return add(Record{Kind::Joint, a, b}, std::move(d));
 }
 
 int RodSystem::addPin(BodyPoint a, const Eigen::Vector3d& worldPoint, const std::string& name) {
   const int index = int(descs_.size());
   ConstraintDesc d{name.empty() ? "pin " + std::to_string(index + 1) + ": " + pointName(a) : name, ConstraintKind::Holonomic,
-                   kGroupPins, 3, pointColumns(a)};
+                   kGroupPins, 3, pointColumns(a), {}};
   Record r{Kind::Pin, a, a};
   r.vec = worldPoint;
   return add(r, std::move(d));
@@ -92,7 +102,7 @@ int RodSystem::addPlanePoint(BodyPoint a, const Eigen::Vector3d& normal, double 
   if (!(normal.norm() > 0)) throw BadInput("RodSystem: plane normal must be nonzero");
   const int index = int(descs_.size());
   ConstraintDesc d{name.empty() ? "plane " + std::to_string(index + 1) + ": " + pointName(a) : name, ConstraintKind::Holonomic,
-                   kGroupPlane, 1, pointColumns(a)};
+                   kGroupPlane, 1, pointColumns(a), {}};
   Record r{Kind::Plane, a, a};
   r.vec = normal.normalized();
   r.scalar = offset;
@@ -108,7 +118,7 @@ int RodSystem::addNoSideSlip(BodyPoint a, const Eigen::Vector3d& normal, double 
     for (int k = 3; k < 6; ++k) cols.push_back(off + k);  // A depends on u even at the centre
   const int index = int(descs_.size());
   ConstraintDesc d{name.empty() ? "no side slip " + std::to_string(index + 1) + ": " + pointName(a) : name,
-                   ConstraintKind::Nonholonomic, kGroupNoSlip, 1, std::move(cols)};
+                   ConstraintKind::Nonholonomic, kGroupNoSlip, 1, std::move(cols), {}};
   Record r{Kind::NoSlip, a, a};
   r.vec = normal.normalized();
   r.scalar = sideSlip;
