@@ -6,12 +6,32 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 namespace varsim {
 
 namespace {
+// Calls f(n) with n as a compile-time constant (std::integral_constant) for the block sizes the rod models
+// produce, so the kernels' innermost loops over rows have a fixed trip count the compiler unrolls and
+// vectorises whole (no prologue/remainder per column: those dominated at r ≈ 10); else with the int.
+// The same operations in the same order either way: bit-identical.
+template <class F>
+void withSize(int n, F&& f) {
+  switch (n) {
+#define VARSIM_SIZE_CASE(N) \
+  case N: return f(std::integral_constant<int, N>{});
+    VARSIM_SIZE_CASE(1) VARSIM_SIZE_CASE(2) VARSIM_SIZE_CASE(3) VARSIM_SIZE_CASE(4) VARSIM_SIZE_CASE(5)
+    VARSIM_SIZE_CASE(6) VARSIM_SIZE_CASE(7) VARSIM_SIZE_CASE(8) VARSIM_SIZE_CASE(9) VARSIM_SIZE_CASE(10)
+    VARSIM_SIZE_CASE(11) VARSIM_SIZE_CASE(12) VARSIM_SIZE_CASE(13) VARSIM_SIZE_CASE(14) VARSIM_SIZE_CASE(15)
+    VARSIM_SIZE_CASE(16)
+#undef VARSIM_SIZE_CASE
+    default: return f(n);
+  }
+}
+
 // C (r × c) ← C L⁻ᵀ in place, L the packed c × c lower triangle at T.
-void solveRightLowerTransposed(double* C, int r, int c, const double* T) {
+template <class Rows>
+void solveRightLowerTransposed(double* C, Rows r, int c, const double* T) {
   for (int j = 0; j < c; ++j) {
     double* Cj = C + size_t(j) * size_t(r);
     const double* Ti = T;  // packedColumn(T, c, i): the next column starts c − i − 1 further on
@@ -27,7 +47,8 @@ void solveRightLowerTransposed(double* C, int r, int c, const double* T) {
 }
 
 // Lower triangle of the leading r × r block of the packed n × n block A −= C Cᵀ, C r × c.
-void subtractGram(double* A, int n, const double* C, int r, int c) {
+template <class Rows>
+void subtractGram(double* A, int n, const double* C, Rows r, int c) {
   for (int b = 0; b < r; ++b) {
     double* Ab = packedColumn(A, n, b);
     for (int j = 0; j < c; ++j) {
@@ -39,7 +60,8 @@ void subtractGram(double* A, int n, const double* C, int r, int c) {
   }
 }
 
-void forwardSubstitute(const double* L, int w, double* z) {  // L z = b in place, L packed
+template <class Width>
+void forwardSubstitute(const double* L, Width w, double* z) {  // L z = b in place, L packed
   for (int j = 0; j < w; ++j) {
     const double* Lj = packedColumn(L, w, j);
     const double zj = z[j] /= Lj[j];
@@ -47,7 +69,8 @@ void forwardSubstitute(const double* L, int w, double* z) {  // L z = b in place
   }
 }
 
-void backSubstitute(const double* L, int w, double* z) {  // Lᵀ y = z in place, by columns of Lᵀ (no dot chains)
+template <class Width>
+void backSubstitute(const double* L, Width w, double* z) {  // Lᵀ y = z in place, by columns of Lᵀ (no dot chains)
   for (int j = w - 1; j >= 0; --j) {
     const double zj = z[j] /= packedColumn(L, w, j)[j];
     const double* Li = L;
@@ -56,7 +79,8 @@ void backSubstitute(const double* L, int w, double* z) {  // Lᵀ y = z in place
 }
 
 // z −= Cᵀ y, C r × c: four columns at a time so the four sums run side by side.
-void subtractTransposedProduct(const double* C, int r, int c, const double* y, double* z) {
+template <class Rows>
+void subtractTransposedProduct(const double* C, Rows r, int c, const double* y, double* z) {
   int j = 0;
   for (; j + 4 <= c; j += 4) {
     const double* C0 = C + size_t(j) * size_t(r);
@@ -170,10 +194,12 @@ void BlockTridiagonalSolver::factorLane(int lane) {
     const int c = lv.width - lv.sendCol;
     if (lv.recvRows == 0 || c == 0) continue;
     double* C = store_.data() + lv.coupOff;
-    solveRightLowerTransposed(C, lv.recvRows, c, store_.data() + lv.diagOff + packedIndex(lv.width, lv.sendCol, lv.sendCol));
-    if (lv.next == lay.middle) continue;
     const BlockLevel& nx = lay.levels[size_t(lv.next)];
-    subtractGram(store_.data() + nx.diagOff + packedIndex(nx.width, lv.recvRow, lv.recvRow), nx.width - lv.recvRow, C, lv.recvRows, c);
+    withSize(lv.recvRows, [&](auto r) {
+      solveRightLowerTransposed(C, r, c, store_.data() + lv.diagOff + packedIndex(lv.width, lv.sendCol, lv.sendCol));
+      if (lv.next != lay.middle)
+        subtractGram(store_.data() + nx.diagOff + packedIndex(nx.width, lv.recvRow, lv.recvRow), nx.width - lv.recvRow, C, r, c);
+    });
   }
   if (lane == 0) assembleHome(lay.middle, 0);  // groups inside the middle level (lane 0 by convention)
 }
@@ -240,15 +266,19 @@ void BlockTridiagonalSolver::factorMiddle() {
     const BlockLevel& lv = lay.levels[size_t(lay.chain[lane].back())];
     if (lv.recvRows > 0 && lv.width > lv.sendCol)
       subtractGram(A + packedIndex(mid.width, lv.recvRow, lv.recvRow), mid.width - lv.recvRow, store_.data() + lv.coupOff, lv.recvRows,
-                   lv.width - lv.sendCol);
+                   lv.width - lv.sendCol);  // once per factor: no fixed size needed
   }
   choleskyLevel(lay.middle);
 }
 
 // In-place lower Cholesky of level k's diagonal block (left-looking, column by column).
 void BlockTridiagonalSolver::choleskyLevel(int k) {
+  withSize(layout_->levels[size_t(k)].width, [&](auto w) { choleskyLevel(k, w); });
+}
+
+template <class Width>
+void BlockTridiagonalSolver::choleskyLevel(int k, Width w) {
   const BlockLevel& lv = layout_->levels[size_t(k)];
-  const int w = lv.width;
   double* A = store_.data() + lv.diagOff;
   for (int j = 0; j < w; ++j) {
     double* Aj = packedColumn(A, w, j);
@@ -302,7 +332,7 @@ void BlockTridiagonalSolver::forwardLane(int lane) {  // L z = w along the chain
   const BlockLayout& lay = *layout_;
   for (int k : lay.chain[lane]) {
     const BlockLevel& lv = lay.levels[size_t(k)];
-    forwardSubstitute(store_.data() + lv.diagOff, lv.width, w_.data() + lv.start);
+    withSize(lv.width, [&](auto w) { forwardSubstitute(store_.data() + lv.diagOff, w, w_.data() + lv.start); });
     if (lv.next != lay.middle) sendForward(lv);
   }
 }
@@ -333,9 +363,11 @@ void BlockTridiagonalSolver::backwardLane(int lane) {  // Lᵀ y = z back along 
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const BlockLevel& lv = lay.levels[size_t(*it)];
     const BlockLevel& nx = lay.levels[size_t(lv.next)];
-    subtractTransposedProduct(store_.data() + lv.coupOff, lv.recvRows, lv.width - lv.sendCol, w_.data() + nx.start + lv.recvRow,
-                              w_.data() + lv.start + lv.sendCol);
-    backSubstitute(store_.data() + lv.diagOff, lv.width, w_.data() + lv.start);
+    withSize(lv.recvRows, [&](auto r) {
+      subtractTransposedProduct(store_.data() + lv.coupOff, r, lv.width - lv.sendCol, w_.data() + nx.start + lv.recvRow,
+                                w_.data() + lv.start + lv.sendCol);
+    });
+    withSize(lv.width, [&](auto w) { backSubstitute(store_.data() + lv.diagOff, w, w_.data() + lv.start); });
   }
 }
 

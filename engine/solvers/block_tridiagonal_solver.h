@@ -45,6 +45,8 @@ class BlockTridiagonalSolver : public SparseSolver {
   void solveMiddle();
   void sendForward(const BlockLevel& lv);
   void choleskyLevel(int k);
+  template <class Width>
+  void choleskyLevel(int k, Width w);  // w: the level's width, an int or a compile-time constant
   // Runs phase(0) and phase(1): lane 1 on the helper thread with 2 threads and `parallel`, else one after
   // the other. The lanes write disjoint data, so the order does not change a bit of the result.
   void twoLanes(Phase phase, bool parallel = true);

@@ -20,6 +20,7 @@
 
 #include <memory>
 
+#include "engine/integrators/rigid_rod_model.h"
 #include "engine/integrators/rigid_rod_spook.h"
 #include "engine/integrators/constraint_jacobian.h"
 #include "engine/integrators/spook.h"
@@ -128,15 +129,17 @@ void sweep(bool rigid) {
 
 // The linear solve alone (factor + solve of one step's matrix, CPU time, mean over repeats) per
 // solver, next to the rest of the step (assembly of J, r, t; the update and divergence check).
-void solverOnly() {
-  std::printf("SPOOK ladder matrix at t = 1 s (director rods), CPU ms per factor + solve, mean of 50\n%6s %10s %10s %10s %10s\n",
-              "N", "ldlt", "umfpack", "block", "block levels/max width, mean coupling corner r x c, body groups, S entries");
+void solverOnly(bool rigid) {
+  std::printf("SPOOK ladder matrix at t = 1 s (%s rods), CPU ms per factor + solve, mean of 50\n%6s %10s %10s %10s %10s\n",
+              rigid ? "rigid" : "director", "N", "ldlt", "umfpack", "block",
+              "block levels/max width, mean coupling corner r x c, body groups, S entries");
   for (int N : {100, 1000, 5000}) {
     Ladder ladder(LadderConfig{N});
     SpookStepper spook(ladder.system());
     MechanicalState s = ladder.system().initialState();
-    for (int k = 0; k < 60; ++k) spook.step(s, 1.0 / 60);
-    ConstraintJacobian jac(ladder.system());
+    for (int k = 0; k < 60; ++k) spook.step(s, 1.0 / 60);  // the director pose; the rigid rods take its q
+    const RigidRodModel twist(ladder.system());
+    ConstraintJacobian jac(rigid ? static_cast<const ConstrainedModel&>(twist) : ladder.system());
     jac.evaluate(s.q, s.t);
     const Eigen::VectorXd D = Eigen::VectorXd::Constant(jac.rows(), 4e-8 / (9.0 / 3600));
     const Eigen::VectorXd r = Eigen::VectorXd::Ones(jac.matrix().cols()), t = Eigen::VectorXd::Ones(jac.rows());
@@ -291,7 +294,7 @@ void soak(double hours) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--stability") == 0) stability();
   else if (argc > 1 && std::strcmp(argv[1], "--soak") == 0) soak(argc > 2 ? std::atof(argv[2]) : 1.0);
-  else if (argc > 1 && std::strcmp(argv[1], "--solver") == 0) solverOnly();
+  else if (argc > 1 && std::strcmp(argv[1], "--solver") == 0) solverOnly(false), solverOnly(true);
   else if (argc > 1 && std::strcmp(argv[1], "--speed") == 0) speedTable();
   else if (argc > 2 && std::strcmp(argv[1], "--step") == 0)
     stepOnly(std::atoi(argv[2]), parseSparseSolverKind(argc > 3 ? argv[3] : "block"), argc > 4 && std::strcmp(argv[4], "rigid") == 0,
