@@ -93,7 +93,8 @@ void SpookStepper::step(MechanicalState& state, double h) {
   else jacobian_.evaluate(state.q, state.t);
   const SparseMatrixD& J = jacobian_.matrix();
   const Eigen::VectorXd& value = jacobian_.value();
-  Jv_.noalias() = J * v;
+  if (config_.predictedLinearisation) Jv_.setZero(J.rows());
+  else Jv_.noalias() = J * v;
   for (size_t i = 0; i < cs.size(); ++i) {
     const ConstraintRelaxation& rx = relax_[i];
     const bool holonomic = cs[i].kind == ConstraintKind::Holonomic;

@@ -131,13 +131,6 @@ void RodSystem::setSideSlip(int constraint, double sideSlip) {
   r.scalar = sideSlip;
 }
 
-Eigen::Vector3d RodSystem::point(BodyPoint p, const Eigen::VectorXd& q) const {
-  const Body& b = bodies_[size_t(p.body)];
-  Eigen::Vector3d x = q.segment<3>(b.offset);
-  if (b.isRod && p.s != 0) x += halfLength(p) * q.segment<3>(b.offset + 3);
-  return x;
-}
-
 Eigen::Vector3d RodSystem::pointVelocity(BodyPoint p, const Eigen::VectorXd& v) const { return point(p, v); }
 
 Eigen::Vector3d RodSystem::direction(int body, const Eigen::VectorXd& q) const {

@@ -112,4 +112,12 @@ class RodSystem : public ConstrainedModel {
   Eigen::VectorXd massDiag_, q0_, v0_;
 };
 
+// Inline: every constraint evaluation calls it twice per joint, a few times per step.
+inline Eigen::Vector3d RodSystem::point(BodyPoint p, const Eigen::VectorXd& q) const {
+  const Body& b = bodies_[size_t(p.body)];
+  Eigen::Vector3d x = q.segment<3>(b.offset);
+  if (b.isRod && p.s != 0) x += halfLength(p) * q.segment<3>(b.offset + 3);
+  return x;
+}
+
 }  // namespace varsim
