@@ -248,8 +248,9 @@ PanelTab solverTab(const RodScene& scene, const RodDiagnostics& d) {
   if (const std::string model = scene.rodModelSummary(); !model.empty())
     tab.widgets.push_back(PanelWidget::text(model).tip(
         "parameter rod_model (reset). Default rigid: rods cannot change length; joints are curved in the rotation, so "
-        "a step whose joint linearisation missed a rod end by more than max_chord is redone in more sub-steps. At "
-        "dt = 1/60 it completes 60 s for ladders N <= 1000 and chains <= 1000 rods with joint gaps <= 1e-2 m and energy "
+        "a step whose joint linearisation missed a rod end by more than max_chord is first solved again about the pose "
+        "it reached (up to max_relinearise times: Newton on the joint rows at the end pose, planar whips converge in "
+        "2-3), then, if still missing, redone in more sub-steps. At dt = 1/60 it completes 60 s for ladders N <= 1000 and chains <= 1000 rods with joint gaps <= 1e-2 m and energy "
         "never above E(0). director: the paper's stepper (reference runs), joints linear but |u| drifts when rods spin "
         "fast: ladders N >= 150 and chains >= 50 rods diverge in whiplash."));
   const auto ghosts = scene.ghosts();

@@ -37,11 +37,12 @@ RodModelKind parseRodModelKind(const std::string& name) {
 }
 
 RodSimulation::RodSimulation(const RodSystem& system, StepperKind kind, SparseSolverKind solver, DivergenceLimits limits,
-                             RodModelKind model, double maxTurn, double maxChord)
+                             RodModelKind model, double maxTurn, double maxChord, int maxRelinearise)
     : state(system.initialState()), system_(system), kind_(kind) {
-  if (kind == StepperKind::Spook && model == RodModelKind::Rigid)
+  if (kind == StepperKind::Spook && model == RodModelKind::Rigid) {
     rigid_ = std::make_unique<RigidRodSpook>(system, SpookConfig{solver, limits}, maxTurn, maxChord);
-  else if (kind == StepperKind::Spook) spook_ = std::make_unique<SpookStepper>(system, SpookConfig{solver, limits});
+    rigid_->setRelinearise(maxRelinearise);
+  } else if (kind == StepperKind::Spook) spook_ = std::make_unique<SpookStepper>(system, SpookConfig{solver, limits});
   else if (kind == StepperKind::Rk4Baumgarte) rk4_ = std::make_unique<Rk4Baumgarte>(system, BaumgarteConfig{10.0, 1.0, limits});
   else rattle_ = std::make_unique<Rattle>(system, RattleConfig{1e-10, 25, limits});
 }
@@ -211,6 +212,9 @@ void drawJointSpheres(const RodSystem& system, const MechanicalState& state, Dra
 
 namespace varsim {
 
+// The scenes' re-linearisations per sub-step (max_relinearise; chosen by bench_ladder_robust --relin).
+constexpr long kRelineariseDefault = 0;
+
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
                                       const char* rodModel, const char* solver) {
   std::vector<std::string> steppers{"spook", "rk4_baumgarte"};
@@ -236,6 +240,10 @@ std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bo
                                 "rigid rods: a sub-step whose joint linearisation missed a rod end by more than this is "
                                 "redone shorter (adaptive sub-steps, down to dt/64; 0: off). The miss grows with the "
                                 "change of a rod's rotation rate within the step (whiplash), not with the rate itself"));
+    p.push_back(ParamSpec::integer("max_relinearise", kRelineariseDefault, 0, RigidRodSpook::kMaxRelinearise,
+                                   "rigid rods: a sub-step that missed max_chord is first solved again with the joint "
+                                   "rows linearised about the pose it reached, up to this many times (Newton on the rows "
+                                   "at the end pose); one still missing is redone in sub-steps (0: sub-steps only)"));
     p.push_back(ParamSpec::real("max_turn", 0.0, 0.0, 3.14159265358979, "rad",
                                 "rigid rods: also keep every sub-step's rotation of the fastest rod below this (0: off; "
                                 "before max_chord existed 0.03 was needed for the gaps, at 2-7x the cost)"));
@@ -264,12 +272,13 @@ void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, d
       params_.spec("rod_model") ? parseRodModelKind(params_.choice("rod_model")) : RodModelKind::Director;
   const double maxTurn = params_.spec("max_turn") ? params_.real("max_turn") : 0.0;
   const double maxChord = params_.spec("max_chord") ? params_.real("max_chord") : 0.0;
-  main_ = std::make_unique<RodSimulation>(system, kind, solver, limits, model, maxTurn, maxChord);
+  const int relin = params_.spec("max_relinearise") ? int(params_.integer("max_relinearise")) : 0;
+  main_ = std::make_unique<RodSimulation>(system, kind, solver, limits, model, maxTurn, maxChord, relin);
   initialEnergy_ = rodDiagnostics(system, main_->state).energy;
   if (params_.flag("ghosts"))
     for (StepperKind g : {StepperKind::Spook, StepperKind::Rk4Baumgarte, StepperKind::Rattle})
       if (g != kind && !(g == StepperKind::Rattle && system.hasNonholonomic()))
-        ghosts_.push_back(std::make_unique<RodSimulation>(system, g, solver, limits, model, maxTurn, maxChord));
+        ghosts_.push_back(std::make_unique<RodSimulation>(system, g, solver, limits, model, maxTurn, maxChord, relin));
   applyParams();
 }
 
@@ -533,7 +542,8 @@ std::string RodScene::stabilityWarning() const {
 std::string RodScene::rodModelSummary() const {
   if (!main_->spook()) return "";
   if (!main_->rigid()) return "rod model: director (x, u) with the row u.u = 1 (seed 001 Sec. 6)";
-  return "rod model: rigid (R3 x S2, length exact), " + std::to_string(main_->lastSubSteps()) + " sub-step(s) last step (" +
+  return "rod model: rigid (R3 x S2, length exact), " + std::to_string(main_->lastSubSteps()) + " sub-step(s), " +
+         std::to_string(main_->lastRelinearisations()) + " re-linearisation(s) last step (" +
          std::to_string(main_->lastSolves()) + " solves)";
 }
 

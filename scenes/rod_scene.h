@@ -37,9 +37,11 @@ RodModelKind parseRodModelKind(const std::string& name);
 // One rod system advanced by one stepper. The model is shared (steppers only read it).
 class RodSimulation {
  public:
-  // maxTurn, maxChord: the rigid model's sub-step rules (rigid_rod_spook.h; 0, 0 = one step).
+  // maxTurn, maxChord: the rigid model's sub-step rules; maxRelinearise: its re-linearisations per sub-step
+  // (rigid_rod_spook.h; 0, 0, 0 = one step).
   RodSimulation(const RodSystem& system, StepperKind kind, SparseSolverKind solver, DivergenceLimits limits,
-                RodModelKind model = RodModelKind::Director, double maxTurn = 0.0, double maxChord = 0.0);
+                RodModelKind model = RodModelKind::Director, double maxTurn = 0.0, double maxChord = 0.0,
+                int maxRelinearise = 0);
   // Throws SimulationDiverged / SingularSystem, leaving the state as it was.
   void step(double h);
   // For ghosts: a divergence freezes the simulation and is recorded instead of thrown.
@@ -51,6 +53,7 @@ class RodSimulation {
   bool rigid() const { return rigid_ != nullptr; }
   int lastSubSteps() const { return rigid_ ? rigid_->lastSubSteps() : 1; }
   int lastSolves() const { return rigid_ ? rigid_->lastSolves() : 1; }  // sub-steps plus the redone ones
+  int lastRelinearisations() const { return rigid_ ? rigid_->lastRelinearisations() : 0; }  // of them, re-solves
   Rk4Baumgarte* rk4() { return rk4_.get(); }
   void setLimits(const DivergenceLimits& limits);
   double lastStepUs() const { return lastStepUs_; }
@@ -98,8 +101,8 @@ Mat4 translation(const Eigen::Vector3d& p);
 // Parameters every RodScene declares besides the model's own: dt, gravity, stepper (the allowed
 // ones), solver (default `solver`: "block" for the one-dimensional ladder and chain, whose constraint
 // graphs it is built for), ghosts, trails, the relaxation parameters of `groups` and, if `rodModel` is
-// given, the choice `rod_model` with that default and the rigid model's sub-step rules `max_chord` and
-// `max_turn` (scenes without them use the director model).
+// given, the choice `rod_model` with that default, the rigid model's sub-step rules `max_chord` and
+// `max_turn` and its re-linearisations `max_relinearise` (scenes without them use the director model).
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
                                       const char* rodModel = nullptr, const char* solver = "ldlt");
 
@@ -183,6 +186,7 @@ class RodScene : public Scene {
                  double maxAngle) const override;
   const RodSystem& system() const { return *system_; }
   const MechanicalState& state() const { return main_->state; }
+  int lastSolves() const { return main_->lastSolves(); }  // SPOOK solves of the last step (rigid: sub-steps, re-solves)
 
  protected:
   // Derived constructors build their model, then call this: `trail` is the point the trail follows,

@@ -22,6 +22,30 @@ std::unique_ptr<Scene> makeScene(const std::string& name, const std::vector<std:
   for (const auto& [k, v] : set) p.setFromString(k, v, "test");
   return SceneRegistry::create(name, p);
 }
+
+// n steps of a rod scene: max |u·u − 1|/2, max E − E(0), max joint gap and SPOOK solves (E0: at the start).
+struct SceneRun {
+  double E0 = 0, maxUnit = 0, maxExcess = -1e300, maxGap = 0;
+  long solves = 0;
+};
+SceneRun runRodScene(Scene& scene, long n) {
+  const auto cols = scene.columns();
+  const auto col = [&](const char* c) { return size_t(std::find(cols.begin(), cols.end(), c) - cols.begin()); };
+  const auto* rod = dynamic_cast<const RodScene*>(&scene);
+  std::vector<double> row;
+  scene.diagnostics(row);
+  SceneRun r;
+  r.E0 = row[col("energy")];
+  for (long k = 0; k < n; ++k) {
+    scene.step(scene.dt(), {});  // throws SimulationDiverged on divergence
+    r.solves += rod ? rod->lastSolves() : 1;
+    scene.diagnostics(row);
+    r.maxUnit = std::max(r.maxUnit, row[col("unit_max")]);
+    r.maxExcess = std::max(r.maxExcess, row[col("energy")] - r.E0);
+    r.maxGap = std::max(r.maxGap, row[col("constraint_max")]);
+  }
+  return r;
+}
 }  // namespace
 
 TEST_CASE("rod scenes: the ladder's CSV columns start with the issue's names") {
@@ -127,19 +151,8 @@ TEST_CASE("rod scenes: bad input names key and range") {
 TEST_CASE("rod scenes: rod_model = rigid on the ladder and chain (lengths exact, 20 s, energy below E(0)), bad value") {
   for (const char* name : {"ladder", "chain"}) {
     auto scene = makeScene(name, {{"rod_model", "rigid"}});
-    const auto cols = scene->columns();
-    const auto col = [&](const char* c) { return size_t(std::find(cols.begin(), cols.end(), c) - cols.begin()); };
-    std::vector<double> row;
-    scene->diagnostics(row);
-    const double E0 = row[col("energy")];
-    double maxUnit = 0, maxExcess = -1e300, maxGap = 0;
-    for (int k = 0; k < 1200; ++k) {
-      scene->step(scene->dt(), {});
-      scene->diagnostics(row);
-      maxUnit = std::max(maxUnit, row[col("unit_max")]);
-      maxExcess = std::max(maxExcess, row[col("energy")] - E0);
-      maxGap = std::max(maxGap, row[col("constraint_max")]);
-    }
+    const SceneRun run = runRodScene(*scene, 1200);
+    const double maxUnit = run.maxUnit, maxExcess = run.maxExcess, maxGap = run.maxGap, E0 = run.E0;
     MESSAGE(std::string(name) << " rigid 20 s: max |u.u-1|/2 " << maxUnit << ", max E - E0 " << maxExcess << " J, max gap " << maxGap << " m");
     CHECK(maxUnit < 4e-16);
     CHECK(maxExcess <= 1e-9 * std::max(1.0, std::abs(E0)));
@@ -189,4 +202,39 @@ TEST_CASE("rod scenes: rigid is the default rod model; issue 16 reproducer, ladd
   CHECK(maxGap < 1e-2);
   CHECK(maxUnit < 4e-16);
   CHECK(maxExcess <= 1e-9 * std::abs(E0));
+}
+
+// max_relinearise (rigid_rod_spook.h) at its range ends, 0 (sub-steps only) and 16, on the default ladder
+// and chain for 20 s: lengths exact, energy below E(0), gaps < 1e-2 m, and at 16 fewer SPOOK solves than at
+// 0 (the whips' frames iterate instead of sub-stepping). Save/load with iterations on is the save/load test
+// above (the scenes' default). Values outside [0, 16] or not whole are refused naming the key.
+TEST_CASE("rod scenes: max_relinearise at 0 and 16 runs 20 s sanely; bad values are BadInput") {
+  const double T = std::getenv("VARSIM_SANITIZED") ? 5.0 : 20.0;
+  for (const char* name : {"ladder", "chain"}) {
+    long solves[2] = {0, 0};
+    for (int end = 0; end < 2; ++end) {
+      auto scene = makeScene(name, {{"max_relinearise", end ? "16" : "0"}});
+      const SceneRun run = runRodScene(*scene, std::lround(T / scene->dt()));
+      const double maxUnit = run.maxUnit, maxExcess = run.maxExcess, maxGap = run.maxGap, E0 = run.E0;
+      solves[end] = run.solves;
+      MESSAGE(std::string(name) << " max_relinearise " << (end ? 16 : 0) << ", " << T << " s: " << solves[end] << " solves, max gap "
+                   << maxGap << " m, max E - E0 " << maxExcess << " J");
+      CHECK(scene->time() == doctest::Approx(T).epsilon(1e-9));
+      CHECK(maxUnit < 4e-16);
+      CHECK(maxExcess <= 1e-9 * std::max(1.0, std::abs(E0)));
+      CHECK(maxGap < 1e-2);
+    }
+    CHECK(solves[1] < solves[0]);
+  }
+  ParamSet p = SceneRegistry::defaults("ladder");
+  for (const char* bad : {"-1", "17", "1.5", "nan"}) {
+    try {
+      p.setFromString("max_relinearise", bad, "--set");
+      FAIL("accepted max_relinearise=" << bad);
+    } catch (const BadInput& e) {
+      CHECK(std::string(e.what()).find("max_relinearise") != std::string::npos);
+    }
+  }
+  CHECK(std::system((std::string(VARSIM_BINARY) + " run chain --set max_relinearise=17 --steps 1 2>/dev/null").c_str()) ==
+        2 * 256);
 }

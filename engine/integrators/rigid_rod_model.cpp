@@ -85,6 +85,25 @@ double RigidRodModel::endLinearisationError(const Eigen::VectorXd& q, const Eige
   return worst;
 }
 
+void RigidRodModel::rotationStiffness(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda, double h, double t,
+                                      Eigen::VectorXd& c) const {
+  c.setZero(coordinateCount());
+  double value[3], jac[3 * 12];
+  int row = 0;  // constraint i's first multiplier: rows stacked in constraint order (ConstraintJacobian)
+  for (size_t i = 0; i < descs_.size(); row += descs_[i].rows, ++i) {
+    const ConstraintDesc& d = descs_[i];
+    if (d.rows == 0 || d.kind != ConstraintKind::Holonomic || uBlocks_[i].empty()) continue;
+    system_.evaluateConstraint(int(i), q, t, value, jac);  // the director u-blocks a = ∂g/∂u
+    const int width = int(d.columns.size());
+    for (const UBlock& ub : uBlocks_[i]) {
+      Eigen::Vector3d phi = Eigen::Vector3d::Zero();
+      for (int r = 0; r < d.rows; ++r) phi += lambda[row + r] * Eigen::Map<const Eigen::Vector3d>(jac + r * width + ub.position);
+      c.segment<3>(ub.offset + 3).array() += h * q.segment<3>(ub.offset + 3).dot(phi);
+    }
+  }
+  c = c.cwiseMax(0.0);
+}
+
 void RigidRodModel::evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const {
   const ConstraintDesc& d = descs_[size_t(i)];
   if (d.rows == 0) return;

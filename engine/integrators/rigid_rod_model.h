@@ -35,6 +35,14 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
   double endLinearisationError(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, const Eigen::VectorXd& qNext,
                                const Eigen::VectorXd& twistNext, double h, Eigen::VectorXd& predicted) const;
 
+  // Newton's geometric stiffness of the holonomic rows' forces on the rods' rotations, its diagonal: a rod's
+  // torque impulse u × φ, φ = Σ_i (∂g_i/∂u)ᵀλ_i (director a-blocks at q, `lambda` SPOOK's stacked impulses),
+  // turns with u_{k+1} = exp(hω)u_k: ∂(u × φ)/∂ω = −h[(u·φ)I − uφᵀ]. c = h max(u·φ, 0) on the rod's three
+  // ω entries (tension stiffens; compression is left out so M + c stays positive), 0 elsewhere. For planar
+  // motion (ω ⊥ u, φ in the plane) the uφᵀ part has no effect and c is the whole Newton term.
+  void rotationStiffness(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda, double h, double t,
+                         Eigen::VectorXd& c) const;
+
   // ConstrainedModel over the twist. Same coordinates, columns, groups and constraint indices as the
   // RodSystem, but unit-length constraints have 0 rows (S² holds them) and each row's u-block a
   // (∂g/∂u) becomes the ω-block u × a (g's rate a·u̇ = a·(ω × u) = (u × a)·ω).

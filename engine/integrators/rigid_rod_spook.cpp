@@ -30,17 +30,74 @@ double RigidRodSpook::fastestTurnRate(const MechanicalState& twist) const {
   return wmax;
 }
 
-// How far the sub-step of size hs that took `before` to twist_ overshot the rules (≤ 1: accepted). The
-// end miss falls like hs⁴ (Δω and hs both scale with hs), the turn like hs: the ratio is the factor by
-// which hs exceeded the largest acceptable sub-step. `chord` receives the end miss (m).
-double RigidRodSpook::overshoot(const MechanicalState& before, double hs, double& chord) {
+void RigidRodSpook::setRelinearise(int maxIterations, bool subStepFallback, double reach) {
+  if (maxIterations < 0 || maxIterations > kMaxRelinearise)
+    throw BadInput("rigid-rod SPOOK: max_relinearise = " + std::to_string(maxIterations) + ": allowed [0, " +
+                   std::to_string(kMaxRelinearise) + "]");
+  if (!(reach >= 1) || !std::isfinite(reach))
+    throw BadInput("rigid-rod SPOOK: re-linearisation reach = " + std::to_string(reach) + ": allowed [1, inf)");
+  maxRelinearise_ = maxIterations;
+  subStepFallback_ = subStepFallback;
+  reach_ = reach;
+}
+
+// How far the sub-step of size hs that ended at twist_ overshot the rules (≤ 1: accepted); `chord` is the
+// end miss of the solve kept, `first` that of its plain solve. The end miss falls like hs⁴ (Δω and hs both
+// scale with hs), the turn like hs: the ratio is the factor by which hs exceeded the largest acceptable
+// sub-step. Re-linearising, a plain miss up to reach·maxChord is acceptable (rigid_rod_spook.h).
+double RigidRodSpook::overshoot(double hs, double chord, double first) const {
   double r = 0;
   if (maxTurn_ > 0) r = hs * fastestTurnRate(twist_) / maxTurn_;
-  if (maxChord_ > 0) {
-    chord = model_.endLinearisationError(before.q, before.v, twist_.q, twist_.v, hs, predicted_);
-    r = std::max(r, std::pow(chord / maxChord_, 0.25));
-  }
+  if (maxChord_ > 0) r = std::max(r, std::pow(chord / maxChord_, 0.25));
+  if (maxChord_ > 0 && maxRelinearise_ > 0) r = std::max(r, std::pow(first / (reach_ * maxChord_), 0.25));
   return r;
+}
+
+// One sub-step of size hs from before_ (= twist_ on entry): the plain solve about q_k ⊕ hs v_k (today's
+// step), then the re-linearisations if its miss is within reach. Returns the end miss of the solve kept (m;
+// 0 without maxChord); `first` receives the plain solve's.
+double RigidRodSpook::subStep(double hs, double& first) {
+  spook_.step(twist_, hs);
+  ++lastSolves_;
+  first = 0;
+  if (maxChord_ <= 0) return 0;
+  double miss = first = model_.endLinearisationError(before_.q, before_.v, twist_.q, twist_.v, hs, predicted_);
+  solveLog_.push_back({0, miss});
+  if (miss <= reach_ * maxChord_) relinearise(hs, miss);
+  return miss;
+}
+
+// Re-solves the sub-step about q̃ = q_k ⊕ hs v^(j), with the joint forces' turn with the rods
+// (RigidRodModel::rotationStiffness at q̃ and the last impulses: without it the iteration is a fixed point
+// that diverges once h²|f|/(m l) ≫ 1, as in every ladder whip), while the miss (now about q̃: the rows' residual at the
+// end pose beyond their linear model) exceeds maxChord, at most maxRelinearise_ times. An iterate that
+// misses more than the one before, or diverges, is dropped (the one before is rebuilt: the retraction is
+// deterministic) and the iteration stops: the sub-step redo takes over.
+void RigidRodSpook::relinearise(double hs, double& miss) {
+  for (int j = 1; j <= maxRelinearise_ && miss > maxChord_; ++j) {
+    iterate_ = twist_.v;
+    model_.rotationStiffness(twist_.q, spook_.multipliers(), hs, twist_.t, shift_);
+    twist_ = before_;
+    double next = miss;
+    try {
+      ++lastSolves_;
+      ++lastRelin_;
+      spook_.step(twist_, hs, &iterate_, &shift_);
+      next = model_.endLinearisationError(before_.q, iterate_, twist_.q, twist_.v, hs, predicted_);
+      solveLog_.push_back({j, next});
+    } catch (const SimulationDiverged&) {
+      next = miss;  // state left at before_ by the throw
+    }
+    if (next < miss) {
+      miss = next;
+      continue;
+    }
+    model_.retract(before_.q, iterate_, hs, twist_.q);  // back to iterate j − 1, as SpookStepper::step built it
+    twist_.v = iterate_;
+    twist_.t = before_.t + hs;
+    twist_.step = before_.step + 1;
+    return;
+  }
 }
 
 // Sub-steps checked after the fact: the frame h is tried as n equal SPOOK sub-steps (n = 1, or what
@@ -50,8 +107,9 @@ double RigidRodSpook::overshoot(const MechanicalState& before, double hs, double
 // 1 … 2 on r measured in notes/rodgap2.md). Only rods whose rates change (whiplash, not the quiet
 // swing) make the end miss, so quiet frames take one solve. Sub-steps stay equal within a frame:
 // varying them inside it (an ODE-style controller) measured the same solves but destabilised the
-// undamped rows of τ = 0 (test_rod_scenes). Every choice is a function of the frame's start state: runs
-// are bit-reproducible.
+// undamped rows of τ = 0 (test_rod_scenes). With setRelinearise each sub-step first iterates (subStep)
+// and the redo grows n from the miss left after iterating. Every choice is a function of the frame's
+// start state: runs are bit-reproducible.
 void RigidRodSpook::step(MechanicalState& state, double h) {
   twist_.q = state.q;
   model_.toTwist(state.q, state.v, twist_.v);
@@ -61,19 +119,21 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
   // Throws with `state` untouched (twist_, before_ and start_ are scratch).
   int n = maxTurn_ > 0 ? int(std::clamp(std::ceil(h * fastestTurnRate(twist_) / maxTurn_), 1.0, double(kMaxSubSteps))) : 1;
   lastSolves_ = 0;
+  lastRelin_ = 0;
   lastRedone_ = false;
+  solveLog_.clear();
   for (;;) {
-    double worst = 0, chord = 0;
+    double worst = 0;
     lastChord_ = 0;
     for (int i = 0; i < n; ++i) {
       before_ = twist_;
-      spook_.step(twist_, h / n);
-      ++lastSolves_;
-      worst = std::max(worst, overshoot(before_, h / n, chord));
+      double first = 0;
+      const double chord = subStep(h / n, first);
+      worst = std::max(worst, overshoot(h / n, chord, first));
       lastChord_ = std::max(lastChord_, chord);
-      if (worst > 1 && n < kMaxSubSteps) break;  // redone anyway: the rest would be wasted
+      if (worst > 1 && n < kMaxSubSteps && subStepFallback_) break;  // redone anyway: the rest would be wasted
     }
-    if (worst <= 1 || n == kMaxSubSteps) break;
+    if (worst <= 1 || n == kMaxSubSteps || !subStepFallback_) break;
     n = int(std::min(double(kMaxSubSteps), std::max(std::ceil(1.5 * n), std::ceil(n * std::pow(worst, 4.0 / 3.0) / 0.9))));
     twist_ = start_;
     lastRedone_ = true;

@@ -5,6 +5,8 @@
 // The state it steps is the RodSystem's own (x, u; ẋ, u̇ = ω × u), so diagnostics, drawing and saved
 // states are shared with the paper's (x, u) stepper.
 #pragma once
+#include <vector>
+
 #include "engine/integrators/rigid_rod_model.h"
 #include "engine/integrators/spook.h"
 
@@ -24,6 +26,26 @@ class RigidRodSpook {
   RigidRodSpook(const RigidRodSpook&) = delete;
   RigidRodSpook& operator=(const RigidRodSpook&) = delete;
 
+  // Re-linearisation (predictor–corrector, off with maxIterations = 0: today's step byte for byte): a
+  // sub-step whose end miss exceeds maxChord is solved again with the joint rows linearised about the pose
+  // its last solve reached, q̃ = q_k ⊕ h v^(j) (SpookStepper::step's predictor), and the joint forces turning
+  // with the rods (RigidRodModel::rotationStiffness), up to maxIterations times while the miss exceeds
+  // maxChord and falls. Converged, the rows hold at the end pose (an implicit-constraint SPOOK). For planar
+  // motion (rotations add, the stiffness is exact) this is Newton's method: on the ladders the miss falls
+  // ×0.4 in the first re-solve and ×0.02–0.09 in the next (bench_ladder_robust --relin); on 3-D chains
+  // (no dexp tangent, the symmetric solvers cannot take one) only ×0.5–0.7. A sub-step that still misses
+  // sends the frame to the sub-step redo above (each sub-step iterating too) unless subStepFallback is
+  // false (the bench's "iteration only": then it is accepted as it is). BadInput outside [0, kMaxRelinearise].
+  // Only a sub-step whose plain solve missed at most reach·maxChord iterates (reach ≥ 1, else BadInput): the
+  // rows' g_{k−1}, retrodicted along v_k (spook.h), is exact after a frame of one step but misses the last
+  // pose after a sub-stepped one by about as much as the plain solve misses the next pose, and iterating
+  // cannot correct that (a 7e-3 m gap measured with reach 100); a frame beyond reach is sub-stepped until
+  // it is within (each sub-step's g_{k−1} then retrodicts over hs).
+  void setRelinearise(int maxIterations, bool subStepFallback = true, double reach = kRelineariseReach);
+  int maxRelinearise() const { return maxRelinearise_; }
+  static constexpr int kMaxRelinearise = 16;
+  static constexpr double kRelineariseReach = 30;  // measured (notes/rodnewton.md): 10 costs more, 100 opens gaps
+
   // One step on the RodSystem state. On a throw (SimulationDiverged, SingularSystem) it is unchanged.
   void step(MechanicalState& state, double h);
 
@@ -35,19 +57,33 @@ class RigidRodSpook {
   int lastSubSteps() const { return lastSubSteps_; }
   bool lastRedone() const { return lastRedone_; }  // the last step was redone with more sub-steps
   int lastSolves() const { return lastSolves_; }   // SPOOK steps the last step took (redone ones included)
+  int lastRelinearisations() const { return lastRelin_; }  // of them, re-linearised re-solves (setRelinearise)
   double lastChord() const { return lastChord_; }  // m: its accepted sub-steps' largest end miss (maxChord > 0)
   double lastSubStepLength() const { return lastSubStep_; }  // s: h / lastSubSteps() (spook().multipliers())
+  // Every SPOOK solve of the last step in order (maxChord > 0): its re-linearisation index (0: the plain
+  // solve of a sub-step) and end miss about its own linearisation point (m) — the iteration's contraction.
+  struct Solve {
+    int iteration;
+    double miss;
+  };
+  const std::vector<Solve>& lastSolveLog() const { return solveLog_; }
 
  private:
   RigidRodModel model_;
   SpookStepper spook_;
   double maxTurn_, maxChord_;
+  int maxRelinearise_ = 0;
+  bool subStepFallback_ = true;
+  double reach_ = kRelineariseReach;
   MechanicalState twist_, before_, start_;  // scratch: the twist-form state now, at the sub-step's and frame's start
-  Eigen::VectorXd predicted_;
+  Eigen::VectorXd predicted_, iterate_, shift_;
+  std::vector<Solve> solveLog_;
   static constexpr int kMaxSubSteps = 64;
   double fastestTurnRate(const MechanicalState& twist) const;
-  double overshoot(const MechanicalState& before, double hs, double& chord);
-  int lastSubSteps_ = 1, lastSolves_ = 1;
+  double overshoot(double hs, double chord, double first) const;
+  double subStep(double hs, double& first);
+  void relinearise(double hs, double& miss);
+  int lastSubSteps_ = 1, lastSolves_ = 1, lastRelin_ = 0;
   bool lastRedone_ = false;
   double lastChord_ = 0, lastSubStep_ = 0;
 };

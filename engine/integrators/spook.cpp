@@ -48,18 +48,20 @@ void SpookStepper::setSolver(SparseSolverKind kind) {
   solver_->setThreads(config_.threads);
 }
 
-// The holonomic rows of (26) with the linearisation of SpookConfig::predictedLinearisation:
-//   ελ + ¼(g̃ + hG̃(v − v_k) + 2g_k + ğ) + (τ/h)(g̃ − g_k) + τG̃(v − v_k) = 0, scaled by 4/(h + 4τ)
-//   like (29): G̃ v + Σλ = −4/(h + 4τ) [¼g̃ + ½g_k + ¼ğ + (τ/h)(g̃ − g_k) − (h/4)G̃v_k − τG̃v_k],
+// The holonomic rows of (26) with the linearisation of SpookConfig::predictedLinearisation about
+// q̃ = q_k ⊕ hṽ (ṽ = `predictor`: v_k on a first solve):
+//   ελ + ¼(g̃ + hG̃(v − ṽ) + 2g_k + ğ) + (τ/h)(g̃ − g_k) + τG̃(v − ṽ) = 0, scaled by 4/(h + 4τ)
+//   like (29): G̃ v + Σλ = −4/(h + 4τ) [¼g̃ + ½g_k + ¼ğ + (τ/h)(g̃ − g_k) − (h/4)G̃ṽ − τG̃ṽ],
 // with ğ = g(q_k ⊕ (−h v_k)): the pose a step of h at v_k came from (the last step's start when it
 // had length h), so g_{k−1} follows the arc of a spinning rod end that (29)'s g_k − hG_k v_k misses
 // by (l/4)(hω)² — with hω of a few rad in a whip, centimetres.
 // With g̃ = g_k + hG_k v_k, ğ = g_k − hG_k v_k, G̃ = G_k (linear rows) this is (29)'s
-// t = −(4/h)Υg_k + ΥG_k v_k.
-const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& state, double h) {
+// t = −(4/h)Υg_k + ΥG_k v_k. ğ stays at the pose v_k came from whatever ṽ is.
+const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& state, double h,
+                                                      const Eigen::VectorXd& predictor) {
   if (!predicted_) predicted_ = std::make_unique<ConstraintJacobian>(model_);
-  if (retraction_) retraction_->retract(state.q, state.v, h, qPredicted_);
-  else qPredicted_ = state.q + h * state.v;
+  if (retraction_) retraction_->retract(state.q, predictor, h, qPredicted_);
+  else qPredicted_ = state.q + h * predictor;
   predicted_->evaluate(qPredicted_, state.t);
   if (!previous_) previous_ = std::make_unique<ConstraintJacobian>(model_);
   if (retraction_) retraction_->retract(state.q, state.v, -h, qPrevious_);
@@ -67,7 +69,7 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   previous_->evaluateValues(qPrevious_, state.t - h);  // ğ only
   const SparseMatrixD& Gp = predicted_->matrix();
   const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = previous_->value();
-  predictedJv_.noalias() = Gp * state.v;
+  predictedJv_.noalias() = Gp * predictor;
   const auto& cs = model_.constraints();
   for (size_t i = 0; i < cs.size(); ++i) {
     if (cs[i].kind != ConstraintKind::Holonomic) continue;
@@ -80,7 +82,8 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   return Gp;
 }
 
-void SpookStepper::step(MechanicalState& state, double h) {
+void SpookStepper::step(MechanicalState& state, double h, const Eigen::VectorXd* predictor,
+                        const Eigen::VectorXd* massShift) {
   if (!(h > 0) || !std::isfinite(h)) throw BadInput("SPOOK: step size h must be > 0");
   const auto stepStart = SteadyClock::now();
   const auto& cs = model_.constraints();
@@ -108,12 +111,16 @@ void SpookStepper::step(MechanicalState& state, double h) {
       t_[row] = holonomic ? gain * value[row] + upsilon * Jv_[row] : value[row];  // nonholonomic: w(t_k)
     }
   }
-  const SparseMatrixD& G = config_.predictedLinearisation ? linearisePredicted(state, h) : J;
+  const SparseMatrixD& G = config_.predictedLinearisation ? linearisePredicted(state, h, predictor ? *predictor : v) : J;
   model_.appliedForce(state.q, v, state.t, f_);
   r_ = M.cwiseProduct(v) + h * f_;
+  if (massShift && predictor) {
+    shiftedMass_ = M + *massShift;
+    r_ += massShift->cwiseProduct(*predictor);
+  }
   profile_.assemblyUs = microsecondsSince(stepStart);
 
-  solver_->factor(M, G, D_);
+  solver_->factor(massShift && predictor ? shiftedMass_ : M, G, D_);
   solver_->solve(r_, t_, vNext_, lambda_);
   const SparseSolveStats& st = solver_->stats();
   profile_.factorUs = st.factorUs;

@@ -62,7 +62,13 @@ class SpookStepper {
   SpookStepper(const ConstrainedModel& model, SpookConfig config = {}, const SpookRetraction* retraction = nullptr);
 
   // One step of size h. On any throw (SimulationDiverged, SingularSystem) the state is unchanged.
-  void step(MechanicalState& state, double h);
+  // `predictor` (predictedLinearisation only; null = state.v, today's step): the velocity ṽ whose pose
+  // q̃ = q_k ⊕ hṽ the rows are linearised about, g_{k+1} ≈ g(q̃) + hG(q̃)(v_{k+1} − ṽ). Re-solving with
+  // ṽ = the last v_{k+1} is a Newton step on the rows at the end pose (rigid_rod_spook.h). `massShift`
+  // (with a predictor; ≥ 0): c of Newton's linearised constraint force Gᵀλ ≈ G̃ᵀλ − diag(c)(v − ṽ) (the
+  // force turning with the body), i.e. M + diag(c) in the matrix and M v_k + h f + c ⊙ ṽ on the right.
+  void step(MechanicalState& state, double h, const Eigen::VectorXd* predictor = nullptr,
+            const Eigen::VectorXd* massShift = nullptr);
 
   void setRelaxation(int constraint, const ConstraintRelaxation& r);  // throws BadInput if invalid
   void setGroupRelaxation(int group, const ConstraintRelaxation& r);
@@ -88,15 +94,15 @@ class SpookStepper {
   std::unique_ptr<SparseSolver> solver_;
   std::vector<ConstraintRelaxation> relax_;
   ConstraintJacobian jacobian_;
-  Eigen::VectorXd D_, r_, t_, f_, Jv_, vNext_, multipliers_, lambda_;
+  Eigen::VectorXd D_, r_, t_, f_, Jv_, vNext_, multipliers_, lambda_, shiftedMass_;
   MechanicalState next_;
   SpookProfile profile_;
-  // predictedLinearisation: J(q̃), q̃, G(q̃) v_k and the retrodicted pose.
+  // predictedLinearisation: J(q̃), q̃, G(q̃) ṽ and the retrodicted pose.
   std::unique_ptr<ConstraintJacobian> predicted_;
   Eigen::VectorXd qPredicted_, predictedJv_;
   std::unique_ptr<ConstraintJacobian> previous_;  // g_{k−1} = g(q_k ⊕ (−h v_k))
   Eigen::VectorXd qPrevious_;
-  const SparseMatrixD& linearisePredicted(const MechanicalState& state, double h);
+  const SparseMatrixD& linearisePredicted(const MechanicalState& state, double h, const Eigen::VectorXd& predictor);
 };
 
 }  // namespace varsim

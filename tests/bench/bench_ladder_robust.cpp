@@ -9,6 +9,9 @@
 //   bench_ladder_robust T kind N [maxChord [maxTurn [rigid]]]  one case: kind ladder|chain; maxChord (m)
 //                                           or maxTurn (rad) > 0 adds the rigid model with sub-steps; `rigid`:
 //                                           only that model
+//   bench_ladder_robust --relin T kind N EPS K [REACH [a|b|c]]  one case at compliance EPS: sub-steps only, K
+//                                           re-linearisations only, K re-linearisations + sub-steps (max_chord
+//                                           1e-4 m; REACH: rigid_rod_spook.h; contraction per iteration)
 //   bench_ladder_robust --soak [S [--links N | --chain N]]  ladder N (1000; or the chain of N rods above) for
 //                                           S s (300), rigid rods with the scenes' sub-step rule (max_chord
 //                                           1e-4 m), block solver: a line every 10 s; exit 3 on divergence,
@@ -34,12 +37,49 @@ namespace {
 
 constexpr double kSceneMaxChord = 1e-4;  // m: the scenes' default max_chord (scenes/rod_scene.cpp)
 
+// The bench's systems: the ladder of n links, or the chain of n rods (0.25 m, 0.25 kg, horizontal, tilt 0.3).
+struct BenchSystem {
+  std::unique_ptr<Ladder> ladder;
+  std::unique_ptr<HangingChain> chain;
+  BenchSystem(bool isChain, int n) {
+    if (isChain) chain = std::make_unique<HangingChain>(HangingChainConfig{n, 0.25, 0.25, 1.5707963267948966, 0.3});
+    else ladder = std::make_unique<Ladder>(LadderConfig{n});
+  }
+  const RodSystem& system() const { return ladder ? ladder->system() : chain->system(); }
+};
+
 struct Row {
   double reached = 0, maxGap = 0, maxRms = 0, meanRms = 0, maxExcess = -1e300, maxUnit = 0, maxSpeed = 0, cpuMs = 0;
-  double meanSub = 0, meanSolves = 0, p99Ms = 0, maxCompliance = 0, maxComplianceRms = 0;
+  double meanSub = 0, meanSolves = 0, p99Ms = 0, maxCompliance = 0, maxComplianceRms = 0, gap10 = 0;
   long redone = 0;
+  int maxSolves = 0;
+  // Re-linearisation contraction: sums of log(miss_j / miss_{j−1}) and log(miss_j / miss_{j−1}²) per index j.
+  double logRatio[4] = {0, 0, 0, 0}, logQuad[4] = {0, 0, 0, 0};
+  long ratioCount[4] = {0, 0, 0, 0};
   std::string failure;
 };
+
+// Options of one run: model 0 director (the paper's stepper), 1 rigid, 2 rigid with the sub-step rules
+// maxChord, maxTurn and `relinearise` re-linearisations (rigid_rod_spook.h; fallback: sub-steps after them).
+struct RunOptions {
+  int model = 0;
+  double T = 60, maxChord = 0, maxTurn = 0, epsilon = 1e-8;
+  int relinearise = 0;
+  bool fallback = true;
+  double reach = RigidRodSpook::kRelineariseReach;
+};
+
+// Accumulates the contraction of the iterations of the last step's sub-steps.
+void addContraction(const RigidRodSpook& rigid, Row& r) {
+  const auto& log = rigid.lastSolveLog();
+  for (size_t i = 1; i < log.size(); ++i) {
+    const int j = log[i].iteration;
+    if (j < 1 || j > 3 || !(log[i - 1].miss > 0) || !(log[i].miss > 0)) continue;
+    r.logRatio[j] += std::log(log[i].miss / log[i - 1].miss);
+    r.logQuad[j] += std::log(log[i].miss / (log[i - 1].miss * log[i - 1].miss));
+    ++r.ratioCount[j];
+  }
+}
 
 // The joints' own give, ε|f| (m) with f the force of the last sub-step (impulse / its length): what
 // SPOOK's compliant rows ελ + g = 0 leave open however exactly the step is solved. RMS and max over
@@ -57,13 +97,17 @@ void complianceGap(const RodSystem& sys, const RigidRodSpook& rigid, double& rms
   rms = std::sqrt(sum / double(std::max<size_t>(1, joints.size())));
 }
 
-// model: 0 director (the paper's stepper), 1 rigid, 2 rigid with the sub-step rules maxChord, maxTurn.
-Row run(const RodSystem& sys, int model, double T, double maxChord, double maxTurn) {
-  const double h = 1.0 / 60;
+Row run(const RodSystem& sys, const RunOptions& o) {
+  const double h = 1.0 / 60, T = o.T;
   std::unique_ptr<SpookStepper> director;
   std::unique_ptr<RigidRodSpook> rigid;
-  if (model == 0) director = std::make_unique<SpookStepper>(sys);
-  else rigid = std::make_unique<RigidRodSpook>(sys, SpookConfig{}, model == 2 ? maxTurn : 0.0, model == 2 ? maxChord : 0.0);
+  const bool rules = o.model == 2;
+  if (o.model == 0) director = std::make_unique<SpookStepper>(sys);
+  else rigid = std::make_unique<RigidRodSpook>(sys, SpookConfig{}, rules ? o.maxTurn : 0.0, rules ? o.maxChord : 0.0);
+  if (rigid && rules) rigid->setRelinearise(o.relinearise, o.fallback, o.reach);
+  ConstraintRelaxation relax;
+  relax.epsilon = o.epsilon;
+  director ? director->setAllRelaxation(relax) : rigid->spook().setAllRelaxation(relax);
   MechanicalState s = sys.initialState();
   const double E0 = rodDiagnostics(sys, s).energy;
   Row r;
@@ -80,7 +124,11 @@ Row run(const RodSystem& sys, int model, double T, double maxChord, double maxTu
     }
     stepMs.push_back(double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0);
     cpu += stepMs.back();
-    if (rigid) r.meanSub += rigid->lastSubSteps(), r.meanSolves += rigid->lastSolves(), r.redone += rigid->lastRedone();
+    if (rigid) {
+      r.meanSub += rigid->lastSubSteps(), r.meanSolves += rigid->lastSolves(), r.redone += rigid->lastRedone();
+      r.maxSolves = std::max(r.maxSolves, rigid->lastSolves());
+      addContraction(*rigid, r);
+    }
     const RodDiagnostics d = rodDiagnostics(sys, s);
     if (rigid) {
       double rms = 0, worst = 0;
@@ -90,6 +138,7 @@ Row run(const RodSystem& sys, int model, double T, double maxChord, double maxTu
     }
     r.reached = s.t;
     r.maxGap = std::max(r.maxGap, d.constraintMax);
+    if (s.t <= 10.0 + 1e-9) r.gap10 = r.maxGap;
     r.maxRms = std::max(r.maxRms, d.constraintRms);
     r.meanRms += d.constraintRms / double(steps);
     r.maxExcess = std::max(r.maxExcess, d.energy - E0);
@@ -107,19 +156,42 @@ Row run(const RodSystem& sys, int model, double T, double maxChord, double maxTu
 }
 
 void printCase(const char* kind, int n, double T, double maxChord, double maxTurn, bool onlySubSteps = false) {
-  std::unique_ptr<Ladder> ladder;
-  std::unique_ptr<HangingChain> chain;
-  if (std::strcmp(kind, "ladder") == 0) ladder = std::make_unique<Ladder>(LadderConfig{n});
-  else chain = std::make_unique<HangingChain>(HangingChainConfig{n, 0.25, 0.25, 1.5707963267948966, 0.3});
-  const RodSystem& sys = ladder ? ladder->system() : chain->system();
+  const BenchSystem bench(std::strcmp(kind, "ladder") != 0, n);
+  const RodSystem& sys = bench.system();
   const char* names[3] = {"director", "rigid", "rigid+sub"};
   const bool subSteps = maxTurn > 0 || maxChord > 0;
   for (int model = onlySubSteps && subSteps ? 2 : 0; model < (subSteps ? 3 : 2); ++model) {
-    const Row r = run(sys, model, T, maxChord, maxTurn);
+    const Row r = run(sys, RunOptions{model, T, maxChord, maxTurn});
     std::printf("%-6s %5d %-9s %6.2f %9.3g %9.3g %9.3g %9.3g %9.3g %10.4g %9.3g %8.4g %7.3f %7.2f %5.2f %5.2f %5ld  %s\n",
                 kind, n, names[model], r.reached, r.maxGap, r.maxRms, r.meanRms, r.maxCompliance, r.maxComplianceRms,
                 r.maxExcess, r.maxUnit, r.maxSpeed, r.cpuMs, r.p99Ms, r.meanSub, r.meanSolves, r.redone,
                 r.failure.empty() ? "ok" : r.failure.c_str());
+    std::fflush(stdout);
+  }
+}
+
+// Re-linearisation against sub-steps (rigid_rod_spook.h): one case, three rows — (a) sub-steps only (today),
+// (b) up to K re-linearisations and no sub-steps, (c) K re-linearisations within reach (rigid_rod_spook.h),
+// the sub-step redo beyond it or if they do not bring the miss below max_chord — at the
+// scenes' max_chord and compliance ε. Contraction: geometric mean of miss_j / miss_{j−1} (and of
+// miss_j / miss_{j−1}², Newton's constant in 1/m) over the iterations j = 1, 2, 3 of the run.
+void printRelinearise(const char* kind, int n, double T, double epsilon, int K, double reach, int only) {
+  const BenchSystem bench(std::strcmp(kind, "ladder") != 0, n);
+  const RodSystem& sys = bench.system();
+  const char* names[3] = {"(a) sub", "(b) iter", "(c) iter+sub"};
+  for (int variant = 0; variant < 3; ++variant) {
+    if (only >= 0 && variant != only) continue;
+    // (b) iterates every sub-step whatever its plain miss (no reach: nothing else would happen to it).
+    const RunOptions o{2, T, kSceneMaxChord, 0.0, epsilon, variant == 0 ? 0 : K, variant != 1, variant == 1 ? 1e300 : reach};
+    const Row r = run(sys, o);
+    std::printf("%-6s %5d %5.0e %2d %-12s %6.2f %9.3g %9.3g %9.3g %9.3g %9.3g %10.4g %7.3f %7.2f %5.2f %5.2f %3d %5ld", kind,
+                n, epsilon, o.relinearise, names[variant], r.reached, r.maxGap, r.gap10, r.maxRms, r.meanRms, r.maxCompliance,
+                r.maxExcess, r.cpuMs, r.p99Ms, r.meanSub, r.meanSolves, r.maxSolves, r.redone);
+    for (int j = 1; j <= 3; ++j)
+      if (r.ratioCount[j] > 0)
+        std::printf("  j%d: %.3g (%.3g/m, %ld)", j, std::exp(r.logRatio[j] / double(r.ratioCount[j])),
+                    std::exp(r.logQuad[j] / double(r.ratioCount[j])), r.ratioCount[j]);
+    std::printf("  %s\n", r.failure.empty() ? "ok" : r.failure.c_str());
     std::fflush(stdout);
   }
 }
@@ -138,11 +210,8 @@ double percentile99(std::vector<double> v) {
 // interval, max), steps redone, CPU ms/step (interval mean, p99 so far). Returns 3 on divergence (a
 // thrown DivergenceError or a non-finite state), 4 if the energy ever rose above E(0), 0 otherwise.
 int soak(double seconds, int n, bool isChain) {
-  std::unique_ptr<Ladder> ladder;
-  std::unique_ptr<HangingChain> chain;
-  if (isChain) chain = std::make_unique<HangingChain>(HangingChainConfig{n, 0.25, 0.25, 1.5707963267948966, 0.3});
-  else ladder = std::make_unique<Ladder>(LadderConfig{n});
-  const RodSystem& sys = ladder ? ladder->system() : chain->system();
+  const BenchSystem bench(isChain, n);
+  const RodSystem& sys = bench.system();
   const char* kind = isChain ? "chain" : "ladder";
   RigidRodSpook stepper(sys, SpookConfig{SparseSolverKind::Block, {}}, 0.0, kSceneMaxChord);
   MechanicalState s = sys.initialState();
@@ -201,6 +270,27 @@ int soak(double seconds, int n, bool isChain) {
 }
 
 int main(int argc, char** argv) {
+  if (argc >= 7 && argc <= 9 && std::strcmp(argv[1], "--relin") == 0) {
+    const int only = argc == 9 ? argv[8][0] - 'a' : -1;
+    const double T = std::atof(argv[2]), eps = std::atof(argv[5]);
+    const double reach = argc >= 8 ? std::atof(argv[7]) : RigidRodSpook::kRelineariseReach;
+    const int n = std::atoi(argv[4]), K = std::atoi(argv[6]);
+    if (!(T > 0) || n < 1 || !(eps >= 0) || K < 0 || K > RigidRodSpook::kMaxRelinearise || !(reach >= 1) ||
+        (argc == 9 && (only < 0 || only > 2 || argv[8][1] != 0))) {
+      std::fprintf(stderr, "usage: bench_ladder_robust --relin T ladder|chain N EPS K [REACH [a|b|c]] (T > 0, N >= 1, "
+                           "EPS >= 0, K in [0, 16], REACH >= 1; a|b|c: that variant only)\n");
+      return 2;
+    }
+    std::printf("rigid rods, max_chord 1e-4 m, h = 1/60, tau = 2h, %g s; gap10: max gap over the first 10 s; cpu ms/step; "
+                "eps|f|: the joints' compliance gap; contraction per re-linearisation j: "
+                "mean miss_j/miss_j-1 (miss_j/miss_j-1^2, count)\n"
+                "kind       N   eps  K variant      reached   max gap     gap10   max RMS  mean RMS eps|f|max   max E-E0     cpu  cpu "
+                "p99  subs solves max redo\n",
+                T);
+    std::printf("reach %g (iterate only sub-steps whose plain solve missed at most reach x max_chord)\n", reach);
+    printRelinearise(argv[3], n, T, eps, K, reach, only);
+    return 0;
+  }
   if (argc > 1 && std::strcmp(argv[1], "--soak") == 0) {
     const double seconds = argc > 2 ? std::atof(argv[2]) : 300.0;
     const bool isChain = argc > 4 && std::strcmp(argv[3], "--chain") == 0;
