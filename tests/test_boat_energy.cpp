@@ -83,7 +83,8 @@ TEST_CASE("CalmWaterIsPassiveForEveryAllowedMassAndStep") {
         }
         auto boat = makeBoat(sets);
         const double duration = dt < 0.01 ? 2.0 : 20.0;
-        const long steps = long(std::lround((quick ? 0.25 : 1.0) * duration / dt));
+        // Sanitizers check memory over 1/20 of each run (>= 100 steps; the whole runs are checked in Release).
+        const long steps = long(std::lround((quick ? 0.05 : 1.0) * duration / dt));
         const Sweep r = passivity(*boat, steps);
         worst = std::max(worst, r.maxRise / r.scale);
         const std::string what =
@@ -163,7 +164,7 @@ TEST_CASE("EnergyMinusInputWorkIsBoundedInWavesWindCurrentAndThrust") {
                             {"current", "0.5,0.3,0"},
                             {"thrust_max", "20"}});
       const double h = std::stod(dt), m = std::stod(mass);
-      const long steps = long(std::lround((sanitized() ? 5.0 : 20.0) / h));
+      const long steps = long(std::lround((sanitized() ? 1.0 : 20.0) / h));  // sanitizers: memory, >= 10 steps
       const Sweep r = passivity(*boat, steps, [](long k) { return InputVector{0.5 + 0.5 * std::sin(k / 50.0), 0.8}; });
       const double telescoping = h * h / (8.0 * m) * 2.0 * 20.0 * 20.0;
       MESSAGE("waves, wind, current, thrust: m = " << std::string(mass) << " kg, dt = " << std::string(dt)
@@ -179,8 +180,12 @@ TEST_CASE("BaselineSchemesBookWindWaterAndWaveWorkSoTheEnergyMonitorStaysQuiet")
   // hull_forces=explicit and rk4 book the media power of the drag and the sea's work not explained by the
   // hydrostatic wrench (like the implicit scheme), so the energy monitor judges them on physics: at defaults
   // and in the rough-sea preset they were flagged at t = 0.08-0.5 s with W = thrust only.
-  const std::string duration = sanitized() ? "2" : "20";  // the old flags came at t = 0.08-0.5 s
-  for (const std::string& source : {std::string("boat"), std::string(VARSIM_ASSET_DIR) + "/scenes/boat_rough_sea.json"})
+  const std::string duration = sanitized() ? "1" : "20";  // the old flags came at t = 0.08-0.5 s
+  const std::string rough = std::string(VARSIM_ASSET_DIR) + "/scenes/boat_rough_sea.json";
+  // Sanitizers check memory: the rough sea (waves, wind, current, thrust) has every code path the default has.
+  const std::vector<std::string> sources =
+      sanitized() ? std::vector<std::string>{rough} : std::vector<std::string>{"boat", rough};
+  for (const std::string& source : sources)
     for (const char* scheme : {"hull_forces=explicit", "integrator=rk4"}) {
       const std::string csv = test::testOut("boat_baseline_monitor.csv");
       const auto r = test::runCaptured({"run", source, "--set", scheme, "--duration", duration, "--csv", csv});
