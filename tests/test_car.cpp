@@ -8,17 +8,18 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "engine/integrators/nonholonomic.h"
+#include "engine/sim/errors.h"
+#include "scenes/vehicle_scenery.h"
 #include "tests/constrained_rk4.h"
 #include "tests/csv_table.h"
 #include "tests/scene_harness.h"
-#include "scenes/vehicle_scenery.h"
 #include "tests/solid_run.h"
-#include "engine/sim/errors.h"
 
 using namespace varsim;
 
@@ -407,8 +408,12 @@ TEST_CASE("CarStopsAtWallsParkedCarsAndConesWithoutOverlapOrEnergyGain") {
   const Case cases[] = {{"end wall", 0.0, 0.0, 0.0},                                  // straight down the aisle
                         {"parked car", 2.0 * kL + 1.5 * 1.7 * kW, 0.0, 1.5707963267948966},  // nose first into bay 1
                         {"cone", 0.0, 0.0, 0.7}};                                     // a cone hit off-centre at 40 deg
+  // Sanitizers check memory: the slowest approach (1 rad/s: 7000 steps to the wall, 3/4 of all steps here) runs in
+  // Release only; the impact code is the same at 5, 20 and 80 rad/s.
+  const std::vector<double> speeds = std::getenv("VARSIM_SANITIZED") ? std::vector<double>{5.0, 20.0, 80.0}
+                                                                     : std::vector<double>{1.0, 5.0, 20.0, 80.0};
   for (const Case& c : cases)
-    for (double speed : {1.0, 5.0, 20.0, 80.0})  // rad/s: 0.35 .. 28 m/s
+    for (double speed : speeds)  // rad/s: 0.35 .. 28 m/s
       for (double e : {0.0, 0.3, 1.0}) {
         CAPTURE(c.what);
         CAPTURE(speed);

@@ -21,8 +21,9 @@ using varsim::test::runCaptured;
 
 namespace {
 
-// Under ASan/UBSan (scripts/test.sh) the range sweep runs 5 s per case instead of 20 s.
+// Under ASan/UBSan (scripts/test.sh) the range sweep runs 2 s per case instead of 20 s.
 const bool kSanitized = std::getenv("VARSIM_SANITIZED") != nullptr;
+const double kSweepSeconds = kSanitized ? 2.0 : 20.0;
 
 // A closed stick cycle on joints 2 and 3 (rates cos, sin): the shape returns, the base does not.
 InputVector cycle(long k, double h) {
@@ -66,7 +67,8 @@ TEST_CASE("SpaceRobotStickCyclesTurnTheBaseWithZeroMomentum") {
 TEST_CASE("SpaceRobotReorientsByThetaWithClosedJointLoops") {
   // About y (the arm's plane, loops of joints 2-3 turn the base about y only) to 0.01 rad; about x the loops that
   // involve the shoulder also turn the base about z, which no loop from this rest shape undoes: 0.04 rad.
-  // The sanitizer pass runs the first maneuver only (45 s of a 6-body chain each; memory checks, same code path).
+  // The sanitizer pass runs the first maneuver only, for 5 s of its 45 (memory checks, same code path): |J| and the
+  // exact save/load there; where the maneuver ends (33 s) is checked in Release.
   const std::vector<std::pair<std::string, int>> maneuvers =
       kSanitized ? std::vector<std::pair<std::string, int>>{{"30,y", 1}}
                  : std::vector<std::pair<std::string, int>>{{"30,y", 1}, {"-20,x", 0}};
@@ -79,7 +81,7 @@ TEST_CASE("SpaceRobotReorientsByThetaWithClosedJointLoops") {
     double worstJ = 0, Emax = 0;
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<double> saved;
-    for (long k = 0; k < long(45.0 / h); ++k) {  // 30 deg about y: 9 loops end at 33 s
+    for (long k = 0; k < long((kSanitized ? 5.0 : 45.0) / h); ++k) {  // 30 deg about y: 9 loops end at 33 s
       s->step(h, {0, 0, 0});
       s->diagnostics(row);
       worstJ = std::max(worstJ, column(*s, row, "momentum_norm"));
@@ -93,12 +95,14 @@ TEST_CASE("SpaceRobotReorientsByThetaWithClosedJointLoops") {
         value.c_str(), column(*s, row, "loops"), column(*s, row, "maneuver_error"), column(*s, row, "att_x"),
         column(*s, row, "att_y"), column(*s, row, "att_z"), worstJ, wall);
     CHECK(worstJ < 1e-13 * momentumScale(*s, Emax));
-    CHECK(column(*s, row, "maneuver_error") < (axis == 1 ? 0.01 : 0.05));
-    CHECK(std::abs(column(*s, row, axis == 0 ? "att_x" : "att_y") - deg) < (axis == 1 ? 0.01 : 0.03));
-    // The arm is back at its rest shape (0, -0.5, 1.0).
-    CHECK(std::abs(column(*s, row, "r_1") - 0.0) < 1e-3);
-    CHECK(std::abs(column(*s, row, "r_2") + 0.5) < 1e-3);
-    CHECK(std::abs(column(*s, row, "r_3") - 1.0) < 1e-3);
+    if (!kSanitized) {
+      CHECK(column(*s, row, "maneuver_error") < (axis == 1 ? 0.01 : 0.05));
+      CHECK(std::abs(column(*s, row, axis == 0 ? "att_x" : "att_y") - deg) < (axis == 1 ? 0.01 : 0.03));
+      // The arm is back at its rest shape (0, -0.5, 1.0).
+      CHECK(std::abs(column(*s, row, "r_1") - 0.0) < 1e-3);
+      CHECK(std::abs(column(*s, row, "r_2") + 0.5) < 1e-3);
+      CHECK(std::abs(column(*s, row, "r_3") - 1.0) < 1e-3);
+    }
     // Exact save / load mid-maneuver.
     auto b = test::makeScene("space_robot");
     b->loadState(saved);
@@ -161,7 +165,7 @@ TEST_CASE("SpaceRobotSweepOfTheAcceptedRanges") {
     long k = 0;
     std::string failure;
     try {
-      for (; k < long((kSanitized ? 5.0 : 20.0) / h); ++k) {
+      for (; k < long(kSweepSeconds / h); ++k) {
         s->step(h, maneuver ? InputVector{0, 0, 0} : cycle(k, h));
         s->diagnostics(row);
         worstJ = std::max(worstJ, column(*s, row, "momentum_norm"));
@@ -171,11 +175,11 @@ TEST_CASE("SpaceRobotSweepOfTheAcceptedRanges") {
       failure = e.what();
     }
     const double scale = momentumScale(*s, Emax);
-    std::printf("  space_robot %s=%s: %s, max |J| %.2e = %.1e of scale%s\n", key.c_str(), value.c_str(),
-                failure.empty() ? "20 s" : failure.c_str(), worstJ, worstJ / scale,
-                maneuver
-                    ? (", reorient 30 deg about y: error " + std::to_string(column(*s, row, "maneuver_error"))).c_str()
-                    : "");
+    std::printf(
+        "  space_robot %s=%s: %s, max |J| %.2e = %.1e of scale%s\n", key.c_str(), value.c_str(),
+        failure.empty() ? (std::to_string(int(kSweepSeconds)) + " s").c_str() : failure.c_str(), worstJ, worstJ / scale,
+        maneuver ? (", reorient 30 deg about y: error " + std::to_string(column(*s, row, "maneuver_error"))).c_str()
+                 : "");
     INFO(key << "=" << value << ": " << failure);
     CHECK(failure.empty());
     CHECK(worstJ <= 1e-13 * scale);

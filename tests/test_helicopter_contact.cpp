@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "engine/lie/so3.h"
 #include "engine/models/helicopter.h"
@@ -104,8 +105,13 @@ TEST_CASE("RestingAndDroppedOnThePadNeverGainEnergyForEveryMassAndStep") {
   cases.push_back({"100000", "0.1", "10000000,10000000,10000000"});
   cases.push_back({"1", "0.1", "300,1200,1000", "se3"});  // the SE(3) group (eq. (9)) as well
   cases.push_back({"100000", "0.016666666666666666", "300,1200,1000", "se3"});
+  // Sanitizers check memory: there the 1 ms runs (20 000 steps each, 90 % of the steps here) stop after 2 s, before
+  // a drop has settled (a 1 kg body still bounces at 2 s); where they come to rest is checked in Release.
+  const bool sanitized = std::getenv("VARSIM_SANITIZED") != nullptr;
   for (const Case& c : cases)
     for (const char* start : {"0,0,1.1", "0,0,3.1"}) {
+      const double h = std::stod(c.dt), m = std::stod(c.mass);
+      const double duration = sanitized && h < 0.01 ? 2.0 : 20.0;
       const auto r = runPassivity("helicopter",
                                   {{"assist", "false"},
                                    {"collective", "0"},
@@ -114,15 +120,15 @@ TEST_CASE("RestingAndDroppedOnThePadNeverGainEnergyForEveryMassAndStep") {
                                    {"dt", c.dt},
                                    {"group", c.group},
                                    {"start_position", start}},
-                                  20.0);
+                                  duration);
       INFO("mass " << c.mass << " inertia " << c.inertia << " dt " << c.dt << " group " << c.group << " start "
                    << std::string(start));
       CHECK(r.status == "ok");
-      CHECK(r.seconds == doctest::Approx(20.0));
-      const double h = std::stod(c.dt), m = std::stod(c.mass);
+      CHECK(r.seconds == doctest::Approx(duration));
       CHECK(r.maxExcess <= h * h * m * 9.81 * 9.81 / 8.0 + 1e-9 * r.e0);
-      CHECK(r.finalPenetration <= 0.01);
       CHECK(r.maxPenetration <= 0.02);
+      if (duration < 20.0) continue;
+      CHECK(r.finalPenetration <= 0.01);
       CHECK(r.finalSpeed < 1e-3);
     }
 }
