@@ -168,9 +168,12 @@ int runBench(AppState& app, const AppOptions& o) {
   std::printf("varsim --bench-frames: scene %s, framebuffer %dx%d, h = %.6g s, renderer: %s\n",
               app.driver.sceneName().c_str(), fbw, fbh, app.driver.h(),
               reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
-  std::printf("renderer CPU time per frame (mean): %.2f ms, last frame %d draw calls, %d triangles, MSAA %dx, UI %s\n",
+  const ImDrawData* ui = ImGui::GetDrawData();
+  std::printf("renderer CPU time per frame (mean): %.2f ms, last frame %d draw calls, %d triangles, MSAA %dx, UI %s "
+              "(ImGui: %d triangles)\n",
               log.count() ? renderMs / double(log.count()) : 0.0, app.renderer.stats().drawCalls,
-              app.renderer.stats().triangles, app.renderer.stats().msaaSamples, app.hideUi ? "hidden" : "shown");
+              app.renderer.stats().triangles, app.renderer.stats().msaaSamples, app.hideUi ? "hidden" : "shown",
+              ui ? ui->TotalIdxCount / 3 : 0);
   std::printf("%s", log.report(steps, app.driver.missedTicks(), wall, app.driver.h()).c_str());
   std::printf("physics: %s, step budget %.1f ms per frame; simulated %.3f s in %.3f s wall: %.1f %% of real time\n",
               app.physicsThread ? "worker thread (overlaps render and present)" : "UI thread",
