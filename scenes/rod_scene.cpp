@@ -213,7 +213,7 @@ void drawJointSpheres(const RodSystem& system, const MechanicalState& state, Dra
 namespace varsim {
 
 // The scenes' re-linearisations per sub-step (max_relinearise; chosen by bench_ladder_robust --relin).
-constexpr long kRelineariseDefault = 0;
+constexpr long kRelineariseDefault = 4;
 
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
                                       const char* rodModel, const char* solver) {

@@ -63,7 +63,8 @@ double RigidRodSpook::subStep(double hs, double& first) {
   if (maxChord_ <= 0) return 0;
   double miss = first = model_.endLinearisationError(before_.q, before_.v, twist_.q, twist_.v, hs, predicted_);
   solveLog_.push_back({0, miss});
-  if (miss <= reach_ * maxChord_) relinearise(hs, miss);
+  if (maxRelinearise_ > 0) first = std::max(first, spook_.retrodictionJump());  // ğ off: iterating cannot help
+  if (first <= reach_ * maxChord_) relinearise(hs, miss);
   return miss;
 }
 

@@ -71,9 +71,12 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = previous_->value();
   predictedJv_.noalias() = Gp * predictor;
   const auto& cs = model_.constraints();
+  retrodictionJump_ = 0;
   for (size_t i = 0; i < cs.size(); ++i) {
     if (cs[i].kind != ConstraintKind::Holonomic) continue;
     const double tau = relax_[i].tau;
+    for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
+      retrodictionJump_ = std::max(retrodictionJump_, std::abs(gPrev[row] - g[row]));
     for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
       t_[row] = -4.0 / (h + 4.0 * tau) *
                 (0.25 * gp[row] + 0.5 * g[row] + 0.25 * gPrev[row] + (tau / h) * (gp[row] - g[row]) -

@@ -86,6 +86,9 @@ class SpookStepper {
   int rowCount(int constraint) const { return model_.constraints().at(size_t(constraint)).rows; }
   // The Jacobian in the last step's matrix: J(q_k), or G(q̃) with predictedLinearisation.
   const SparseMatrixD& jacobian() const { return predicted_ ? predicted_->matrix() : jacobian_.matrix(); }
+  // predictedLinearisation: max over the holonomic rows of |ğ − g_k| in the last step. ğ is exact after a step
+  // of h (g_{k−1}); after sub-steps at other rates it is not, and the jump shows it (rigid_rod_spook.h).
+  double retrodictionJump() const { return retrodictionJump_; }
 
  private:
   const ConstrainedModel& model_;
@@ -102,6 +105,7 @@ class SpookStepper {
   Eigen::VectorXd qPredicted_, predictedJv_;
   std::unique_ptr<ConstraintJacobian> previous_;  // g_{k−1} = g(q_k ⊕ (−h v_k))
   Eigen::VectorXd qPrevious_;
+  double retrodictionJump_ = 0;
   const SparseMatrixD& linearisePredicted(const MechanicalState& state, double h, const Eigen::VectorXd& predictor);
 };
 
