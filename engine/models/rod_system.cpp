@@ -137,6 +137,13 @@ Eigen::Vector3d RodSystem::direction(int body, const Eigen::VectorXd& q) const {
   return q.segment<3>(bodies_.at(size_t(body)).offset + 3);
 }
 
+// pointJacobianRow for n = sign·e_k on a zeroed row: only the entries structuralZero leaves (k-th of each block).
+void RodSystem::pointAxisRow(BodyPoint p, int k, double sign, double* jacRow, int col0) const {
+  jacRow[col0 + k] = sign;
+  const Body& b = bodies_[size_t(p.body)];
+  if (b.isRod && p.s != 0) jacRow[col0 + 3 + k] = halfLength(p) * sign;
+}
+
 void RodSystem::pointJacobianRow(BodyPoint p, const Eigen::Vector3d& n, double* jacRow, int col0) const {
   for (int k = 0; k < 3; ++k) jacRow[col0 + k] = n[k];
   const Body& b = bodies_[size_t(p.body)];
@@ -165,15 +172,15 @@ void RodSystem::evaluateConstraint(int i, const Eigen::VectorXd& q, double t, do
       const int colB = bodies_[size_t(r.a.body)].isRod && r.a.s != 0 ? 6 : 3;  // pointColumns(a).size()
       for (int row = 0; row < 3; ++row) {
         std::fill(jac + row * width, jac + (row + 1) * width, 0.0);
-        pointJacobianRow(r.a, Eigen::Vector3d::Unit(row), jac + row * width, 0);
-        pointJacobianRow(r.b, -Eigen::Vector3d::Unit(row), jac + row * width, colB);
+        pointAxisRow(r.a, row, 1.0, jac + row * width, 0);
+        pointAxisRow(r.b, row, -1.0, jac + row * width, colB);
       }
       return;
     }
     case Kind::Pin: {
       for (int row = 0; row < 3; ++row) {
         std::fill(jac + row * width, jac + (row + 1) * width, 0.0);
-        pointJacobianRow(r.a, Eigen::Vector3d::Unit(row), jac + row * width, 0);
+        pointAxisRow(r.a, row, 1.0, jac + row * width, 0);
       }
       return;
     }

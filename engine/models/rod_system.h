@@ -102,6 +102,7 @@ class RodSystem : public ConstrainedModel {
   // Writes ∂p/∂(body coords) times `sign` for rows given by `rowVec` (n·p): jac has columns
   // in pointColumns order, starting at column `col0` of a row-major block with `stride` columns.
   void pointJacobianRow(BodyPoint p, const Eigen::Vector3d& rowVec, double* jacRow, int col0) const;
+  void pointAxisRow(BodyPoint p, int k, double sign, double* jacRow, int col0) const;
   double halfLength(BodyPoint p) const { return bodies_[size_t(p.body)].isRod ? 0.5 * p.s * bodies_[size_t(p.body)].length : 0.0; }
   std::string pointName(BodyPoint p) const;
 

@@ -341,10 +341,12 @@ void BlockTridiagonalSolver::forwardLane(int lane) {  // L z = w along the chain
 void BlockTridiagonalSolver::sendForward(const BlockLevel& lv) {
   const double* C = store_.data() + lv.coupOff;
   double* wn = w_.data() + layout_->levels[size_t(lv.next)].start + lv.recvRow;
-  for (int j = 0; j < lv.width - lv.sendCol; ++j) {
-    const double zj = w_[lv.start + lv.sendCol + j];
-    for (int a = 0; a < lv.recvRows; ++a) wn[a] -= C[a + j * lv.recvRows] * zj;
-  }
+  withSize(lv.recvRows, [&](auto r) {
+    for (int j = 0; j < lv.width - lv.sendCol; ++j) {
+      const double zj = w_[lv.start + lv.sendCol + j];
+      for (int a = 0; a < r; ++a) wn[a] -= C[a + j * r] * zj;
+    }
+  });
 }
 
 void BlockTridiagonalSolver::solveMiddle() {
