@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "engine/tree/tree_lagrangian.h"
@@ -98,16 +99,21 @@ TEST_CASE("MarionetteEnergyDoesNotGrowWithTheBarStillAndDamping") {
 }
 
 TEST_CASE("MarionetteRecordedWalkReplaysByteIdentically") {
+  // Sanitizers check memory: there 3 s of the walk replay twice (byte identity does not depend on the length); where
+  // the walk and the wave end up is checked on the whole recording in Release.
+  const bool sanitized = std::getenv("VARSIM_SANITIZED") != nullptr;
   std::string csv[2];
   for (int run = 0; run < 2; ++run) {
     const std::string file = testOut("marionette_walk_" + std::to_string(run) + ".csv");
-    const auto r = runCaptured({"run", "marionette", "--input", kWalk, "--duration", "10.5", "--csv", file});
+    const auto r =
+        runCaptured({"run", "marionette", "--input", kWalk, "--duration", sanitized ? "3" : "10.5", "--csv", file});
     INFO(r.err);
     REQUIRE(r.exitCode == 0);
     csv[run] = test::readFile(file);
   }
-  CHECK(csv[0].size() > 50000);
+  CHECK(csv[0].size() > 50000);  // 68 kB at 3 s
   CHECK(csv[0] == csv[1]);
+  if (sanitized) return;
   const auto t = readCsv(testOut("marionette_walk_0.csv"));
   const auto y = t.column("y"), hand = t.column("hand_r_z");
   MESSAGE("recorded walk: torso y " << y.back() << " m, right hand peak "
