@@ -5,7 +5,8 @@
 // peak end speed, CPU per step (mean, p99) and, for the rigid model, the mean sub-steps and SPOOK solves
 // per step and the steps with a sub-step redone shorter (rigid_rod_spook.h).
 //   bench_ladder_robust [T [maxChord [maxTurn]]]  all cases, T seconds (default 60), sub-step rules of
-//                                           the scenes by default (max_chord 1e-4 m, max_turn 0)
+//                                           the scenes by default (max_chord 1e-4 m, max_turn 0; the rigid model
+//                                           with sub-steps re-linearises like the scenes, max_relinearise 4)
 //   bench_ladder_robust T kind N [maxChord [maxTurn [rigid]]]  one case: kind ladder|chain; maxChord (m)
 //                                           or maxTurn (rad) > 0 adds the rigid model with sub-steps; `rigid`:
 //                                           only that model
@@ -14,7 +15,7 @@
 //                                           1e-4 m; REACH: rigid_rod_spook.h; contraction per iteration)
 //   bench_ladder_robust --soak [S [--links N | --chain N]]  ladder N (1000; or the chain of N rods above) for
 //                                           S s (300), rigid rods with the scenes' sub-step rule (max_chord
-//                                           1e-4 m), block solver: a line every 10 s; exit 3 on divergence,
+//                                           1e-4 m, max_relinearise 4), block solver: a line every 10 s; exit 3 on divergence,
 //                                           4 on E > E(0)
 #include <algorithm>
 #include <cmath>
@@ -36,6 +37,7 @@ using namespace varsim;
 namespace {
 
 constexpr double kSceneMaxChord = 1e-4;  // m: the scenes' default max_chord (scenes/rod_scene.cpp)
+constexpr int kSceneRelinearise = 4;      // the scenes' default max_relinearise (scenes/rod_scene.cpp)
 
 // The bench's systems: the ladder of n links, or the chain of n rods (0.25 m, 0.25 kg, horizontal, tilt 0.3).
 struct BenchSystem {
@@ -161,7 +163,7 @@ void printCase(const char* kind, int n, double T, double maxChord, double maxTur
   const char* names[3] = {"director", "rigid", "rigid+sub"};
   const bool subSteps = maxTurn > 0 || maxChord > 0;
   for (int model = onlySubSteps && subSteps ? 2 : 0; model < (subSteps ? 3 : 2); ++model) {
-    const Row r = run(sys, RunOptions{model, T, maxChord, maxTurn});
+    const Row r = run(sys, RunOptions{model, T, maxChord, maxTurn, 1e-8, model == 2 ? kSceneRelinearise : 0});
     std::printf("%-6s %5d %-9s %6.2f %9.3g %9.3g %9.3g %9.3g %9.3g %10.4g %9.3g %8.4g %7.3f %7.2f %5.2f %5.2f %5ld  %s\n",
                 kind, n, names[model], r.reached, r.maxGap, r.maxRms, r.meanRms, r.maxCompliance, r.maxComplianceRms,
                 r.maxExcess, r.maxUnit, r.maxSpeed, r.cpuMs, r.p99Ms, r.meanSub, r.meanSolves, r.redone,
@@ -205,7 +207,7 @@ double percentile99(std::vector<double> v) {
 }
 
 // The soak (issue 16 test list, benchmark only): a ladder of `n` links (or printCase's chain of n rods) with
-// the scenes' default model (rigid rods, max_chord 1e-4 m; block solver, which agrees with LDLᵀ to round-off) for `seconds` of simulated time.
+// the scenes' default model (rigid rods, max_chord 1e-4 m, max_relinearise 4; block solver, which agrees with LDLᵀ to round-off) for `seconds` of simulated time.
 // Prints every 10 s: t, max gap so far, RMS now, max RMS so far, E − E(0), sub-steps (mean over the
 // interval, max), steps redone, CPU ms/step (interval mean, p99 so far). Returns 3 on divergence (a
 // thrown DivergenceError or a non-finite state), 4 if the energy ever rose above E(0), 0 otherwise.
@@ -214,6 +216,7 @@ int soak(double seconds, int n, bool isChain) {
   const RodSystem& sys = bench.system();
   const char* kind = isChain ? "chain" : "ladder";
   RigidRodSpook stepper(sys, SpookConfig{SparseSolverKind::Block, {}}, 0.0, kSceneMaxChord);
+  stepper.setRelinearise(kSceneRelinearise);
   MechanicalState s = sys.initialState();
   const double h = 1.0 / 60, E0 = rodDiagnostics(sys, s).energy;
   double maxGap = 0, maxRms = 0, meanRms = 0, maxExcess = -1e300, maxUnit = 0, maxSpeed = 0, cpu = 0, cpuBlock = 0;
@@ -222,7 +225,8 @@ int soak(double seconds, int n, bool isChain) {
   int maxSub = 1;
   std::vector<double> stepMs;
   const long steps = std::lround(seconds / h), every = 600;
-  std::printf("soak: %s N = %d (%zu rods), rigid rods, max_chord 1e-4 m, block solver, h = 1/60, eps = 1e-8, tau = 2h, "
+  std::printf("soak: %s N = %d (%zu rods), rigid rods, max_chord 1e-4 m, max_relinearise 4, block solver, h = 1/60, "
+              "eps = 1e-8, tau = 2h, "
               "%.0f s\n     t  max gap so far  RMS now  max RMS so far  max E-E0 so far  E-E0 now   subs mean/max  redone"
               "  ms/step (last 10 s, p99 so far)  v max\n",
               kind, n, sys.bodies().size(), seconds);
