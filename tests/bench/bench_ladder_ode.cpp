@@ -173,11 +173,12 @@ RunStats runMujoco(const Ladder& ladder, const char* solver, double h, double T,
 }
 #endif
 
-// Our stepper, either rod model (rigid: rigid_rod_spook.h with the scenes' default sub-step rule, max_chord
-// 1e-4 m), one thread.
+// Our stepper, either rod model (rigid: rigid_rod_spook.h with the scenes' defaults, max_chord 1e-4 m and
+// max_relinearise 4, scenes/rod_scene.cpp), one thread.
 RunStats runSpook(const Ladder& ladder, double h, double T, SparseSolverKind solver, bool rigid, int bins, double stopGap) {
   SpookStepper director(ladder.system(), SpookConfig{solver, {}});
   RigidRodSpook rigidRods(ladder.system(), SpookConfig{solver, {}}, 0.0, 1e-4);
+  rigidRods.setRelinearise(4);
   MechanicalState s = ladder.system().initialState();
   return bench::runLoop(
       h, T, bins, stopGap, [&] { rigid ? rigidRods.step(s, h) : director.step(s, h); },
@@ -223,14 +224,15 @@ void shortWindows(double h, double T, const OdeErpCfm& erpCfm, const MujocoSolre
   std::printf("(dWorldStep is skipped above N = 100: its dense factorisation of the 12N-row system is O(N^3).)\n");
 }
 
-// Whole-fall mode (--window T): ours = the ladder scene's default model (rigid rods, max_chord 1e-4 m) with the
-// block solver, ODE QuickStep (N ≥ 100) and MuJoCo Newton/PGS (N ≤ 500) over T s from the horizontal
-// release (fall, whiplash, swing); no gap limit (a run stops only on non-finite state or speeds > 1e5 m/s).
+// Whole-fall mode (--window T): ours = the ladder scene's default model (rigid rods, max_chord 1e-4 m,
+// max_relinearise 4) with the block solver, ODE QuickStep (N ≥ 100) and MuJoCo Newton/PGS (N ≤ 500) over T s
+// from the horizontal release (fall, whiplash, swing); no gap limit (a run stops only on non-finite state or
+// speeds > 1e5 m/s).
 void wholeFall(double h, double T, const std::vector<int>& Ns, const OdeErpCfm& erpCfm, const MujocoSolref& solref) {
   const int bins = 6;
   const double inf = std::numeric_limits<double>::infinity();
   std::printf("whole fall, %g s from the horizontal release; ours = SPOOK rigid rods (the ladder scene's default model, "
-              "max_chord 1e-4 m), block solver, 1 thread\n",
+              "max_chord 1e-4 m, max_relinearise 4), block solver, 1 thread\n",
               T);
   printHeader();
   struct Entry {
