@@ -83,7 +83,7 @@ void RigidRodSpook::relinearise(double hs, double& miss) {
     try {
       ++lastSolves_;
       ++lastRelin_;
-      spook_.step(twist_, hs, &iterate_, &shift_);
+      spook_.step(twist_, hs, &iterate_, &shift_, true);  // from before_, as the plain solve: its g_k, ğ, f kept
       next = model_.endLinearisationError(before_.q, iterate_, twist_.q, twist_.v, hs, predicted_);
       solveLog_.push_back({j, next});
     } catch (const SimulationDiverged&) {

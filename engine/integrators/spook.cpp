@@ -28,6 +28,7 @@ static void checkRelaxation(const ConstraintRelaxation& r) {
 void SpookStepper::setRelaxation(int constraint, const ConstraintRelaxation& r) {
   checkRelaxation(r);
   relax_.at(size_t(constraint)) = r;
+  start_.valid = false;
 }
 
 void SpookStepper::setGroupRelaxation(int group, const ConstraintRelaxation& r) {
@@ -35,17 +36,35 @@ void SpookStepper::setGroupRelaxation(int group, const ConstraintRelaxation& r) 
   const auto& cs = model_.constraints();
   for (size_t i = 0; i < cs.size(); ++i)
     if (cs[i].group == group) relax_[i] = r;
+  start_.valid = false;
 }
 
 void SpookStepper::setAllRelaxation(const ConstraintRelaxation& r) {
   checkRelaxation(r);
   std::fill(relax_.begin(), relax_.end(), r);
+  start_.valid = false;
 }
 
 void SpookStepper::setSolver(SparseSolverKind kind) {
   if (kind == solver_->kind()) return;
   solver_ = makeSparseSolver(kind);
   solver_->setThreads(config_.threads);
+}
+
+// ğ = g(q_k ⊕ (−h v_k)) and its jump from g_k (retrodictionJump): frame-start work, the same for every ṽ.
+void SpookStepper::retrodict(const MechanicalState& state, double h) {
+  if (!previous_) previous_ = std::make_unique<ConstraintJacobian>(model_);
+  if (retraction_) retraction_->retract(state.q, state.v, -h, qPrevious_);
+  else qPrevious_ = state.q - h * state.v;
+  previous_->evaluateValues(qPrevious_, state.t - h);  // ğ only
+  const Eigen::VectorXd &g = jacobian_.value(), &gPrev = previous_->value();
+  const auto& cs = model_.constraints();
+  retrodictionJump_ = 0;
+  for (size_t i = 0; i < cs.size(); ++i) {
+    if (cs[i].kind != ConstraintKind::Holonomic) continue;
+    for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
+      retrodictionJump_ = std::max(retrodictionJump_, std::abs(gPrev[row] - g[row]));
+  }
 }
 
 // The holonomic rows of (26) with the linearisation of SpookConfig::predictedLinearisation about
@@ -63,20 +82,13 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   if (retraction_) retraction_->retract(state.q, predictor, h, qPredicted_);
   else qPredicted_ = state.q + h * predictor;
   predicted_->evaluate(qPredicted_, state.t);
-  if (!previous_) previous_ = std::make_unique<ConstraintJacobian>(model_);
-  if (retraction_) retraction_->retract(state.q, state.v, -h, qPrevious_);
-  else qPrevious_ = state.q - h * state.v;
-  previous_->evaluateValues(qPrevious_, state.t - h);  // ğ only
   const SparseMatrixD& Gp = predicted_->matrix();
   const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = previous_->value();
   predictedJv_.noalias() = Gp * predictor;
   const auto& cs = model_.constraints();
-  retrodictionJump_ = 0;
   for (size_t i = 0; i < cs.size(); ++i) {
     if (cs[i].kind != ConstraintKind::Holonomic) continue;
     const double tau = relax_[i].tau;
-    for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
-      retrodictionJump_ = std::max(retrodictionJump_, std::abs(gPrev[row] - g[row]));
     for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
       t_[row] = -4.0 / (h + 4.0 * tau) *
                 (0.25 * gp[row] + 0.5 * g[row] + 0.25 * gPrev[row] + (tau / h) * (gp[row] - g[row]) -
@@ -85,15 +97,12 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   return Gp;
 }
 
-void SpookStepper::step(MechanicalState& state, double h, const Eigen::VectorXd* predictor,
-                        const Eigen::VectorXd* massShift) {
-  if (!(h > 0) || !std::isfinite(h)) throw BadInput("SPOOK: step size h must be > 0");
-  const auto stepStart = SteadyClock::now();
+// Assembly of what depends on the step's start only: J(q_k) (g_k alone with the predicted linearisation),
+// D = diag(Σ, Γ), the rows (s, t) of eq. (29), ğ, f(q_k, v_k) and M v_k + h f.
+void SpookStepper::assembleFrameStart(const MechanicalState& state, double h) {
   const auto& cs = model_.constraints();
-  const Eigen::VectorXd& M = model_.massDiagonal();
   const Eigen::VectorXd& v = state.v;
-
-  // Assembly: J(q_k), D = diag(Σ, Γ) and the right-hand sides r and (s, t) of eq. (29).
+  start_.valid = false;
   // Predicted linearisation: G(q_k) unused, only g_k (linearisePredicted rewrites the holonomic t rows).
   if (config_.predictedLinearisation) jacobian_.evaluateValues(state.q, state.t);
   else jacobian_.evaluate(state.q, state.t);
@@ -114,9 +123,24 @@ void SpookStepper::step(MechanicalState& state, double h, const Eigen::VectorXd*
       t_[row] = holonomic ? gain * value[row] + upsilon * Jv_[row] : value[row];  // nonholonomic: w(t_k)
     }
   }
-  const SparseMatrixD& G = config_.predictedLinearisation ? linearisePredicted(state, h, predictor ? *predictor : v) : J;
+  if (config_.predictedLinearisation) retrodict(state, h);
   model_.appliedForce(state.q, v, state.t, f_);
-  r_ = M.cwiseProduct(v) + h * f_;
+  rStart_ = model_.massDiagonal().cwiseProduct(v) + h * f_;
+  start_ = {true, state.t, h, state.step};
+}
+
+void SpookStepper::step(MechanicalState& state, double h, const Eigen::VectorXd* predictor,
+                        const Eigen::VectorXd* massShift, bool sameStart) {
+  if (!(h > 0) || !std::isfinite(h)) throw BadInput("SPOOK: step size h must be > 0");
+  const auto stepStart = SteadyClock::now();
+  const Eigen::VectorXd& M = model_.massDiagonal();
+  const Eigen::VectorXd& v = state.v;
+
+  if (!(sameStart && start_.valid && start_.t == state.t && start_.h == h && start_.step == state.step))
+    assembleFrameStart(state, h);
+  const SparseMatrixD& G =
+      config_.predictedLinearisation ? linearisePredicted(state, h, predictor ? *predictor : v) : jacobian_.matrix();
+  r_ = rStart_;
   if (massShift && predictor) {
     shiftedMass_ = M + *massShift;
     r_ += massShift->cwiseProduct(*predictor);

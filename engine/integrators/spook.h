@@ -67,8 +67,12 @@ class SpookStepper {
   // ṽ = the last v_{k+1} is a Newton step on the rows at the end pose (rigid_rod_spook.h). `massShift`
   // (with a predictor; ≥ 0): c of Newton's linearised constraint force Gᵀλ ≈ G̃ᵀλ − diag(c)(v − ṽ) (the
   // force turning with the body), i.e. M + diag(c) in the matrix and M v_k + h f + c ⊙ ṽ on the right.
+  // `sameStart`: the caller re-solves from the state and h of the last step() call (a re-linearisation,
+  // rigid_rod_spook.h), so the frame-start work — g_k, ğ, D, the applied force and M v_k + h f — is kept
+  // from it instead of recomputed (bit-identical: the same values; ~10 % of a re-solve). Ignored (all
+  // recomputed) unless the last call started at the same t, step count and h and no relaxation changed since.
   void step(MechanicalState& state, double h, const Eigen::VectorXd* predictor = nullptr,
-            const Eigen::VectorXd* massShift = nullptr);
+            const Eigen::VectorXd* massShift = nullptr, bool sameStart = false);
 
   void setRelaxation(int constraint, const ConstraintRelaxation& r);  // throws BadInput if invalid
   void setGroupRelaxation(int group, const ConstraintRelaxation& r);
@@ -97,7 +101,7 @@ class SpookStepper {
   std::unique_ptr<SparseSolver> solver_;
   std::vector<ConstraintRelaxation> relax_;
   ConstraintJacobian jacobian_;
-  Eigen::VectorXd D_, r_, t_, f_, Jv_, vNext_, multipliers_, lambda_, shiftedMass_;
+  Eigen::VectorXd D_, r_, rStart_, t_, f_, Jv_, vNext_, multipliers_, lambda_, shiftedMass_;
   MechanicalState next_;
   SpookProfile profile_;
   // predictedLinearisation: J(q̃), q̃, G(q̃) ṽ and the retrodicted pose.
@@ -106,6 +110,14 @@ class SpookStepper {
   std::unique_ptr<ConstraintJacobian> previous_;  // g_{k−1} = g(q_k ⊕ (−h v_k))
   Eigen::VectorXd qPrevious_;
   double retrodictionJump_ = 0;
+  // The frame start whose work D_, t_, rStart_, ğ are for (step()'s `sameStart`); valid once assembled.
+  struct FrameStart {
+    bool valid = false;
+    double t = 0, h = 0;
+    long step = 0;
+  } start_;
+  void assembleFrameStart(const MechanicalState& state, double h);
+  void retrodict(const MechanicalState& state, double h);
   const SparseMatrixD& linearisePredicted(const MechanicalState& state, double h, const Eigen::VectorXd& predictor);
 };
 

@@ -10,9 +10,9 @@
 //   bench_ladder_robust T kind N [maxChord [maxTurn [rigid]]]  one case: kind ladder|chain; maxChord (m)
 //                                           or maxTurn (rad) > 0 adds the rigid model with sub-steps; `rigid`:
 //                                           only that model
-//   bench_ladder_robust --relin T kind N EPS K [REACH [a|b|c]]  one case at compliance EPS: sub-steps only, K
-//                                           re-linearisations only, K re-linearisations + sub-steps (max_chord
-//                                           1e-4 m; REACH: rigid_rod_spook.h; contraction per iteration)
+//   bench_ladder_robust --relin T kind N EPS K [REACH [a|b|c [CHORD]]]  one case at compliance EPS: sub-steps only,
+//                                           K re-linearisations only, K re-linearisations + sub-steps (max_chord
+//                                           CHORD, default 1e-4 m; REACH: rigid_rod_spook.h; contraction per iteration)
 //   bench_ladder_robust --soak [S [--links N | --chain N]]  ladder N (1000; or the chain of N rods above) for
 //                                           S s (300), rigid rods with the scenes' sub-step rule (max_chord
 //                                           1e-4 m, max_relinearise 4), block solver: a line every 10 s; exit 3 on divergence,
@@ -177,14 +177,14 @@ void printCase(const char* kind, int n, double T, double maxChord, double maxTur
 // the sub-step redo beyond it or if they do not bring the miss below max_chord — at the
 // scenes' max_chord and compliance ε. Contraction: geometric mean of miss_j / miss_{j−1} (and of
 // miss_j / miss_{j−1}², Newton's constant in 1/m) over the iterations j = 1, 2, 3 of the run.
-void printRelinearise(const char* kind, int n, double T, double epsilon, int K, double reach, int only) {
+void printRelinearise(const char* kind, int n, double T, double epsilon, int K, double reach, int only, double chord) {
   const BenchSystem bench(std::strcmp(kind, "ladder") != 0, n);
   const RodSystem& sys = bench.system();
   const char* names[3] = {"(a) sub", "(b) iter", "(c) iter+sub"};
   for (int variant = 0; variant < 3; ++variant) {
     if (only >= 0 && variant != only) continue;
     // (b) iterates every sub-step whatever its plain miss (no reach: nothing else would happen to it).
-    const RunOptions o{2, T, kSceneMaxChord, 0.0, epsilon, variant == 0 ? 0 : K, variant != 1, variant == 1 ? 1e300 : reach};
+    const RunOptions o{2, T, chord, 0.0, epsilon, variant == 0 ? 0 : K, variant != 1, variant == 1 ? 1e300 : reach};
     const Row r = run(sys, o);
     std::printf("%-6s %5d %5.0e %2d %-12s %6.2f %9.3g %9.3g %9.3g %9.3g %9.3g %10.4g %7.3f %7.2f %5.2f %5.2f %3d %5ld", kind,
                 n, epsilon, o.relinearise, names[variant], r.reached, r.maxGap, r.gap10, r.maxRms, r.meanRms, r.maxCompliance,
@@ -274,25 +274,26 @@ int soak(double seconds, int n, bool isChain) {
 }
 
 int main(int argc, char** argv) {
-  if (argc >= 7 && argc <= 9 && std::strcmp(argv[1], "--relin") == 0) {
-    const int only = argc == 9 ? argv[8][0] - 'a' : -1;
+  if (argc >= 7 && argc <= 10 && std::strcmp(argv[1], "--relin") == 0) {
+    const int only = argc >= 9 ? argv[8][0] - 'a' : -1;
+    const double chord = argc == 10 ? std::atof(argv[9]) : kSceneMaxChord;
     const double T = std::atof(argv[2]), eps = std::atof(argv[5]);
     const double reach = argc >= 8 ? std::atof(argv[7]) : RigidRodSpook::kRelineariseReach;
     const int n = std::atoi(argv[4]), K = std::atoi(argv[6]);
     if (!(T > 0) || n < 1 || !(eps >= 0) || K < 0 || K > RigidRodSpook::kMaxRelinearise || !(reach >= 1) ||
-        (argc == 9 && (only < 0 || only > 2 || argv[8][1] != 0))) {
-      std::fprintf(stderr, "usage: bench_ladder_robust --relin T ladder|chain N EPS K [REACH [a|b|c]] (T > 0, N >= 1, "
-                           "EPS >= 0, K in [0, 16], REACH >= 1; a|b|c: that variant only)\n");
+        (argc >= 9 && (only < 0 || only > 2 || argv[8][1] != 0)) || !(chord > 0)) {
+      std::fprintf(stderr, "usage: bench_ladder_robust --relin T ladder|chain N EPS K [REACH [a|b|c [CHORD]]] (T > 0, "
+                           "N >= 1, EPS >= 0, K in [0, 16], REACH >= 1; a|b|c: that variant only; CHORD > 0: max_chord, m)\n");
       return 2;
     }
-    std::printf("rigid rods, max_chord 1e-4 m, h = 1/60, tau = 2h, %g s; gap10: max gap over the first 10 s; cpu ms/step; "
+    std::printf("rigid rods, max_chord %g m, h = 1/60, tau = 2h, %g s; gap10: max gap over the first 10 s; cpu ms/step; "
                 "eps|f|: the joints' compliance gap; contraction per re-linearisation j: "
                 "mean miss_j/miss_j-1 (miss_j/miss_j-1^2, count)\n"
                 "kind       N   eps  K variant      reached   max gap     gap10   max RMS  mean RMS eps|f|max   max E-E0     cpu  cpu "
                 "p99  subs solves max redo\n",
-                T);
+                chord, T);
     std::printf("reach %g (iterate only sub-steps whose plain solve missed at most reach x max_chord)\n", reach);
-    printRelinearise(argv[3], n, T, eps, K, reach, only);
+    printRelinearise(argv[3], n, T, eps, K, reach, only, chord);
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "--soak") == 0) {
