@@ -74,10 +74,16 @@ double RigidRodModel::endLinearisationError(const Eigen::VectorXd& q, const Eige
                                             const Eigen::VectorXd& qNext, const Eigen::VectorXd& twistNext, double h,
                                             Eigen::VectorXd& predicted) const {
   retract(q, twist, h, predicted);
+  return endLinearisationErrorAbout(predicted, twist, qNext, twistNext, h);
+}
+
+double RigidRodModel::endLinearisationErrorAbout(const Eigen::VectorXd& qTilde, const Eigen::VectorXd& twist,
+                                                 const Eigen::VectorXd& qNext, const Eigen::VectorXd& twistNext,
+                                                 double h) const {
   double worst = 0;
   for (const auto& b : system_.bodies()) {
     if (!b.isRod) continue;
-    const Eigen::Vector3d uTilde = predicted.segment<3>(b.offset + 3);
+    const Eigen::Vector3d uTilde = qTilde.segment<3>(b.offset + 3);
     const Eigen::Vector3d dw = twistNext.segment<3>(b.offset + 3) - twist.segment<3>(b.offset + 3);
     const Eigen::Vector3d miss = qNext.segment<3>(b.offset + 3) - uTilde - h * dw.cross(uTilde);
     worst = std::max(worst, 0.5 * b.length * miss.norm());

@@ -34,6 +34,9 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
   // so a joint or pin at rod ends is off by at most the sum of its two rods' values. `predicted` is scratch.
   double endLinearisationError(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, const Eigen::VectorXd& qNext,
                                const Eigen::VectorXd& twistNext, double h, Eigen::VectorXd& predicted) const;
+  // The same about a q̃ already retracted (SpookStepper::predictedPose(): the pose its last step linearised about).
+  double endLinearisationErrorAbout(const Eigen::VectorXd& qTilde, const Eigen::VectorXd& twist,
+                                    const Eigen::VectorXd& qNext, const Eigen::VectorXd& twistNext, double h) const;
 
   // Newton's geometric stiffness of the holonomic rows' forces on the rods' rotations, its diagonal: a rod's
   // torque impulse u × φ, φ = Σ_i (∂g_i/∂u)ᵀλ_i (director a-blocks at q, `lambda` SPOOK's stacked impulses),

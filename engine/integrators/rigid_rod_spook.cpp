@@ -54,14 +54,14 @@ double RigidRodSpook::overshoot(double hs, double chord, double first) const {
 }
 
 // One sub-step of size hs from before_ (= twist_ on entry): the plain solve about q_k ⊕ hs v_k (today's
-// step), then the re-linearisations if its miss is within reach. Returns the end miss of the solve kept (m;
-// 0 without maxChord); `first` receives the plain solve's.
+// step), then the re-linearisations if its miss is within reach. Returns the end miss of the solve kept (m, about
+// the q̃ SpookStepper already retracted for it; 0 without maxChord); `first` receives the plain solve's.
 double RigidRodSpook::subStep(double hs, double& first) {
   spook_.step(twist_, hs);
   ++lastSolves_;
   first = 0;
   if (maxChord_ <= 0) return 0;
-  double miss = first = model_.endLinearisationError(before_.q, before_.v, twist_.q, twist_.v, hs, predicted_);
+  double miss = first = model_.endLinearisationErrorAbout(spook_.predictedPose(), before_.v, twist_.q, twist_.v, hs);
   solveLog_.push_back({0, miss});
   if (maxRelinearise_ > 0) first = std::max(first, spook_.retrodictionJump());  // ğ off: iterating cannot help
   if (first <= reach_ * maxChord_) relinearise(hs, miss);
@@ -84,7 +84,7 @@ void RigidRodSpook::relinearise(double hs, double& miss) {
       ++lastSolves_;
       ++lastRelin_;
       spook_.step(twist_, hs, &iterate_, &shift_, true);  // from before_, as the plain solve: its g_k, ğ, f kept
-      next = model_.endLinearisationError(before_.q, iterate_, twist_.q, twist_.v, hs, predicted_);
+      next = model_.endLinearisationErrorAbout(spook_.predictedPose(), iterate_, twist_.q, twist_.v, hs);
       solveLog_.push_back({j, next});
     } catch (const SimulationDiverged&) {
       next = miss;  // state left at before_ by the throw

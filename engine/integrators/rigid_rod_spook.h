@@ -77,7 +77,7 @@ class RigidRodSpook {
   bool subStepFallback_ = true;
   double reach_ = kRelineariseReach;
   MechanicalState twist_, before_, start_;  // scratch: the twist-form state now, at the sub-step's and frame's start
-  Eigen::VectorXd predicted_, iterate_, shift_;
+  Eigen::VectorXd iterate_, shift_;
   std::vector<Solve> solveLog_;
   static constexpr int kMaxSubSteps = 64;
   double fastestTurnRate(const MechanicalState& twist) const;

@@ -93,6 +93,8 @@ class SpookStepper {
   // predictedLinearisation: max over the holonomic rows of |ğ − g_k| in the last step. ğ is exact after a step
   // of h (g_{k−1}); after sub-steps at other rates it is not, and the jump shows it (rigid_rod_spook.h).
   double retrodictionJump() const { return retrodictionJump_; }
+  // predictedLinearisation: q̃ = q_k ⊕ hṽ the last step linearised its rows about.
+  const Eigen::VectorXd& predictedPose() const { return qPredicted_; }
 
  private:
   const ConstrainedModel& model_;
