@@ -1,9 +1,7 @@
-// Shared machinery of the rod scenes (ladder, chain, sleigh): a rod system stepped by SPOOK or one
-// of its baselines (RodSimulation), the relaxation parameters every SPOOK scene declares (global ε,
-// τ, γ, per-group multipliers, per-constraint overrides), plain-data drawing of rods as capsules
-// coloured by speed, joints as spheres and translucent ghosts, and RodScene: the Scene every rod
-// scene derives from, with the live-tuning accessors the UI uses (constraint list with violations
-// and forces, per-constraint ε/τ, conventions, measured-stability warning, ghost status).
+// RodScene: the Scene every rod scene (ladder, chain, sleigh) derives from. It steps a rod system
+// with SPOOK or a baseline (rod_simulation.h) plus optional ghosts, declares the shared parameters
+// (rod_scene_params.h), draws through rod_drawing.h and gives the UI its live-tuning accessors
+// (constraint list with violations and forces, per-constraint ε/τ, conventions, stability warning, ghosts).
 #pragma once
 #include <Eigen/Core>
 #include <cmath>
@@ -13,98 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "engine/integrators/rattle.h"
-#include "engine/integrators/rigid_rod_spook.h"
 #include "engine/integrators/spook_conventions.h"
-#include "engine/integrators/rk4_baumgarte.h"
-#include "engine/integrators/spook.h"
-#include "engine/models/rod_system.h"
-#include "engine/sim/param.h"
 #include "render/draw_list.h"
+#include "scenes/rod_drawing.h"
+#include "scenes/rod_scene_params.h"
+#include "scenes/rod_simulation.h"
 #include "scenes/scene.h"
 
 namespace varsim {
-
-enum class StepperKind { Spook, Rk4Baumgarte, Rattle };
-const char* stepperName(StepperKind kind);  // "spook" | "rk4_baumgarte" | "rattle"
-StepperKind parseStepperKind(const std::string& name);
-// What a rod is for SPOOK: a rigid body on R³ × S² (rigid_rod_spook.h, no length row) or the paper's
-// centre + director with the row u·u = 1 (seed 001 Sec. 6). The baselines always use the director.
-enum class RodModelKind { Rigid, Director };
-const char* rodModelName(RodModelKind kind);  // "rigid" | "director"
-RodModelKind parseRodModelKind(const std::string& name);
-
-// One rod system advanced by one stepper. The model is shared (steppers only read it).
-class RodSimulation {
- public:
-  // maxTurn, maxChord: the rigid model's sub-step rules; maxRelinearise: its re-linearisations per sub-step
-  // (rigid_rod_spook.h; 0, 0, 0 = one step).
-  RodSimulation(const RodSystem& system, StepperKind kind, SparseSolverKind solver, DivergenceLimits limits,
-                RodModelKind model = RodModelKind::Director, double maxTurn = 0.0, double maxChord = 0.0,
-                int maxRelinearise = 0);
-  // Throws SimulationDiverged / SingularSystem, leaving the state as it was.
-  void step(double h);
-  // For ghosts: a divergence freezes the simulation and is recorded instead of thrown.
-  void stepOrFreeze(double h);
-  StepperKind kind() const { return kind_; }
-  // The SPOOK stepper of either rod model (constraint indices are the RodSystem's), or null.
-  SpookStepper* spook() { return rigid_ ? &rigid_->spook() : spook_.get(); }
-  const SpookStepper* spook() const { return rigid_ ? &rigid_->spook() : spook_.get(); }
-  bool rigid() const { return rigid_ != nullptr; }
-  int lastSubSteps() const { return rigid_ ? rigid_->lastSubSteps() : 1; }
-  int lastSolves() const { return rigid_ ? rigid_->lastSolves() : 1; }  // sub-steps plus the redone ones
-  int lastRelinearisations() const { return rigid_ ? rigid_->lastRelinearisations() : 0; }  // of them, re-solves
-  Rk4Baumgarte* rk4() { return rk4_.get(); }
-  void setLimits(const DivergenceLimits& limits);
-  double lastStepUs() const { return lastStepUs_; }
-  void appendState(std::vector<double>& out) const;        // t, step, diverged, divergedAt, q, v
-  size_t readState(const std::vector<double>& in, size_t pos);  // returns the next position; BadInput on size
-
-  MechanicalState state;
-  bool diverged = false;
-  double divergedAt = 0.0;
-  double energyGrowthAt = -1.0;  // s: first time its energy rose above the scene's E(0) (ghosts; < 0: never)
-  std::string message;
-
- private:
-  const RodSystem& system_;
-  StepperKind kind_;
-  std::unique_ptr<SpookStepper> spook_;
-  std::unique_ptr<RigidRodSpook> rigid_;
-  std::unique_ptr<Rk4Baumgarte> rk4_;
-  std::unique_ptr<Rattle> rattle_;
-  double lastStepUs_ = 0.0;
-};
-
-// Relaxation parameters: epsilon, tau (+ gamma if the model has blades) and multipliers
-// eps_<group>, tau_<group> for each named group; all live.
-std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, double defaultTau, bool withGamma);
-// The ε/τ rule, in this one place (stepper set-up, panel readouts, warnings and tests use it): a
-// constraint of group g has (ε, τ) = (epsilon · eps_g, tau · tau_g), multipliers 1 where the scene
-// declares none for g, unless it has its own override, which replaces both.
-SpookParameters effectiveRelaxation(const ParamSet& params, const std::string& group,
-                                    const ConstraintRelaxation* override = nullptr);
-// Writes the relaxation of every constraint from the parameters, then the per-constraint overrides.
-void applyRelaxation(SpookStepper& spook, const RodSystem& system, const ParamSet& params,
-                     const std::map<int, ConstraintRelaxation>& overrides);
-// Divergence limit on violations scaled by the softest compliance: a joint of compliance ε under
-// the system's weight W may legitimately stretch ε W; beyond max(10 m, 10 ε W) it has come apart.
-DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon);
-
-// Drawing.
-Rgba speedColor(double speed, double fullScale);  // blue (0) → red (≥ fullScale), log scale
-void drawRods(const RodSystem& system, const MechanicalState& state, DrawList& out, bool ghost, double speedScale,
-              float radius);
-void drawJointSpheres(const RodSystem& system, const MechanicalState& state, DrawList& out, float radius, bool ghost);
-Mat4 translation(const Eigen::Vector3d& p);
-
-// Parameters every RodScene declares besides the model's own: dt, gravity, stepper (the allowed
-// ones), solver (default `solver`: "block" for the one-dimensional ladder and chain, whose constraint
-// graphs it is built for), ghosts, trails, the relaxation parameters of `groups` and, if `rodModel` is
-// given, the choice `rod_model` with that default, the rigid model's sub-step rules `max_chord` and
-// `max_turn` and its re-linearisations `max_relinearise` (scenes without them use the director model).
-std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
-                                      const char* rodModel = nullptr, const char* solver = "ldlt");
 
 class RodScene : public Scene {
  public:

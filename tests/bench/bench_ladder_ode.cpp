@@ -174,7 +174,7 @@ RunStats runMujoco(const Ladder& ladder, const char* solver, double h, double T,
 #endif
 
 // Our stepper, either rod model (rigid: rigid_rod_spook.h with the scenes' defaults, max_chord 1e-4 m and
-// max_relinearise 4, scenes/rod_scene.cpp), one thread.
+// max_relinearise 4, scenes/rod_scene_params.cpp), one thread.
 RunStats runSpook(const Ladder& ladder, double h, double T, SparseSolverKind solver, bool rigid, int bins, double stopGap) {
   SpookStepper director(ladder.system(), SpookConfig{solver, {}});
   RigidRodSpook rigidRods(ladder.system(), SpookConfig{solver, {}}, 0.0, 1e-4);

@@ -1,0 +1,39 @@
+// The parameters every rod scene declares (step, gravity, stepper, solver, the rigid model's sub-step
+// rules) and the relaxation parameters with their one ε/τ rule: global ε, τ (γ), per-group
+// multipliers and per-constraint overrides, written into the SPOOK stepper; the divergence limits they imply.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/integrators/spook.h"
+#include "engine/integrators/spook_conventions.h"
+#include "engine/models/rod_system.h"
+#include "engine/sim/param.h"
+
+namespace varsim {
+
+// Relaxation parameters: epsilon, tau (+ gamma if the model has blades) and multipliers
+// eps_<group>, tau_<group> for each named group; all live.
+std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, double defaultTau, bool withGamma);
+// The ε/τ rule, in this one place (stepper set-up, panel readouts, warnings and tests use it): a
+// constraint of group g has (ε, τ) = (epsilon · eps_g, tau · tau_g), multipliers 1 where the scene
+// declares none for g, unless it has its own override, which replaces both.
+SpookParameters effectiveRelaxation(const ParamSet& params, const std::string& group,
+                                    const ConstraintRelaxation* override = nullptr);
+// Writes the relaxation of every constraint from the parameters, then the per-constraint overrides.
+void applyRelaxation(SpookStepper& spook, const RodSystem& system, const ParamSet& params,
+                     const std::map<int, ConstraintRelaxation>& overrides);
+// Divergence limit on violations scaled by the softest compliance: a joint of compliance ε under
+// the system's weight W may legitimately stretch ε W; beyond max(10 m, 10 ε W) it has come apart.
+DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon);
+
+// Parameters every RodScene declares besides the model's own: dt, gravity, stepper (the allowed
+// ones), solver (default `solver`: "block" for the one-dimensional ladder and chain, whose constraint
+// graphs it is built for), ghosts, trails, the relaxation parameters of `groups` and, if `rodModel` is
+// given, the choice `rod_model` with that default, the rigid model's sub-step rules `max_chord` and
+// `max_turn` and its re-linearisations `max_relinearise` (scenes without them use the director model).
+std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
+                                      const char* rodModel = nullptr, const char* solver = "ldlt");
+
+}  // namespace varsim
