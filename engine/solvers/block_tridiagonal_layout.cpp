@@ -203,12 +203,16 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
     return laneOf(o) == 0 ? lo : 2 * levelCount() - hi;
   };
   std::stable_sort(built.begin(), built.end(), [&](const Open& a, const Open& b) { return orderKey(a) < orderKey(b); });
+  extraRow = int(rowAt.size());
   std::map<std::vector<int>, int> known;  // a shape's key → its index
   for (const Open& o : built) {
     const int lane = laneOf(o);
     const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
-    Group grp{lane, lane == 0 ? lo : hi, int(groupCols.size()), int(groupCols.size() + o.cols.size()), int(o.rows.size()), 0, 0};
+    Group grp{lane, lane == 0 ? lo : hi, int(groupCols.size()), int(groupCols.size() + o.cols.size()), int(o.rows.size()), 0, 0,
+              int(groupRows.size())};
     groupCols.insert(groupCols.end(), o.cols.begin(), o.cols.end());
+    for (int p : o.rows)
+      groupRows.push_back(lane == 1 && levelOf_[size_t(p)] == middle ? extraRow + p - levels[size_t(middle)].start : p);
     const std::vector<int> key = shapeKey(J, o.rows, o.cols, lane, grp.base);
     const auto found = known.find(key);
     grp.shape = found != known.end() ? found->second : known.emplace(key, addShape(key)).first->second;
@@ -268,6 +272,7 @@ int BlockLayout::addShape(const std::vector<int>& key) {
   Shape shape{int(slots.size()), int(pairs.size()), {}};
   const size_t nonzeros = size_t(key[2]);
   slots.insert(slots.end(), key.begin() + 3, key.begin() + 3 + long(nonzeros));
+  for (size_t k = 0; k < nonzeros; ++k) slotRows.push_back(std::uint8_t(key[3 + k] / key[0]));  // slot = row · cols + col
   size_t k = 3 + nonzeros;
   for (int len = 0; len < 8; ++len) {
     const int count = key[k++];

@@ -39,6 +39,7 @@ struct BlockLayout {
   // group instead of per-nonzero slots and per-entry pair records.
   struct Group {
     int lane, home, colBegin, colEnd, rows, shape, base;  // home: its first level eliminated
+    int rowBegin;  // its rows' places in the right-hand side: groupRows[rowBegin … rowBegin + rows)
   };
   struct Shape {
     int slotBegin, pairBegin;
@@ -58,9 +59,15 @@ struct BlockLayout {
   std::vector<Group> groups;
   std::vector<int> homeStart, homeGroups;  // groups of home level k: homeGroups[homeStart[k] … homeStart[k+1])
   std::vector<int> groupCols;
+  // Per group, its rows in level order (the row order of G and H), so the assembly can also subtract
+  // J M⁻¹ r from the right-hand side; the lower chain's rows of the middle level map to a private copy
+  // after the m positions, extraRow + (p − middle start), so the two lanes never write the same entry.
+  std::vector<int> groupRows;
+  int extraRow = 0;
   std::vector<Shape> shapes;
   std::vector<Pair> pairs;           // the shapes' pairs
   std::vector<int> slots;            // the shapes' nonzeros in column order: their places in G and H
+  std::vector<std::uint8_t> slotRows;  // and their rows in the group (≤ 32 rows)
   int storeSize = 0, extraOff = 0, maxGroupBlock = 0, maxWidth = 0;
   long structuralPairs = 0, dotLength = 0;  // Σ pairs' dot lengths (× the flops of the assembly)
 

@@ -154,25 +154,43 @@ void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const Spars
     for (auto* scratch : {&g_[0], &g_[1], &h_[0], &h_[1]}) scratch->assign(size_t(layout_->maxGroupBlock), 0.0);
     diag0_.assign(size_t(m_), 0.0);
     invM_.resize(n_);
-    w_.resize(m_);
+    w_.resize(m_ + (layout_->levels.empty() ? 0 : layout_->levels[size_t(layout_->middle)].width));
     stats_.analyseUs = microsecondsSince(start);
     ++stats_.analyses;
   }
   jac_ = &J;
-  dDiag_ = &dDiag;
-  const auto start = SteadyClock::now();
+  dDiag_ = &factoredD();
   invM_ = massDiag.cwiseInverse();
-  twoLanes(&BlockTridiagonalSolver::factorLane);
-  factorMiddle();
-  stats_.factorUs = microsecondsSince(start);
+  stats_.factorUs = 0;  // timed by the solve that factors
   ++stats_.factorizations;
   stats_.matrixNnz = long(layout_->structuralPairs);
   stats_.factorNnz = long(store_.size());
 }
 
+// The deferred factorisation, fused with the first half of the solve: w starts as t in level order, each
+// group subtracts its J M⁻¹ r while its J block is in scratch, and each level is forward-substituted as
+// soon as it is factored (factorLane). The lower chain's share of the middle level is added at the end.
+void BlockTridiagonalSolver::factorDeferred(const Eigen::VectorXd& r, const Eigen::VectorXd& t) {
+  const auto start = SteadyClock::now();
+  const std::vector<int>& position = layout_->position;
+  for (long i = 0; i < m_; ++i) w_[position[size_t(i)]] = t[i];
+  std::fill(w_.data() + m_, w_.data() + w_.size(), 0.0);
+  r_ = &r;
+  twoLanes(&BlockTridiagonalSolver::factorLane);
+  r_ = nullptr;
+  factorMiddle();
+  if (!layout_->levels.empty()) {
+    const BlockLevel& mid = layout_->levels[size_t(layout_->middle)];
+    for (int i = 0; i < mid.width; ++i) w_[mid.start + i] += w_[m_ + i];
+  }
+  const double us = microsecondsSince(start);
+  stats_.factorUs = factorInSolveUs_ = us;
+}
+
 // Level by level while its blocks are hot in cache: zero the next level's blocks, assemble the groups
-// whose first level is k, add D, then L_k L_kᵀ = S_kk, C_k = S(next, k) L_k⁻ᵀ on the coupling corner and
-// S_next −= C_k C_kᵀ on its receiving rows (into the middle level: deferred to factorMiddle).
+// whose first level is k (and their J M⁻¹ r into w), add D, then L_k L_kᵀ = S_kk, C_k = S(next, k) L_k⁻ᵀ on
+// the coupling corner, S_next −= C_k C_kᵀ on its receiving rows (into the middle level: deferred to
+// factorMiddle) and the forward substitution of level k.
 void BlockTridiagonalSolver::factorLane(int lane) {
   const BlockLayout& lay = *layout_;
   if (lay.levels.empty()) return;
@@ -192,14 +210,16 @@ void BlockTridiagonalSolver::factorLane(int lane) {
     }
     choleskyLevel(k);
     const int c = lv.width - lv.sendCol;
-    if (lv.recvRows == 0 || c == 0) continue;
-    double* C = store_.data() + lv.coupOff;
-    const BlockLevel& nx = lay.levels[size_t(lv.next)];
-    withSize(lv.recvRows, [&](auto r) {
-      solveRightLowerTransposed(C, r, c, store_.data() + lv.diagOff + packedIndex(lv.width, lv.sendCol, lv.sendCol));
-      if (lv.next != lay.middle)
-        subtractGram(store_.data() + nx.diagOff + packedIndex(nx.width, lv.recvRow, lv.recvRow), nx.width - lv.recvRow, C, r, c);
-    });
+    if (lv.recvRows > 0 && c > 0) {
+      double* C = store_.data() + lv.coupOff;
+      const BlockLevel& nx = lay.levels[size_t(lv.next)];
+      withSize(lv.recvRows, [&](auto r) {
+        solveRightLowerTransposed(C, r, c, store_.data() + lv.diagOff + packedIndex(lv.width, lv.sendCol, lv.sendCol));
+        if (lv.next != lay.middle)
+          subtractGram(store_.data() + nx.diagOff + packedIndex(nx.width, lv.recvRow, lv.recvRow), nx.width - lv.recvRow, C, r, c);
+      });
+    }
+    forwardLevel(lv);  // w_k is complete: its groups (homes k and the level before) are assembled
   }
   if (lane == 0) assembleHome(lay.middle, 0);  // groups inside the middle level (lane 0 by convention)
 }
@@ -216,6 +236,8 @@ void BlockTridiagonalSolver::assembleHome(int k, int lane) {
   const int* outer = jac_->outerIndexPtr();
   const double* jv = jac_->valuePtr();
   double* G = g_[lane].data();  // per-lane scratch, small enough to stay in L1
+  const double* r = r_->data();
+  double* w = w_.data();
   double* H = h_[lane].data();
   for (int gi = lay.homeStart[size_t(k)]; gi < lay.homeStart[size_t(k) + 1]; ++gi) {
     const BlockLayout::Group& grp = lay.groups[size_t(lay.homeGroups[size_t(gi)])];
@@ -223,11 +245,15 @@ void BlockTridiagonalSolver::assembleHome(int k, int lane) {
     std::fill_n(G, grp.rows * (grp.colEnd - grp.colBegin), 0.0);
     std::fill_n(H, grp.rows * (grp.colEnd - grp.colBegin), 0.0);
     const int* slot = lay.slots.data() + shape.slotBegin;
+    const std::uint8_t* slotRow = lay.slotRows.data() + shape.slotBegin;
+    const int* place = lay.groupRows.data() + grp.rowBegin;  // the group's rows in w
     for (int cl = grp.colBegin; cl < grp.colEnd; ++cl) {
       const int c = lay.groupCols[size_t(cl)];
-      for (int p = outer[c]; p < outer[c + 1]; ++p, ++slot) {
+      const double s = r[c] * invM_[c];
+      for (int p = outer[c]; p < outer[c + 1]; ++p, ++slot, ++slotRow) {
         G[*slot] = jv[p];
         H[*slot] = jv[p] * invM_[c];
+        w[place[*slotRow]] -= jv[p] * s;  // w = t − J M⁻¹ r, the same terms as a pass over J by columns
       }
     }
     double* store = store_.data() + grp.base;
@@ -305,15 +331,8 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   const double* jv = J.valuePtr();
   const int* inner = J.innerIndexPtr();
   const std::vector<int>& position = layout_->position;
-  // w = t − J M⁻¹ r: by rows in y (J's row indices), then into level order.
-  y = t;
-  for (long c = 0; c < n_; ++c) {
-    const double s = r[c] * invM_[c];
-    for (int p = outer[c]; p < outer[c + 1]; ++p) y[inner[p]] -= jv[p] * s;
-  }
-  for (long i = 0; i < m_; ++i) w_[position[size_t(i)]] = y[i];
-  // The substitutions are ~1/10 of the factor's work: waking the helper twice more costs more than it saves.
-  twoLanes(&BlockTridiagonalSolver::forwardLane, false);
+  factorDeferred(r, t);  // also w = L⁻¹(t − J M⁻¹ r) in level order
+  y.resize(m_);
   solveMiddle();
   twoLanes(&BlockTridiagonalSolver::backwardLane, false);
   for (long i = 0; i < m_; ++i) y[i] = w_[position[size_t(i)]];
@@ -328,13 +347,9 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   }
 }
 
-void BlockTridiagonalSolver::forwardLane(int lane) {  // L z = w along the chain
-  const BlockLayout& lay = *layout_;
-  for (int k : lay.chain[lane]) {
-    const BlockLevel& lv = lay.levels[size_t(k)];
-    withSize(lv.width, [&](auto w) { forwardSubstitute(store_.data() + lv.diagOff, w, w_.data() + lv.start); });
-    if (lv.next != lay.middle) sendForward(lv);
-  }
+void BlockTridiagonalSolver::forwardLevel(const BlockLevel& lv) {
+  withSize(lv.width, [&](auto w) { forwardSubstitute(store_.data() + lv.diagOff, w, w_.data() + lv.start); });
+  if (lv.next != layout_->middle) sendForward(lv);
 }
 
 // w_next −= C_k z_k on the coupling corner.

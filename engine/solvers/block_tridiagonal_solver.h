@@ -6,8 +6,11 @@
 // eliminated upwards and L−1…m+1 downwards, each chain assembling its own part of S body by body,
 // and both meet at the middle level m. With threads = 2 the chains run concurrently (one persistent
 // helper thread); the arithmetic is the same for 1 and 2 threads, so the results are bit-identical.
-// The layout is built once per J pattern; factor() and solve() allocate nothing. A pivot that
-// cancels below 1e-13 of its diagonal (or a non-positive one) is a SingularSystem, as for LDLᵀ.
+// factor() only records its operands: solve() factors, fused with the subtraction of J M⁻¹ r and the
+// forward substitution level by level while each level is in cache (one pass over J and the factor
+// instead of three; a second solve() of the same operands factors again: SPOOK solves once). The
+// layout is built once per J pattern; factor() and solve() allocate nothing. A pivot that cancels
+// below 1e-13 of its diagonal (or a non-positive one) is a SingularSystem (thrown by that solve).
 #pragma once
 #include <memory>
 #include <vector>
@@ -37,10 +40,11 @@ class BlockTridiagonalSolver : public SparseSolver {
   using Phase = void (BlockTridiagonalSolver::*)(int lane);
   void factorLane(int lane);  // assembles the lane's part of S and eliminates its chain, level by level
   void assembleHome(int k, int lane);
+  void factorDeferred(const Eigen::VectorXd& r, const Eigen::VectorXd& t);  // factor + w = L⁻¹(t − J M⁻¹ r)
+  void forwardLevel(const BlockLevel& lv);
   void zeroLevel(const BlockLevel& lv);
   void zeroLevel(int offset, int count);
   void factorMiddle();
-  void forwardLane(int lane);
   void backwardLane(int lane);
   void solveMiddle();
   void sendForward(const BlockLevel& lv);
@@ -57,6 +61,7 @@ class BlockTridiagonalSolver : public SparseSolver {
   Eigen::VectorXd invM_, w_;
   const SparseMatrixD* jac_ = nullptr;
   const Eigen::VectorXd* dDiag_ = nullptr;
+  const Eigen::VectorXd* r_ = nullptr;  // the right-hand side while factorDeferred runs
   long n_ = 0, m_ = 0;
   int threads_ = 1;
   Phase pending_ = nullptr;

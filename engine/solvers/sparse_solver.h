@@ -52,7 +52,9 @@ class SparseSolver {
   virtual SparseSolverKind kind() const = 0;
   // Numeric factorisation of the saddle matrix for M = diag(massDiag), J, D = diag(dDiag).
   // Re-analyses only if J's pattern (or the sizes) changed since the last call. Throws
-  // SingularSystem (message says why) if the matrix is singular to working precision.
+  // SingularSystem (message says why) if the matrix is singular to working precision — the block
+  // back end defers the numbers to the next solve (fused with it), which then throws instead (J must
+  // stay alive and unchanged until then, as for every solve; M and D are copied).
   virtual void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) = 0;
   // Solves with the last factorisation: [[M, -Jᵀ], [J, D]] [x; y] = [r; t], then checks the
   // residual of the original system (a near-singular matrix that slipped past the pivot checks
@@ -76,7 +78,9 @@ class SparseSolver {
   // Keeps the operands for the residual check and returns true if J has the same sizes and index
   // arrays as the last analysed pattern (else records the new one: the caller re-analyses).
   bool beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag);
+  const Eigen::VectorXd& factoredD() const { return dDiag_; }  // the last factor()'s D (a copy: it outlives the caller's)
   SparseSolveStats stats_;
+  double factorInSolveUs_ = 0;  // set by a solveFactored that ran a deferred factorisation (not solve time)
 
  private:
   Eigen::VectorXd massDiag_, dDiag_;  // kept for the residual check
