@@ -254,7 +254,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
   glClearColor(style.outsideColor.r, style.outsideColor.g, style.outsideColor.b, 1.0f);
   glClearDepth(1.0);
   glClearStencil(0);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+  if (style.clearOutsideView) glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
   glClearColor(kHorizon.r, kHorizon.g, kHorizon.b, 1.0f);  // the view's own clear
   // Clip the view to the framebuffer; GL counts rows from the bottom.
   const int x0 = std::clamp(view.x, 0, framebufferWidth), x1 = std::clamp(view.x + view.width, 0, framebufferWidth);
@@ -272,7 +272,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
     glViewport(glX, glY, width, height);
     glEnable(GL_SCISSOR_TEST);
     glScissor(glX, glY, width, height);
-    glClear(GL_COLOR_BUFFER_BIT);
+    glClear(style.clearOutsideView ? GL_COLOR_BUFFER_BIT : GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     glDisable(GL_SCISSOR_TEST);
   }
   r.stats.msaaSamples = offscreen ? samples : 0;

@@ -68,6 +68,8 @@ class Renderer {
     glm::vec3 outsideColor{0.86f, 0.89f, 0.93f};  // the framebuffer around the view (the app's panel colour)
     int maxShadowCasters = 1000;   // above this many opaque parts, no shadows (they double the
                                    // vertex work, which dominates big scenes on software GL)
+    bool clearOutsideView = true;  // false: only the view is cleared and drawn, the rest of the
+                                   // framebuffer is left as it is (panels kept from the last frame)
   };
   Style style;
 

@@ -180,6 +180,9 @@ int runBench(AppState& app, const AppOptions& o) {
               1e3 * app.physicsBudget(),
               double(steps) * app.driver.h(), wall, 100.0 * double(steps) * app.driver.h() / wall);
   std::printf("%s", phases.report().c_str());
+  if (app.useUiLayer)
+    std::printf("panels around the view: redrawn in %ld of %ld frames (at most %.0f Hz, and on input)\n",
+                app.uiLayer.redraws(), app.uiLayer.frames(), app.panelRefreshHz);
   if (app.staleFrames > 0)
     std::printf("frames drawn from the last state while a step ran (camera moving): %ld\n", app.staleFrames);
   // A diverged run stops stepping: its step count says nothing about speed (the director ladder
@@ -251,6 +254,15 @@ int runApp(const std::vector<std::string>& args) {
     // Around the view lie the docked panels, drawn without their own background (panels_scene.cpp).
     const ImVec4 panelColor = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     app->renderer.style.outsideColor = {panelColor.x, panelColor.y, panelColor.z};
+    // CPU rasterizers keep the panels between redraws, 20 a second and on input (ui_layer.h); smoke
+    // tests redraw every frame. VARSIM_PANEL_HZ overrides the rate (0: every frame; negative: ImGui
+    // drawn directly every frame, the path GPUs take, for comparison).
+    app->useUiLayer = app->renderer.softwareRasterizer() && backBufferSurvivesSwap(app->window);
+    app->panelRefreshHz = options.mode == AppOptions::Mode::SmokeTest ? 0.0 : 20.0;
+    if (const char* hz = std::getenv("VARSIM_PANEL_HZ"); hz && *hz) {
+      app->panelRefreshHz = std::atof(hz);
+      if (app->panelRefreshHz < 0.0) app->useUiLayer = false;
+    }
     // Default: 4x on GPUs, off on CPU rasterizers (renderer.init); the user's choice in the View
     // menu (settings file, interactive runs) replaces it; VARSIM_MSAA overrides all of them.
     if (interactive && app->settings.msaaSamples != Settings::kMsaaAutomatic)

@@ -53,6 +53,27 @@ std::string screenshotPath(const AppState& app) {
   return path;
 }
 
+// Any mouse or keyboard input this frame: a hover highlight or a typed character shows at once.
+bool uiInputThisFrame() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f || io.MouseWheel != 0.0f || io.MouseWheelH != 0.0f) return true;
+  for (int b = 0; b < IM_ARRAYSIZE(io.MouseDown); ++b)
+    if (io.MouseDown[b] || io.MouseReleased[b]) return true;
+  if (!io.InputQueueCharacters.empty()) return true;
+  for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k)
+    if (io.KeysDown[k] || ImGui::IsKeyReleased(k)) return true;
+  return false;
+}
+
+// Whether this frame redraws the panel layer: at the capped rate, on input, while a widget is
+// active or a popup open, and for screenshots (which show the frame's own panels).
+bool uiLayerRefreshDue(const AppState& app) {
+  if (app.panelRefreshHz <= 0.0 || app.screenshotRequested || uiInputThisFrame() || ImGui::IsAnyItemActive() ||
+      ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
+    return true;
+  return app.wallTime - app.uiLayerDrawnAt >= 1.0 / app.panelRefreshHz;
+}
+
 // The 3-D view from app.drawList, then the UI (this frame's ImGui draw data, or the last full
 // frame's copy); only the draw list, camera, renderer and draw data: the worker may be stepping.
 void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, bool snapshotUi) {
@@ -61,7 +82,14 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   if (fbw <= 0 || fbh <= 0) return;  // minimized windows have a 0x0 framebuffer
   glViewport(0, 0, fbw, fbh);
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;  // HiDPI: framebuffer / window pixels
-  const PixelRect px = toFramebufferPixels(app.view, scale.x, scale.y, fbw, fbh);
+  PixelRect px = toFramebufferPixels(app.view, scale.x, scale.y, fbw, fbh);
+  // Panels kept from the last redraw (ui_layer.h): only the view and the windows over it are drawn.
+  UiLayer::Plan layer;
+  if (app.useUiLayer && !snapshotUi) {
+    layer = app.uiLayer.plan(*ImGui::GetDrawData(), px, app.uiLayerRefresh);
+    px = layer.view;
+  }
+  app.renderer.style.clearOutsideView = layer.redrawAll;
   const ViewRect view{px.x, px.y, px.width, px.height};
   if (app.hideScene) {
     // Smoke-test reference: the same frame without the scene's geometry (camera and HUD kept).
@@ -74,6 +102,7 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   if (app.finishPhases) glFinish();
   app.frameCosts.add(FramePhase::Render, phase.lap());
   if (snapshotUi) app.uiSnapshot.render();
+  else if (!layer.redrawAll) app.uiLayer.drawLive(*ImGui::GetDrawData());
   else ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   if (app.finishPhases) glFinish();
   if (!shotPath.empty()) takeScreenshot(app, shotPath, fbw, fbh);
@@ -187,13 +216,20 @@ int runAppFrame(AppState& app, double wallDt) {
     app.frameCosts.add(FramePhase::OtherUi, phase.lap());
   }
   app.layoutView();
+  // Marks and labels of the 3-D view (background list) stay inside it: the panels around the view
+  // may come from a layer drawn before it (ui_layer.h).
+  ImGui::GetBackgroundDrawList()->PushClipRect(ImVec2(app.view.x, app.view.y),
+                                               ImVec2(app.view.x + app.view.w, app.view.y + app.view.h), true);
   if (!app.hideUi) {
     drawSceneViewMarks(app);
     handlePlanGoalClick(app);
   }
   if (app.settings.panels.help) drawHelpOverlay(app);
   drawOverlays(app);
+  ImGui::GetBackgroundDrawList()->PopClipRect();
   ImGui::Render();
+  app.uiLayerRefresh = uiLayerRefreshDue(app);
+  if (app.uiLayerRefresh) app.uiLayerDrawnAt = app.wallTime;
   const std::string shotPath = app.screenshotRequested ? screenshotPath(app) : std::string();
   if (threaded) {
     // For frames that may go on without the panels (staleFrameWanted): never while a widget is being

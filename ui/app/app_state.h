@@ -13,6 +13,7 @@
 #include "ui/app/gamepad.h"
 #include "ui/app/plan_panel.h"
 #include "ui/app/plot_widget.h"
+#include "ui/app/ui_layer.h"
 #include "ui/app/ui_snapshot.h"
 #include "ui/app/study_panel.h"
 #include "ui/core/background_job.h"
@@ -89,6 +90,13 @@ struct AppState {
   double staleWallDt = 0.0;
   long staleFrames = 0;
   std::vector<Notice> deferredNotices;  // raised while the worker ran (notices are the UI's)
+  // CPU rasterizers: the panels around the view come from a layer redrawn at most panelRefreshHz times
+  // a second, and at once on input (ui_layer.h); 0 = every frame. GPUs draw ImGui directly.
+  bool useUiLayer = false;
+  double panelRefreshHz = 0.0;
+  double uiLayerDrawnAt = -1e9;  // app wall clock of the last redraw
+  bool uiLayerRefresh = true;    // this frame's decision (runAppFrame, before the worker starts)
+  UiLayer uiLayer;
   BackgroundJob physics;
 
   void notify(const std::string& text, bool error = false);
