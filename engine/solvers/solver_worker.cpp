@@ -1,4 +1,5 @@
-// Persistent helper thread (see solver_worker.h): a mutex, a condition variable and a busy flag.
+// Persistent helper thread (see solver_worker.h): posted jobs are numbered; the helper and the caller
+// race to claim the current number (under the mutex), the loser does nothing or waits.
 #include "engine/solvers/solver_worker.h"
 
 namespace varsim {
@@ -20,32 +21,48 @@ void SolverWorker::run(Job job, void* context) {
     job_ = job;
     context_ = context;
     error_ = nullptr;
-    busy_ = true;
+    ++posted_;
   }
   cv_.notify_all();
 }
 
 void SolverWorker::join() {
   std::unique_lock<std::mutex> lock(mutex_);
-  cv_.wait(lock, [this] { return !busy_; });
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  const long generation = posted_;
+  if (claim(generation)) {  // the helper has not started it: run it here (an exception propagates as is)
+    const Job job = job_;
+    void* context = context_;
+    lock.unlock();
+    job(context);
+    return;
+  }
+  cv_.wait(lock, [&] { return done_ >= generation; });
+  if (error_) {
+    std::exception_ptr error = error_;
+    error_ = nullptr;
+    std::rethrow_exception(error);
+  }
 }
 
 void SolverWorker::loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    cv_.wait(lock, [this] { return busy_ || quit_; });
+    cv_.wait(lock, [this] { return posted_ > seen_ || quit_; });
     if (quit_) return;
+    const long generation = seen_ = posted_;
+    if (!claim(generation)) continue;  // the caller took it
+    const Job job = job_;
+    void* context = context_;
     lock.unlock();
     std::exception_ptr error;
     try {
-      job_(context_);
+      job(context);
     } catch (...) {
       error = std::current_exception();
     }
     lock.lock();
     error_ = error;
-    busy_ = false;
+    done_ = generation;
     cv_.notify_all();
   }
 }
