@@ -254,9 +254,9 @@ int runApp(const std::vector<std::string>& args) {
     // Around the view lie the docked panels, drawn without their own background (panels_scene.cpp).
     const ImVec4 panelColor = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     app->renderer.style.outsideColor = {panelColor.x, panelColor.y, panelColor.z};
-    // CPU rasterizers keep the panels between redraws, 20 a second and on input (ui_layer.h); smoke
-    // tests redraw every frame. VARSIM_PANEL_HZ overrides the rate (0: every frame; negative: ImGui
-    // drawn directly every frame, the path GPUs take, for comparison).
+    // CPU rasterizers keep the panels between redraws, 20 a second (10 behind real time) and on input
+    // (ui_layer.h); smoke tests redraw every frame. VARSIM_PANEL_HZ overrides the rate (0: every frame;
+    // negative: ImGui drawn directly every frame, the path GPUs take, for comparison).
     app->useUiLayer = app->renderer.softwareRasterizer() && backBufferSurvivesSwap(app->window);
     app->panelRefreshHz = options.mode == AppOptions::Mode::SmokeTest ? 0.0 : 20.0;
     if (const char* hz = std::getenv("VARSIM_PANEL_HZ"); hz && *hz) {

@@ -71,7 +71,9 @@ bool uiLayerRefreshDue(const AppState& app) {
   if (app.panelRefreshHz <= 0.0 || app.screenshotRequested || uiInputThisFrame() || ImGui::IsAnyItemActive() ||
       ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
     return true;
-  return app.wallTime - app.uiLayerDrawnAt >= 1.0 / app.panelRefreshHz;
+  // Behind real time the panels redraw half as often: their CPU goes to the steps.
+  const double hz = app.realTime.behind() ? 0.5 * app.panelRefreshHz : app.panelRefreshHz;
+  return app.wallTime - app.uiLayerDrawnAt >= 1.0 / hz;
 }
 
 // The 3-D view from app.drawList, then the UI (this frame's ImGui draw data, or the last full

@@ -90,8 +90,9 @@ struct AppState {
   double staleWallDt = 0.0;
   long staleFrames = 0;
   std::vector<Notice> deferredNotices;  // raised while the worker ran (notices are the UI's)
-  // CPU rasterizers: the panels around the view come from a layer redrawn at most panelRefreshHz times
-  // a second, and at once on input (ui_layer.h); 0 = every frame. GPUs draw ImGui directly.
+  // CPU rasterizers: the panels around the view are kept between redraws, at most panelRefreshHz times
+  // a second (half that behind real time), and at once on input (ui_layer.h); 0 = every frame. GPUs
+  // draw ImGui directly.
   bool useUiLayer = false;
   double panelRefreshHz = 0.0;
   double uiLayerDrawnAt = -1e9;  // app wall clock of the last redraw
