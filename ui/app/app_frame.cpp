@@ -53,12 +53,14 @@ std::string screenshotPath(const AppState& app) {
   return path;
 }
 
-// Any mouse or keyboard input this frame: a hover highlight or a typed character shows at once.
+// Input the panels may answer this frame: a hover highlight or a typed character shows at once. A
+// camera drag or zoom over the 3-D view (ImGui does not want the mouse) changes no panel.
 bool uiInputThisFrame() {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f || io.MouseWheel != 0.0f || io.MouseWheelH != 0.0f) return true;
+  const bool moved = io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f || io.MouseWheel != 0.0f || io.MouseWheelH != 0.0f;
   for (int b = 0; b < IM_ARRAYSIZE(io.MouseDown); ++b)
-    if (io.MouseDown[b] || io.MouseReleased[b]) return true;
+    if (io.MouseClicked[b] || io.MouseReleased[b] || (io.WantCaptureMouse && io.MouseDown[b])) return true;
+  if (moved && io.WantCaptureMouse) return true;
   if (!io.InputQueueCharacters.empty()) return true;
   for (int k = 0; k < IM_ARRAYSIZE(io.KeysDown); ++k)
     if (io.KeysDown[k] || ImGui::IsKeyReleased(k)) return true;
@@ -86,9 +88,11 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;  // HiDPI: framebuffer / window pixels
   PixelRect px = toFramebufferPixels(app.view, scale.x, scale.y, fbw, fbh);
   // Panels kept from the last redraw (ui_layer.h): only the view and the windows over it are drawn.
+  // Frames from the snapshot (camera moving during a slow step) change no panel: no redraw wanted.
+  const ImDrawData* ui = snapshotUi ? app.uiSnapshot.data() : ImGui::GetDrawData();
   UiLayer::Plan layer;
-  if (app.useUiLayer && !snapshotUi) {
-    layer = app.uiLayer.plan(*ImGui::GetDrawData(), px, app.uiLayerRefresh);
+  if (app.useUiLayer && ui) {
+    layer = app.uiLayer.plan(*ui, px, !snapshotUi && app.uiLayerRefresh);
     px = layer.view;
   }
   app.renderer.style.clearOutsideView = layer.redrawAll;
@@ -103,8 +107,8 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   }
   if (app.finishPhases) glFinish();
   app.frameCosts.add(FramePhase::Render, phase.lap());
-  if (snapshotUi) app.uiSnapshot.render();
-  else if (!layer.redrawAll) app.uiLayer.drawLive(*ImGui::GetDrawData());
+  if (ui && !layer.redrawAll) app.uiLayer.drawLive(*ui);
+  else if (snapshotUi) app.uiSnapshot.render();
   else ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   if (app.finishPhases) glFinish();
   if (!shotPath.empty()) takeScreenshot(app, shotPath, fbw, fbh);

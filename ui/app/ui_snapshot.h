@@ -19,6 +19,7 @@ class UiSnapshot {
   // Copies the commands, indices and vertices of every list (buffers are reused, not reallocated).
   void capture(const ImDrawData& data);
   bool empty() const { return !valid_; }
+  const ImDrawData* data() const { return valid_ ? &data_ : nullptr; }
   // Draws the copy with ImGui's GL backend (between ImGui::Render and the buffer swap).
   void render();
 
