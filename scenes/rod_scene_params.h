@@ -15,7 +15,8 @@ namespace varsim {
 
 // Relaxation parameters: epsilon, tau (+ gamma if the model has blades) and multipliers
 // eps_<group>, tau_<group> for each named group; all live.
-std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, double defaultTau, bool withGamma);
+std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, double defaultTau, bool withGamma,
+                                        double defaultEpsilon);
 // The ε/τ rule, in this one place (stepper set-up, panel readouts, warnings and tests use it): a
 // constraint of group g has (ε, τ) = (epsilon · eps_g, tau · tau_g), multipliers 1 where the scene
 // declares none for g, unless it has its own override, which replaces both.
@@ -33,6 +34,7 @@ DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon);
 // graphs it is built for), ghosts, trails, the relaxation parameters of `groups` and, if `rodModel` is
 // given, the choice `rod_model` with that default, the rigid model's sub-step rules `max_chord` and
 // `max_turn` and its re-linearisations `max_relinearise` (scenes without them use the director model).
+// Default ε: 1e-10 with `rodModel` (ladder, chain: stiff enough for their whiplash forces), else the paper's 1e-8.
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
                                       const char* rodModel = nullptr, const char* solver = "ldlt");
 

@@ -262,15 +262,17 @@ TEST_CASE("RunnerCountsGravityEditsAsWorkAndFlagsAStretchedJointStiffened") {
   // edit, never flagged); ε 1e-3 → 1e-8 with the joints stretched by the soft ε releases the stretch
   // into E (+144 J in one step against a tolerance of 11 J): the rod scenes' E excludes the energy
   // stored in relaxed rows, so that edit does no work in the balance and the gain is flagged. The
-  // numbers are those of the paper's director rod model (the chain's default is now rigid rods, on
-  // which the same edit at step 300 moves E by 15.6 J: the chain hangs elsewhere then).
+  // numbers are those of the paper's director rod model at the paper's ε = 1e-8 (the chain's defaults are now
+  // rigid rods, on which the same edit at step 300 moves E by 15.6 J: the chain hangs elsewhere then, and
+  // ε = 1e-10, at which the director chain's |u| runs past its limit at t = 6.4 s under g = −20).
   const std::string events = std::string(VARSIM_TEST_OUT) + "/energy_monitor_events.csv";
   const std::string csv = std::string(VARSIM_TEST_OUT) + "/energy_monitor_events_run.csv";
   {
     std::ofstream f(events);
     f << "step\nevent,60,param,gravity,0,0,-2\nevent,300,param,gravity,0,0,-20\n";
   }
-  REQUIRE(test::exitCodeOf("run chain --set rod_model=director --duration 20 --input " + events + " --csv " + csv) == 0);
+  REQUIRE(test::exitCodeOf("run chain --set rod_model=director --set epsilon=1e-8 --duration 20 --input " + events +
+                           " --csv " + csv) == 0);
   auto t = test::readCsv(csv);
   // g −2 → −20 before step 300: E jumps by 38 J, the gain by less than 1 J (one step's dynamics).
   CHECK(std::abs(t.at(301, "energy") - t.at(300, "energy")) > 30.0);
@@ -280,7 +282,8 @@ TEST_CASE("RunnerCountsGravityEditsAsWorkAndFlagsAStretchedJointStiffened") {
     std::ofstream f(events);
     f << "step\nevent,0,param,epsilon,1e-3\nevent,120,param,epsilon,1e-8\n";
   }
-  REQUIRE(test::exitCodeOf("run chain --set rod_model=director --duration 20 --input " + events + " --csv " + csv) == 0);
+  REQUIRE(test::exitCodeOf("run chain --set rod_model=director --set epsilon=1e-8 --duration 20 --input " + events +
+                           " --csv " + csv) == 0);
   t = test::readCsv(csv);
   CHECK(t.at(120, "energy_flag") == 0.0);
   CHECK(t.at(121, "energy_flag") == 1.0);
