@@ -121,12 +121,16 @@ UiLayer::Plan UiLayer::plan(const ImDrawData& data, const PixelRect& view, bool 
   }
   const bool sameView = p.view.x == lastView_.x && p.view.y == lastView_.y && p.view.width == lastView_.width &&
                         p.view.height == lastView_.height;
-  p.redrawAll = wanted || spills || liveSpilled_ || !sameView || keptLists_.empty() || keptLists_ != lastKeptLists_;
+  // A resized window's buffer holds nothing of the last redraw.
+  const bool sameSize = data.DisplaySize.x == lastDisplay_.x && data.DisplaySize.y == lastDisplay_.y;
+  p.redrawAll = wanted || spills || liveSpilled_ || !sameView || !sameSize || keptLists_.empty() ||
+                keptLists_ != lastKeptLists_;
   liveSpilled_ = spills;
   if (p.redrawAll) {
     ++redraws_;
     lastKeptLists_ = keptLists_;
     lastView_ = p.view;
+    lastDisplay_ = data.DisplaySize;
   }
   return p;
 }

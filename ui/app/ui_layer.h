@@ -42,6 +42,7 @@ class UiLayer {
   std::vector<const ImDrawList*> keptLists_, lastKeptLists_;
   std::vector<ImDrawList*> subset_;
   PixelRect lastView_{-1, -1, -1, -1};
+  ImVec2 lastDisplay_{-1.0f, -1.0f};
   bool liveSpilled_ = true;  // last frame drew a list outside the view: redraw over it
   long redraws_ = 0, frames_ = 0;
 };
