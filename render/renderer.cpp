@@ -223,6 +223,8 @@ int Renderer::maxMsaaSamples() const { return impl_->ready ? impl_->maxSamples :
 
 Renderer::Stats Renderer::stats() const { return impl_->stats; }
 
+void Renderer::skipFrame() { impl_->stats = Stats{}; }
+
 bool Renderer::softwareRasterizer() const {
   if (!impl_->ready) return false;
   const char* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

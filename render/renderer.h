@@ -58,6 +58,8 @@ class Renderer {
     double cpuMs = 0.0;  // CPU time spent in the last render() call (GL calls included, not GPU time)
   };
   Stats stats() const;
+  // A frame the caller did not draw (the buffer already held it): no draw calls, no CPU time.
+  void skipFrame();
 
   // Look settings (defaults chosen for a light, neutral scene; the app may expose them).
   struct Style {

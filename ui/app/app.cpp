@@ -181,8 +181,9 @@ int runBench(AppState& app, const AppOptions& o) {
               double(steps) * app.driver.h(), wall, 100.0 * double(steps) * app.driver.h() / wall);
   std::printf("%s", phases.report().c_str());
   if (app.useUiLayer)
-    std::printf("panels around the view: redrawn in %ld of %ld frames (at most %.0f Hz, and on input)\n",
-                app.uiLayer.redraws(), app.uiLayer.frames(), app.panelRefreshHz);
+    std::printf("panels around the view: redrawn in %ld of %ld frames (at most %.0f Hz, and on input); frames "
+                "skipped (nothing changed): %ld\n",
+                app.uiLayer.redraws(), app.uiLayer.frames(), app.panelRefreshHz, app.skippedFrames);
   if (app.staleFrames > 0)
     std::printf("frames drawn from the last state while a step ran (camera moving): %ld\n", app.staleFrames);
   // A diverged run stops stepping: its step count says nothing about speed (the director ladder

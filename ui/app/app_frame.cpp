@@ -8,9 +8,12 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
+#include "render/frame_signature.h"
 #include "render/screenshot.h"
 #include "ui/app/app_state.h"
 #include "ui/app/keyboard.h"
@@ -78,6 +81,19 @@ bool uiLayerRefreshDue(const AppState& app) {
   return app.wallTime - app.uiLayerDrawnAt >= 1.0 / hz;
 }
 
+// Everything a frame between panel redraws draws: the 3-D view's list, camera and rectangle, and the
+// ImGui windows drawn over it.
+std::uint64_t frameSignature(const AppState& app, const PixelRect& px, const ImDrawData& ui) {
+  render::FrameSignature s;
+  if (!app.hideScene) render::addDrawList(s, app.drawList);
+  s.addValue(app.camera.view());
+  s.addValue(app.camera.projection(float(px.width) / float(std::max(px.height, 1))));
+  s.addValue(px);
+  s.addValue(app.renderer.style.msaaSamples);
+  app.uiLayer.addLive(s, ui);
+  return s.value();
+}
+
 // The 3-D view from app.drawList, then the UI (this frame's ImGui draw data, or the last full
 // frame's copy); only the draw list, camera, renderer and draw data: the worker may be stepping.
 void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, bool snapshotUi) {
@@ -95,9 +111,19 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
     layer = app.uiLayer.plan(*ui, px, !snapshotUi && app.uiLayerRefresh);
     px = layer.view;
   }
+  // A frame between redraws that would draw what the buffer holds (paused, camera still) is skipped.
+  bool skip = false;
+  if (app.useUiLayer && ui) {
+    const std::uint64_t signature = frameSignature(app, px, *ui);
+    skip = !layer.redrawAll && signature == app.lastFrameSignature;
+    app.lastFrameSignature = signature;
+  }
   app.renderer.style.clearOutsideView = layer.redrawAll;
   const ViewRect view{px.x, px.y, px.width, px.height};
-  if (app.hideScene) {
+  if (skip) {
+    app.renderer.skipFrame();
+    ++app.skippedFrames;
+  } else if (app.hideScene) {
     // Smoke-test reference: the same frame without the scene's geometry (camera and HUD kept).
     DrawList background;
     background.camera = app.drawList.camera;
@@ -107,9 +133,11 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   }
   if (app.finishPhases) glFinish();
   app.frameCosts.add(FramePhase::Render, phase.lap());
-  if (ui && !layer.redrawAll) app.uiLayer.drawLive(*ui);
-  else if (snapshotUi) app.uiSnapshot.render();
-  else ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (!skip) {
+    if (ui && !layer.redrawAll) app.uiLayer.drawLive(*ui);
+    else if (snapshotUi) app.uiSnapshot.render();
+    else ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
   if (app.finishPhases) glFinish();
   if (!shotPath.empty()) takeScreenshot(app, shotPath, fbw, fbh);
   if (!snapshotUi) app.study.writePendingPng(fbw, fbh, scale.x, scale.y);

@@ -2,6 +2,7 @@
 // settings, camera, renderer, per-plot view state and the notice list. Panels are free functions
 // over AppState (ui/app/panels.h), so each panel file stays small and GL-agnostic apart from ImGui.
 #pragma once
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
@@ -98,6 +99,8 @@ struct AppState {
   double uiLayerDrawnAt = -1e9;  // app wall clock of the last redraw
   bool uiLayerRefresh = true;    // this frame's decision (runAppFrame, before the worker starts)
   UiLayer uiLayer;
+  std::uint64_t lastFrameSignature = 0;  // what the buffer holds (render/frame_signature.h)
+  long skippedFrames = 0;                // frames that drew nothing: the buffer already held them
   BackgroundJob physics;
 
   void notify(const std::string& text, bool error = false);

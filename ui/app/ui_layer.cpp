@@ -137,4 +137,22 @@ UiLayer::Plan UiLayer::plan(const ImDrawData& data, const PixelRect& view, bool 
 
 void UiLayer::drawLive(const ImDrawData& data) { renderSubset(data, kept_, 0, subset_); }
 
+void UiLayer::addLive(render::FrameSignature& s, const ImDrawData& data) const {
+  for (int i = 0; i < data.CmdListsCount && size_t(i) < kept_.size(); ++i) {
+    if (kept_[size_t(i)]) continue;
+    const ImDrawList& list = *data.CmdLists[i];
+    s.add(list.VtxBuffer.Data, size_t(list.VtxBuffer.Size) * sizeof(ImDrawVert));
+    s.add(list.IdxBuffer.Data, size_t(list.IdxBuffer.Size) * sizeof(ImDrawIdx));
+    for (const ImDrawCmd& cmd : list.CmdBuffer) {  // field by field: the struct has padding bytes
+      s.addValue(cmd.ClipRect);
+      s.addValue(cmd.TextureId);
+      s.addValue(cmd.VtxOffset);
+      s.addValue(cmd.IdxOffset);
+      s.addValue(cmd.ElemCount);
+      s.addValue(cmd.UserCallback);
+      s.addValue(cmd.UserCallbackData);
+    }
+  }
+}
+
 }  // namespace varsim

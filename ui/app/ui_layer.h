@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "render/frame_signature.h"
 #include "ui/core/panel_layer_split.h"
 
 struct GLFWwindow;
@@ -33,6 +34,8 @@ class UiLayer {
   Plan plan(const ImDrawData& data, const PixelRect& view, bool wanted);
   // Non-redraw frames: the lists not kept, over the freshly drawn view.
   void drawLive(const ImDrawData& data);
+  // What drawLive would draw (after plan), into a frame signature.
+  void addLive(render::FrameSignature& s, const ImDrawData& data) const;
   long redraws() const { return redraws_; }
   long frames() const { return frames_; }
 
