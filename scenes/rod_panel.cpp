@@ -90,7 +90,7 @@ PanelTab relaxationTab(const RodScene& scene, int picked) {
         PanelWidget::slider("eps:" + targetKey(t), p.epsilon, 1e-12, 1.0, "ε %.3g", true)
             .tip("the joint compliance eps (m/N): a joint under force f stands open by gap ~ eps |f|. Whiplash "
                  "forces reach 1e5-1e6 N, so the paper's 1e-8 opens ladder joints by 2-5 cm at N = 1000-5000; "
-                 "the ladder and chain default 1e-10 keeps that part under 1 mm up to N = 1000. Ctrl+click to type "
+                 "the ladder and chain default 1e-10 keeps that part under 1.5 mm up to N = 5000. Ctrl+click to type "
                  "a value (0 = rigid: no redundant rows)")
             .row(row));
     cells.push_back(PanelWidget::slider("tauh:" + targetKey(t), p.tau / h, 0.0, 20.0, "τ %.3g h")
@@ -255,7 +255,7 @@ PanelTab solverTab(const RodScene& scene, const RodDiagnostics& d) {
         "a step whose joint linearisation missed a rod end by more than max_chord is first solved again about the pose "
         "it reached (up to max_relinearise times: Newton on the joint rows at the end pose, planar whips converge in "
         "2-3), then, if still missing, redone in more sub-steps. At dt = 1/60 and the default epsilon 1e-10 it "
-        "completes 60 s for ladders N <= 1000 and chains <= 1000 rods with joint gaps <= 3e-3 m (RMS <= 4e-4 m) and "
+        "completes 60 s for ladders N <= 5000 and chains <= 1000 rods with joint gaps <= 3e-3 m (RMS <= 4e-4 m) and "
         "energy never above E(0). director: the paper's stepper (reference runs, at the paper's epsilon 1e-8: stiffer "
         "joints make its |u| drift faster), joints linear but |u| drifts when rods spin fast: ladders N >= 150 and "
         "chains >= 50 rods diverge in whiplash."));
