@@ -42,9 +42,9 @@ void RigidRodSpook::setRelinearise(int maxIterations, bool subStepFallback, doub
 }
 
 // How far the sub-step of size hs that ended at twist_ overshot the rules (≤ 1: accepted); `chord` is the
-// end miss of the solve kept, `first` that of its plain solve. The end miss falls like hs⁴ (Δω and hs both
+// end miss of the solve kept, `first` that of its first solve. The end miss falls like hs⁴ (Δω and hs both
 // scale with hs), the turn like hs: the ratio is the factor by which hs exceeded the largest acceptable
-// sub-step. Re-linearising, a plain miss up to reach·maxChord is acceptable (rigid_rod_spook.h).
+// sub-step. Re-linearising, a first-solve miss up to reach·maxChord is acceptable (rigid_rod_spook.h).
 double RigidRodSpook::overshoot(double hs, double chord, double first) const {
   double r = 0;
   if (maxTurn_ > 0) r = hs * fastestTurnRate(twist_) / maxTurn_;
@@ -53,11 +53,21 @@ double RigidRodSpook::overshoot(double hs, double chord, double first) const {
   return r;
 }
 
-// One sub-step of size hs from before_ (= twist_ on entry): the plain solve about q_k ⊕ hs v_k (today's
-// step), then the re-linearisations if its miss is within reach. Returns the end miss of the solve kept (m, about
-// the q̃ SpookStepper already retracted for it; 0 without maxChord); `first` receives the plain solve's.
+// One sub-step of size hs from before_ (= twist_ on entry): the first solve about q_k ⊕ hs v_k — Newton's step
+// from v_k at the carried joint forces once there are any (rigid_rod_spook.h), else the solve with the forces'
+// directions frozen there (K = 0: always) — then the re-linearisations if its miss is within reach. Returns
+// the end miss of the solve kept (m, about the q̃ SpookStepper already retracted for it; 0 without maxChord);
+// `first` receives the first solve's.
 double RigidRodSpook::subStep(double hs, double& first) {
-  spook_.step(twist_, hs);
+  if (newtonFirst() && haveNextForce_) {  // Newton's first solve (rigid_rod_spook.h)
+    model_.retract(before_.q, before_.v, hs, guessPose_);
+    guessImpulse_ = hs * nextForce_;
+    model_.rotationStiffness(guessPose_, guessImpulse_, hs, twist_.t, shift_);
+    iterate_ = before_.v;
+    spook_.step(twist_, hs, &iterate_, &shift_);
+  } else {
+    spook_.step(twist_, hs);
+  }
   ++lastSolves_;
   first = 0;
   if (maxChord_ <= 0) return 0;
@@ -83,7 +93,7 @@ void RigidRodSpook::relinearise(double hs, double& miss) {
     try {
       ++lastSolves_;
       ++lastRelin_;
-      spook_.step(twist_, hs, &iterate_, &shift_, true);  // from before_, as the plain solve: its g_k, ğ, f kept
+      spook_.step(twist_, hs, &iterate_, &shift_, true);  // from before_, as the first solve: its g_k, ğ, f kept
       next = model_.endLinearisationErrorAbout(spook_.predictedPose(), iterate_, twist_.q, twist_.v, hs);
       solveLog_.push_back({j, next});
     } catch (const SimulationDiverged&) {
@@ -99,6 +109,30 @@ void RigidRodSpook::relinearise(double hs, double& miss) {
     twist_.step = before_.step + 1;
     return;
   }
+}
+
+std::vector<double> RigidRodSpook::saveState() const {
+  std::vector<double> s(size_t(spook_.multipliers().size()) + 1, 0.0);
+  if (!haveForce_) return s;
+  s[0] = 1.0;
+  std::copy(force_.data(), force_.data() + force_.size(), s.begin() + 1);
+  return s;
+}
+
+void RigidRodSpook::loadState(const std::vector<double>& state) {
+  const size_t rows = size_t(spook_.multipliers().size());
+  if (state.size() != rows + 1)
+    throw BadInput("rigid-rod SPOOK state: " + std::to_string(state.size()) + " numbers: allowed exactly " +
+                   std::to_string(rows + 1) + " (a flag and the joint forces)");
+  if (state[0] != 0.0 && state[0] != 1.0)
+    throw BadInput("rigid-rod SPOOK state: force flag = " + std::to_string(state[0]) + ": allowed 0 or 1");
+  for (size_t i = 1; i < state.size(); ++i)
+    if (!std::isfinite(state[i]))
+      throw BadInput("rigid-rod SPOOK state: joint force " + std::to_string(i - 1) + " = " + std::to_string(state[i]) +
+                     ": allowed a finite number (N)");
+  haveForce_ = state[0] == 1.0;
+  if (haveForce_) force_ = Eigen::Map<const Eigen::VectorXd>(state.data() + 1, long(rows));
+  else force_.resize(0);
 }
 
 // Sub-steps checked after the fact: the frame h is tried as n equal SPOOK sub-steps (n = 1, or what
@@ -126,10 +160,18 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
   for (;;) {
     double worst = 0;
     lastChord_ = 0;
+    if (newtonFirst()) {
+      nextForce_ = force_;
+      haveNextForce_ = haveForce_;
+    }
     for (int i = 0; i < n; ++i) {
       before_ = twist_;
       double first = 0;
       const double chord = subStep(h / n, first);
+      if (newtonFirst()) {
+        nextForce_ = spook_.multipliers() / (h / n);
+        haveNextForce_ = true;
+      }
       worst = std::max(worst, overshoot(h / n, chord, first));
       lastChord_ = std::max(lastChord_, chord);
       if (worst > 1 && n < kMaxSubSteps && subStepFallback_) break;  // redone anyway: the rest would be wasted
@@ -141,6 +183,10 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
   }
   lastSubSteps_ = n;
   lastSubStep_ = h / n;
+  if (newtonFirst()) {
+    force_.swap(nextForce_);
+    haveForce_ = haveNextForce_;
+  }
   state.q = twist_.q;
   model_.toRates(twist_.q, twist_.v, state.v);
   state.t += h;  // not twist_.t: n additions of h/n round differently from one of h

@@ -36,7 +36,7 @@ class RigidRodSpook {
   // (no dexp tangent, the symmetric solvers cannot take one) only ×0.5–0.7. A sub-step that still misses
   // sends the frame to the sub-step redo above (each sub-step iterating too) unless subStepFallback is
   // false (the bench's "iteration only": then it is accepted as it is). BadInput outside [0, kMaxRelinearise].
-  // Only a sub-step whose plain solve missed at most reach·maxChord, and whose retrodicted rows ğ differ from
+  // Only a sub-step whose first solve missed at most reach·maxChord, and whose retrodicted rows ğ differ from
   // g_k by at most that (SpookStepper::retrodictionJump), iterates (reach ≥ 1, else BadInput): ğ, retrodicted
   // along v_k (spook.h), is g_{k−1} exactly after a frame of one step but misses it after a sub-stepped frame,
   // and iterating cannot correct that (ladder 150 at ε = 1e-10: max gap 3.6e-3 m without the jump test, 4.7e-4
@@ -47,8 +47,21 @@ class RigidRodSpook {
   static constexpr int kMaxRelinearise = 16;
   static constexpr double kRelineariseReach = 30;  // measured (notes/rodnewton.md): 10 costs more, 100 opens gaps
 
-  // One step on the RodSystem state. On a throw (SimulationDiverged, SingularSystem) it is unchanged.
+  // One step on the RodSystem state. On a throw (SimulationDiverged, SingularSystem) it is unchanged, and
+  // so is the stepper's own state below.
   void step(MechanicalState& state, double h);
+
+  // Newton's first solve (with setRelinearise and maxChord > 0; K = 0 keeps the stepper without it): the
+  // first solve of every sub-step is already Newton's step from ṽ = v_k — the joint forces turning with the
+  // rods (RigidRodModel::rotationStiffness at q̃ = q_k ⊕ hs v_k), taken at the last solve's joint forces
+  // F = λ/hs (λ = F hs here) — instead of a solve with the forces' directions frozen at q̃, which a tense
+  // whipping rod overshoots (the plain solve's miss is then mostly beyond max_chord, and the re-solves
+  // first contract only ×0.4–0.7). Those forces are history, not (q, v): they are the stepper's state.
+  // saveState() = {1, F} once a step has run with it, {0, 0…} before (1 + rows numbers, rows = the
+  // multipliers' count); loadState refuses another size, a flag not 0 or 1, or a non-finite force
+  // (BadInput), and after loadState(saveState()) the stepper continues bit-identically.
+  std::vector<double> saveState() const;
+  void loadState(const std::vector<double>& state);
 
   // The SPOOK stepper over the twist model: relaxation, solver, profile and multipliers, with the
   // RodSystem's constraint indices (unit-length constraints have 0 rows).
@@ -61,7 +74,7 @@ class RigidRodSpook {
   int lastRelinearisations() const { return lastRelin_; }  // of them, re-linearised re-solves (setRelinearise)
   double lastChord() const { return lastChord_; }  // m: its accepted sub-steps' largest end miss (maxChord > 0)
   double lastSubStepLength() const { return lastSubStep_; }  // s: h / lastSubSteps() (spook().multipliers())
-  // Every SPOOK solve of the last step in order (maxChord > 0): its re-linearisation index (0: the plain
+  // Every SPOOK solve of the last step in order (maxChord > 0): its re-linearisation index (0: the first
   // solve of a sub-step) and end miss about its own linearisation point (m) — the iteration's contraction.
   struct Solve {
     int iteration;
@@ -78,6 +91,10 @@ class RigidRodSpook {
   double reach_ = kRelineariseReach;
   MechanicalState twist_, before_, start_;  // scratch: the twist-form state now, at the sub-step's and frame's start
   Eigen::VectorXd iterate_, shift_;
+  // Newton's first solve: F at the frame's start (state), F of the frame's last sub-step so far, scratch.
+  Eigen::VectorXd force_, nextForce_, guessPose_, guessImpulse_;
+  bool haveForce_ = false, haveNextForce_ = false;
+  bool newtonFirst() const { return maxRelinearise_ > 0 && maxChord_ > 0; }
   std::vector<Solve> solveLog_;
   static constexpr int kMaxSubSteps = 64;
   double fastestTurnRate(const MechanicalState& twist) const;
