@@ -1,6 +1,7 @@
 // The SPOOK linear solve behind SparseSolver: UMFPACK (printed unsymmetric matrix), LDLᵀ
 // (quasi-definite form) and the block Schur solve (1 or 2 threads) agree to round-off on ladder matrices; symbolic analysis is done once per
-// pattern and redone when the pattern changes; singular matrices are reported, never a crash.
+// pattern and redone when the pattern changes; singular matrices are reported, never a crash (also from the
+// block solver's helper thread).
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
@@ -208,6 +209,38 @@ TEST_CASE("sparse solver: the block solver's two threads are bit-identical on a 
   CHECK(one.layout()->chain[1].size() > 100);
   CHECK_THROWS_AS(two.setThreads(3), BadInput);
   CHECK_THROWS_AS(makeSparseSolver(SparseSolverKind::Ldlt)->setThreads(0), BadInput);
+}
+
+TEST_CASE("sparse solver: a singular level in either lane is reported with two threads, and the helper keeps working") {
+  HangingChain chain(HangingChainConfig{60, 0.25, 0.25, 1.2, 0.3, {0, 0, -9.81}, 0.0});
+  const Saddle s = randomSaddle(chain.system(), true, 5);
+  BlockTridiagonalSolver one, two;
+  two.setThreads(2);
+  Eigen::VectorXd x1, y1, x2, y2;
+  for (long k : {0L, long(s.J.rows()) - 1}) {  // the chain's two ends: levels of different lanes
+    // Row k of J zeroed (same pattern) and D_k = 0: S_kk and its couplings are exactly 0, so is the pivot.
+    SparseMatrixD J2 = s.J;
+    for (int c = 0; c < J2.outerSize(); ++c)
+      for (SparseMatrixD::InnerIterator it(J2, c); it; ++it)
+        if (it.row() == k) it.valueRef() = 0.0;
+    Eigen::VectorXd D2 = s.D;
+    D2[k] = 0.0;
+    INFO("zeroed row " << k);
+    CHECK_THROWS_AS((two.factor(s.M, J2, D2), two.solve(s.r, s.t, x2, y2)), SingularSystem);
+    CHECK_THROWS_AS((one.factor(s.M, J2, D2), one.solve(s.r, s.t, x1, y1)), SingularSystem);
+    for (int rep = 0; rep < 3; ++rep) {  // regular again: the helper took no harm from the exception
+      one.factor(s.M, s.J, s.D);
+      one.solve(s.r, s.t, x1, y1);
+      two.factor(s.M, s.J, s.D);
+      two.solve(s.r, s.t, x2, y2);
+      CHECK(x2 == x1);
+      CHECK(y2 == y1);
+    }
+  }
+  const BlockLayout& lay = *one.layout();
+  CHECK(lay.laneOfPosition(lay.position[0]) != lay.laneOfPosition(lay.position[size_t(s.J.rows() - 1)]));
+  CHECK(lay.chain[0].size() > 10);
+  CHECK(lay.chain[1].size() > 10);
 }
 
 TEST_CASE("constraint Jacobian: structural zeros are zero in every pose and the stored J equals the dense blocks") {
