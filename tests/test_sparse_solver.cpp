@@ -148,6 +148,17 @@ Saddle randomSaddle(const RodSystem& sys, bool rigid, unsigned seed) {
           Eigen::VectorXd::NullaryExpr(q.size(), [&] { return u(rng); }),
           Eigen::VectorXd::NullaryExpr(jac.rows(), [&] { return u(rng); }), jac.matrix()};
 }
+
+// The block solver on one and on two threads (`two`) solves s bit-identically.
+void checkOneAndTwoThreads(BlockTridiagonalSolver& one, BlockTridiagonalSolver& two, const Saddle& s) {
+  Eigen::VectorXd x1, y1, x2, y2;
+  one.factor(s.M, s.J, s.D);
+  one.solve(s.r, s.t, x1, y1);
+  two.factor(s.M, s.J, s.D);
+  two.solve(s.r, s.t, x2, y2);
+  CHECK(x1 == x2);
+  CHECK(y1 == y2);
+}
 }  // namespace
 
 TEST_CASE("sparse solver: block (1 and 2 threads) and LDLT agree with UMFPACK to 1e-12 on random ladders and chains") {
@@ -197,13 +208,7 @@ TEST_CASE("sparse solver: the block solver's two threads are bit-identical on a 
   const Saddle s = randomSaddle(ladder.system(), false, 11);
   BlockTridiagonalSolver one, two;
   two.setThreads(2);
-  Eigen::VectorXd x1, y1, x2, y2;
-  one.factor(s.M, s.J, s.D);
-  one.solve(s.r, s.t, x1, y1);
-  two.factor(s.M, s.J, s.D);
-  two.solve(s.r, s.t, x2, y2);
-  CHECK(x1 == x2);
-  CHECK(y1 == y2);
+  checkOneAndTwoThreads(one, two, s);
   // Both chains carry work: the middle level splits the levels by cost.
   CHECK(one.layout()->chain[0].size() > 100);
   CHECK(one.layout()->chain[1].size() > 100);
@@ -228,14 +233,7 @@ TEST_CASE("sparse solver: a singular level in either lane is reported with two t
     INFO("zeroed row " << k);
     CHECK_THROWS_AS((two.factor(s.M, J2, D2), two.solve(s.r, s.t, x2, y2)), SingularSystem);
     CHECK_THROWS_AS((one.factor(s.M, J2, D2), one.solve(s.r, s.t, x1, y1)), SingularSystem);
-    for (int rep = 0; rep < 3; ++rep) {  // regular again: the helper took no harm from the exception
-      one.factor(s.M, s.J, s.D);
-      one.solve(s.r, s.t, x1, y1);
-      two.factor(s.M, s.J, s.D);
-      two.solve(s.r, s.t, x2, y2);
-      CHECK(x2 == x1);
-      CHECK(y2 == y1);
-    }
+    for (int rep = 0; rep < 3; ++rep) checkOneAndTwoThreads(one, two, s);  // the helper took no harm
   }
   const BlockLayout& lay = *one.layout();
   CHECK(lay.laneOfPosition(lay.position[0]) != lay.laneOfPosition(lay.position[size_t(s.J.rows() - 1)]));
