@@ -9,8 +9,9 @@
 // 500 (ladder_mujoco_peer.h states the ε, τ → solref mapping); and our rigid-rod stepper beside ours.
 // Every run is measured by one loop (ladder_peer_run.h): CPU ms/step mean and p99, gaps, max E − E(0).
 //   bench_ladder_ode [seconds]   short windows N = 10 … 1000, director rods as ours (default 10 s; 2 s for N ≥ 200)
-//   bench_ladder_ode --window [seconds [N ...]]   the whole fall (default 60 s, N = 20 100 500 1000): ours = the
-//                                scene's default rigid rods; gaps per time bin and the ratios
+//   bench_ladder_ode --window [seconds [N ...] [--peer-eps EPS]]   the whole fall (default 60 s, N = 20 100 500 1000):
+//                                ours = the ladder scene with its defaults (ladder_peer_scene.h), the peers mapped
+//                                from the scene's joint ε, τ (or ε = EPS); gaps per time bin and the ratios
 #include <ode/ode.h>
 
 #include <Eigen/Geometry>
@@ -31,8 +32,10 @@
 #include "engine/integrators/spook.h"
 #include "engine/integrators/spook_conventions.h"
 #include "engine/models/ladder.h"
+#include "scenes/ladder_scene.h"
 #include "tests/bench/ladder_mujoco_peer.h"
 #include "tests/bench/ladder_peer_run.h"
+#include "tests/bench/ladder_peer_scene.h"
 
 using namespace varsim;
 
@@ -173,17 +176,24 @@ RunStats runMujoco(const Ladder& ladder, const char* solver, double h, double T,
 }
 #endif
 
-// Our stepper, either rod model (rigid: rigid_rod_spook.h with the scenes' defaults, max_chord 1e-4 m and
-// max_relinearise 4, scenes/rod_scene_params.cpp), one thread.
-RunStats runSpook(const Ladder& ladder, double h, double T, SparseSolverKind solver, bool rigid, int bins, double stopGap) {
+// Our director-rod stepper (the paper's model, seed 001 Sec. 6) at the stepper's default ε = 1e-8, τ = 2h, one thread.
+RunStats runDirector(const Ladder& ladder, double h, double T, SparseSolverKind solver, int bins, double stopGap) {
   SpookStepper director(ladder.system(), SpookConfig{solver, {}});
-  RigidRodSpook rigidRods(ladder.system(), SpookConfig{solver, {}}, 0.0, 1e-4);
-  rigidRods.setRelinearise(4);
   MechanicalState s = ladder.system().initialState();
   return bench::runLoop(
-      h, T, bins, stopGap, [&] { rigid ? rigidRods.step(s, h) : director.step(s, h); },
+      h, T, bins, stopGap, [&] { director.step(s, h); },
       [&] {
         const RodDiagnostics d = rodDiagnostics(ladder.system(), s);
+        return GapSample{d.constraintRms, d.constraintMax, d.energy, d.maxSpeed, false};
+      });
+}
+
+// Ours as the app runs it: the `ladder` scene with its defaults (ladder_peer_scene.h), optional overrides.
+RunStats runScene(bench::RodScenePeer& ours, double T, int bins, double stopGap) {
+  return bench::runLoop(
+      ours.h, T, bins, stopGap, [&] { ours.step(); },
+      [&] {
+        const RodDiagnostics d = ours.diagnostics();
         return GapSample{d.constraintRms, d.constraintMax, d.energy, d.maxSpeed, false};
       });
 }
@@ -209,10 +219,11 @@ void shortWindows(double h, double T, const OdeErpCfm& erpCfm, const MujocoSolre
   for (int N : {10, 20, 50, 100, 200, 500, 1000}) {
     const double t = N >= 200 ? std::min(T, 2.0) : T;
     const Ladder ladder(LadderConfig{N});
-    const RunStats ours = runSpook(ladder, h, t, SparseSolverKind::Block, false, 1, 10.0);
-    print("SPOOK (ldlt)", N, runSpook(ladder, h, t, SparseSolverKind::Ldlt, false, 1, 10.0), ours);
+    const RunStats ours = runDirector(ladder, h, t, SparseSolverKind::Block, 1, 10.0);
+    print("SPOOK (ldlt)", N, runDirector(ladder, h, t, SparseSolverKind::Ldlt, 1, 10.0), ours);
     print("SPOOK (block)", N, ours, ours);
-    print("SPOOK rigid blk", N, runSpook(ladder, h, t, SparseSolverKind::Block, true, 1, 10.0), ours);
+    bench::RodScenePeer rigid("ladder", N, {{"epsilon", "1e-8"}});  // the scene at the paper's ε, like the peers here
+    print("SPOOK rigid blk", N, runScene(rigid, t, 1, 10.0), ours);
     if (N <= 100) print("ODE dWorldStep", N, runOde(ladder, erpCfm, false, h, t, 1, 10.0), ours);
     print("ODE QuickStep", N, runOde(ladder, erpCfm, true, h, t, 1, 10.0), ours);
 #ifdef VARSIM_HAVE_MUJOCO
@@ -224,17 +235,14 @@ void shortWindows(double h, double T, const OdeErpCfm& erpCfm, const MujocoSolre
   std::printf("(dWorldStep is skipped above N = 100: its dense factorisation of the 12N-row system is O(N^3).)\n");
 }
 
-// Whole-fall mode (--window T): ours = the ladder scene's default model (rigid rods, max_chord 1e-4 m,
-// max_relinearise 4) with the block solver, ODE QuickStep (N ≥ 100) and MuJoCo Newton/PGS (N ≤ 500) over T s
-// from the horizontal release (fall, whiplash, swing); no gap limit (a run stops only on non-finite state or
+// Whole-fall mode (--window T): ours = the `ladder` scene with all its defaults (ladder_peer_scene.h: rigid rods,
+// ε = 1e-10, τ = 2h, max_chord 1e-4 m, max_relinearise 4, block solver, 1 thread), ODE QuickStep (N ≥ 100) and
+// MuJoCo Newton/PGS (N ≤ 500) mapped from the scene's joint (ε, τ) — or from peerEps ≥ 0 instead of its ε — over
+// T s from the horizontal release (fall, whiplash, swing); no gap limit (a run stops only on non-finite state or
 // speeds > 1e5 m/s).
-void wholeFall(double h, double T, const std::vector<int>& Ns, const OdeErpCfm& erpCfm, const MujocoSolref& solref) {
+void wholeFall(double T, const std::vector<int>& Ns, double peerEps) {
   const int bins = 6;
   const double inf = std::numeric_limits<double>::infinity();
-  std::printf("whole fall, %g s from the horizontal release; ours = SPOOK rigid rods (the ladder scene's default model, "
-              "max_chord 1e-4 m, max_relinearise 4), block solver, 1 thread\n",
-              T);
-  printHeader();
   struct Entry {
     int N;
     std::string who;
@@ -242,8 +250,23 @@ void wholeFall(double h, double T, const std::vector<int>& Ns, const OdeErpCfm& 
   };
   std::vector<Entry> all;
   for (int N : Ns) {
-    const Ladder ladder(LadderConfig{N});
-    const RunStats ours = runSpook(ladder, h, T, SparseSolverKind::Block, true, bins, inf);
+    bench::RodScenePeer scene("ladder", N);
+    const Ladder& ladder = dynamic_cast<const LadderScene&>(*scene.scene).ladder();
+    const double h = scene.h;
+    SpookParameters sp = scene.joints();
+    if (peerEps >= 0) sp.epsilon = peerEps;
+    const OdeErpCfm erpCfm = toOde(sp, h);
+    const MujocoSolref solref = toMujoco(sp, ladder.config().rodMass);  // the rod mass as effective mass
+    if (all.empty()) {
+      std::printf("whole fall, %g s from the horizontal release; ours = the ladder scene's defaults (%s), 1 thread\n", T,
+                  scene.setting().c_str());
+      std::printf("peers mapped from eps = %.3g, tau = %.4g s (%s): ODE ERP = %.6g, CFM = %.6g; MuJoCo solref = (%.3g s, "
+                  "%.3g) on m = %g kg (refsafe clamps timeconst to 2h = %.4g s), solimp (0.99, 0.999, 0.001)\n",
+                  sp.epsilon, sp.tau, peerEps >= 0 ? "--peer-eps" : "the scene's joints", erpCfm.erp, erpCfm.cfm,
+                  solref.timeconst, solref.dampratio, ladder.config().rodMass, 2 * h);
+      printHeader();
+    }
+    const RunStats ours = runScene(scene, T, bins, inf);
     all.push_back({N, "SPOOK rigid blk", ours});
     print("SPOOK rigid blk", N, ours, ours);
     if (N >= 100) {
@@ -304,27 +327,43 @@ int main(int argc, char** argv) {
   const double h = 1.0 / 60, T = !whole && argc > 1 ? std::atof(argv[1]) : 10.0;
   const double window = whole ? (argc > 2 ? std::atof(argv[2]) : 60.0) : 0.0;
   std::vector<int> Ns;
-  for (int i = 3; whole && i < argc; ++i) Ns.push_back(std::atoi(argv[i]));
+  double peerEps = -1;  // < 0: the scene's ε
+  bool badEps = false;
+  for (int i = 3; whole && i < argc; ++i) {
+    if (std::strcmp(argv[i], "--peer-eps") == 0) {
+      badEps = i + 1 >= argc || !(std::atof(argv[i + 1]) > 0);
+      if (!badEps) peerEps = std::atof(argv[++i]);
+    } else Ns.push_back(std::atoi(argv[i]));
+  }
   if (Ns.empty()) Ns = {20, 100, 500, 1000};
-  if ((whole && !(window > 0)) || (!whole && !(T > 0)) || *std::min_element(Ns.begin(), Ns.end()) < 1) {
-    std::fprintf(stderr, "usage: bench_ladder_ode [seconds] | --window [seconds [N ...]]  (seconds > 0, N >= 1)\n");
+  if ((whole && !(window > 0)) || (!whole && !(T > 0)) || badEps || *std::min_element(Ns.begin(), Ns.end()) < 1 ||
+      *std::max_element(Ns.begin(), Ns.end()) > 5000) {
+    std::fprintf(stderr, "usage: bench_ladder_ode [seconds] | --window [seconds [N ...] [--peer-eps EPS]]  (seconds > 0, "
+                         "N in [1, 5000], EPS > 0)\n");
     return 2;
   }
-  const SpookParameters sp{1e-8, 2 * h};
-  const OdeErpCfm erpCfm = toOde(sp, h);
-  std::printf("h = 1/60, eps = 1e-8, tau = 2h  =>  ERP = %.6g, CFM = %.6g; ladder released horizontal\n", erpCfm.erp, erpCfm.cfm);
-  const MujocoSolref solref = toMujoco(sp, 10.0);  // the rod mass as effective mass
-#ifdef VARSIM_HAVE_MUJOCO
-  std::printf("MuJoCo %s: solref = (%.3g s, %.3g) from eps, tau on m = 10 kg (refsafe clamps timeconst to 2h = %.4g s), "
-              "solimp (0.99, 0.999, 0.001), Euler, sparse Jacobian, 100 iterations\n",
-              mj_versionString(), solref.timeconst, solref.dampratio, 2 * h);
-#else
-  std::printf("MuJoCo peer not built (libmujoco-dev not found at configure time); solref would be (%.3g s, %.3g)\n",
-              solref.timeconst, solref.dampratio);
-#endif
   std::printf("ms/step is process CPU time per step (the machine is shared)\n");
-  if (window > 0) wholeFall(h, window, Ns, erpCfm, solref);
-  else shortWindows(h, T, erpCfm, solref);
+#ifdef VARSIM_HAVE_MUJOCO
+  std::printf("MuJoCo %s: Euler, sparse Jacobian, 100 iterations\n", mj_versionString());
+#else
+  std::printf("MuJoCo peer not built (libmujoco-dev not found at configure time)\n");
+#endif
+  if (whole) {
+    try {
+      wholeFall(window, Ns, peerEps);
+    } catch (const std::exception& e) {  // e.g. a size outside the scene's range (BadInput)
+      std::fprintf(stderr, "bench_ladder_ode: %s\n", e.what());
+      return 2;
+    }
+  } else {
+    const SpookParameters sp{1e-8, 2 * h};  // the paper's setting (seed 001 Sec. 6)
+    const OdeErpCfm erpCfm = toOde(sp, h);
+    const MujocoSolref solref = toMujoco(sp, 10.0);  // the rod mass as effective mass
+    std::printf("h = 1/60, eps = 1e-8, tau = 2h  =>  ERP = %.6g, CFM = %.6g; MuJoCo solref = (%.3g s, %.3g) (refsafe "
+                "clamps timeconst to 2h = %.4g s), solimp (0.99, 0.999, 0.001); ladder released horizontal\n",
+                erpCfm.erp, erpCfm.cfm, solref.timeconst, solref.dampratio, 2 * h);
+    shortWindows(h, T, erpCfm, solref);
+  }
   dCloseODE();
   return 0;
 }

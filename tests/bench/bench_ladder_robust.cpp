@@ -13,9 +13,9 @@
 //   bench_ladder_robust --relin T kind N EPS K [REACH [a|b|c [CHORD]]]  one case at compliance EPS: sub-steps only,
 //                                           K re-linearisations only, K re-linearisations + sub-steps (max_chord
 //                                           CHORD, default 1e-4 m; REACH: rigid_rod_spook.h; contraction per iteration)
-//   bench_ladder_robust --soak [S [--links N | --chain N]]  ladder N (1000; or the chain of N rods above) for
-//                                           S s (300), rigid rods with the scenes' sub-step rule (max_chord
-//                                           1e-4 m, max_relinearise 4), block solver: a line every 10 s; exit 3 on divergence,
+//   bench_ladder_robust --soak [S [--links N | --chain N]]  the `ladder` scene of N links (1000; or the `chain`
+//                                           scene of N rods) for S s (300) with all the scene's defaults, stepped as the
+//                                           app does (ladder_peer_scene.h): a line every 10 s; exit 3 on divergence,
 //                                           4 on E > E(0)
 #include <algorithm>
 #include <cmath>
@@ -31,6 +31,7 @@
 #include "engine/models/hanging_chain.h"
 #include "engine/models/ladder.h"
 #include "engine/solvers/sparse_solver.h"
+#include "tests/bench/ladder_peer_scene.h"
 
 using namespace varsim;
 
@@ -206,47 +207,43 @@ double percentile99(std::vector<double> v) {
   return *p;
 }
 
-// The soak (issue 16 test list, benchmark only): a ladder of `n` links (or printCase's chain of n rods) with
-// the scenes' default model (rigid rods, max_chord 1e-4 m, max_relinearise 4; block solver, which agrees with LDLᵀ to round-off) for `seconds` of simulated time.
-// Prints every 10 s: t, max gap so far, RMS now, max RMS so far, E − E(0), sub-steps (mean over the
-// interval, max), steps redone, CPU ms/step (interval mean, p99 so far). Returns 3 on divergence (a
-// thrown DivergenceError or a non-finite state), 4 if the energy ever rose above E(0), 0 otherwise.
+// The soak (issue 16 test list, benchmark only): the `ladder` scene of `n` links (or the `chain` scene of n rods)
+// with every scene default (ladder_peer_scene.h: rigid rods, ε = 1e-10, τ = 2h, max_chord 1e-4 m, max_relinearise 4,
+// block solver, carried joint forces) for `seconds` of simulated time, stepped as the app steps it.
+// Prints every 10 s: t, max gap so far, RMS now, max RMS so far, E − E(0), SPOOK solves per step (mean over the
+// interval, max so far), CPU ms/step (interval mean, p99 so far). Returns 3 on divergence (a thrown
+// DivergenceError or a non-finite state), 4 if the energy ever rose above E(0), 0 otherwise.
 int soak(double seconds, int n, bool isChain) {
-  const BenchSystem bench(isChain, n);
-  const RodSystem& sys = bench.system();
   const char* kind = isChain ? "chain" : "ladder";
-  RigidRodSpook stepper(sys, SpookConfig{SparseSolverKind::Block, {}}, 0.0, kSceneMaxChord);
-  stepper.setRelinearise(kSceneRelinearise);
-  MechanicalState s = sys.initialState();
-  const double h = 1.0 / 60, E0 = rodDiagnostics(sys, s).energy;
+  bench::RodScenePeer ours(kind, n);
+  const RodSystem& sys = ours.scene->system();
+  const double h = ours.h, E0 = ours.diagnostics().energy;
   double maxGap = 0, maxRms = 0, meanRms = 0, maxExcess = -1e300, maxUnit = 0, maxSpeed = 0, cpu = 0, cpuBlock = 0;
-  long subBlock = 0, subTotal = 0, solves = 0, redone = 0;
+  long solvesBlock = 0, solves = 0;
   double p99 = 0;
-  int maxSub = 1;
+  int maxSolves = 1;
   std::vector<double> stepMs;
-  const long steps = std::lround(seconds / h), every = 600;
-  std::printf("soak: %s N = %d (%zu rods), rigid rods, max_chord 1e-4 m, max_relinearise 4, block solver, h = 1/60, "
-              "eps = 1e-8, tau = 2h, "
-              "%.0f s\n     t  max gap so far  RMS now  max RMS so far  max E-E0 so far  E-E0 now   subs mean/max  redone"
-              "  ms/step (last 10 s, p99 so far)  v max\n",
-              kind, n, sys.bodies().size(), seconds);
+  const long steps = std::lround(seconds / h), every = std::max(1L, std::lround(10.0 / h));
+  std::printf("soak: %s scene N = %d (%zu rods), the scene's defaults (%s), %.0f s\n     t  max gap so far  RMS now  "
+              "max RMS so far  max E-E0 so far  E-E0 now   solves mean/max  ms/step (last 10 s, p99 so far)  v max\n",
+              kind, n, sys.bodies().size(), ours.setting().c_str(), seconds);
   std::fflush(stdout);
   for (long k = 0; k < steps; ++k) {
     const std::clock_t c0 = std::clock();
     try {
-      stepper.step(s, h);
+      ours.step();
     } catch (const std::exception& e) {
-      std::printf("soak: DIVERGED at t = %.2f s: %s\n", s.t, e.what());
+      std::printf("soak: DIVERGED at t = %.2f s: %s\n", ours.scene->time(), e.what());
       return 3;
     }
     const double ms = double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0;
     cpu += ms, cpuBlock += ms;
     stepMs.push_back(ms);
-    maxSub = std::max(maxSub, stepper.lastSubSteps());
-    subBlock += stepper.lastSubSteps(), solves += stepper.lastSolves(), redone += stepper.lastRedone();
-    const RodDiagnostics d = rodDiagnostics(sys, s);
+    maxSolves = std::max(maxSolves, ours.scene->lastSolves());
+    solvesBlock += ours.scene->lastSolves();
+    const RodDiagnostics d = ours.diagnostics();
     if (!std::isfinite(d.energy) || !std::isfinite(d.constraintMax)) {
-      std::printf("soak: DIVERGED at t = %.2f s: non-finite state\n", s.t);
+      std::printf("soak: DIVERGED at t = %.2f s: non-finite state\n", ours.scene->time());
       return 3;
     }
     maxGap = std::max(maxGap, d.constraintMax);
@@ -258,18 +255,18 @@ int soak(double seconds, int n, bool isChain) {
     if ((k + 1) % every == 0 || k + 1 == steps) {
       const long count = (k % every) + 1;
       p99 = percentile99(stepMs);
-      std::printf("%6.0f  %14.3g  %7.3g  %14.3g  %15.4g  %9.4g  %6.2f / %3d  %6ld  %15.2f  %13.2f  %6.4g\n", s.t, maxGap,
-                  d.constraintRms, maxRms, maxExcess, d.energy - E0, double(subBlock) / double(count), maxSub, redone,
-                  cpuBlock / double(count), p99, d.maxSpeed);
+      std::printf("%6.0f  %14.3g  %7.3g  %14.3g  %15.4g  %9.4g  %7.2f / %3d  %15.2f  %13.2f  %6.4g\n", ours.scene->time(),
+                  maxGap, d.constraintRms, maxRms, maxExcess, d.energy - E0, double(solvesBlock) / double(count),
+                  maxSolves, cpuBlock / double(count), p99, d.maxSpeed);
       std::fflush(stdout);
-      subTotal += subBlock, cpuBlock = 0, subBlock = 0;
+      solves += solvesBlock, cpuBlock = 0, solvesBlock = 0;
     }
   }
-  std::printf("soak %s N = %d rigid, %.0f s: no divergence; max gap %.3g m, max RMS %.3g m, mean RMS %.3g m, max E - E0 %.4g "
-              "J, max |u.u-1|/2 %.3g, peak speed %.4g m/s, sub-steps %.2f per step (max %d), %.2f SPOOK solves per step, %ld "
-              "steps redone, %.2f ms CPU per step (p99 %.2f)\n",
-              kind, n, s.t, maxGap, maxRms, meanRms, maxExcess, maxUnit, maxSpeed, double(subTotal) / double(steps), maxSub,
-              double(solves) / double(steps), redone, cpu / double(steps), p99);
+  std::printf("soak %s N = %d, %.0f s: no divergence; max gap %.3g m, max RMS %.3g m, mean RMS %.3g m, max E - E0 %.4g J, "
+              "max |u.u-1|/2 %.3g, peak speed %.4g m/s, %.2f SPOOK solves per step (max %d), %.2f ms CPU per step "
+              "(p99 %.2f)\n",
+              kind, n, ours.scene->time(), maxGap, maxRms, meanRms, maxExcess, maxUnit, maxSpeed,
+              double(solves) / double(steps), maxSolves, cpu / double(steps), p99);
   return maxExcess > 0 ? 4 : 0;
 }
 
@@ -305,7 +302,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: bench_ladder_robust --soak SECONDS [--links N | --chain N] (SECONDS > 0, N >= 1)\n");
       return 2;
     }
-    return soak(seconds, n, isChain);
+    try {
+      return soak(seconds, n, isChain);
+    } catch (const std::exception& e) {  // a size outside the scene's range (BadInput)
+      std::fprintf(stderr, "bench_ladder_robust: %s\n", e.what());
+      return 2;
+    }
   }
   const double T = argc > 1 ? std::atof(argv[1]) : 60.0;
   std::printf("SPOOK rod models, h = 1/60, eps = 1e-8, tau = 2h, %g s (gaps in m, energy in J, speed in m/s, cpu ms/step)\n"
