@@ -462,7 +462,7 @@ TEST_CASE("rigid rod: Newton's first solve from the carried joint forces misses 
   CHECK(excess <= 1e-9 * std::abs(E0));
 }
 
-TEST_CASE("rigid rod: a re-solve from the same start keeps g_k, the retrodicted g, D and f bit for bit (sameStart)") {
+TEST_CASE("rigid rod: re-solves from one SpookFrameStart equal fresh steps bit for bit; a stale start is refused") {
   RandomChain rc(7);
   const RodSystem& sys = rc.chain.system();
   const RigidRodModel model(sys);
@@ -472,17 +472,20 @@ TEST_CASE("rigid rod: a re-solve from the same start keeps g_k, the retrodicted 
   const double h = 1.0 / 60;
   MechanicalState s0 = rc.state;
   model.toTwist(rc.state.q, rc.state.v, s0.v);
-  // The plain solve, then two Newton re-solves about its end pose (rigid_rod_spook.cpp): kept reuses the
-  // frame-start work, recomputed assembles it again; every result must be the same double.
+  // The first solve, then two Newton re-solves about its end pose (rigid_rod_spook.cpp): kept solves them all
+  // from one beginStep, recomputed assembles the start again each time; every result must be the same double.
   MechanicalState a = s0, b = s0;
-  kept.step(a, h);
+  const SpookFrameStart start = kept.beginStep(a, h);
+  CHECK(start.h == h);
+  kept.step(start, a);
   recomputed.step(b, h);
+  CHECK(a.v == b.v);
   Eigen::VectorXd predictor = a.v, shift;
   for (int j = 0; j < 2; ++j) {
     model.rotationStiffness(a.q, kept.multipliers(), h, a.t, shift);
     a = s0, b = s0;
-    kept.step(a, h, &predictor, &shift, true);
-    recomputed.step(b, h, &predictor, &shift, false);
+    kept.step(start, a, &predictor, &shift);
+    recomputed.step(b, h, &predictor, &shift);
     CHECK(a.q == b.q);
     CHECK(a.v == b.v);
     CHECK(kept.multipliers() == recomputed.multipliers());
@@ -493,17 +496,20 @@ TEST_CASE("rigid rod: a re-solve from the same start keeps g_k, the retrodicted 
           model.endLinearisationError(s0.q, predictor, a.q, a.v, h, scratch));
     predictor = a.v;
   }
-  // Another start (t, step) or a changed relaxation: sameStart is ignored and the work redone.
-  MechanicalState c = a, d = a;
-  kept.step(c, h, &predictor, &shift, true);
-  recomputed.step(d, h, &predictor, &shift, false);
-  CHECK(c.q == d.q);
-  CHECK(c.v == d.v);
+  // A start used on another state (t, step), after another beginStep, or after a relaxation change: refused.
+  MechanicalState c = a;
+  CHECK_THROWS_AS(kept.step(start, c, &predictor, &shift), BadInput);
+  CHECK(c.q == a.q);
+  c = s0;
+  const SpookFrameStart other = kept.beginStep(c, h);
+  CHECK_THROWS_AS(kept.step(start, c), BadInput);
   kept.setAllRelaxation({1e-4, 0.1, 1e-8});
   recomputed.setAllRelaxation({1e-4, 0.1, 1e-8});
-  c = s0, d = s0;
-  kept.step(c, h, &predictor, &shift, true);
-  recomputed.step(d, h, &predictor, &shift, false);
+  CHECK_THROWS_AS(kept.step(other, c), BadInput);
+  CHECK_THROWS_AS(kept.beginStep(c, 0.0), BadInput);
+  MechanicalState d = s0;
+  kept.step(kept.beginStep(c, h), c, &predictor, &shift);
+  recomputed.step(d, h, &predictor, &shift);
   CHECK(c.v == d.v);
   CHECK(c.v != a.v);  // the softer joints did change the step
 }

@@ -59,14 +59,15 @@ double RigidRodSpook::overshoot(double hs, double chord, double first) const {
 // the end miss of the solve kept (m, about the q̃ SpookStepper already retracted for it; 0 without maxChord);
 // `first` receives the first solve's.
 double RigidRodSpook::subStep(double hs, double& first) {
-  if (newtonFirst() && haveNextForce_) {  // Newton's first solve (rigid_rod_spook.h)
+  const SpookFrameStart start = spook_.beginStep(twist_, hs);  // g_k, ğ, D, f: once for all its solves
+  if (newtonFirst() && haveNextForce_) {                       // Newton's first solve (rigid_rod_spook.h)
     model_.retract(before_.q, before_.v, hs, guessPose_);
     guessImpulse_ = hs * nextForce_;
     model_.rotationStiffness(guessPose_, guessImpulse_, hs, twist_.t, shift_);
     iterate_ = before_.v;
-    spook_.step(twist_, hs, &iterate_, &shift_);
+    spook_.step(start, twist_, &iterate_, &shift_);
   } else {
-    spook_.step(twist_, hs);
+    spook_.step(start, twist_);
   }
   ++lastSolves_;
   first = 0;
@@ -74,7 +75,7 @@ double RigidRodSpook::subStep(double hs, double& first) {
   double miss = first = model_.endLinearisationErrorAbout(spook_.predictedPose(), before_.v, twist_.q, twist_.v, hs);
   solveLog_.push_back({0, miss});
   if (maxRelinearise_ > 0) first = std::max(first, spook_.retrodictionJump());  // ğ off: iterating cannot help
-  if (first <= reach_ * maxChord_) relinearise(hs, miss);
+  if (first <= reach_ * maxChord_) relinearise(start, miss);
   return miss;
 }
 
@@ -84,7 +85,8 @@ double RigidRodSpook::subStep(double hs, double& first) {
 // end pose beyond their linear model) exceeds maxChord, at most maxRelinearise_ times. An iterate that
 // misses more than the one before, or diverges, is dropped (the one before is rebuilt: the retraction is
 // deterministic) and the iteration stops: the sub-step redo takes over.
-void RigidRodSpook::relinearise(double hs, double& miss) {
+void RigidRodSpook::relinearise(const SpookFrameStart& start, double& miss) {
+  const double hs = start.h;
   for (int j = 1; j <= maxRelinearise_ && miss > maxChord_; ++j) {
     iterate_ = twist_.v;
     model_.rotationStiffness(twist_.q, spook_.multipliers(), hs, twist_.t, shift_);
@@ -93,7 +95,7 @@ void RigidRodSpook::relinearise(double hs, double& miss) {
     try {
       ++lastSolves_;
       ++lastRelin_;
-      spook_.step(twist_, hs, &iterate_, &shift_, true);  // from before_, as the first solve: its g_k, ğ, f kept
+      spook_.step(start, twist_, &iterate_, &shift_);  // from before_, as the first solve: its g_k, ğ, f kept
       next = model_.endLinearisationErrorAbout(spook_.predictedPose(), iterate_, twist_.q, twist_.v, hs);
       solveLog_.push_back({j, next});
     } catch (const SimulationDiverged&) {

@@ -100,7 +100,7 @@ class RigidRodSpook {
   double fastestTurnRate(const MechanicalState& twist) const;
   double overshoot(double hs, double chord, double first) const;
   double subStep(double hs, double& first);
-  void relinearise(double hs, double& miss);
+  void relinearise(const SpookFrameStart& start, double& miss);
   int lastSubSteps_ = 1, lastSolves_ = 1, lastRelin_ = 0;
   bool lastRedone_ = false;
   double lastChord_ = 0, lastSubStep_ = 0;

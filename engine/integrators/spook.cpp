@@ -28,7 +28,7 @@ static void checkRelaxation(const ConstraintRelaxation& r) {
 void SpookStepper::setRelaxation(int constraint, const ConstraintRelaxation& r) {
   checkRelaxation(r);
   relax_.at(size_t(constraint)) = r;
-  start_.valid = false;
+  ++epoch_;
 }
 
 void SpookStepper::setGroupRelaxation(int group, const ConstraintRelaxation& r) {
@@ -36,13 +36,13 @@ void SpookStepper::setGroupRelaxation(int group, const ConstraintRelaxation& r) 
   const auto& cs = model_.constraints();
   for (size_t i = 0; i < cs.size(); ++i)
     if (cs[i].group == group) relax_[i] = r;
-  start_.valid = false;
+  ++epoch_;
 }
 
 void SpookStepper::setAllRelaxation(const ConstraintRelaxation& r) {
   checkRelaxation(r);
   std::fill(relax_.begin(), relax_.end(), r);
-  start_.valid = false;
+  ++epoch_;
 }
 
 void SpookStepper::setSolver(SparseSolverKind kind) {
@@ -102,7 +102,6 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
 void SpookStepper::assembleFrameStart(const MechanicalState& state, double h) {
   const auto& cs = model_.constraints();
   const Eigen::VectorXd& v = state.v;
-  start_.valid = false;
   // Predicted linearisation: G(q_k) unused, only g_k (linearisePredicted rewrites the holonomic t rows).
   if (config_.predictedLinearisation) jacobian_.evaluateValues(state.q, state.t);
   else jacobian_.evaluate(state.q, state.t);
@@ -126,18 +125,33 @@ void SpookStepper::assembleFrameStart(const MechanicalState& state, double h) {
   if (config_.predictedLinearisation) retrodict(state, h);
   model_.appliedForce(state.q, v, state.t, f_);
   rStart_ = model_.massDiagonal().cwiseProduct(v) + h * f_;
-  start_ = {true, state.t, h, state.step};
+}
+
+SpookFrameStart SpookStepper::beginStep(const MechanicalState& state, double h) {
+  if (!(h > 0) || !std::isfinite(h)) throw BadInput("SPOOK: step size h must be > 0");
+  const auto begin = SteadyClock::now();
+  ++epoch_;  // first: a throw below leaves no start current over half-written work
+  assembleFrameStart(state, h);
+  startUs_ = microsecondsSince(begin);
+  return {state.t, h, state.step, epoch_};
 }
 
 void SpookStepper::step(MechanicalState& state, double h, const Eigen::VectorXd* predictor,
-                        const Eigen::VectorXd* massShift, bool sameStart) {
-  if (!(h > 0) || !std::isfinite(h)) throw BadInput("SPOOK: step size h must be > 0");
+                        const Eigen::VectorXd* massShift) {
+  step(beginStep(state, h), state, predictor, massShift);
+}
+
+void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, const Eigen::VectorXd* predictor,
+                        const Eigen::VectorXd* massShift) {
+  if (start.epoch != epoch_ || start.t != state.t || start.step != state.step)
+    throw BadInput("SPOOK: step from a frame start that is stale (another beginStep or a relaxation change since) "
+                   "or made for another state (t, step)");
+  const double h = start.h, startUs = startUs_;
+  startUs_ = 0;
   const auto stepStart = SteadyClock::now();
   const Eigen::VectorXd& M = model_.massDiagonal();
   const Eigen::VectorXd& v = state.v;
 
-  if (!(sameStart && start_.valid && start_.t == state.t && start_.h == h && start_.step == state.step))
-    assembleFrameStart(state, h);
   const SparseMatrixD& G =
       config_.predictedLinearisation ? linearisePredicted(state, h, predictor ? *predictor : v) : jacobian_.matrix();
   r_ = rStart_;
@@ -145,7 +159,7 @@ void SpookStepper::step(MechanicalState& state, double h, const Eigen::VectorXd*
     shiftedMass_ = M + *massShift;
     r_ += massShift->cwiseProduct(*predictor);
   }
-  profile_.assemblyUs = microsecondsSince(stepStart);
+  profile_.assemblyUs = startUs + microsecondsSince(stepStart);
 
   solver_->factor(massShift && predictor ? shiftedMass_ : M, G, D_);
   solver_->solve(r_, t_, vNext_, lambda_);
@@ -171,7 +185,7 @@ void SpookStepper::step(MechanicalState& state, double h, const Eigen::VectorXd*
   state.step = next_.step;
   multipliers_ = lambda_;
   profile_.updateUs = microsecondsSince(updateStart);
-  profile_.stepUs = microsecondsSince(stepStart);
+  profile_.stepUs = startUs + microsecondsSince(stepStart);
 }
 
 }  // namespace varsim

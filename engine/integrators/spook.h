@@ -56,6 +56,18 @@ struct SpookProfile {
   long factorNnz = 0, matrixNnz = 0, analyses = 0;
 };
 
+// A step's start: the terms of eq. (26) that depend on (q_k, v_k, t_k) and h only — g_k, the retrodicted ğ and
+// its jump, D = diag(Σ, Γ), the (s, t) rows, f(q_k, v_k) and M v_k + h f — assembled once by
+// SpookStepper::beginStep and solved from by step(start, …) as often as a caller re-linearises
+// (rigid_rod_spook.h; ~10 % of a re-solve). The work stays in the stepper (no allocation per step); this
+// names it. It is valid until the stepper's next beginStep or relaxation change: step() refuses a stale start,
+// or a state at another t or step count, with BadInput.
+struct SpookFrameStart {
+  double t = 0, h = 0;
+  long step = 0;
+  unsigned long epoch = 0;  // the stepper's count of beginStep calls and relaxation changes when it was made
+};
+
 class SpookStepper {
  public:
   // `retraction` (optional, not owned, must outlive the stepper) replaces q + h v.
@@ -67,12 +79,16 @@ class SpookStepper {
   // ṽ = the last v_{k+1} is a Newton step on the rows at the end pose (rigid_rod_spook.h). `massShift`
   // (with a predictor; ≥ 0): c of Newton's linearised constraint force Gᵀλ ≈ G̃ᵀλ − diag(c)(v − ṽ) (the
   // force turning with the body), i.e. M + diag(c) in the matrix and M v_k + h f + c ⊙ ṽ on the right.
-  // `sameStart`: the caller re-solves from the state and h of the last step() call (a re-linearisation,
-  // rigid_rod_spook.h), so the frame-start work — g_k, ğ, D, the applied force and M v_k + h f — is kept
-  // from it instead of recomputed (bit-identical: the same values; ~10 % of a re-solve). Ignored (all
-  // recomputed) unless the last call started at the same t, step count and h and no relaxation changed since.
+  // This is beginStep(state, h) then step(start, state, …).
   void step(MechanicalState& state, double h, const Eigen::VectorXd* predictor = nullptr,
-            const Eigen::VectorXd* massShift = nullptr, bool sameStart = false);
+            const Eigen::VectorXd* massShift = nullptr);
+  // The frame-start work of a step of h from `state` (SpookFrameStart); BadInput unless h > 0 and finite.
+  SpookFrameStart beginStep(const MechanicalState& state, double h);
+  // One step from a start made by beginStep for this `state` (its t and step count; q and v are the caller's
+  // to keep equal), with the predictor and mass shift above: a re-linearised re-solve of the same step is
+  // bit for bit what a fresh step(state, h, …) would compute.
+  void step(const SpookFrameStart& start, MechanicalState& state, const Eigen::VectorXd* predictor = nullptr,
+            const Eigen::VectorXd* massShift = nullptr);
 
   void setRelaxation(int constraint, const ConstraintRelaxation& r);  // throws BadInput if invalid
   void setGroupRelaxation(int group, const ConstraintRelaxation& r);
@@ -112,12 +128,9 @@ class SpookStepper {
   std::unique_ptr<ConstraintJacobian> previous_;  // g_{k−1} = g(q_k ⊕ (−h v_k))
   Eigen::VectorXd qPrevious_;
   double retrodictionJump_ = 0;
-  // The frame start whose work D_, t_, rStart_, ğ are for (step()'s `sameStart`); valid once assembled.
-  struct FrameStart {
-    bool valid = false;
-    double t = 0, h = 0;
-    long step = 0;
-  } start_;
+  // Counts beginStep calls and relaxation changes: a SpookFrameStart is current while its epoch is this one.
+  unsigned long epoch_ = 0;
+  double startUs_ = 0;  // µs of the last beginStep, counted in the profile of the first step from it
   void assembleFrameStart(const MechanicalState& state, double h);
   void retrodict(const MechanicalState& state, double h);
   const SparseMatrixD& linearisePredicted(const MechanicalState& state, double h, const Eigen::VectorXd& predictor);
