@@ -6,7 +6,7 @@
 // the (x, u) model, gets 1e-3 of that so ODE's inertia stays invertible); joints and pins are ODE ball
 // joints at the rod ends. Prints time per step, RMS/max joint gap, blow-up, and the ratio ours/ODE.
 // With libmujoco-dev: MuJoCo 2.2 (free bodies + `connect` equalities, Newton and PGS) at N = 20, 100,
-// 500 (ladder_mujoco_peer.h states the ε, τ → solref mapping); and our rigid-rod stepper beside ours.
+// 500 (ladder_mujoco_peer.h states the ε, τ → solref mapping); and our rigid rods (the ladder scene) beside ours.
 // Every run is measured by one loop (ladder_peer_run.h): CPU ms/step mean and p99, gaps, max E − E(0).
 //   bench_ladder_ode [seconds]   short windows N = 10 … 1000, director rods as ours (default 10 s; 2 s for N ≥ 200)
 //   bench_ladder_ode --window [seconds [N ...] [--peer-eps EPS]]   the whole fall (default 60 s, N = 20 100 500 1000):

@@ -1,10 +1,7 @@
-// tests/bench/ladder_peer_scene.h — "ours" in the ladder benches is the app's
-// own rod scene: `ladder` (links = N) or `chain` (rods = N) made by
-// SceneRegistry with every default (rod model, ε, τ, max_chord,
-// max_relinearise, solver, the carried-force first solve) and stepped by
-// RodScene::step, so the benches measure exactly what `varsim run` and the app
-// run (one code path; trails off: drawing only). Optional overrides, e.g.
-// epsilon.
+// tests/bench/ladder_peer_scene.h — "ours" in the ladder benches is the app's own rod scene, `ladder` (links = N) or
+// `chain` (rods = N), made by SceneRegistry with every default (rod model, ε, τ, max_chord, max_relinearise, solver,
+// the carried-force first solve) and stepped by RodScene::step: the benches measure what `varsim run` and the app run
+// (one code path; trails off, drawing only).
 #pragma once
 
 #include <cstdio>
@@ -23,43 +20,30 @@ namespace bench {
 
 struct RodScenePeer {
   std::unique_ptr<varsim::Scene> owner;
-  varsim::RodScene *scene = nullptr;
-  double h = 0; // s: the scene's dt
+  varsim::RodScene* scene = nullptr;
+  double h = 0;  // s: the scene's dt
 
-  // kind "ladder" or "chain"; n links or rods; overrides: (key, value) as on
-  // `varsim run --set`.
-  RodScenePeer(
-      const std::string &kind, int n,
-      const std::vector<std::pair<std::string, std::string>> &overrides = {}) {
+  // kind "ladder" or "chain"; n links or rods; overrides: (key, value) as on `varsim run --set`.
+  RodScenePeer(const std::string& kind, int n, const std::vector<std::pair<std::string, std::string>>& overrides = {}) {
     varsim::ParamSet p = varsim::SceneRegistry::defaults(kind);
-    p.setFromString(kind == "chain" ? "rods" : "links", std::to_string(n),
-                    "bench");
+    p.setFromString(kind == "chain" ? "rods" : "links", std::to_string(n), "bench");
     p.setFromString("trails", "false", "bench");
-    for (const auto &[key, value] : overrides)
-      p.setFromString(key, value, "bench");
+    for (const auto& [key, value] : overrides) p.setFromString(key, value, "bench");
     owner = varsim::SceneRegistry::create(kind, p);
-    scene = dynamic_cast<varsim::RodScene *>(owner.get());
-    if (!scene)
-      throw std::runtime_error("scene '" + kind + "' is not a rod scene");
+    scene = dynamic_cast<varsim::RodScene*>(owner.get());
+    if (!scene) throw std::runtime_error("scene '" + kind + "' is not a rod scene");
     h = p.real("dt");
   }
   void step() { scene->step(h, {}); }
-  varsim::RodDiagnostics diagnostics() const {
-    return varsim::rodDiagnostics(scene->system(), scene->state());
-  }
-  // (ε, τ) of the scene's joints under its one ε/τ rule (rod_scene_params.h):
-  // what the peers are mapped from.
-  varsim::SpookParameters joints() const {
-    return varsim::effectiveRelaxation(scene->params(), "joints");
-  }
+  varsim::RodDiagnostics diagnostics() const { return varsim::rodDiagnostics(scene->system(), scene->state()); }
+  // (ε, τ) of the scene's joints under its one ε/τ rule (rod_scene_params.h): what the peers are mapped from.
+  varsim::SpookParameters joints() const { return varsim::effectiveRelaxation(scene->params(), "joints"); }
   std::string setting() const {
-    const auto &prm = scene->params();
-    return "rod_model " + prm.choice("rod_model") + ", solver " +
-           prm.choice("solver") + ", eps " + shortNumber(prm.real("epsilon")) +
-           ", tau " + shortNumber(prm.real("tau")) + " s, max_chord " +
+    const auto& prm = scene->params();
+    return "rod_model " + prm.choice("rod_model") + ", solver " + prm.choice("solver") + ", eps " +
+           shortNumber(prm.real("epsilon")) + ", tau " + shortNumber(prm.real("tau")) + " s, max_chord " +
            shortNumber(prm.real("max_chord")) + " m, max_relinearise " +
-           std::to_string(prm.integer("max_relinearise")) + ", dt " +
-           shortNumber(h) + " s";
+           std::to_string(prm.integer("max_relinearise")) + ", dt " + shortNumber(h) + " s";
   }
   static std::string shortNumber(double x) {
     char b[32];
@@ -68,4 +52,4 @@ struct RodScenePeer {
   }
 };
 
-} // namespace bench
+}  // namespace bench
