@@ -29,3 +29,16 @@ add_test(NAME app_bench_frames_worker
                  --set links=30)
 set_tests_properties(app_bench_frames_worker PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
                      "physics: worker thread.*of real time.*physics step.*frame \\(all threads\\)")
+
+# The app opens a scene file as `varsim run` does (--scene FILE.json): the issue-16 preset runs, and a file
+# that cannot be read is refused with its name (exit 2, checked by the message).
+add_test(NAME app_bench_frames_scene_file
+         COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x720x24" $<TARGET_FILE:varsim> --bench-frames 1 --scene
+                 ${PROJECT_SOURCE_DIR}/assets/scenes/ladder_whiplash_1000.json)
+set_tests_properties(app_bench_frames_scene_file PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+                     "scene ladder.*physics: worker thread.*of real time")
+add_test(NAME app_scene_file_missing
+         COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x720x24" $<TARGET_FILE:varsim> --bench-frames 1 --scene
+                 ${CMAKE_CURRENT_BINARY_DIR}/no_such_scene.json)
+set_tests_properties(app_scene_file_missing PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+                     "no_such_scene.json: cannot read scene file")

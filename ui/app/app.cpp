@@ -18,6 +18,7 @@
 
 #include "engine/sim/errors.h"
 #include "render/screenshot.h"
+#include "scenes/scene_file.h"
 #include "ui/app/app_frame.h"
 #include "ui/app/app_state.h"
 #include "ui/app/app_window.h"
@@ -41,21 +42,28 @@ bool haveDisplay() {
   return (x && *x) || (w && *w);
 }
 
-// The scene to start with: --scene, the last scene, the tumbling body, the first registered one.
-std::string initialScene(const AppOptions& o, const Settings& s) {
-  if (!o.scene.empty()) return o.scene;
-  if (SceneRegistry::find(s.lastScene)) return s.lastScene;
-  if (SceneRegistry::find("tumbling_body")) return "tumbling_body";
-  return SceneRegistry::all().empty() ? std::string() : SceneRegistry::all().front().name;
+// The scene to start with: `--scene NAME` (its defaults), `--scene FILE.json` (a scene file as `varsim run`
+// takes it: scene and parameters, e.g. assets/scenes/ladder_whiplash_1000.json), else the last scene used,
+// the tumbling body, the first registered one.
+SceneConfig initialScene(const AppOptions& o, const Settings& s) {
+  const std::string suffix = ".json";
+  const bool file =
+      o.scene.size() > suffix.size() && o.scene.compare(o.scene.size() - suffix.size(), suffix.size(), suffix) == 0;
+  if (file) return loadSceneFile(o.scene);  // throws BadInput naming the file, key, value and range
+  std::string name = o.scene;
+  if (name.empty() && SceneRegistry::find(s.lastScene)) name = s.lastScene;
+  if (name.empty() && SceneRegistry::find("tumbling_body")) name = "tumbling_body";
+  if (name.empty() && !SceneRegistry::all().empty()) name = SceneRegistry::all().front().name;
+  if (name.empty()) return {};
+  return {name, SceneRegistry::defaults(name)};
 }
 
 // Loads the scene with --set overrides, then --replay / --record. Throws BadInput.
 void startScene(AppState& app, const AppOptions& o) {
-  const std::string name = initialScene(o, app.settings);
-  if (name.empty()) return;  // empty registry: the app still opens and says so in the scene panel
-  ParamSet params = SceneRegistry::defaults(name);
-  for (const auto& [key, value] : o.sets) params.setFromString(key, value, "--set");
-  app.driver.load(name, params);  // throws BadInput naming the scene/parameter
+  SceneConfig config = initialScene(o, app.settings);
+  if (config.scene.empty()) return;  // empty registry: the app still opens and says so in the scene panel
+  for (const auto& [key, value] : o.sets) config.params.setFromString(key, value, "--set");
+  app.driver.load(config.scene, config.params);  // throws BadInput naming the scene/parameter
   app.onSceneLoaded();
   if (!o.replayFile.empty()) {
     app.driver.startReplay(InputTrack::load(o.replayFile, app.driver.controls(), app.driver.h()));

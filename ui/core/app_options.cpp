@@ -11,10 +11,10 @@
 namespace varsim {
 
 const char* appUsage() {
-  return "usage: varsim [--scene NAME] [--set key=value]... [--replay FILE] [--record FILE]\n"
+  return "usage: varsim [--scene NAME|FILE.json] [--set key=value]... [--replay FILE] [--record FILE]\n"
          "              [--gamepad-mappings FILE] [--hide-ui] [--sync-physics]\n"
          "       varsim --smoke-test SCENE [--frames N] --screenshot FILE.png [--no-scene]\n"
-         "       varsim --bench-frames SECONDS [--scene NAME] [--hide-ui] [--sync-physics]\n"
+         "       varsim --bench-frames SECONDS [--scene NAME|FILE.json] [--hide-ui] [--sync-physics]\n"
          "       varsim list | describe SCENE | run SCENE|FILE.json ...   (headless, no display needed)\n";
 }
 
