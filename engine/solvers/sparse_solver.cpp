@@ -32,6 +32,7 @@ void SparseSolver::setThreads(int threads) {
 bool SparseSolver::beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
   if (!J.isCompressed()) throw BadInput("SparseSolver: J must be compressed");
   massDiag_ = massDiag;
+  invMass_ = (massDiag.array() != 0.0).select(massDiag.array().inverse(), 0.0).matrix();
   dDiag_ = dDiag;
   J_ = &J;
   const long nnz = J.nonZeros();
