@@ -1,6 +1,6 @@
-// Renderer: per frame, expands the draw list into instance buckets (primitive x level of detail),
-// uploads them into one stream buffer and draws ground and grid, opaque shapes, meshes, drop
-// shadows, sky, lines and finally the translucent items back to front. See renderer.h for the contract.
+// Renderer: per frame, uploads the draw list's instance buckets (instance_buckets.h) into one stream
+// buffer and draws ground and grid, opaque shapes, meshes, drop shadows, sky, lines and finally the
+// translucent items back to front. See renderer.h for the contract.
 #include "render/renderer.h"
 
 #include <algorithm>
@@ -9,17 +9,17 @@
 #include <vector>
 
 #include <glad/gl.h>
-#include <glm/gtc/type_ptr.hpp>
 
 #include "render/gl_geometry.h"
 #include "render/ground_grid.h"
+#include "render/instance_buckets.h"
 #include "render/shader_program.h"
 #include "render/line_segments.h"
 #include "render/offscreen_target.h"
 #include "render/shape_instances.h"
 
 using varsim::render::kLodCount;
-using varsim::render::kPrimitiveCount;
+using varsim::render::setUniform;
 
 namespace {
 
@@ -35,30 +35,6 @@ constexpr float kShadowAlpha = 0.22f;
 constexpr float kMinRodRadiusPixels = 0.7f;  // thinner rods are widened (shape.vert.glsl)
 
 enum ShapeMode { kLit = 0, kGhost = 1, kShadow = 2 };
-
-struct Bucket {  // a run of instances drawn with one instanced call
-  int primitive, lod;
-  int first, count;
-};
-
-struct GhostKey {
-  float depth;
-  int partIndex;
-  int lod;
-};
-
-void setUniform(const varsim::render::ShaderProgram& p, const char* name, const glm::vec3& v) {
-  glUniform3fv(p.uniform(name), 1, glm::value_ptr(v));
-}
-void setUniform(const varsim::render::ShaderProgram& p, const char* name, const glm::mat4& m) {
-  glUniformMatrix4fv(p.uniform(name), 1, GL_FALSE, glm::value_ptr(m));
-}
-void setUniform(const varsim::render::ShaderProgram& p, const char* name, float v) {
-  glUniform1f(p.uniform(name), v);
-}
-void setUniform(const varsim::render::ShaderProgram& p, const char* name, int v) {
-  glUniform1i(p.uniform(name), v);
-}
 
 }  // namespace
 
@@ -83,12 +59,7 @@ struct Renderer::Impl {
   Stats stats;
 
   // Per-frame scratch, kept to avoid reallocation.
-  std::vector<varsim::render::ShapePart> parts;
-  std::vector<varsim::render::ShapeInstance> instances;
-  std::vector<Bucket> opaqueBuckets, ghostBuckets;
-  std::vector<GhostKey> ghosts;
-  std::vector<int> lodOfPart;
-  std::vector<char> ghostOfPart;
+  varsim::render::InstanceBuckets buckets;
   std::vector<varsim::render::LineSegment> opaqueSegments, translucentSegments;
 
   // Flat ground around the eye, pushed back in depth so shapes and grid lines resting on it never
@@ -147,12 +118,12 @@ struct Renderer::Impl {
   // Draws instance runs with the shape program bound; rods (cylinders, capsules) get the
   // minimum on-screen radius, other primitives keep their true size. coarse: at most 6 segments
   // (shadow silhouettes need no more).
-  void drawBuckets(const std::vector<Bucket>& buckets, bool coarse = false) {
+  void drawBuckets(const std::vector<varsim::render::InstanceBucket>& runs, bool coarse = false) {
     const GLint minRadius = shapeProgram.uniform("uMinRadiusPixels");
     const GLint roundEnds = shapeProgram.uniform("uRoundEnds");
     const GLint billboard = shapeProgram.uniform("uBillboard");
     using varsim::render::Primitive;
-    for (const Bucket& b : buckets) {
+    for (const varsim::render::InstanceBucket& b : runs) {
       const auto primitive = Primitive(b.primitive);
       const bool rod = primitive == Primitive::Cylinder || primitive == Primitive::Capsule || primitive == Primitive::Ribbon;
       glUniform1f(minRadius, rod ? kMinRodRadiusPixels : 0.0f);
@@ -305,65 +276,10 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
 
   // Expand shapes into parts, choose levels of detail, and sort them into opaque buckets and
   // back-to-front ghosts. Instances are laid out bucket by bucket in one upload.
-  r.parts.clear();
-  r.ghostOfPart.clear();
-  for (const varsim::ShapeItem& item : list.shapes) {
-    if (!expandShape(item, r.parts)) continue;
-    r.ghostOfPart.resize(r.parts.size(), item.ghost ? 1 : 0);
-  }
   const float pixelsPerRadian = lodPixelsPerRadian(height, camera.fovY);
-  std::vector<int> bucketCount(std::size_t(kPrimitiveCount * kLodCount), 0);
-  r.lodOfPart.resize(r.parts.size());
-  r.ghosts.clear();
-  for (std::size_t i = 0; i < r.parts.size(); ++i) {
-    ShapePart& part = r.parts[i];
-    const float distance = glm::length(part.centre - eye);
-    const float near = std::max(distance - part.boundingRadius, 1e-3f);
-    // Round parts take the level their nearest point needs; rods that thin become ribbons.
-    const int lod = part.primitive == Primitive::Box || useRibbon(part, near, pixelsPerRadian)
-                        ? 0
-                        : chooseLod(part.curvatureRadius, near, pixelsPerRadian);
-    r.lodOfPart[i] = lod;
-    glm::vec4& c = part.instance.color;
-    if (r.ghostOfPart[i] && c.a >= 1.0f) c.a = style.ghostAlpha;  // ghosts are always see-through
-    if (c.a < 1.0f)
-      r.ghosts.push_back({glm::dot(part.centre - eye, camera.forward()), int(i), lod});
-    else
-      ++bucketCount[std::size_t(int(part.primitive) * kLodCount + lod)];
-  }
-  // Back to front along the view direction; ties keep draw-list order (stable, deterministic).
-  std::stable_sort(r.ghosts.begin(), r.ghosts.end(),
-                   [](const GhostKey& a, const GhostKey& b) { return a.depth > b.depth; });
-
-  r.opaqueBuckets.clear();
-  std::vector<int> bucketFill(bucketCount.size(), 0);
-  int next = 0;
-  for (int k = 0; k < kPrimitiveCount * kLodCount; ++k) {
-    bucketFill[std::size_t(k)] = next;
-    if (bucketCount[std::size_t(k)] > 0)
-      r.opaqueBuckets.push_back({k / kLodCount, k % kLodCount, next, bucketCount[std::size_t(k)]});
-    next += bucketCount[std::size_t(k)];
-  }
-  const int opaqueTotal = next;
-  r.instances.resize(std::size_t(opaqueTotal) + r.ghosts.size());
-  for (std::size_t i = 0; i < r.parts.size(); ++i) {
-    const ShapePart& part = r.parts[i];
-    if (part.instance.color.a < 1.0f) continue;
-    const std::size_t k = std::size_t(int(part.primitive) * kLodCount + r.lodOfPart[i]);
-    r.instances[std::size_t(bucketFill[k]++)] = part.instance;
-  }
-  r.ghostBuckets.clear();
-  for (std::size_t g = 0; g < r.ghosts.size(); ++g) {
-    const ShapePart& part = r.parts[std::size_t(r.ghosts[g].partIndex)];
-    const int slot = opaqueTotal + int(g);
-    r.instances[std::size_t(slot)] = part.instance;
-    const int primitive = int(part.primitive), lod = r.ghosts[g].lod;
-    if (!r.ghostBuckets.empty() && r.ghostBuckets.back().primitive == primitive && r.ghostBuckets.back().lod == lod)
-      ++r.ghostBuckets.back().count;
-    else
-      r.ghostBuckets.push_back({primitive, lod, slot, 1});
-  }
-  r.primitives.uploadInstances(r.instances);
+  r.buckets.build(list.shapes, eye, camera.forward(), pixelsPerRadian, style.ghostAlpha);
+  const int opaqueTotal = r.buckets.opaqueCount();
+  r.primitives.uploadInstances(r.buckets.instances());
 
   // Ground and grid first: the grid lines write no depth, so anything lying on the ground (pads,
   // markings, at exactly its height) is drawn over them; the ground itself is pushed back in depth.
@@ -390,7 +306,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
   setUniform(r.shapeProgram, "uRadiansPerPixel", camera.fovY / float(height));
   setUniform(r.shapeProgram, "uMode", int(kLit));
   setUniform(r.shapeProgram, "uTwoSided", 0);
-  r.drawBuckets(r.opaqueBuckets);
+  r.drawBuckets(r.buckets.opaqueBuckets());
 
   // Opaque triangle meshes (open surfaces: both sides lit).
   glDisable(GL_CULL_FACE);
@@ -414,7 +330,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
       glPolygonOffset(-1.0f, -1.0f);
       r.shapeProgram.use();
       setUniform(r.shapeProgram, "uMode", int(kShadow));
-      r.drawBuckets(r.opaqueBuckets, true);
+      r.drawBuckets(r.buckets.opaqueBuckets(), true);
       glDisable(GL_POLYGON_OFFSET_FILL);
       glDisable(GL_STENCIL_TEST);
       glDepthMask(GL_TRUE);
@@ -445,12 +361,12 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
   // Translucent: ghosts back to front, then translucent meshes and lines; no depth writes so
   // overlapping translucent items do not cut holes into each other.
   glDepthMask(GL_FALSE);
-  if (!r.ghostBuckets.empty()) {
+  if (!r.buckets.ghostBuckets().empty()) {
     glEnable(GL_CULL_FACE);
     r.shapeProgram.use();
     setUniform(r.shapeProgram, "uMode", int(kGhost));
     setUniform(r.shapeProgram, "uTwoSided", 0);
-    r.drawBuckets(r.ghostBuckets);
+    r.drawBuckets(r.buckets.ghostBuckets());
     glDisable(GL_CULL_FACE);
   }
   r.shapeProgram.use();

@@ -5,6 +5,8 @@
 #include <string>
 
 #include <glad/gl.h>
+#include <glm/glm.hpp>
+#include <glm/gtc/type_ptr.hpp>
 
 namespace varsim::render {
 
@@ -30,5 +32,15 @@ class ShaderProgram {
  private:
   GLuint program_ = 0;
 };
+
+// Typed uniform setters by name on a program that is in use.
+inline void setUniform(const ShaderProgram& p, const char* name, const glm::vec3& v) {
+  glUniform3fv(p.uniform(name), 1, glm::value_ptr(v));
+}
+inline void setUniform(const ShaderProgram& p, const char* name, const glm::mat4& m) {
+  glUniformMatrix4fv(p.uniform(name), 1, GL_FALSE, glm::value_ptr(m));
+}
+inline void setUniform(const ShaderProgram& p, const char* name, float v) { glUniform1f(p.uniform(name), v); }
+inline void setUniform(const ShaderProgram& p, const char* name, int v) { glUniform1i(p.uniform(name), v); }
 
 }  // namespace varsim::render
