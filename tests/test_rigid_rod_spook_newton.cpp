@@ -1,7 +1,8 @@
 // The rigid-rod SPOOK stepper's re-linearisation (issue 16, RigidRodSpook::setRelinearise): re-solves
 // about the reached pose contract the end miss on whipping frames, Newton's first solve from the carried
-// joint forces needs fewer solves, the stepper state resumes runs bit for bit, and re-solves from one
-// SpookFrameStart equal fresh steps. The stepper's model, accuracy and sub-steps: test_rigid_rod_spook.
+// joint forces needs fewer solves, the stepper state resumes runs bit for bit, re-solves from one
+// SpookFrameStart equal fresh steps, and beginStep's q̃ is re-used only when it is the step's (ṽ = v_k).
+// The stepper's model, accuracy and sub-steps: test_rigid_rod_spook.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -20,6 +21,28 @@ using varsim::test::RandomChain;
 namespace {
 
 bool sanitized() { return std::getenv("VARSIM_SANITIZED") != nullptr; }
+
+SpookConfig predictedConfig() {
+  SpookConfig config;
+  config.predictedLinearisation = true;  // as RigidRodSpook's
+  return config;
+}
+
+// The chain's state with its rates as the twist SpookStepper steps.
+MechanicalState twistState(const RandomChain& rc, const RigidRodModel& model) {
+  MechanicalState s = rc.state;
+  model.toTwist(rc.state.q, rc.state.v, s.v);
+  return s;
+}
+
+// The rigid-rod retraction through SpookRetraction's default retractBothWays (two retract calls).
+struct RetractOnly : SpookRetraction {
+  const RigidRodModel& model;
+  explicit RetractOnly(const RigidRodModel& m) : model(m) {}
+  void retract(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double h, Eigen::VectorXd& qNext) const override {
+    model.retract(q, v, h, qNext);
+  }
+};
 
 }  // namespace
 
@@ -153,14 +176,10 @@ TEST_CASE("rigid rod: Newton's first solve from the carried joint forces misses 
 
 TEST_CASE("rigid rod: re-solves from one SpookFrameStart equal fresh steps bit for bit; a stale start is refused") {
   RandomChain rc(7);
-  const RodSystem& sys = rc.chain.system();
-  const RigidRodModel model(sys);
-  SpookConfig config;
-  config.predictedLinearisation = true;
-  SpookStepper kept(model, config, &model), recomputed(model, config, &model);
+  const RigidRodModel model(rc.chain.system());
+  SpookStepper kept(model, predictedConfig(), &model), recomputed(model, predictedConfig(), &model);
   const double h = 1.0 / 60;
-  MechanicalState s0 = rc.state;
-  model.toTwist(rc.state.q, rc.state.v, s0.v);
+  const MechanicalState s0 = twistState(rc, model);
   // The first solve, then two Newton re-solves about its end pose (rigid_rod_spook.cpp): kept solves them all
   // from one beginStep, recomputed assembles the start again each time; every result must be the same double.
   MechanicalState a = s0, b = s0;
@@ -201,4 +220,39 @@ TEST_CASE("rigid rod: re-solves from one SpookFrameStart equal fresh steps bit f
   recomputed.step(d, h, &predictor, &shift);
   CHECK(c.v == d.v);
   CHECK(c.v != a.v);  // the softer joints did change the step
+}
+
+TEST_CASE("rigid rod: beginStep retracts the first solve's q~ = q_k + h v_k with g_{k-1}'s pose, re-used only for v~ = v_k") {
+  RandomChain rc(11);
+  const RigidRodModel model(rc.chain.system());
+  const RetractOnly plain(model);
+  SpookStepper shared(model, predictedConfig(), &model), separate(model, predictedConfig(), &plain);
+  const double h = 1.0 / 60;
+  const MechanicalState s0 = twistState(rc, model);
+  Eigen::VectorXd forward, backward, once;
+  model.retractBothWays(s0.q, s0.v, h, forward, backward);
+  model.retract(s0.q, s0.v, h, once);
+  CHECK(forward == once);
+  model.retract(s0.q, s0.v, -h, once);
+  CHECK(backward == once);
+  // After beginStep, predictedPose() is q_k ⊕ h v_k; a step at ṽ = v_k (no predictor, or an equal copy) keeps it.
+  MechanicalState a = s0, b = s0;
+  const SpookFrameStart start = shared.beginStep(a, h);
+  CHECK(shared.predictedPose() == forward);
+  shared.step(start, a);
+  separate.step(b, h);
+  CHECK(a.q == b.q);
+  CHECK(a.v == b.v);
+  CHECK(shared.predictedPose() == forward);
+  // Another ṽ retracts its own q̃; ṽ = v_k after it retracts q_k ⊕ h v_k again: both as fresh steps do.
+  Eigen::VectorXd predictor = a.v, vk = s0.v;
+  for (const Eigen::VectorXd* p : {&predictor, &vk}) {
+    a = s0, b = s0;
+    shared.step(start, a, p);
+    separate.step(b, h, p);
+    CHECK(a.q == b.q);
+    CHECK(a.v == b.v);
+    model.retract(s0.q, *p, h, once);
+    CHECK(shared.predictedPose() == once);
+  }
 }

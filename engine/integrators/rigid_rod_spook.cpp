@@ -61,11 +61,10 @@ double RigidRodSpook::overshoot(double hs, double chord, double first) const {
 double RigidRodSpook::subStep(double hs, double& first) {
   const SpookFrameStart start = spook_.beginStep(twist_, hs);  // g_k, ğ, D, f: once for all its solves
   if (newtonFirst() && haveNextForce_) {                       // Newton's first solve (rigid_rod_spook.h)
-    model_.retract(before_.q, before_.v, hs, guessPose_);
-    guessImpulse_ = hs * nextForce_;
-    model_.rotationStiffness(guessPose_, guessImpulse_, hs, twist_.t, shift_);
+    guessImpulse_ = hs * nextForce_;  // at q̃ = q_k ⊕ hs v_k, which beginStep retracted (its predictedPose)
+    model_.rotationStiffness(spook_.predictedPose(), guessImpulse_, hs, twist_.t, shift_);
     iterate_ = before_.v;
-    spook_.step(start, twist_, &iterate_, &shift_);
+    spook_.step(start, twist_, &iterate_, &shift_);  // ṽ = v_k: that q̃ is re-used
   } else {
     spook_.step(start, twist_);
   }

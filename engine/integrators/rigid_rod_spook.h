@@ -92,7 +92,7 @@ class RigidRodSpook {
   MechanicalState twist_, before_, start_;  // scratch: the twist-form state now, at the sub-step's and frame's start
   Eigen::VectorXd iterate_, shift_;
   // Newton's first solve: F at the frame's start (state), F of the frame's last sub-step so far, scratch.
-  Eigen::VectorXd force_, nextForce_, guessPose_, guessImpulse_;
+  Eigen::VectorXd force_, nextForce_, guessImpulse_;
   bool haveForce_ = false, haveNextForce_ = false;
   bool newtonFirst() const { return maxRelinearise_ > 0 && maxChord_ > 0; }
   std::vector<Solve> solveLog_;

@@ -51,11 +51,17 @@ void SpookStepper::setSolver(SparseSolverKind kind) {
   solver_->setThreads(config_.threads);
 }
 
-// ğ = g(q_k ⊕ (−h v_k)) and its jump from g_k (retrodictionJump): frame-start work, the same for every ṽ.
+// ğ = g(q_k ⊕ (−h v_k)) and its jump from g_k (retrodictionJump): frame-start work, the same for every ṽ. The
+// first solve's q̃ = q_k ⊕ h v_k comes with it (predictedPose()): the retraction shares the rotation of the two.
 void SpookStepper::retrodict(const MechanicalState& state, double h) {
   if (!previous_) previous_ = std::make_unique<ConstraintJacobian>(model_);
-  if (retraction_) retraction_->retract(state.q, state.v, -h, qPrevious_);
-  else qPrevious_ = state.q - h * state.v;
+  if (retraction_) {
+    retraction_->retractBothWays(state.q, state.v, h, qPredicted_, qPrevious_);
+  } else {
+    qPredicted_ = state.q + h * state.v;
+    qPrevious_ = state.q - h * state.v;
+  }
+  predictedAtStart_ = true;
   previous_->evaluateValues(qPrevious_, state.t - h);  // ğ only
   const Eigen::VectorXd &g = jacobian_.value(), &gPrev = previous_->value();
   const auto& cs = model_.constraints();
@@ -79,8 +85,12 @@ void SpookStepper::retrodict(const MechanicalState& state, double h) {
 const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& state, double h,
                                                       const Eigen::VectorXd& predictor) {
   if (!predicted_) predicted_ = std::make_unique<ConstraintJacobian>(model_);
-  if (retraction_) retraction_->retract(state.q, predictor, h, qPredicted_);
-  else qPredicted_ = state.q + h * predictor;
+  // ṽ = v_k: q̃ is the one retrodict made (bit for bit the same retraction); another ṽ replaces it.
+  if (!predictedAtStart_ || (&predictor != &state.v && predictor != state.v)) {
+    if (retraction_) retraction_->retract(state.q, predictor, h, qPredicted_);
+    else qPredicted_ = state.q + h * predictor;
+    predictedAtStart_ = false;
+  }
   predicted_->evaluate(qPredicted_, state.t);
   const SparseMatrixD& Gp = predicted_->matrix();
   const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = previous_->value();
@@ -131,6 +141,7 @@ SpookFrameStart SpookStepper::beginStep(const MechanicalState& state, double h) 
   if (!(h > 0) || !std::isfinite(h)) throw BadInput("SPOOK: step size h must be > 0");
   const auto begin = SteadyClock::now();
   ++epoch_;  // first: a throw below leaves no start current over half-written work
+  predictedAtStart_ = false;
   assembleFrameStart(state, h);
   startUs_ = microsecondsSince(begin);
   return {state.t, h, state.step, epoch_};

@@ -34,6 +34,13 @@ class SpookRetraction {
  public:
   virtual ~SpookRetraction() = default;
   virtual void retract(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double h, Eigen::VectorXd& qNext) const = 0;
+  // q ⊕ hv and q ⊕ (−hv) (a step's predicted and retrodicted poses), each bit for bit what retract gives; a model
+  // may share the work of the two (a rotation and its inverse).
+  virtual void retractBothWays(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double h, Eigen::VectorXd& forward,
+                               Eigen::VectorXd& backward) const {
+    retract(q, v, h, forward);
+    retract(q, v, -h, backward);
+  }
 };
 
 struct SpookConfig {
@@ -109,7 +116,9 @@ class SpookStepper {
   // predictedLinearisation: max over the holonomic rows of |ğ − g_k| in the last step. ğ is exact after a step
   // of h (g_{k−1}); after sub-steps at other rates it is not, and the jump shows it (rigid_rod_spook.h).
   double retrodictionJump() const { return retrodictionJump_; }
-  // predictedLinearisation: q̃ = q_k ⊕ hṽ the last step linearised its rows about.
+  // predictedLinearisation: q̃ = q_k ⊕ hṽ the last step linearised its rows about; after beginStep and before a
+  // step from it, q_k ⊕ h v_k — the first solve's q̃ at the default predictor ṽ = v_k (retracted with ğ's pose at
+  // once), which a step whose predictor equals v_k bit for bit re-uses instead of retracting it again.
   const Eigen::VectorXd& predictedPose() const { return qPredicted_; }
 
  private:
@@ -125,6 +134,7 @@ class SpookStepper {
   // predictedLinearisation: J(q̃), q̃, G(q̃) ṽ and the retrodicted pose.
   std::unique_ptr<ConstraintJacobian> predicted_;
   Eigen::VectorXd qPredicted_, predictedJv_;
+  bool predictedAtStart_ = false;  // qPredicted_ is q_k ⊕ h v_k of the current frame start
   std::unique_ptr<ConstraintJacobian> previous_;  // g_{k−1} = g(q_k ⊕ (−h v_k))
   Eigen::VectorXd qPrevious_;
   double retrodictionJump_ = 0;
