@@ -1,6 +1,6 @@
 // Twisted block-tridiagonal Schur-complement solve (see block_tridiagonal_solver.h). The dense kernels
-// are plain loops over column-major blocks a few rows wide (Eigen's general kernels cost more in set-up
-// than in arithmetic at these sizes); structural zeros inside a block are skipped, never rounded.
+// (block_dense_kernels.h) are plain loops over column-major blocks a few rows wide (Eigen's general kernels
+// cost more in set-up than in arithmetic at these sizes), unrolled for the sizes the rod models produce.
 #include "engine/solvers/block_tridiagonal_solver.h"
 
 #include <algorithm>
@@ -8,97 +8,13 @@
 #include <string>
 #include <type_traits>
 
+#include "engine/solvers/block_dense_kernels.h"
+
 namespace varsim {
 
 namespace {
-// Calls f(n) with n as a compile-time constant (std::integral_constant) for the block sizes the rod models
-// produce, so the kernels' innermost loops over rows have a fixed trip count the compiler unrolls and
-// vectorises whole (no prologue/remainder per column: those dominated at r ≈ 10); else with the int.
-// The same operations in the same order either way: bit-identical.
-template <class F>
-void withSize(int n, F&& f) {
-  switch (n) {
-#define VARSIM_SIZE_CASE(N) \
-  case N: return f(std::integral_constant<int, N>{});
-    VARSIM_SIZE_CASE(1) VARSIM_SIZE_CASE(2) VARSIM_SIZE_CASE(3) VARSIM_SIZE_CASE(4) VARSIM_SIZE_CASE(5)
-    VARSIM_SIZE_CASE(6) VARSIM_SIZE_CASE(7) VARSIM_SIZE_CASE(8) VARSIM_SIZE_CASE(9) VARSIM_SIZE_CASE(10)
-    VARSIM_SIZE_CASE(11) VARSIM_SIZE_CASE(12) VARSIM_SIZE_CASE(13) VARSIM_SIZE_CASE(14) VARSIM_SIZE_CASE(15)
-    VARSIM_SIZE_CASE(16)
-#undef VARSIM_SIZE_CASE
-    default: return f(n);
-  }
-}
+using namespace blockkernel;
 
-// C (r × c) ← C L⁻ᵀ in place, L the packed c × c lower triangle at T.
-template <class Rows>
-void solveRightLowerTransposed(double* C, Rows r, int c, const double* T) {
-  for (int j = 0; j < c; ++j) {
-    double* Cj = C + size_t(j) * size_t(r);
-    const double* Ti = T;  // packedColumn(T, c, i): the next column starts c − i − 1 further on
-    for (int i = 0; i < j; Ti += c - i - 1, ++i) {
-      const double l = Ti[j];
-      if (l == 0.0) continue;
-      const double* Ci = C + size_t(i) * size_t(r);
-      for (int a = 0; a < r; ++a) Cj[a] -= Ci[a] * l;
-    }
-    const double d = packedColumn(T, c, j)[j];
-    for (int a = 0; a < r; ++a) Cj[a] /= d;
-  }
-}
-
-// Lower triangle of the leading r × r block of the packed n × n block A −= C Cᵀ, C r × c.
-template <class Rows>
-void subtractGram(double* A, int n, const double* C, Rows r, int c) {
-  for (int b = 0; b < r; ++b) {
-    double* Ab = packedColumn(A, n, b);
-    for (int j = 0; j < c; ++j) {
-      const double* Cj = C + size_t(j) * size_t(r);
-      const double x = Cj[b];
-      if (x == 0.0) continue;
-      for (int a = b; a < r; ++a) Ab[a] -= Cj[a] * x;
-    }
-  }
-}
-
-template <class Width>
-void forwardSubstitute(const double* L, Width w, double* z) {  // L z = b in place, L packed
-  for (int j = 0; j < w; ++j) {
-    const double* Lj = packedColumn(L, w, j);
-    const double zj = z[j] /= Lj[j];
-    for (int i = j + 1; i < w; ++i) z[i] -= Lj[i] * zj;
-  }
-}
-
-template <class Width>
-void backSubstitute(const double* L, Width w, double* z) {  // Lᵀ y = z in place, by columns of Lᵀ (no dot chains)
-  for (int j = w - 1; j >= 0; --j) {
-    const double zj = z[j] /= packedColumn(L, w, j)[j];
-    const double* Li = L;
-    for (int i = 0; i < j; Li += w - i - 1, ++i) z[i] -= Li[j] * zj;
-  }
-}
-
-// z −= Cᵀ y, C r × c: four columns at a time so the four sums run side by side.
-template <class Rows>
-void subtractTransposedProduct(const double* C, Rows r, int c, const double* y, double* z) {
-  int j = 0;
-  for (; j + 4 <= c; j += 4) {
-    const double* C0 = C + size_t(j) * size_t(r);
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (int a = 0; a < r; ++a) {
-      s0 += C0[a] * y[a];
-      s1 += C0[a + r] * y[a];
-      s2 += C0[a + 2 * r] * y[a];
-      s3 += C0[a + 3 * r] * y[a];
-    }
-    z[j] -= s0, z[j + 1] -= s1, z[j + 2] -= s2, z[j + 3] -= s3;
-  }
-  for (; j < c; ++j) {
-    double s = 0;
-    for (int a = 0; a < r; ++a) s += C[a + size_t(j) * size_t(r)] * y[a];
-    z[j] -= s;
-  }
-}
 // store[target] += G_a · H_b for each structural S entry of a group with Cols columns.
 template <int Cols>
 void scatterPairs(const BlockLayout::Pair* pr, const BlockLayout::Pair* end, const double* G, const double* H, double* store) {
@@ -297,31 +213,14 @@ void BlockTridiagonalSolver::factorMiddle() {
   choleskyLevel(lay.middle);
 }
 
-// In-place lower Cholesky of level k's diagonal block (left-looking, column by column).
+// In-place Cholesky of level k's diagonal block (blockkernel::choleskyPacked).
 void BlockTridiagonalSolver::choleskyLevel(int k) {
-  withSize(layout_->levels[size_t(k)].width, [&](auto w) { choleskyLevel(k, w); });
-}
-
-template <class Width>
-void BlockTridiagonalSolver::choleskyLevel(int k, Width w) {
   const BlockLevel& lv = layout_->levels[size_t(k)];
-  double* A = store_.data() + lv.diagOff;
-  for (int j = 0; j < w; ++j) {
-    double* Aj = packedColumn(A, w, j);
-    const double* Ai = A;
-    for (int i = 0; i < j; Ai += w - i - 1, ++i) {
-      const double l = Ai[j];
-      if (l == 0.0) continue;
-      for (int a = j; a < w; ++a) Aj[a] -= Ai[a] * l;
-    }
-    const double pivot = Aj[j], scale = diag0_[size_t(lv.start + j)];
-    if (!(pivot > 1e-13 * scale) || !std::isfinite(pivot))
-      throw SingularSystem("singular SPOOK system (block): pivot of level " + std::to_string(k) +
-                           " cancelled to below 1e-13 of its diagonal; redundant constraints need epsilon > 0");
-    const double d = std::sqrt(pivot);
-    Aj[j] = d;
-    for (int a = j + 1; a < w; ++a) Aj[a] /= d;
-  }
+  int failed = -1;
+  withSize(lv.width, [&](auto w) { failed = choleskyPacked(store_.data() + lv.diagOff, w, diag0_.data() + lv.start); });
+  if (failed >= 0)
+    throw SingularSystem("singular SPOOK system (block): pivot of level " + std::to_string(k) +
+                         " cancelled to below 1e-13 of its diagonal; redundant constraints need epsilon > 0");
 }
 
 void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x,

@@ -48,9 +48,7 @@ class BlockTridiagonalSolver : public SparseSolver {
   void backwardLane(int lane);
   void solveMiddle();
   void sendForward(const BlockLevel& lv);
-  void choleskyLevel(int k);
-  template <class Width>
-  void choleskyLevel(int k, Width w);  // w: the level's width, an int or a compile-time constant
+  void choleskyLevel(int k);  // throws SingularSystem naming level k
   // Runs phase(0) and phase(1): lane 1 on the helper thread with 2 threads and `parallel`, else one after
   // the other. The lanes write disjoint data, so the order does not change a bit of the result.
   void twoLanes(Phase phase, bool parallel = true);
