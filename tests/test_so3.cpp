@@ -1,9 +1,11 @@
 // tests/test_so3.cpp — identities of engine/lie/so3: orthonormality, exp/log and cay/cayInv round trips
 // (near 0, random, near pi), agreement with Eigen's AngleAxis, cay-vs-exp order, and the right-
-// trivialized tangents dexp, dexp^{-1}, dcay, dcay^{-1} against central finite differences.
+// trivialized tangents dexp, dexp^{-1}, dcay, dcay^{-1} against central finite differences; rotate(w, u)
+// (a director turned without the matrix) against exp(w) u.
 #include <doctest/doctest.h>
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -217,4 +219,21 @@ TEST_CASE("so3: coefficient series and closed forms agree across the switch at |
     CHECK(std::abs(c::B(s) - double((t - std::sin(t)) / (s * t))) < 1e-15);
     CHECK(std::abs(c::dK(s) - double((s / (sh * sh) + 2 * t * ch / sh - 8) / (8 * s * s))) < 1e-14);
   }
+}
+
+TEST_CASE("so3: rotate(w, u) == exp(w) u to 1e-15 (tiny, random up to 20 rad, near pi); rotateBothWays == rotate(+-w)") {
+  std::mt19937 rng(42);
+  double worst = 0;
+  for (double maxAngle : {kPi, 20.0})
+    for (const Vector3d& w : samples(7, maxAngle, true)) {
+      const Vector3d u = randUnit(rng);
+      const Vector3d r = so3::rotate(w, u);
+      worst = std::max(worst, (r - so3::exp(w) * u).norm());
+      Vector3d forward, backward;
+      so3::rotateBothWays(w, u, forward, backward);
+      CHECK(forward == r);  // bit for bit: a pose retracted either way is the same pose
+      CHECK(backward == so3::rotate(-w, u));
+    }
+  MESSAGE("max |rotate(w, u) - exp(w) u| = " << worst);
+  CHECK(worst <= 1e-15);
 }

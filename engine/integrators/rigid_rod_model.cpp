@@ -60,13 +60,32 @@ void RigidRodModel::toRates(const Eigen::VectorXd& q, const Eigen::VectorXd& twi
     }
 }
 
+// The director is rotated as a vector (so3::rotate), not through exp's 3×3 matrix: a third of the work.
 void RigidRodModel::retract(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double h, Eigen::VectorXd& qNext) const {
   qNext.resize(q.size());
   for (const auto& b : system_.bodies()) {
     qNext.segment<3>(b.offset) = q.segment<3>(b.offset) + h * twist.segment<3>(b.offset);
     if (!b.isRod) continue;
-    const Eigen::Vector3d u = so3::exp(h * twist.segment<3>(b.offset + 3)) * q.segment<3>(b.offset + 3);
+    const Eigen::Vector3d u = so3::rotate(h * twist.segment<3>(b.offset + 3), q.segment<3>(b.offset + 3));
     qNext.segment<3>(b.offset + 3) = u.normalized();
+  }
+}
+
+// Bit for bit retract(h) and retract(−h): −(hẋ) and −(hω) are exact negations, and rotate(−w) is
+// rotateBothWays' backward (so3.cpp).
+void RigidRodModel::retractBothWays(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double h,
+                                    Eigen::VectorXd& forward, Eigen::VectorXd& backward) const {
+  forward.resize(q.size());
+  backward.resize(q.size());
+  Eigen::Vector3d uf, ub;
+  for (const auto& b : system_.bodies()) {
+    const Eigen::Vector3d x = q.segment<3>(b.offset), dx = h * twist.segment<3>(b.offset);
+    forward.segment<3>(b.offset) = x + dx;
+    backward.segment<3>(b.offset) = x - dx;
+    if (!b.isRod) continue;
+    so3::rotateBothWays(h * twist.segment<3>(b.offset + 3), q.segment<3>(b.offset + 3), uf, ub);
+    forward.segment<3>(b.offset + 3) = uf.normalized();
+    backward.segment<3>(b.offset + 3) = ub.normalized();
   }
 }
 

@@ -28,6 +28,9 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
   // SpookRetraction: x_{k+1} = x_k + h ẋ_{k+1}; u_{k+1} = exp(h ω̂_{k+1}) u_k (seed 000 eq. (11)),
   // renormalised so rounding cannot accumulate in |u| (the rod's length is exact to 1 ulp).
   void retract(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double h, Eigen::VectorXd& qNext) const override;
+  // Both at once, each rod's exp(±hω̂)u sharing its coefficients and cross products (so3::rotateBothWays).
+  void retractBothWays(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double h, Eigen::VectorXd& forward,
+                       Eigen::VectorXd& backward) const override;
   // The linearisation error of a step q → qNext (twist → twistNext, size h) at the rod ends: SPOOK's rows
   // about q̃ = retract(q, twist, h) predict the end at ũ + h(ω_{k+1} − ω_k) × ũ (the tangent of the
   // Jacobian's ω-block); the largest (l/2)|u_{k+1} − that| over the rods, in m. Centres move linearly,

@@ -163,6 +163,21 @@ Matrix3d exp(const Vector3d& w) {
   return Matrix3d::Identity() + coeff::sinc(s) * W + coeff::A(s) * (W * W);
 }
 
+// exp(±w^) u = c ± a with c = u + A w x (w x u) even in w and a = sinc w x u odd: rotate() is rotateBothWays'
+// forward bit for bit (same expressions), so a pose retracted either way is the same pose.
+Vector3d rotate(const Vector3d& w, const Vector3d& u) {
+  const double s = w.squaredNorm();
+  const Vector3d wu = w.cross(u);
+  return (u + coeff::A(s) * w.cross(wu)) + coeff::sinc(s) * wu;
+}
+
+void rotateBothWays(const Vector3d& w, const Vector3d& u, Vector3d& forward, Vector3d& backward) {
+  const double s = w.squaredNorm();
+  const Vector3d wu = w.cross(u), c = u + coeff::A(s) * w.cross(wu), a = coeff::sinc(s) * wu;
+  forward = c + a;
+  backward = c - a;
+}
+
 Vector3d log(const Matrix3d& R) {
   const Vector3d sv = vee(R);                 // = sin(t) u
   const double c = 0.5 * (R.trace() - 1.0);   // = cos(t)
