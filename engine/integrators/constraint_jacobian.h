@@ -30,10 +30,9 @@ class ConstraintJacobian {
   const ConstrainedModel& model_;
   SparseMatrixD J_;
   Eigen::VectorXd value_;
-  std::vector<int> rowOffset_, slot_, slotStart_;
-  std::vector<int> source_;  // per stored entry: its index in the model's dense block (structural zeros skipped)
+  std::vector<int> rowOffset_;
+  std::vector<int> slot_;  // per block entry (structural zeros skipped, constraints in order): its storage index in J_
   std::vector<char> holonomicRow_;
-  std::vector<double> jac_;
 };
 
 }  // namespace varsim

@@ -28,6 +28,82 @@ RigidRodModel::RigidRodModel(const RodSystem& system) : system_(system), descs_(
         uBlocks_[i].push_back({int(c), rodOf[size_t(d.columns[c])]});
     mapStructuralZeros(d, uBlocks_[i]);
   }
+  // Joints, pins and planes: their director blocks (x-block ±I or n, u-block s(l/2)·the same) once for all q.
+  constantStart_.assign(descs_.size(), -1);
+  const Eigen::VectorXd q0 = system.initialState().q;
+  double value[3], jac[3 * 12];
+  for (size_t i = 0; i < descs_.size(); ++i) {
+    if (descs_[i].rows == 0 || !system.constantJacobian(int(i))) continue;
+    system.evaluateConstraint(int(i), q0, 0.0, value, jac);
+    constantStart_[i] = int(constantBlocks_.size());
+    constantBlocks_.insert(constantBlocks_.end(), jac, jac + size_t(descs_[i].rows) * descs_[i].columns.size());
+  }
+  buildStackedEntries();
+  int row = 0;  // constraint i's first multiplier: rows stacked in constraint order (ConstraintJacobian)
+  for (size_t i = 0; i < descs_.size(); row += descs_[i].rows, ++i) {
+    const ConstraintDesc& d = descs_[i];
+    if (d.rows == 0 || d.kind != ConstraintKind::Holonomic) continue;
+    for (const UBlock& ub : uBlocks_[i]) {
+      const int block = constantStart_[i] < 0 ? -1 : constantStart_[i] + ub.position;
+      stiffnessTerms_.push_back({int(i), row, d.rows, ub.position, ub.offset, block, int(d.columns.size())});
+    }
+  }
+}
+
+// evaluateConstraint's block of a constant-block constraint, entry by entry in evaluateStacked's order: an entry in
+// a u-block at column j of the block is (u × a)_j with a the director row there, every other entry the constant.
+void RigidRodModel::buildStackedEntries() {
+  int k = 0;
+  for (size_t i = 0; i < descs_.size(); ++i) {
+    const ConstraintDesc& d = descs_[i];
+    const size_t width = d.columns.size();
+    const size_t count = size_t(d.rows) * width;
+    const auto stored = [&](size_t e) { return d.structuralZero.empty() || !d.structuralZero[e]; };
+    if (constantStart_[i] < 0) {
+      if (d.rows > 0) otherBlocks_.push_back({int(i), k});
+      for (size_t e = 0; e < count; ++e) k += stored(e);
+      continue;
+    }
+    const double* block = constantBlocks_.data() + constantStart_[i];
+    for (size_t e = 0; e < count; ++e) {
+      if (!stored(e)) continue;
+      const int column = int(e % width);
+      const double* row = block + (e / width) * width;
+      const UBlock* ub = nullptr;
+      for (const UBlock& b : uBlocks_[i])
+        if (column >= b.position && column < b.position + 3) ub = &b;
+      if (!ub) {
+        fixedEntries_.push_back({k++, block[e]});
+        continue;
+      }
+      const int j = column - ub->position, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const double* a = row + ub->position;
+      crossEntries_.push_back({k++, ub->offset + 3 + j1, ub->offset + 3 + j2, a[j2], a[j1]});
+    }
+  }
+}
+
+void RigidRodModel::evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac,
+                                    const int* slot) const {
+  system_.stackedValues(q, stacked, false);
+  for (const FixedEntry& e : fixedEntries_) jac[slot[e.k]] = e.value;
+  const double* x = q.data();
+  for (const CrossEntry& e : crossEntries_) jac[slot[e.k]] = x[e.i1] * e.c1 - x[e.i2] * e.c2;
+  double value[3], block[3 * 12];
+  for (const OtherBlock& o : otherBlocks_) {
+    const ConstraintDesc& d = descs_[size_t(o.constraint)];
+    evaluateConstraint(o.constraint, q, t, value, block);
+    const int* s = slot + o.k;
+    for (size_t e = 0; e < size_t(d.rows) * d.columns.size(); ++e)
+      if (d.structuralZero.empty() || !d.structuralZero[e]) jac[*s++] = block[e];
+  }
+}
+
+const double* RigidRodModel::directorBlock(int i, const Eigen::VectorXd& q, double t, double* scratch) const {
+  if (constantStart_[size_t(i)] >= 0) return constantBlocks_.data() + constantStart_[size_t(i)];
+  double value[3];
+  system_.evaluateConstraint(i, q, t, value, scratch);
+  return scratch;
 }
 
 // (u × a)_k = u_{k+1} a_{k+2} − u_{k+2} a_{k+1}: structurally zero iff a_{k+1} and a_{k+2} are.
@@ -113,18 +189,13 @@ double RigidRodModel::endLinearisationErrorAbout(const Eigen::VectorXd& qTilde, 
 void RigidRodModel::rotationStiffness(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda, double h, double t,
                                       Eigen::VectorXd& c) const {
   c.setZero(coordinateCount());
-  double value[3], jac[3 * 12];
-  int row = 0;  // constraint i's first multiplier: rows stacked in constraint order (ConstraintJacobian)
-  for (size_t i = 0; i < descs_.size(); row += descs_[i].rows, ++i) {
-    const ConstraintDesc& d = descs_[i];
-    if (d.rows == 0 || d.kind != ConstraintKind::Holonomic || uBlocks_[i].empty()) continue;
-    system_.evaluateConstraint(int(i), q, t, value, jac);  // the director u-blocks a = ∂g/∂u
-    const int width = int(d.columns.size());
-    for (const UBlock& ub : uBlocks_[i]) {
-      Eigen::Vector3d phi = Eigen::Vector3d::Zero();
-      for (int r = 0; r < d.rows; ++r) phi += lambda[row + r] * Eigen::Map<const Eigen::Vector3d>(jac + r * width + ub.position);
-      c.segment<3>(ub.offset + 3).array() += h * q.segment<3>(ub.offset + 3).dot(phi);
-    }
+  double scratch[3 * 12];
+  for (const StiffnessTerm& s : stiffnessTerms_) {
+    const double* a = s.block >= 0 ? constantBlocks_.data() + s.block
+                                   : directorBlock(s.constraint, q, t, scratch) + s.position;  // a = ∂g/∂u
+    Eigen::Vector3d phi = Eigen::Vector3d::Zero();
+    for (int r = 0; r < s.rows; ++r) phi += lambda[s.row + r] * Eigen::Map<const Eigen::Vector3d>(a + r * s.stride);
+    c.segment<3>(s.offset + 3).array() += h * q.segment<3>(s.offset + 3).dot(phi);
   }
   c = c.cwiseMax(0.0);
 }
@@ -132,8 +203,14 @@ void RigidRodModel::rotationStiffness(const Eigen::VectorXd& q, const Eigen::Vec
 void RigidRodModel::evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const {
   const ConstraintDesc& d = descs_[size_t(i)];
   if (d.rows == 0) return;
-  system_.evaluateConstraint(i, q, t, value, jac);
   const int width = int(d.columns.size());
+  if (constantStart_[size_t(i)] >= 0) {
+    system_.RodSystem::constraintValue(i, q, t, value);
+    const double* block = constantBlocks_.data() + constantStart_[size_t(i)];
+    std::copy(block, block + d.rows * width, jac);
+  } else {
+    system_.evaluateConstraint(i, q, t, value, jac);
+  }
   for (const UBlock& ub : uBlocks_[size_t(i)]) {
     const Eigen::Vector3d u = q.segment<3>(ub.offset + 3);
     for (int r = 0; r < d.rows; ++r) {
@@ -147,6 +224,10 @@ void RigidRodModel::constraintValue(int i, const Eigen::VectorXd& q, double t, d
   if (descs_[size_t(i)].rows > 0) system_.constraintValue(i, q, t, value);
 }
 
+void RigidRodModel::constraintValues(const Eigen::VectorXd& q, double, double* stacked) const {
+  system_.stackedValues(q, stacked, false);  // the unit rows are the ones with 0 rows here
+}
+
 void RigidRodModel::constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double t,
                                         double* out) const {
   const ConstraintDesc& d = descs_[size_t(i)];
@@ -154,8 +235,8 @@ void RigidRodModel::constraintCurvature(int i, const Eigen::VectorXd& q, const E
   Eigen::VectorXd rates;
   toRates(q, twist, rates);
   system_.constraintCurvature(i, q, rates, t, out);
-  double value[3], jac[3 * 12];
-  system_.evaluateConstraint(i, q, t, value, jac);  // the director u-blocks a = ∂g/∂u
+  double scratch[3 * 12];
+  const double* jac = directorBlock(i, q, t, scratch);  // the director u-blocks a = ∂g/∂u
   const int width = int(d.columns.size());
   for (const UBlock& ub : uBlocks_[size_t(i)]) {
     const Eigen::Vector3d u = q.segment<3>(ub.offset + 3), w = twist.segment<3>(ub.offset + 3);

@@ -58,6 +58,11 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
   std::vector<std::string> groupNames() const override { return system_.groupNames(); }
   void evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const override;
   void constraintValue(int i, const Eigen::VectorXd& q, double t, double* value) const override;  // g: the RodSystem's
+  void constraintValues(const Eigen::VectorXd& q, double t, double* stacked) const override;      // in one pass
+  // One pass over the constant-block constraints' entries (their x-blocks constant, their ω-entries u × a with a
+  // constant: both taken from evaluateConstraint's definition at construction), the others through it.
+  void evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac,
+                       const int* slot) const override;
   // d/dt(J(q)) ν: the director curvature at u̇ = ω × u plus a·(ω × (ω × u)) from the u-blocks.
   void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double t,
                            double* out) const override;
@@ -72,9 +77,37 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
     int offset;    // the rod's first coordinate
   };
   static void mapStructuralZeros(ConstraintDesc& d, const std::vector<UBlock>& blocks);  // u-blocks → ω-blocks
+  // The RodSystem's director Jacobian block of constraint i at q (row-major, rows × columns): the copy taken at
+  // construction for a block the same at every q (RodSystem::constantJacobian), else evaluated into `scratch`.
+  const double* directorBlock(int i, const Eigen::VectorXd& q, double t, double* scratch) const;
   const RodSystem& system_;
   std::vector<ConstraintDesc> descs_;
   std::vector<std::vector<UBlock>> uBlocks_;
+  std::vector<double> constantBlocks_;  // the constant blocks, concatenated
+  std::vector<int> constantStart_;      // per constraint: its block's start there, −1 if not constant
+  // evaluateStacked's entries (k: the entry's index in the sequence evaluateStacked writes): constant ones, and
+  // ω-block ones (u × a)_j = u_{j+1} a_{j+2} − u_{j+2} a_{j+1} = q[i1] c1 − q[i2] c2, as Eigen's cross computes it.
+  struct FixedEntry {
+    int k;
+    double value;
+  };
+  struct CrossEntry {
+    int k, i1, i2;
+    double c1, c2;
+  };
+  struct OtherBlock {
+    int constraint, k;  // a constraint whose block depends on q, and its first entry
+  };
+  std::vector<FixedEntry> fixedEntries_;
+  std::vector<CrossEntry> crossEntries_;
+  std::vector<OtherBlock> otherBlocks_;
+  void buildStackedEntries();
+  // rotationStiffness's terms, one per holonomic constraint and rod u-block in constraint order: the rows' director
+  // u-blocks a at block + r·stride in constantBlocks_, or (block < 0) evaluated at q.
+  struct StiffnessTerm {
+    int constraint, row, rows, position, offset, block, stride;
+  };
+  std::vector<StiffnessTerm> stiffnessTerms_;
 };
 
 }  // namespace varsim

@@ -40,6 +40,13 @@ class ConstrainedModel {
   // retrodicted g_{k−1} of the predicted linearisation, the divergence check. The default evaluates the
   // Jacobian into scratch; models whose Jacobian costs more than their value override it.
   virtual void constraintValue(int i, const Eigen::VectorXd& q, double t, double* value) const;
+  // Every constraint's constraintValue (same bits), rows stacked in constraint order (ConstraintJacobian's rows):
+  // the default calls constraintValue per constraint; a model with many small constraints overrides it with one pass.
+  virtual void constraintValues(const Eigen::VectorXd& q, double t, double* stacked) const;
+  // All constraints at once: `stacked` as constraintValues, and the entries of every block less its structural zeros
+  // (row-major, constraints in order; entry k of that sequence) to jac[slot[k]]: ConstraintJacobian's value array in
+  // its storage order. The default calls evaluateConstraint per constraint; an override keeps its bits.
+  virtual void evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac, const int* slot) const;
   // d/dt(J_i(q)) q̇ for holonomic rows (Ġ v) and Ȧ v − ẇ for nonholonomic rows: what the
   // acceleration-level (index-1) form of the baselines needs.
   virtual void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,

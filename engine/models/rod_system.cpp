@@ -73,6 +73,8 @@ static std::vector<char> pointRowZeros(int rows, size_t width) {
 }
 
 int RodSystem::add(Record r, ConstraintDesc d) {
+  r.pa = resolve(r.a);
+  r.pb = resolve(r.b);
   if (r.kind == Kind::Joint || r.kind == Kind::Pin) d.structuralZero = pointRowZeros(d.rows, d.columns.size());
   records_.push_back(std::move(r));
   descs_.push_back(std::move(d));
@@ -151,16 +153,31 @@ void RodSystem::pointJacobianRow(BodyPoint p, const Eigen::Vector3d& n, double* 
     for (int k = 0; k < 3; ++k) jacRow[col0 + 3 + k] = halfLength(p) * n[k];
 }
 
-void RodSystem::constraintValue(int i, const Eigen::VectorXd& q, double, double* value) const {
-  const Record& r = records_[size_t(i)];
+void RodSystem::valueOf(const Record& r, const Eigen::VectorXd& q, double* value) const {
   Eigen::Map<Eigen::Vector3d> gap(value);  // 3 rows for joints and pins only
   switch (r.kind) {
-    case Kind::Joint: gap = point(r.a, q) - point(r.b, q); return;
-    case Kind::Pin: gap = point(r.a, q) - r.vec; return;
-    case Kind::Unit: value[0] = 0.5 * (direction(r.a.body, q).squaredNorm() - 1.0); return;
-    case Kind::Plane: value[0] = r.vec.dot(point(r.a, q)) - r.scalar; return;
+    case Kind::Joint: gap = pointAt(r.pa, q) - pointAt(r.pb, q); return;
+    case Kind::Pin: gap = pointAt(r.pa, q) - r.vec; return;
+    case Kind::Unit: value[0] = 0.5 * (q.segment<3>(r.pa.x + 3).squaredNorm() - 1.0); return;
+    case Kind::Plane: value[0] = r.vec.dot(pointAt(r.pa, q)) - r.scalar; return;
     case Kind::NoSlip: value[0] = r.scalar; return;  // w of a(q, q̇) = w
   }
+}
+
+void RodSystem::constraintValue(int i, const Eigen::VectorXd& q, double, double* value) const {
+  valueOf(records_[size_t(i)], q, value);
+}
+
+void RodSystem::stackedValues(const Eigen::VectorXd& q, double* stacked, bool unitRows) const {
+  for (size_t i = 0; i < records_.size(); ++i) {
+    if (records_[i].kind == Kind::Unit && !unitRows) continue;
+    valueOf(records_[i], q, stacked);
+    stacked += descs_[i].rows;
+  }
+}
+
+void RodSystem::constraintValues(const Eigen::VectorXd& q, double, double* stacked) const {
+  stackedValues(q, stacked, true);
 }
 
 void RodSystem::evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const {

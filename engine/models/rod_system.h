@@ -83,6 +83,15 @@ class RodSystem : public ConstrainedModel {
   std::vector<std::string> groupNames() const override { return {"joints", "unit", "pins", "plane", "no_slip"}; }
   void evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const override;
   void constraintValue(int i, const Eigen::VectorXd& q, double t, double* value) const override;
+  void constraintValues(const Eigen::VectorXd& q, double t, double* stacked) const override;
+  // Every constraint's value stacked in constraint order; `unitRows` false leaves the unit-length rows out (the
+  // rigid-rod view, where S² holds them: rigid_rod_model.h). One pass, no virtual call per constraint.
+  void stackedValues(const Eigen::VectorXd& q, double* stacked, bool unitRows) const;
+  // Joints, pins and planes are affine in q: their Jacobian blocks are the same at every q.
+  bool constantJacobian(int i) const {
+    const Kind k = records_.at(size_t(i)).kind;
+    return k == Kind::Joint || k == Kind::Pin || k == Kind::Plane;
+  }
   void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,
                            double* out) const override;
   void appliedForce(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& f) const override;
@@ -90,11 +99,17 @@ class RodSystem : public ConstrainedModel {
 
  private:
   enum class Kind { Joint, Pin, Unit, Plane, NoSlip };
+  // A body point resolved once per topology: p = q[x..x+2] + half·q[x+3..x+5] (half = s l/2; 0: centre or particle).
+  struct PointRef {
+    int x = 0;
+    double half = 0.0;
+  };
   struct Record {
     Kind kind;
     BodyPoint a, b;
     Eigen::Vector3d vec = Eigen::Vector3d::Zero();  // pin point or plane/blade normal
     double scalar = 0.0;                            // plane offset or side-slip speed
+    PointRef pa{}, pb{};                            // a and b resolved (add())
   };
   int addBody(const Body& body, const double* q, const double* v);
   int add(Record r, ConstraintDesc d);
@@ -103,6 +118,9 @@ class RodSystem : public ConstrainedModel {
   // in pointColumns order, starting at column `col0` of a row-major block with `stride` columns.
   void pointJacobianRow(BodyPoint p, const Eigen::Vector3d& rowVec, double* jacRow, int col0) const;
   void pointAxisRow(BodyPoint p, int k, double sign, double* jacRow, int col0) const;
+  PointRef resolve(BodyPoint p) const { return {bodies_[size_t(p.body)].offset, halfLength(p)}; }
+  static Eigen::Vector3d pointAt(const PointRef& p, const Eigen::VectorXd& q);
+  void valueOf(const Record& r, const Eigen::VectorXd& q, double* value) const;
   double halfLength(BodyPoint p) const { return bodies_[size_t(p.body)].isRod ? 0.5 * p.s * bodies_[size_t(p.body)].length : 0.0; }
   std::string pointName(BodyPoint p) const;
 
@@ -118,6 +136,13 @@ inline Eigen::Vector3d RodSystem::point(BodyPoint p, const Eigen::VectorXd& q) c
   const Body& b = bodies_[size_t(p.body)];
   Eigen::Vector3d x = q.segment<3>(b.offset);
   if (b.isRod && p.s != 0) x += halfLength(p) * q.segment<3>(b.offset + 3);
+  return x;
+}
+
+// The same bits as point(BodyPoint): the u term only where point() adds it (a rod end).
+inline Eigen::Vector3d RodSystem::pointAt(const PointRef& p, const Eigen::VectorXd& q) {
+  Eigen::Vector3d x = q.segment<3>(p.x);
+  if (p.half != 0.0) x += p.half * q.segment<3>(p.x + 3);
   return x;
 }
 
