@@ -6,7 +6,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 
-#include "engine/lie/so3.h"
+#include "engine/lie/so3_rotate.h"
 
 namespace varsim {
 

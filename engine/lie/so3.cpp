@@ -5,76 +5,13 @@
 
 #include <cmath>
 
+#include "engine/lie/so3_series.h"
+
 namespace varsim::so3 {
 
 namespace {
 
-constexpr double kSincSeries[] = {
-    1,
-    -0.16666666666666666,
-    0.0083333333333333332,
-    -0.00019841269841269841,
-    2.7557319223985893e-06,
-    -2.505210838544172e-08,
-    1.6059043836821613e-10,
-    -7.6471637318198164e-13,
-    2.8114572543455206e-15,
-    -8.2206352466243295e-18,
-    1.9572941063391263e-20,
-    -3.8681701706306841e-23};
-constexpr double kASeries[] = {
-    0.5,
-    -0.041666666666666664,
-    0.0013888888888888889,
-    -2.4801587301587302e-05,
-    2.7557319223985888e-07,
-    -2.08767569878681e-09,
-    1.1470745597729725e-11,
-    -4.7794773323873853e-14,
-    1.5619206968586225e-16,
-    -4.1103176233121648e-19,
-    8.8967913924505741e-22,
-    -1.6117375710961184e-24,
-    2.4795962632247976e-27,
-    -3.2798892370698378e-30};
-constexpr double kBSeries[] = {
-    0.16666666666666666,
-    -0.0083333333333333332,
-    0.00019841269841269841,
-    -2.7557319223985893e-06,
-    2.505210838544172e-08,
-    -1.6059043836821613e-10,
-    7.6471637318198164e-13,
-    -2.8114572543455206e-15,
-    8.2206352466243295e-18,
-    -1.9572941063391263e-20,
-    3.8681701706306841e-23,
-    -6.4469502843844736e-26,
-    9.183689863795546e-29,
-    -1.1309962886447716e-31};
-constexpr double kKSeries[] = {
-    0.083333333333333329,
-    0.0013888888888888889,
-    3.3068783068783071e-05,
-    8.2671957671957675e-07,
-    2.08767569878681e-08,
-    5.2841901386874932e-10,
-    1.3382536530684679e-11,
-    3.3896802963225827e-13,
-    8.5860620562778452e-15,
-    2.1748686985580619e-16,
-    5.5090028283602295e-18,
-    1.3954464685812522e-19,
-    3.5347070396294673e-21,
-    8.9535174270375463e-23,
-    2.2679524523376829e-24,
-    5.7447906688722025e-26,
-    1.455172475614865e-27,
-    3.6859949406653103e-29,
-    9.3367342570950451e-31,
-    2.36502241570063e-32,
-    5.9906717624821341e-34,
-    1.5174548844682903e-35};
+using namespace taylor;
 
 constexpr double kSeriesMaxS = 2.25;  // series used for s = t^2 < 2.25 (t < 1.5)
 
@@ -161,21 +98,6 @@ Matrix3d exp(const Vector3d& w) {
   const double s = w.squaredNorm();
   const Matrix3d W = hat(w);
   return Matrix3d::Identity() + coeff::sinc(s) * W + coeff::A(s) * (W * W);
-}
-
-// exp(±w^) u = c ± a with c = u + A w x (w x u) even in w and a = sinc w x u odd: rotate() is rotateBothWays'
-// forward bit for bit (same expressions), so a pose retracted either way is the same pose.
-Vector3d rotate(const Vector3d& w, const Vector3d& u) {
-  const double s = w.squaredNorm();
-  const Vector3d wu = w.cross(u);
-  return (u + coeff::A(s) * w.cross(wu)) + coeff::sinc(s) * wu;
-}
-
-void rotateBothWays(const Vector3d& w, const Vector3d& u, Vector3d& forward, Vector3d& backward) {
-  const double s = w.squaredNorm();
-  const Vector3d wu = w.cross(u), c = u + coeff::A(s) * w.cross(wu), a = coeff::sinc(s) * wu;
-  forward = c + a;
-  backward = c - a;
 }
 
 Vector3d log(const Matrix3d& R) {

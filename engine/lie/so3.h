@@ -10,12 +10,7 @@ namespace varsim::so3 {
 Matrix3d hat(const Vector3d& w);  // hat(w) b = w x b (seed 000 eq. after (6))
 Vector3d vee(const Matrix3d& W);  // inverse of hat (uses the antisymmetric part)
 
-Matrix3d exp(const Vector3d& w);  // Rodrigues, seed 000 eq. (11)
-// exp(w^) u without the matrix (Rodrigues on the vector: u + sinc(t) w x u + A(t) w x (w x u), the same coefficient
-// series as exp), for retractions that move one director; equal to exp(w) * u up to rounding (1e-15).
-Vector3d rotate(const Vector3d& w, const Vector3d& u);
-// exp(w^) u and exp(-w^) u = exp(w^)^T u at once: the coefficients and both cross products are shared.
-void rotateBothWays(const Vector3d& w, const Vector3d& u, Vector3d& forward, Vector3d& backward);
+Matrix3d exp(const Vector3d& w);  // Rodrigues, seed 000 eq. (11); exp(w) u alone: so3_rotate.h
 Vector3d log(const Matrix3d& R);  // |result| in [0, pi]; robust near 0 and pi
 
 // Cayley map, seed 000 eq. (12): cay(w) = I + 4/(4+|w|^2)(w^ + w^2/2) = (I - w^/2)^{-1}(I + w^/2).
