@@ -129,3 +129,22 @@ TEST_CASE("rod evaluation: rotationStiffness from the constant blocks equals h m
     CHECK((c - expected).lpNorm<Eigen::Infinity>() == 0.0);
   }
 }
+
+TEST_CASE("rod evaluation: gapStatistics equals the RMS and max of jointGaps() and unitResiduals() bit for bit") {
+  AllKinds all;
+  const Eigen::VectorXd q = randomPose(all.system, 6) * 1.01;  // |u| ≠ 1: unit residuals nonzero
+  const auto rmsMax = [](const std::vector<double>& x, double& rms, double& max) {
+    double sum = 0;
+    max = 0;
+    for (double v : x) sum += v * v, max = std::max(max, v);
+    rms = std::sqrt(sum / double(x.size()));
+  };
+  double gapRms, gapMax, unitRms, unitMax, rms, max;
+  all.system.gapStatistics(q, gapRms, gapMax, unitRms, unitMax);
+  rmsMax(all.system.jointGaps(q), rms, max);
+  CHECK(max > 0);
+  CHECK((gapRms == rms && gapMax == max));
+  rmsMax(all.system.unitResiduals(q), rms, max);
+  CHECK(max > 0);
+  CHECK((unitRms == rms && unitMax == max));
+}

@@ -2,6 +2,7 @@
 // steppers apply before accepting a step.
 #include "engine/models/constrained_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -72,11 +73,15 @@ void checkDivergence(const ConstrainedModel& model, const MechanicalState& s, co
   const double speed = s.v.lpNorm<Eigen::Infinity>();
   if (speed > limits.maxSpeed)
     throw SimulationDiverged(where + "velocity component " + number(speed) + " exceeds " + number(limits.maxSpeed));
-  double value[3];
+  // Every row in one pass (constraintValues), the nonholonomic ones' w(t) unused. Scratch per thread: steppers on
+  // two threads may check at once; resized only when a model has more rows than any before on this thread.
+  thread_local std::vector<double> values;
+  values.resize(std::max(values.size(), size_t(model.totalRows())));
+  model.constraintValues(s.q, s.t, values.data());
   const auto& cs = model.constraints();
-  for (size_t i = 0; i < cs.size(); ++i) {
+  const double* value = values.data();
+  for (size_t i = 0; i < cs.size(); value += cs[i].rows, ++i) {
     if (cs[i].kind != ConstraintKind::Holonomic) continue;
-    model.constraintValue(int(i), s.q, s.t, value);
     for (int r = 0; r < cs[i].rows; ++r)
       if (!(std::abs(value[r]) <= limits.maxViolation))
         throw SimulationDiverged(where + "violation of " + cs[i].name + " is " + number(value[r]) + " (limit " +

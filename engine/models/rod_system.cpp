@@ -73,8 +73,9 @@ static std::vector<char> pointRowZeros(int rows, size_t width) {
 }
 
 int RodSystem::add(Record r, ConstraintDesc d) {
-  r.pa = resolve(r.a);
-  r.pb = resolve(r.b);
+  const Eval e{r.kind, int(records_.size()), resolve(r.a), resolve(r.b)};
+  evals_.push_back(e);
+  if (e.kind != Kind::Unit) rigidEvals_.push_back(e);
   if (r.kind == Kind::Joint || r.kind == Kind::Pin) d.structuralZero = pointRowZeros(d.rows, d.columns.size());
   records_.push_back(std::move(r));
   descs_.push_back(std::move(d));
@@ -153,26 +154,29 @@ void RodSystem::pointJacobianRow(BodyPoint p, const Eigen::Vector3d& n, double* 
     for (int k = 0; k < 3; ++k) jacRow[col0 + 3 + k] = halfLength(p) * n[k];
 }
 
-void RodSystem::valueOf(const Record& r, const Eigen::VectorXd& q, double* value) const {
+void RodSystem::valueOf(const Eval& e, const Eigen::VectorXd& q, double* value) const {
   Eigen::Map<Eigen::Vector3d> gap(value);  // 3 rows for joints and pins only
-  switch (r.kind) {
-    case Kind::Joint: gap = pointAt(r.pa, q) - pointAt(r.pb, q); return;
-    case Kind::Pin: gap = pointAt(r.pa, q) - r.vec; return;
-    case Kind::Unit: value[0] = 0.5 * (q.segment<3>(r.pa.x + 3).squaredNorm() - 1.0); return;
-    case Kind::Plane: value[0] = r.vec.dot(pointAt(r.pa, q)) - r.scalar; return;
-    case Kind::NoSlip: value[0] = r.scalar; return;  // w of a(q, q̇) = w
+  switch (e.kind) {
+    case Kind::Joint: gap = pointAt(e.a, q) - pointAt(e.b, q); return;
+    case Kind::Pin: gap = pointAt(e.a, q) - records_[size_t(e.record)].vec; return;
+    case Kind::Unit: value[0] = 0.5 * (q.segment<3>(e.a.x + 3).squaredNorm() - 1.0); return;
+    case Kind::Plane: {
+      const Record& r = records_[size_t(e.record)];
+      value[0] = r.vec.dot(pointAt(e.a, q)) - r.scalar;
+      return;
+    }
+    case Kind::NoSlip: value[0] = records_[size_t(e.record)].scalar; return;  // w of a(q, q̇) = w
   }
 }
 
 void RodSystem::constraintValue(int i, const Eigen::VectorXd& q, double, double* value) const {
-  valueOf(records_[size_t(i)], q, value);
+  valueOf(evals_[size_t(i)], q, value);
 }
 
 void RodSystem::stackedValues(const Eigen::VectorXd& q, double* stacked, bool unitRows) const {
-  for (size_t i = 0; i < records_.size(); ++i) {
-    if (records_[i].kind == Kind::Unit && !unitRows) continue;
-    valueOf(records_[i], q, stacked);
-    stacked += descs_[i].rows;
+  for (const Eval& e : unitRows ? evals_ : rigidEvals_) {
+    valueOf(e, q, stacked);
+    stacked += rowsOf(e.kind);
   }
 }
 
@@ -248,20 +252,53 @@ std::vector<int> RodSystem::jointConstraintIndices() const {
   return out;
 }
 
+// The gap of a joint or pin, as jointGaps() reports it.
+static double gapOf(const Eigen::Vector3d& a, const Eigen::Vector3d& b) { return (a - b).norm(); }
+
 std::vector<double> RodSystem::jointGaps(const Eigen::VectorXd& q) const {
   std::vector<double> gaps;
-  for (const Record& r : records_) {
-    if (r.kind == Kind::Joint) gaps.push_back((point(r.a, q) - point(r.b, q)).norm());
-    else if (r.kind == Kind::Pin) gaps.push_back((point(r.a, q) - r.vec).norm());
+  for (const Eval& e : evals_) {
+    if (e.kind == Kind::Joint) gaps.push_back(gapOf(pointAt(e.a, q), pointAt(e.b, q)));
+    else if (e.kind == Kind::Pin) gaps.push_back(gapOf(pointAt(e.a, q), records_[size_t(e.record)].vec));
   }
   return gaps;
 }
 
+static double unitResidualOf(const Eigen::VectorXd& q, int x) { return 0.5 * std::abs(q.segment<3>(x + 3).squaredNorm() - 1.0); }
+
 std::vector<double> RodSystem::unitResiduals(const Eigen::VectorXd& q) const {
   std::vector<double> out;
-  for (const Record& r : records_)
-    if (r.kind == Kind::Unit) out.push_back(0.5 * std::abs(direction(r.a.body, q).squaredNorm() - 1.0));
+  for (const Eval& e : evals_)
+    if (e.kind == Kind::Unit) out.push_back(unitResidualOf(q, e.a.x));
   return out;
+}
+
+namespace {
+// RMS and max of a sequence of values ≥ 0, accumulated in order (0 and 0 for none).
+struct RmsMax {
+  double sum = 0, max = 0;
+  long count = 0;
+  void add(double x) {
+    sum += x * x;
+    max = std::max(max, x);
+    ++count;
+  }
+  double rms() const { return count == 0 ? 0.0 : std::sqrt(sum / double(count)); }
+};
+}  // namespace
+
+void RodSystem::gapStatistics(const Eigen::VectorXd& q, double& gapRms, double& gapMax, double& unitRms,
+                              double& unitMax) const {
+  RmsMax gaps, units;
+  for (const Eval& e : evals_) {
+    if (e.kind == Kind::Joint) gaps.add(gapOf(pointAt(e.a, q), pointAt(e.b, q)));
+    else if (e.kind == Kind::Pin) gaps.add(gapOf(pointAt(e.a, q), records_[size_t(e.record)].vec));
+    else if (e.kind == Kind::Unit) units.add(unitResidualOf(q, e.a.x));
+  }
+  gapRms = gaps.rms();
+  gapMax = gaps.max;
+  unitRms = units.rms();
+  unitMax = units.max;
 }
 
 double RodSystem::endSpeed(int body, const Eigen::VectorXd& v) const {
@@ -287,23 +324,12 @@ double RodSystem::constraintViolation(int i, const Eigen::VectorXd& q, const Eig
   return std::abs(a - value[0]);
 }
 
-static void rmsAndMax(const std::vector<double>& values, double& rms, double& max) {
-  double sum = 0.0;
-  max = 0.0;
-  for (double x : values) {
-    sum += x * x;
-    max = std::max(max, x);
-  }
-  rms = values.empty() ? 0.0 : std::sqrt(sum / double(values.size()));
-}
-
 RodDiagnostics rodDiagnostics(const RodSystem& system, const MechanicalState& state) {
   RodDiagnostics d;
   d.kinetic = system.kineticEnergy(state.v);
   d.potential = system.potentialEnergy(state.q);
   d.energy = d.kinetic + d.potential;
-  rmsAndMax(system.jointGaps(state.q), d.constraintRms, d.constraintMax);
-  rmsAndMax(system.unitResiduals(state.q), d.unitRms, d.unitMax);
+  system.gapStatistics(state.q, d.constraintRms, d.constraintMax, d.unitRms, d.unitMax);
   d.maxSpeed = system.maxEndSpeed(state.v);
   return d;
 }

@@ -70,6 +70,8 @@ class RodSystem : public ConstrainedModel {
   std::vector<int> jointConstraintIndices() const;  // the constraints jointGaps() reports, in order
   BodyPoint anchor(int constraint) const { return records_.at(size_t(constraint)).a; }  // first body point
   std::vector<double> unitResiduals(const Eigen::VectorXd& q) const;  // |u·u − 1|/2 per rod
+  // RMS and max of jointGaps() and of unitResiduals() in one pass without building them (rodDiagnostics: every step).
+  void gapStatistics(const Eigen::VectorXd& q, double& gapRms, double& gapMax, double& unitRms, double& unitMax) const;
   double maxEndSpeed(const Eigen::VectorXd& v) const;  // max over rod ends / particles of |ṗ|
   double endSpeed(int body, const Eigen::VectorXd& v) const;  // max over the body's ends
   // Gap or residual of constraint i in its own units (m for joints/pins/plane, m/s for no-slip,
@@ -109,7 +111,12 @@ class RodSystem : public ConstrainedModel {
     BodyPoint a, b;
     Eigen::Vector3d vec = Eigen::Vector3d::Zero();  // pin point or plane/blade normal
     double scalar = 0.0;                            // plane offset or side-slip speed
-    PointRef pa{}, pb{};                            // a and b resolved (add())
+  };
+  // What the value passes read of a constraint, packed (the rest is in records_[record]): its points resolved.
+  struct Eval {
+    Kind kind;
+    int record;
+    PointRef a, b;
   };
   int addBody(const Body& body, const double* q, const double* v);
   int add(Record r, ConstraintDesc d);
@@ -120,13 +127,15 @@ class RodSystem : public ConstrainedModel {
   void pointAxisRow(BodyPoint p, int k, double sign, double* jacRow, int col0) const;
   PointRef resolve(BodyPoint p) const { return {bodies_[size_t(p.body)].offset, halfLength(p)}; }
   static Eigen::Vector3d pointAt(const PointRef& p, const Eigen::VectorXd& q);
-  void valueOf(const Record& r, const Eigen::VectorXd& q, double* value) const;
+  void valueOf(const Eval& e, const Eigen::VectorXd& q, double* value) const;
+  static int rowsOf(Kind k) { return k == Kind::Joint || k == Kind::Pin ? 3 : 1; }
   double halfLength(BodyPoint p) const { return bodies_[size_t(p.body)].isRod ? 0.5 * p.s * bodies_[size_t(p.body)].length : 0.0; }
   std::string pointName(BodyPoint p) const;
 
   Eigen::Vector3d gravity_;
   std::vector<Body> bodies_;
   std::vector<Record> records_;
+  std::vector<Eval> evals_, rigidEvals_;  // per constraint; all but the unit rows (what the rigid view stacks)
   std::vector<ConstraintDesc> descs_;
   Eigen::VectorXd massDiag_, q0_, v0_;
 };
