@@ -277,6 +277,7 @@ int BlockLayout::addShape(const std::vector<int>& key) {
   for (int len = 0; len < 8; ++len) {
     const int count = key[k++];
     shape.perLength[len] = std::uint16_t(count);
+    if (count > 0) shape.runLength[shape.runs++] = std::uint8_t(len + 1);
     for (int q = 0; q < count; ++q, k += 3) pairs.push_back({std::uint16_t(key[k]), std::uint16_t(key[k + 1]), key[k + 2]});
   }
   shapes.push_back(shape);

@@ -44,6 +44,7 @@ struct BlockLayout {
   struct Shape {
     int slotBegin, pairBegin;
     std::uint16_t perLength[8];  // pairs by dot length 1…8, in that order from pairBegin
+    std::uint8_t runs, runLength[8];  // the dot lengths that have pairs, ascending (the assembly's loop)
   };
   // store[base + target] += Σ_{c < len} G[a + c] H[b + c]: a, b are row offsets in the group's block plus the
   // first column both rows use, len runs to the last one (the columns outside hold structural zeros).

@@ -61,7 +61,9 @@ void BlockTridiagonalSolver::twoLanes(Phase phase, bool parallel) {
 }
 
 void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
-  if (!beginFactor(massDiag, J, dDiag) || !layout_) {
+  const bool samePattern = beginFactor(massDiag, J, dDiag);
+  if (massChanged()) invMValid_ = false;
+  if (!samePattern || !layout_) {
     const auto start = SteadyClock::now();
     layout_ = std::make_unique<BlockLayout>(J);
     n_ = J.cols();
@@ -73,10 +75,14 @@ void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const Spars
     w_.resize(m_ + (layout_->levels.empty() ? 0 : layout_->levels[size_t(layout_->middle)].width));
     stats_.analyseUs = microsecondsSince(start);
     ++stats_.analyses;
+    invMValid_ = false;
   }
   jac_ = &J;
   dDiag_ = &factoredD();
-  invM_ = massDiag.cwiseInverse();
+  if (!invMValid_) {  // M changed (or a new layout): M is constant in most scenes, its n divisions once
+    invM_ = massDiag.cwiseInverse();
+    invMValid_ = true;
+  }
   stats_.factorUs = 0;  // timed by the solve that factors
   ++stats_.factorizations;
   stats_.matrixNnz = long(layout_->structuralPairs);
@@ -158,9 +164,7 @@ void BlockTridiagonalSolver::assembleHome(int k, int lane) {
   for (int gi = lay.homeStart[size_t(k)]; gi < lay.homeStart[size_t(k) + 1]; ++gi) {
     const BlockLayout::Group& grp = lay.groups[size_t(lay.homeGroups[size_t(gi)])];
     const BlockLayout::Shape& shape = lay.shapes[size_t(grp.shape)];
-    std::fill_n(G, grp.rows * (grp.colEnd - grp.colBegin), 0.0);
-    std::fill_n(H, grp.rows * (grp.colEnd - grp.colBegin), 0.0);
-    const int* slot = lay.slots.data() + shape.slotBegin;
+    const int* slot = lay.slots.data() + shape.slotBegin;  // G and H are all zero here (see the end of the loop)
     const std::uint8_t* slotRow = lay.slotRows.data() + shape.slotBegin;
     const int* place = lay.groupRows.data() + grp.rowBegin;  // the group's rows in w
     for (int cl = grp.colBegin; cl < grp.colEnd; ++cl) {
@@ -174,7 +178,8 @@ void BlockTridiagonalSolver::assembleHome(int k, int lane) {
     }
     double* store = store_.data() + grp.base;
     const BlockLayout::Pair* pr = lay.pairs.data() + shape.pairBegin;
-    for (int len = 1; len <= 8; ++len) {  // a fixed dot length per run lets the compiler unroll it
+    for (int k = 0; k < shape.runs; ++k) {  // a fixed dot length per run lets the compiler unroll it
+      const int len = shape.runLength[k];
       const BlockLayout::Pair* end = pr + shape.perLength[len - 1];
       switch (len) {
         case 1: scatterPairs<1>(pr, end, G, H, store); break;
@@ -188,6 +193,9 @@ void BlockTridiagonalSolver::assembleHome(int k, int lane) {
       }
       pr = end;
     }
+    // Back to all zeros for the next group (its dots read the structural zeros inside their spans): the few
+    // slots written cost less than clearing the whole block.
+    for (const int* z = lay.slots.data() + shape.slotBegin; z != slot; ++z) G[*z] = H[*z] = 0.0;
   }
 }
 
@@ -239,10 +247,14 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   x.resize(n_);
   residualStart(t, y);
   for (long c = 0; c < n_; ++c) {
-    double s = r[c];
-    for (int p = outer[c]; p < outer[c + 1]; ++p) s += jv[p] * y[inner[p]];
+    double s = r[c], sAbs = std::abs(r[c]);
+    for (int p = outer[c]; p < outer[c + 1]; ++p) {
+      const double vy = jv[p] * y[inner[p]];
+      s += vy;
+      sAbs += std::abs(vy);
+    }
     x[c] = s * invM_[c];
-    residualColumn(c, x[c], r[c], inner + outer[c], jv + outer[c], outer[c + 1] - outer[c], y.data());
+    residualColumn(c, x[c], s, sAbs, r[c], inner + outer[c], jv + outer[c], outer[c + 1] - outer[c]);
   }
 }
 

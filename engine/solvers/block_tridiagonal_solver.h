@@ -55,13 +55,14 @@ class BlockTridiagonalSolver : public SparseSolver {
   static void runPendingLaneOne(void* self);  // the helper thread's job: pending_(1)
 
   std::unique_ptr<BlockLayout> layout_;
-  std::vector<double> store_, diag0_, g_[2], h_[2];  // g_, h_: per-lane scratch of one body group
+  std::vector<double> store_, diag0_, g_[2], h_[2];  // g_, h_: per-lane scratch of one body group, zero between groups
   Eigen::VectorXd invM_, w_;
   const SparseMatrixD* jac_ = nullptr;
   const Eigen::VectorXd* dDiag_ = nullptr;
   const Eigen::VectorXd* r_ = nullptr;  // the right-hand side while factorDeferred runs
   long n_ = 0, m_ = 0;
   int threads_ = 1;
+  bool invMValid_ = false;  // invM_ is M⁻¹ of the base's current M
   Phase pending_ = nullptr;
   SolverWorker worker_;
 };

@@ -31,8 +31,12 @@ void SparseSolver::setThreads(int threads) {
 
 bool SparseSolver::beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
   if (!J.isCompressed()) throw BadInput("SparseSolver: J must be compressed");
-  massDiag_ = massDiag;
-  invMass_ = (massDiag.array() != 0.0).select(massDiag.array().inverse(), 0.0).matrix();
+  massChanged_ = massDiag_.size() != massDiag.size() ||
+                 std::memcmp(massDiag_.data(), massDiag.data(), sizeof(double) * size_t(massDiag.size())) != 0;
+  if (massChanged_) {  // M is constant in most scenes: its n divisions once, not per step
+    massDiag_ = massDiag;
+    invMass_ = (massDiag.array() != 0.0).select(massDiag.array().inverse(), 0.0).matrix();
+  }
   dDiag_ = dDiag;
   J_ = &J;
   const long nnz = J.nonZeros();

@@ -74,10 +74,15 @@ class SparseSolver {
   void residualStart(const Eigen::VectorXd& t, const Eigen::VectorXd& y);
   inline void residualColumn(long c, double xc, double rc, const int* rows, const double* values, int count,
                              const double* y);
+  // The same given the column's sums s = r_c + Σ J_ic y_i and sAbs = |r_c| + Σ |J_ic y_i| (a back end that just
+  // summed them for x = M⁻¹ s passes them on instead of having them summed again).
+  inline void residualColumn(long c, double xc, double s, double sAbs, double rc, const int* rows, const double* values,
+                             int count);
   void residualFinish(const Eigen::VectorXd& x, const Eigen::VectorXd& y) const;  // throws SingularSystem
   // Keeps the operands for the residual check and returns true if J has the same sizes and index
   // arrays as the last analysed pattern (else records the new one: the caller re-analyses).
   bool beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag);
+  bool massChanged() const { return massChanged_; }  // M differed from the previous factor()'s (or was the first)
   const Eigen::VectorXd& factoredD() const { return dDiag_; }  // the last factor()'s D (a copy: it outlives the caller's)
   SparseSolveStats stats_;
   double factorInSolveUs_ = 0;  // set by a solveFactored that ran a deferred factorisation (not solve time)
@@ -86,7 +91,8 @@ class SparseSolver {
   Eigen::VectorXd massDiag_, invMass_, dDiag_;  // kept for the residual check (invMass_: 0 where M is)
   Eigen::VectorXd resBottom_, scaleBottom_;  // its work space (no allocation per step)
   double resTop_ = 0.0, scaleTop_ = 0.0;
-  bool finiteTop_ = true;  // std::max drops a NaN: keep track of it here
+  bool finiteTop_ = true;
+  bool massChanged_ = true;  // std::max drops a NaN: keep track of it here
   const SparseMatrixD* J_ = nullptr;
   Eigen::VectorXi outer_, inner_;
   long rows_ = -1, cols_ = -1;
@@ -94,23 +100,30 @@ class SparseSolver {
 
 std::unique_ptr<SparseSolver> makeSparseSolver(SparseSolverKind kind);
 
-// Column c of the top block row, (M x − r − Jᵀ y)_c and its scale |M x|_c + |r_c| + Σ|J_ic y_i| (|A||z| rather
+// Column c of the top block row, (M x − r − Jᵀ y)_c = M_c x_c − s and its scale |M x|_c + |r_c| + Σ|J_ic y_i| (|A||z| rather
 // than |Az| so cancellation does not shrink the scale), and J's column c times x_c into the bottom block row,
 // whose scale also gets |J_ic| |r_c / M_c|: the free motion J M⁻¹ r that eliminating x cancels against J M⁻¹ Jᵀ y.
 // Without it a body held at rest (x ≈ 0 while M⁻¹ r ≈ h g) measured the round-off of that cancellation against
 // |J x| ≈ 0: a one-rod chain at ε = 1e-10, h = 0.1 was refused as singular (backward error 2.5e-8) once at rest.
 inline void SparseSolver::residualColumn(long c, double xc, double rc, const int* rows, const double* values, int count,
                                          const double* y) {
+  double s = rc, sAbs = std::abs(rc);
+  for (int p = 0; p < count; ++p) {
+    const double vy = values[p] * y[rows[p]];
+    s += vy;
+    sAbs += std::abs(vy);
+  }
+  residualColumn(c, xc, s, sAbs, rc, rows, values, count);
+}
+
+inline void SparseSolver::residualColumn(long c, double xc, double s, double sAbs, double rc, const int* rows,
+                                         const double* values, int count) {
   const double mx = massDiag_[c] * xc;
   const double motion = std::abs(xc) + std::abs(rc) * invMass_[c];
-  double res = mx - rc, scale = std::abs(mx) + std::abs(rc);
+  const double res = mx - s, scale = std::abs(mx) + sAbs;
   for (int p = 0; p < count; ++p) {
-    const int row = rows[p];
-    const double vy = values[p] * y[row], vx = values[p] * xc;
-    res -= vy;
-    scale += std::abs(vy);
-    resBottom_[row] += vx;
-    scaleBottom_[row] += std::abs(values[p]) * motion;
+    resBottom_[rows[p]] += values[p] * xc;
+    scaleBottom_[rows[p]] += std::abs(values[p]) * motion;
   }
   finiteTop_ = finiteTop_ && std::isfinite(res) && std::isfinite(scale);
   resTop_ = std::max(resTop_, std::abs(res));
