@@ -50,8 +50,10 @@ Eigen::VectorXd randomPose(const RodSystem& system, unsigned seed) {
 }
 
 // Every entry of the stacked J equals the model's dense block, bit for bit; structural zeros are 0 there.
-void checkAgainstBlocks(const ConstrainedModel& model, const Eigen::VectorXd& q) {
+// The Jacobian is evaluated at `before` first: entries fixed for all q (kept from that call) must still be right.
+void checkAgainstBlocks(const ConstrainedModel& model, const Eigen::VectorXd& before, const Eigen::VectorXd& q) {
   ConstraintJacobian J(model);
+  J.evaluate(before, 0.1);
   J.evaluate(q, 0.3);
   Eigen::VectorXd values(J.rows());
   model.constraintValues(q, 0.3, values.data());
@@ -86,9 +88,9 @@ TEST_CASE("rod evaluation: stacked values and Jacobian equal the per-constraint 
   AllKinds all;
   const RigidRodModel rigid(all.system);
   for (unsigned seed : {1u, 2u, 3u}) {
-    const Eigen::VectorXd q = randomPose(all.system, seed);
-    checkAgainstBlocks(all.system, q);  // director model: ConstrainedModel's generic evaluateStacked
-    checkAgainstBlocks(rigid, q);       // rigid view: its one-pass entries and the blades through evaluateConstraint
+    const Eigen::VectorXd q = randomPose(all.system, seed), before = randomPose(all.system, seed + 10);
+    checkAgainstBlocks(all.system, before, q);  // director model: ConstrainedModel's generic evaluateStacked
+    checkAgainstBlocks(rigid, before, q);  // rigid view: its one-pass entries and the blades through evaluateConstraint
   }
 }
 

@@ -43,7 +43,8 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(m
 }
 
 void ConstraintJacobian::evaluate(const Eigen::VectorXd& q, double t) {
-  model_.evaluateStacked(q, t, value_.data(), J_.valuePtr(), slot_.data());
+  model_.evaluateStacked(q, t, value_.data(), J_.valuePtr(), slot_.data(), evaluated_);
+  evaluated_ = true;  // J_'s values are written only here: the entries fixed for all q, t stay
 }
 
 void ConstraintJacobian::evaluateValues(const Eigen::VectorXd& q, double t) {

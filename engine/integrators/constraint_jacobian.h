@@ -33,6 +33,7 @@ class ConstraintJacobian {
   std::vector<int> rowOffset_;
   std::vector<int> slot_;  // per block entry (structural zeros skipped, constraints in order): its storage index in J_
   std::vector<char> holonomicRow_;
+  bool evaluated_ = false;  // J_ holds a whole evaluation (ConstrainedModel::evaluateStacked's keepFixed)
 };
 
 }  // namespace varsim

@@ -84,9 +84,10 @@ void RigidRodModel::buildStackedEntries() {
 }
 
 void RigidRodModel::evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac,
-                                    const int* slot) const {
+                                    const int* slot, bool keepFixed) const {
   system_.stackedValues(q, stacked, false);
-  for (const FixedEntry& e : fixedEntries_) jac[slot[e.k]] = e.value;
+  if (!keepFixed)
+    for (const FixedEntry& e : fixedEntries_) jac[slot[e.k]] = e.value;
   const double* x = q.data();
   for (const CrossEntry& e : crossEntries_) jac[slot[e.k]] = x[e.i1] * e.c1 - x[e.i2] * e.c2;
   double value[3], block[3 * 12];

@@ -43,7 +43,7 @@ void ConstrainedModel::constraintValues(const Eigen::VectorXd& q, double t, doub
 }
 
 void ConstrainedModel::evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac,
-                                       const int* slot) const {
+                                       const int* slot, bool) const {
   double small[3 * 64];
   std::vector<double> large;
   for (size_t i = 0; i < constraints().size(); ++i) {
@@ -66,25 +66,30 @@ static std::string number(double v) {
 
 void checkDivergence(const ConstrainedModel& model, const MechanicalState& s, const DivergenceLimits& limits,
                      const std::string& who) {
-  const std::string where = who + " step " + std::to_string(s.step) + " (t=" + number(s.t) + "): ";
+  const auto where = [&] { return who + " step " + std::to_string(s.step) + " (t=" + number(s.t) + "): "; };
   for (long i = 0; i < s.q.size(); ++i)
     if (!std::isfinite(s.q[i]) || !std::isfinite(s.v[i]))
-      throw SimulationDiverged(where + "coordinate " + std::to_string(i) + " is not finite");
+      throw SimulationDiverged(where() + "coordinate " + std::to_string(i) + " is not finite");
   const double speed = s.v.lpNorm<Eigen::Infinity>();
   if (speed > limits.maxSpeed)
-    throw SimulationDiverged(where + "velocity component " + number(speed) + " exceeds " + number(limits.maxSpeed));
+    throw SimulationDiverged(where() + "velocity component " + number(speed) + " exceeds " + number(limits.maxSpeed));
   // Every row in one pass (constraintValues), the nonholonomic ones' w(t) unused. Scratch per thread: steppers on
   // two threads may check at once; resized only when a model has more rows than any before on this thread.
   thread_local std::vector<double> values;
-  values.resize(std::max(values.size(), size_t(model.totalRows())));
+  const size_t rows = size_t(model.totalRows());
+  values.resize(std::max(values.size(), rows));
   model.constraintValues(s.q, s.t, values.data());
+  // Every row within the limit (holonomic or not; NaN is not): nothing to name, no pass over the constraint list.
+  bool within = true;
+  for (size_t row = 0; row < rows; ++row) within &= std::abs(values[row]) <= limits.maxViolation;
+  if (within) return;
   const auto& cs = model.constraints();
   const double* value = values.data();
   for (size_t i = 0; i < cs.size(); value += cs[i].rows, ++i) {
     if (cs[i].kind != ConstraintKind::Holonomic) continue;
     for (int r = 0; r < cs[i].rows; ++r)
       if (!(std::abs(value[r]) <= limits.maxViolation))
-        throw SimulationDiverged(where + "violation of " + cs[i].name + " is " + number(value[r]) + " (limit " +
+        throw SimulationDiverged(where() + "violation of " + cs[i].name + " is " + number(value[r]) + " (limit " +
                                  number(limits.maxViolation) + ")");
   }
 }

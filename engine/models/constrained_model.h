@@ -45,8 +45,10 @@ class ConstrainedModel {
   virtual void constraintValues(const Eigen::VectorXd& q, double t, double* stacked) const;
   // All constraints at once: `stacked` as constraintValues, and the entries of every block less its structural zeros
   // (row-major, constraints in order; entry k of that sequence) to jac[slot[k]]: ConstraintJacobian's value array in
-  // its storage order. The default calls evaluateConstraint per constraint; an override keeps its bits.
-  virtual void evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac, const int* slot) const;
+  // its storage order. The default calls evaluateConstraint per constraint; an override keeps its bits. With
+  // `keepFixed` an override may skip entries that are the same for every q and t: jac holds them from an earlier call.
+  virtual void evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac, const int* slot,
+                               bool keepFixed) const;
   // d/dt(J_i(q)) q̇ for holonomic rows (Ġ v) and Ȧ v − ẇ for nonholonomic rows: what the
   // acceleration-level (index-1) form of the baselines needs.
   virtual void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,
