@@ -43,9 +43,18 @@ RigidRodModel::RigidRodModel(const RodSystem& system) : system_(system), descs_(
   for (size_t i = 0; i < descs_.size(); row += descs_[i].rows, ++i) {
     const ConstraintDesc& d = descs_[i];
     if (d.rows == 0 || d.kind != ConstraintKind::Holonomic) continue;
+    const int width = int(d.columns.size());
     for (const UBlock& ub : uBlocks_[i]) {
-      const int block = constantStart_[i] < 0 ? -1 : constantStart_[i] + ub.position;
-      stiffnessTerms_.push_back({int(i), row, d.rows, ub.position, ub.offset, block, int(d.columns.size())});
+      StiffnessTerm term{int(i), row, d.rows, ub.position, ub.offset, -1, width};
+      if (constantStart_[i] >= 0) {  // its rows' u-blocks, packed: read in sequence, not 3 lines of a wide block
+        term.block = int(stiffnessBlocks_.size());
+        term.stride = 3;
+        for (int r = 0; r < d.rows; ++r) {
+          const double* a = constantBlocks_.data() + constantStart_[i] + r * width + ub.position;
+          stiffnessBlocks_.insert(stiffnessBlocks_.end(), a, a + 3);
+        }
+      }
+      stiffnessTerms_.push_back(term);
     }
   }
 }
@@ -192,7 +201,7 @@ void RigidRodModel::rotationStiffness(const Eigen::VectorXd& q, const Eigen::Vec
   c.setZero(coordinateCount());
   double scratch[3 * 12];
   for (const StiffnessTerm& s : stiffnessTerms_) {
-    const double* a = s.block >= 0 ? constantBlocks_.data() + s.block
+    const double* a = s.block >= 0 ? stiffnessBlocks_.data() + s.block
                                    : directorBlock(s.constraint, q, t, scratch) + s.position;  // a = ∂g/∂u
     Eigen::Vector3d phi = Eigen::Vector3d::Zero();
     for (int r = 0; r < s.rows; ++r) phi += lambda[s.row + r] * Eigen::Map<const Eigen::Vector3d>(a + r * s.stride);

@@ -67,9 +67,10 @@ static std::string number(double v) {
 void checkDivergence(const ConstrainedModel& model, const MechanicalState& s, const DivergenceLimits& limits,
                      const std::string& who) {
   const auto where = [&] { return who + " step " + std::to_string(s.step) + " (t=" + number(s.t) + "): "; };
-  for (long i = 0; i < s.q.size(); ++i)
-    if (!std::isfinite(s.q[i]) || !std::isfinite(s.v[i]))
-      throw SimulationDiverged(where() + "coordinate " + std::to_string(i) + " is not finite");
+  if (!s.q.allFinite() || !s.v.allFinite())  // vectorised; the loop only names the first coordinate
+    for (long i = 0; i < s.q.size(); ++i)
+      if (!std::isfinite(s.q[i]) || !std::isfinite(s.v[i]))
+        throw SimulationDiverged(where() + "coordinate " + std::to_string(i) + " is not finite");
   const double speed = s.v.lpNorm<Eigen::Infinity>();
   if (speed > limits.maxSpeed)
     throw SimulationDiverged(where() + "velocity component " + number(speed) + " exceeds " + number(limits.maxSpeed));
@@ -80,9 +81,10 @@ void checkDivergence(const ConstrainedModel& model, const MechanicalState& s, co
   values.resize(std::max(values.size(), rows));
   model.constraintValues(s.q, s.t, values.data());
   // Every row within the limit (holonomic or not; NaN is not): nothing to name, no pass over the constraint list.
-  bool within = true;
-  for (size_t row = 0; row < rows; ++row) within &= std::abs(values[row]) <= limits.maxViolation;
-  if (within) return;
+  const double* row = values.data();
+  long outside = 0;
+  for (size_t r = 0; r < rows; ++r) outside += !(std::abs(row[r]) <= limits.maxViolation);
+  if (outside == 0) return;
   const auto& cs = model.constraints();
   const double* value = values.data();
   for (size_t i = 0; i < cs.size(); value += cs[i].rows, ++i) {
