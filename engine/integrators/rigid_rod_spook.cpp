@@ -146,13 +146,17 @@ void RigidRodSpook::loadState(const std::vector<double>& state) {
 // undamped rows of τ = 0 (test_rod_scenes). With setRelinearise each sub-step first iterates (subStep)
 // and the redo grows n from the miss left after iterating. Every choice is a function of the frame's
 // start state: runs are bit-reproducible.
-void RigidRodSpook::step(MechanicalState& state, double h) {
+// The frame's start in twist form, made again from the untouched `state` for a redo (bit for bit: no copy kept).
+void RigidRodSpook::startFrame(const MechanicalState& state) {
   twist_.q = state.q;
   model_.toTwist(state.q, state.v, twist_.v);
   twist_.t = state.t;
   twist_.step = state.step;
-  start_ = twist_;
-  // Throws with `state` untouched (twist_, before_ and start_ are scratch).
+}
+
+void RigidRodSpook::step(MechanicalState& state, double h) {
+  startFrame(state);
+  // Throws with `state` untouched (twist_ and before_ are scratch).
   int n = maxTurn_ > 0 ? int(std::clamp(std::ceil(h * fastestTurnRate(twist_) / maxTurn_), 1.0, double(kMaxSubSteps))) : 1;
   lastSolves_ = 0;
   lastRelin_ = 0;
@@ -179,7 +183,7 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
     }
     if (worst <= 1 || n == kMaxSubSteps || !subStepFallback_) break;
     n = int(std::min(double(kMaxSubSteps), std::max(std::ceil(1.5 * n), std::ceil(n * std::pow(worst, 4.0 / 3.0) / 0.9))));
-    twist_ = start_;
+    startFrame(state);
     lastRedone_ = true;
   }
   lastSubSteps_ = n;

@@ -89,7 +89,7 @@ class RigidRodSpook {
   int maxRelinearise_ = 0;
   bool subStepFallback_ = true;
   double reach_ = kRelineariseReach;
-  MechanicalState twist_, before_, start_;  // scratch: the twist-form state now, at the sub-step's and frame's start
+  MechanicalState twist_, before_;  // scratch: the twist-form state now and at the sub-step's start
   Eigen::VectorXd iterate_, shift_;
   // Newton's first solve: F at the frame's start (state), F of the frame's last sub-step so far, scratch.
   Eigen::VectorXd force_, nextForce_, guessImpulse_;
@@ -98,6 +98,7 @@ class RigidRodSpook {
   std::vector<Solve> solveLog_;
   static constexpr int kMaxSubSteps = 64;
   double fastestTurnRate(const MechanicalState& twist) const;
+  void startFrame(const MechanicalState& state);
   double overshoot(double hs, double chord, double first) const;
   double subStep(double hs, double& first);
   void relinearise(const SpookFrameStart& start, double& miss);

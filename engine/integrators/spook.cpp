@@ -165,15 +165,16 @@ void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, co
 
   const SparseMatrixD& G =
       config_.predictedLinearisation ? linearisePredicted(state, h, predictor ? *predictor : v) : jacobian_.matrix();
-  r_ = rStart_;
+  const Eigen::VectorXd* r = &rStart_;  // M v_k + h f, or with the mass shift's c ⊙ ṽ added (not copied otherwise)
   if (massShift && predictor) {
     shiftedMass_ = M + *massShift;
-    r_ += massShift->cwiseProduct(*predictor);
+    r_ = rStart_ + massShift->cwiseProduct(*predictor);
+    r = &r_;
   }
   profile_.assemblyUs = startUs + microsecondsSince(stepStart);
 
   solver_->factor(massShift && predictor ? shiftedMass_ : M, G, D_);
-  solver_->solve(r_, t_, vNext_, lambda_);
+  solver_->solve(*r, t_, vNext_, lambda_);
   const SparseSolveStats& st = solver_->stats();
   profile_.factorUs = st.factorUs;
   profile_.analyseUs = st.analyseUs;
