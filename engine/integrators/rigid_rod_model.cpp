@@ -5,6 +5,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cmath>
 
 #include "engine/lie/so3_rotate.h"
 
@@ -59,6 +60,20 @@ RigidRodModel::RigidRodModel(const RodSystem& system) : system_(system), descs_(
   }
 }
 
+// c if the 3-row u-block at `a` (row stride `width`) is c·I with +0.0 off the diagonal, and the ω-block's mask
+// stores exactly the j ≠ r entries; NaN otherwise.
+static double scaledIdentity(const ConstraintDesc& d, const double* a, size_t width, int position) {
+  if (d.rows != 3 || d.structuralZero.empty()) return std::nan("");
+  for (int r = 0; r < 3; ++r)
+    for (int m = 0; m < 3; ++m) {
+      const double x = a[size_t(r) * width + size_t(m)];
+      const bool diagonal = m == r;
+      if (diagonal ? x != a[0] : (x != 0.0 || std::signbit(x))) return std::nan("");
+      if (bool(d.structuralZero[size_t(r) * width + size_t(position + m)]) != diagonal) return std::nan("");
+    }
+  return a[0];
+}
+
 // evaluateConstraint's block of a constant-block constraint, entry by entry in evaluateStacked's order: an entry in
 // a u-block at column j of the block is (u × a)_j with a the director row there, every other entry the constant.
 void RigidRodModel::buildStackedEntries() {
@@ -74,6 +89,14 @@ void RigidRodModel::buildStackedEntries() {
       continue;
     }
     const double* block = constantBlocks_.data() + constantStart_[i];
+    std::vector<int> group(uBlocks_[i].size(), -1);  // per u-block: its ScaledGroup, if c·I
+    for (size_t b = 0; b < group.size(); ++b) {
+      const double c = scaledIdentity(d, block + uBlocks_[i][b].position, width, uBlocks_[i][b].position);
+      if (std::isnan(c)) continue;
+      group[b] = int(scaledGroups_.size());
+      scaledGroups_.push_back({uBlocks_[i][b].offset + 3, c, {}});
+    }
+    std::vector<int> filled(group.size(), 0);
     for (size_t e = 0; e < count; ++e) {
       if (!stored(e)) continue;
       const int column = int(e % width);
@@ -83,6 +106,11 @@ void RigidRodModel::buildStackedEntries() {
         if (column >= b.position && column < b.position + 3) ub = &b;
       if (!ub) {
         fixedEntries_.push_back({k++, block[e]});
+        continue;
+      }
+      const size_t b = size_t(ub - uBlocks_[i].data());
+      if (group[b] >= 0) {  // row-major: (r, j ≠ r) in the order evaluateStacked computes them
+        scaledGroups_[size_t(group[b])].k[filled[b]++] = k++;
         continue;
       }
       const int j = column - ub->position, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
@@ -99,6 +127,16 @@ void RigidRodModel::evaluateStacked(const Eigen::VectorXd& q, double t, double* 
     for (const FixedEntry& e : fixedEntries_) jac[slot[e.k]] = e.value;
   const double* x = q.data();
   for (const CrossEntry& e : crossEntries_) jac[slot[e.k]] = x[e.i1] * e.c1 - x[e.i2] * e.c2;
+  for (const ScaledGroup& g : scaledGroups_) {
+    const double* u = x + g.u;
+    int n = 0;
+    for (int r = 0; r < 3; ++r) {
+      double a[3] = {0.0, 0.0, 0.0};
+      a[r] = g.c;
+      for (int j = 0; j < 3; ++j)
+        if (j != r) jac[slot[g.k[n++]]] = u[(j + 1) % 3] * a[(j + 2) % 3] - u[(j + 2) % 3] * a[(j + 1) % 3];
+    }
+  }
   double value[3], block[3 * 12];
   for (const OtherBlock& o : otherBlocks_) {
     const ConstraintDesc& d = descs_[size_t(o.constraint)];

@@ -95,11 +95,19 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
     int k, i1, i2;
     double c1, c2;
   };
+  // A u-block c·I over 3 rows (a ball joint's rod end: a_r = c e_r, zeros +0.0): its six stored ω-entries (row r,
+  // j ≠ r) from u and c alone, with the same products as CrossEntry's (c or 0.0 for c1, c2).
+  struct ScaledGroup {
+    int u;
+    double c;
+    int k[6];
+  };
   struct OtherBlock {
     int constraint, k;  // a constraint whose block depends on q, and its first entry
   };
   std::vector<FixedEntry> fixedEntries_;
   std::vector<CrossEntry> crossEntries_;
+  std::vector<ScaledGroup> scaledGroups_;
   std::vector<OtherBlock> otherBlocks_;
   void buildStackedEntries();
   // rotationStiffness's terms, one per holonomic constraint and rod u-block in constraint order: the rows' director
