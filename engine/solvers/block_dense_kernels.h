@@ -56,6 +56,20 @@ inline auto plusOne(I i) {
   else return i + 1;
 }
 
+// Runs f(v) on a local copy of v[0 … n) written back after (the compiler keeps it in registers) when n is a
+// compile-time constant, else on v itself.
+template <class Size, class F>
+inline void onLocalCopy(double* v, Size n, F&& f) {
+  if constexpr (IsConstant<Size>::value) {
+    double acc[Size::value];
+    for (int a = 0; a < n; ++a) acc[a] = v[a];
+    f(acc);
+    for (int a = 0; a < n; ++a) v[a] = acc[a];
+  } else {
+    f(v);
+  }
+}
+
 // A multiplier that is zero (a structural zero of S or of its factor: many in the coupling corners) skips its
 // column update: the update would not change a bit, and skipping it is most of the work saved there.
 
@@ -91,21 +105,25 @@ int choleskyPacked(double* __restrict A, Width w, const double* __restrict diag0
   return failed;
 }
 
-// C (r × c) ← C L⁻ᵀ in place, L the packed c × c lower triangle at T, right-looking (column i divided by its
-// pivot, then subtracted from the columns after it; per entry the same order as column-by-column).
+// C (r × c) ← C L⁻ᵀ in place, L the packed c × c lower triangle at T (its diagonal holds 1 / L_ii): column j
+// minus the finished columns i < j times L_ji, in that order, then scaled (per entry the same operations as the
+// right-looking order); for a compile-time r the column stays in registers meanwhile (one load and store per
+// entry instead of one per update: 4-5 % of the solve at N = 1000).
 template <class Rows>
 void solveRightLowerTransposed(double* __restrict C, Rows r, int c, const double* __restrict T) {
-  const double* Ti = T;  // packedColumn(T, c, i): the next column starts c − i − 1 further on
-  for (int i = 0; i < c; Ti += c - i - 1, ++i) {
-    double* Ci = C + size_t(i) * size_t(r);
-    const double inv = Ti[i];
-    for (int a = 0; a < r; ++a) Ci[a] *= inv;  // T's diagonal holds 1 / L_ii
-    for (int j = i + 1; j < c; ++j) {
-      const double l = Ti[j];
-      if (l == 0.0) continue;
-      double* Cj = C + size_t(j) * size_t(r);
-      for (int a = 0; a < r; ++a) Cj[a] -= Ci[a] * l;
-    }
+  for (int j = 0; j < c; ++j) {
+    double* Cj = C + size_t(j) * size_t(r);
+    onLocalCopy(Cj, r, [&](double* acc) {
+      const double* Ti = T;  // packedColumn(T, c, i): the next column starts c − i − 1 further on
+      for (int i = 0; i < j; Ti += c - i - 1, ++i) {
+        const double l = Ti[j];
+        if (l == 0.0) continue;
+        const double* Ci = C + size_t(i) * size_t(r);
+        for (int a = 0; a < r; ++a) acc[a] -= Ci[a] * l;
+      }
+      const double inv = Ti[j];
+      for (int a = 0; a < r; ++a) acc[a] *= inv;
+    });
   }
 }
 

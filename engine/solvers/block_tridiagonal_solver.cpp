@@ -267,11 +267,12 @@ void BlockTridiagonalSolver::forwardLevel(const BlockLevel& lv) {
 void BlockTridiagonalSolver::sendForward(const BlockLevel& lv) {
   const double* C = store_.data() + lv.coupOff;
   double* wn = w_.data() + layout_->levels[size_t(lv.next)].start + lv.recvRow;
+  const double* z = w_.data() + lv.start + lv.sendCol;
   withSize(lv.recvRows, [&](auto r) {
-    for (int j = 0; j < lv.width - lv.sendCol; ++j) {
-      const double zj = w_[lv.start + lv.sendCol + j];
-      for (int a = 0; a < r; ++a) wn[a] -= C[a + j * r] * zj;
-    }
+    onLocalCopy(wn, r, [&](double* acc) {
+      for (int j = 0; j < lv.width - lv.sendCol; ++j)
+        for (int a = 0; a < r; ++a) acc[a] -= C[a + j * r] * z[j];
+    });
   });
 }
 
