@@ -1,7 +1,7 @@
 // SPOOK stepper properties (seed 001): Theorem 5.1 (eigenvalues of the stepping matrix B⁻¹A of
 // eq. (33) with ERRATA's B = [[I, −I], [0, I]]) for random M and linear constraints including
 // rank-deficient G; closed form (34); per-constraint ε_i, τ_i random trials on the actual step map;
-// redundant constraints; singular systems reported with the state kept.
+// redundant constraints; singular systems reported with the state kept; factors kept across steps.
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
@@ -252,4 +252,31 @@ TEST_CASE("spook: bad relaxation values are rejected") {
   CHECK_THROWS_AS(spook.setAllRelaxation({1e-8, std::nan(""), 0}), BadInput);
   MechanicalState s = ladder.system().initialState();
   CHECK_THROWS_AS(spook.step(s, 0.0), BadInput);
+}
+
+TEST_CASE("spook: the per-constraint factors kept across steps follow a change of h or of a relaxation bit for bit") {
+  Ladder ladder(LadderConfig{3});
+  const RodSystem& sys = ladder.system();
+  for (bool predicted : {false, true}) {
+    SpookConfig config;
+    config.predictedLinearisation = predicted;
+    SpookStepper kept(sys, config);
+    MechanicalState s = sys.initialState();
+    for (int k = 0; k < 5; ++k) kept.step(s, 1.0 / 60);
+    // Each step below from s: `kept` re-uses or recomputes its factors, `fresh` computes them the first time.
+    auto same = [&](double h, int constraint, const ConstraintRelaxation* r) {
+      SpookStepper fresh(sys, config);
+      if (r) kept.setRelaxation(constraint, *r);
+      for (int i = 0; i < int(sys.constraints().size()); ++i) fresh.setRelaxation(i, kept.relaxation(i));
+      MechanicalState a = s, b = s;
+      kept.step(a, h);
+      fresh.step(b, h);
+      return a.q == b.q && a.v == b.v && kept.multipliers() == fresh.multipliers();
+    };
+    const ConstraintRelaxation soft{1e-4, 0.1, 1e-8};
+    CHECK(same(1.0 / 60, 0, nullptr));
+    CHECK(same(1.0 / 120, 0, nullptr));  // another h
+    CHECK(same(1.0 / 120, 3, &soft));    // another relaxation at the same h
+    CHECK(same(1.0 / 60, 0, nullptr));
+  }
 }

@@ -28,6 +28,7 @@ static void checkRelaxation(const ConstraintRelaxation& r) {
 void SpookStepper::setRelaxation(int constraint, const ConstraintRelaxation& r) {
   checkRelaxation(r);
   relax_.at(size_t(constraint)) = r;
+  factorsStale_ = true;
   ++epoch_;
 }
 
@@ -36,12 +37,14 @@ void SpookStepper::setGroupRelaxation(int group, const ConstraintRelaxation& r) 
   const auto& cs = model_.constraints();
   for (size_t i = 0; i < cs.size(); ++i)
     if (cs[i].group == group) relax_[i] = r;
+  factorsStale_ = true;
   ++epoch_;
 }
 
 void SpookStepper::setAllRelaxation(const ConstraintRelaxation& r) {
   checkRelaxation(r);
   std::fill(relax_.begin(), relax_.end(), r);
+  factorsStale_ = true;
   ++epoch_;
 }
 
@@ -98,13 +101,34 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   const auto& cs = model_.constraints();
   for (size_t i = 0; i < cs.size(); ++i) {
     if (cs[i].kind != ConstraintKind::Holonomic) continue;
-    const double tau = relax_[i].tau;
+    const double tau = relax_[i].tau, scale = factors_[i].scale, tauOverH = factors_[i].tauOverH;
     for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
-      t_[row] = -4.0 / (h + 4.0 * tau) *
-                (0.25 * gp[row] + 0.5 * g[row] + 0.25 * gPrev[row] + (tau / h) * (gp[row] - g[row]) -
-                 0.25 * h * predictedJv_[row] - tau * predictedJv_[row]);
+      t_[row] = scale * (0.25 * gp[row] + 0.5 * g[row] + 0.25 * gPrev[row] + tauOverH * (gp[row] - g[row]) -
+                         0.25 * h * predictedJv_[row] - tau * predictedJv_[row]);
   }
   return Gp;
+}
+
+// The same expressions (and bits) as written per row: Σ_i, −(4/h)Υ_i, Υ_i, and linearisePredicted's −4/(h + 4τ_i)
+// and τ_i/h; D's rows are Σ_i (Γ_i for nonholonomic rows).
+void SpookStepper::updateFactors(double h) {
+  if (!factorsStale_ && h == factorsH_) return;
+  const auto& cs = model_.constraints();
+  factors_.resize(cs.size());
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const ConstraintRelaxation& rx = relax_[i];
+    const bool holonomic = cs[i].kind == ConstraintKind::Holonomic;
+    RowFactors& f = factors_[i];
+    f.upsilon = 1.0 / (1.0 + 4.0 * rx.tau / h);
+    f.sigma = holonomic ? 4.0 * rx.epsilon * f.upsilon / (h * h) : rx.gamma / h;
+    f.gain = -(4.0 / h) * f.upsilon;
+    f.scale = -4.0 / (h + 4.0 * rx.tau);
+    f.tauOverH = rx.tau / h;
+    const int begin = jacobian_.rowOffset(int(i));
+    for (int row = begin; row < begin + cs[i].rows; ++row) D_[row] = f.sigma;
+  }
+  factorsH_ = h;
+  factorsStale_ = false;
 }
 
 // Assembly of what depends on the step's start only: J(q_k) (g_k alone with the predicted linearisation),
@@ -117,20 +141,15 @@ void SpookStepper::assembleFrameStart(const MechanicalState& state, double h) {
   else jacobian_.evaluate(state.q, state.t);
   const SparseMatrixD& J = jacobian_.matrix();
   const Eigen::VectorXd& value = jacobian_.value();
-  if (config_.predictedLinearisation) Jv_.setZero(J.rows());
-  else Jv_.noalias() = J * v;
+  updateFactors(h);
+  if (!config_.predictedLinearisation) Jv_.noalias() = J * v;
   for (size_t i = 0; i < cs.size(); ++i) {
-    const ConstraintRelaxation& rx = relax_[i];
     const bool holonomic = cs[i].kind == ConstraintKind::Holonomic;
-    const double upsilon = 1.0 / (1.0 + 4.0 * rx.tau / h);
-    // Per-constraint factors, the same expressions (and bits) as written per row: Σ_i and −(4/h)Υ_i.
-    const double sigma = holonomic ? 4.0 * rx.epsilon * upsilon / (h * h) : rx.gamma / h;
-    const double gain = -(4.0 / h) * upsilon;
+    if (holonomic && config_.predictedLinearisation) continue;  // linearisePredicted writes these rows
+    const RowFactors& f = factors_[i];
     const int begin = jacobian_.rowOffset(int(i)), end = begin + cs[i].rows;
-    for (int row = begin; row < end; ++row) {
-      D_[row] = sigma;
-      t_[row] = holonomic ? gain * value[row] + upsilon * Jv_[row] : value[row];  // nonholonomic: w(t_k)
-    }
+    for (int row = begin; row < end; ++row)
+      t_[row] = holonomic ? f.gain * value[row] + f.upsilon * Jv_[row] : value[row];  // nonholonomic: w(t_k)
   }
   if (config_.predictedLinearisation) retrodict(state, h);
   model_.appliedForce(state.q, v, state.t, f_);

@@ -141,6 +141,16 @@ class SpookStepper {
   // Counts beginStep calls and relaxation changes: a SpookFrameStart is current while its epoch is this one.
   unsigned long epoch_ = 0;
   double startUs_ = 0;  // µs of the last beginStep, counted in the profile of the first step from it
+  // Per-constraint factors of eqs. (27)–(29) for a step of h under the current relaxation, and D = diag(Σ, Γ)
+  // from them: recomputed only when h or a relaxation changes (divisions per constraint, not per solve).
+  struct RowFactors {
+    double sigma, gain, upsilon;  // Σ_i (Γ_i), −(4/h)Υ_i, Υ_i
+    double scale, tauOverH;       // −4/(h + 4τ_i), τ_i/h (linearisePredicted)
+  };
+  std::vector<RowFactors> factors_;
+  double factorsH_ = 0;
+  bool factorsStale_ = true;
+  void updateFactors(double h);
   void assembleFrameStart(const MechanicalState& state, double h);
   void retrodict(const MechanicalState& state, double h);
   const SparseMatrixD& linearisePredicted(const MechanicalState& state, double h, const Eigen::VectorXd& predictor);
