@@ -150,3 +150,12 @@ TEST_CASE("rod evaluation: gapStatistics equals the RMS and max of jointGaps() a
   CHECK(max > 0);
   CHECK((unitRms == rms && unitMax == max));
 }
+
+TEST_CASE("rod evaluation: maxEndSpeed is the largest endSpeed bit for bit") {
+  AllKinds all;
+  const Eigen::VectorXd v = randomPose(all.system, 7);  // any numbers serve as velocities
+  double largest = 0;
+  for (int b = 0; b < int(all.system.bodies().size()); ++b) largest = std::max(largest, all.system.endSpeed(b, v));
+  CHECK(largest > 0);
+  CHECK(all.system.maxEndSpeed(v) == largest);
+}
