@@ -11,6 +11,20 @@
 
 namespace varsim {
 
+// c if the 3-row u-block at `a` (row stride `width`) is c·I with +0.0 off the diagonal, and the ω-block's mask
+// stores exactly the j ≠ r entries; NaN otherwise.
+static double scaledIdentity(const ConstraintDesc& d, const double* a, size_t width, int position) {
+  if (d.rows != 3 || d.structuralZero.empty()) return std::nan("");
+  for (int r = 0; r < 3; ++r)
+    for (int m = 0; m < 3; ++m) {
+      const double x = a[size_t(r) * width + size_t(m)];
+      const bool diagonal = m == r;
+      if (diagonal ? x != a[0] : (x != 0.0 || std::signbit(x))) return std::nan("");
+      if (bool(d.structuralZero[size_t(r) * width + size_t(position + m)]) != diagonal) return std::nan("");
+    }
+  return a[0];
+}
+
 RigidRodModel::RigidRodModel(const RodSystem& system) : system_(system), descs_(system.constraints()) {
   std::vector<int> rodOf(size_t(system.coordinateCount()), -1);  // coordinate → offset of its rod's u, if a u column
   for (const auto& b : system.bodies())
@@ -46,8 +60,11 @@ RigidRodModel::RigidRodModel(const RodSystem& system) : system_(system), descs_(
     if (d.rows == 0 || d.kind != ConstraintKind::Holonomic) continue;
     const int width = int(d.columns.size());
     for (const UBlock& ub : uBlocks_[i]) {
-      StiffnessTerm term{int(i), row, d.rows, ub.position, ub.offset, -1, width};
-      if (constantStart_[i] >= 0) {  // its rows' u-blocks, packed: read in sequence, not 3 lines of a wide block
+      StiffnessTerm term{int(i), row, d.rows, ub.position, ub.offset, -1, width, std::nan("")};
+      if (constantStart_[i] >= 0)
+        term.scale =
+            scaledIdentity(d, constantBlocks_.data() + constantStart_[i] + ub.position, size_t(width), ub.position);
+      if (constantStart_[i] >= 0 && std::isnan(term.scale)) {  // its rows' u-blocks, packed: read in sequence
         term.block = int(stiffnessBlocks_.size());
         term.stride = 3;
         for (int r = 0; r < d.rows; ++r) {
@@ -58,20 +75,6 @@ RigidRodModel::RigidRodModel(const RodSystem& system) : system_(system), descs_(
       stiffnessTerms_.push_back(term);
     }
   }
-}
-
-// c if the 3-row u-block at `a` (row stride `width`) is c·I with +0.0 off the diagonal, and the ω-block's mask
-// stores exactly the j ≠ r entries; NaN otherwise.
-static double scaledIdentity(const ConstraintDesc& d, const double* a, size_t width, int position) {
-  if (d.rows != 3 || d.structuralZero.empty()) return std::nan("");
-  for (int r = 0; r < 3; ++r)
-    for (int m = 0; m < 3; ++m) {
-      const double x = a[size_t(r) * width + size_t(m)];
-      const bool diagonal = m == r;
-      if (diagonal ? x != a[0] : (x != 0.0 || std::signbit(x))) return std::nan("");
-      if (bool(d.structuralZero[size_t(r) * width + size_t(position + m)]) != diagonal) return std::nan("");
-    }
-  return a[0];
 }
 
 // evaluateConstraint's block of a constant-block constraint, entry by entry in evaluateStacked's order: an entry in
@@ -239,11 +242,21 @@ void RigidRodModel::rotationStiffness(const Eigen::VectorXd& q, const Eigen::Vec
   c.setZero(coordinateCount());
   double scratch[3 * 12];
   for (const StiffnessTerm& s : stiffnessTerms_) {
-    const double* a = s.block >= 0 ? stiffnessBlocks_.data() + s.block
-                                   : directorBlock(s.constraint, q, t, scratch) + s.position;  // a = ∂g/∂u
-    Eigen::Vector3d phi = Eigen::Vector3d::Zero();
-    for (int r = 0; r < s.rows; ++r) phi += lambda[s.row + r] * Eigen::Map<const Eigen::Vector3d>(a + r * s.stride);
-    c.segment<3>(s.offset + 3).array() += h * q.segment<3>(s.offset + 3).dot(phi);
+    const double* u = q.data() + s.offset + 3;
+    double uPhi;
+    if (s.scale == s.scale) {  // a = c·I (a ball joint's rod end): the sum below with a_r = c e_r, term for term
+      const double c0 = s.scale, l0 = lambda[s.row], l1 = lambda[s.row + 1], l2 = lambda[s.row + 2];
+      const double p0 = ((0.0 + l0 * c0) + l1 * 0.0) + l2 * 0.0, p1 = ((0.0 + l0 * 0.0) + l1 * c0) + l2 * 0.0,
+                   p2 = ((0.0 + l0 * 0.0) + l1 * 0.0) + l2 * c0;
+      uPhi = (u[0] * p0 + u[1] * p1) + u[2] * p2;  // in scalars, as Eigen's 3-vector dot sums (no store-forward stall)
+    } else {
+      const double* a = s.block >= 0 ? stiffnessBlocks_.data() + s.block
+                                     : directorBlock(s.constraint, q, t, scratch) + s.position;  // a = ∂g/∂u
+      Eigen::Vector3d phi = Eigen::Vector3d::Zero();
+      for (int r = 0; r < s.rows; ++r) phi += lambda[s.row + r] * Eigen::Map<const Eigen::Vector3d>(a + r * s.stride);
+      uPhi = q.segment<3>(s.offset + 3).dot(phi);
+    }
+    c.segment<3>(s.offset + 3).array() += h * uPhi;
   }
   c = c.cwiseMax(0.0);
 }

@@ -111,9 +111,11 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
   std::vector<OtherBlock> otherBlocks_;
   void buildStackedEntries();
   // rotationStiffness's terms, one per holonomic constraint and rod u-block in constraint order: the rows' director
-  // u-blocks a at block + r·stride in stiffnessBlocks_ (copies of constantBlocks_'), or (block < 0) evaluated at q.
+  // u-blocks a = scale·I (a ball joint's rod end), else at block + r·stride in stiffnessBlocks_ (copies of
+  // constantBlocks_'), or (block < 0) evaluated at q.
   struct StiffnessTerm {
     int constraint, row, rows, position, offset, block, stride;
+    double scale;  // NaN: not c·I
   };
   std::vector<StiffnessTerm> stiffnessTerms_;
   std::vector<double> stiffnessBlocks_;
