@@ -89,7 +89,7 @@ TEST_CASE("rod evaluation: stacked values and Jacobian equal the per-constraint 
   const RigidRodModel rigid(all.system);
   for (unsigned seed : {1u, 2u, 3u}) {
     const Eigen::VectorXd q = randomPose(all.system, seed), before = randomPose(all.system, seed + 10);
-    checkAgainstBlocks(all.system, before, q);  // director model: ConstrainedModel's generic evaluateStacked
+    checkAgainstBlocks(all.system, before, q);  // director model: ConstraintJacobian's per-constraint path
     checkAgainstBlocks(rigid, before, q);  // rigid view: its one-pass entries and the blades through evaluateConstraint
   }
 }

@@ -13,6 +13,7 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(m
   const int n = model.coordinateCount();
   std::vector<Eigen::Triplet<double, int>> triplets;
   int row = 0;
+  size_t width = 1;
   for (const auto& c : cs) {
     // 0 rows: a constraint the model's coordinates satisfy by construction (a rigid rod's unit length).
     if (c.rows < 0 || c.rows > 3) throw BadInput("constraint '" + c.name + "': 0 to 3 rows allowed");
@@ -21,6 +22,7 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(m
       throw BadInput("constraint '" + c.name + "': structural-zero mask of " + std::to_string(c.structuralZero.size()) +
                      " entries for a " + std::to_string(block) + "-entry block");
     rowOffset_.push_back(row);
+    slotStart_.push_back(int(triplets.size()));
     for (int r = 0; r < c.rows; ++r) {
       holonomicRow_.push_back(c.kind == ConstraintKind::Holonomic);
       for (size_t k = 0; k < c.columns.size(); ++k) {
@@ -28,11 +30,14 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(m
         if (col < 0 || col >= n) throw BadInput("constraint '" + c.name + "' names column " + std::to_string(col));
         const size_t entry = size_t(r) * c.columns.size() + k;
         if (!c.structuralZero.empty() && c.structuralZero[entry]) continue;
+        source_.push_back(int(entry));
         triplets.emplace_back(row + r, col, double(triplets.size()) + 1.0);
       }
     }
     row += c.rows;
+    width = std::max(width, size_t(c.rows) * c.columns.size());
   }
+  slotStart_.push_back(int(triplets.size()));
   J_.resize(row, n);
   J_.setFromTriplets(triplets.begin(), triplets.end());
   J_.makeCompressed();
@@ -40,11 +45,22 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(m
   slot_.assign(triplets.size(), 0);
   for (long p = 0; p < J_.nonZeros(); ++p) slot_[size_t(J_.valuePtr()[p] - 1.0)] = int(p);
   value_.setZero(row);
+  jac_.assign(width, 0.0);
 }
 
 void ConstraintJacobian::evaluate(const Eigen::VectorXd& q, double t) {
-  model_.evaluateStacked(q, t, value_.data(), J_.valuePtr(), slot_.data(), evaluated_);
+  double* Jv = J_.valuePtr();
+  const bool stacked = model_.evaluateStacked(q, t, value_.data(), Jv, slot_.data(), evaluated_);
   evaluated_ = true;  // J_'s values are written only here: the entries fixed for all q, t stay
+  if (stacked) return;
+  const auto& cs = model_.constraints();
+  for (size_t i = 0; i < cs.size(); ++i) {
+    model_.evaluateConstraint(int(i), q, t, value_.data() + rowOffset_[i], jac_.data());
+    const int count = slotStart_[i + 1] - slotStart_[i];
+    const int* slot = slot_.data() + slotStart_[i];
+    const int* source = source_.data() + slotStart_[i];
+    for (int k = 0; k < count; ++k) Jv[slot[k]] = jac_[size_t(source[k])];
+  }
 }
 
 void ConstraintJacobian::evaluateValues(const Eigen::VectorXd& q, double t) {

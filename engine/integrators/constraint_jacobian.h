@@ -32,6 +32,9 @@ class ConstraintJacobian {
   Eigen::VectorXd value_;
   std::vector<int> rowOffset_;
   std::vector<int> slot_;  // per block entry (structural zeros skipped, constraints in order): its storage index in J_
+  std::vector<int> slotStart_;  // per constraint: its first entry there
+  std::vector<int> source_;     // per stored entry: its index in the model's dense block (structural zeros skipped)
+  std::vector<double> jac_;     // one dense block (the per-constraint path)
   std::vector<char> holonomicRow_;
   bool evaluated_ = false;  // J_ holds a whole evaluation (ConstrainedModel::evaluateStacked's keepFixed)
 };

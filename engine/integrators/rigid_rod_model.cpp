@@ -123,8 +123,8 @@ void RigidRodModel::buildStackedEntries() {
   }
 }
 
-void RigidRodModel::evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac,
-                                    const int* slot, bool keepFixed) const {
+bool RigidRodModel::evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac, const int* slot,
+                                    bool keepFixed) const {
   system_.stackedValues(q, stacked, false);
   if (!keepFixed)
     for (const FixedEntry& e : fixedEntries_) jac[slot[e.k]] = e.value;
@@ -148,6 +148,7 @@ void RigidRodModel::evaluateStacked(const Eigen::VectorXd& q, double t, double* 
     for (size_t e = 0; e < size_t(d.rows) * d.columns.size(); ++e)
       if (d.structuralZero.empty() || !d.structuralZero[e]) jac[*s++] = block[e];
   }
+  return true;
 }
 
 const double* RigidRodModel::directorBlock(int i, const Eigen::VectorXd& q, double t, double* scratch) const {

@@ -61,7 +61,7 @@ class RigidRodModel : public ConstrainedModel, public SpookRetraction {
   void constraintValues(const Eigen::VectorXd& q, double t, double* stacked) const override;      // in one pass
   // One pass over the constant-block constraints' entries (their x-blocks constant, their ω-entries u × a with a
   // constant: both taken from evaluateConstraint's definition at construction), the others through it.
-  void evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac, const int* slot,
+  bool evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac, const int* slot,
                        bool keepFixed) const override;
   // d/dt(J(q)) ν: the director curvature at u̇ = ω × u plus a·(ω × (ω × u)) from the u-blocks.
   void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double t,

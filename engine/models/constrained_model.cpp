@@ -42,22 +42,6 @@ void ConstrainedModel::constraintValues(const Eigen::VectorXd& q, double t, doub
   for (size_t i = 0; i < cs.size(); stacked += cs[i].rows, ++i) constraintValue(int(i), q, t, stacked);
 }
 
-void ConstrainedModel::evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac,
-                                       const int* slot, bool) const {
-  double small[3 * 64];
-  std::vector<double> large;
-  for (size_t i = 0; i < constraints().size(); ++i) {
-    const ConstraintDesc& c = constraints()[i];
-    const size_t width = size_t(c.rows) * c.columns.size();
-    if (width > sizeof small / sizeof small[0]) large.resize(width);
-    double* block = width > sizeof small / sizeof small[0] ? large.data() : small;
-    evaluateConstraint(int(i), q, t, stacked, block);
-    stacked += c.rows;
-    for (size_t e = 0; e < width; ++e)
-      if (c.structuralZero.empty() || !c.structuralZero[e]) jac[*slot++] = block[e];
-  }
-}
-
 static std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);

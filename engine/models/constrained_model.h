@@ -43,12 +43,15 @@ class ConstrainedModel {
   // Every constraint's constraintValue (same bits), rows stacked in constraint order (ConstraintJacobian's rows):
   // the default calls constraintValue per constraint; a model with many small constraints overrides it with one pass.
   virtual void constraintValues(const Eigen::VectorXd& q, double t, double* stacked) const;
-  // All constraints at once: `stacked` as constraintValues, and the entries of every block less its structural zeros
-  // (row-major, constraints in order; entry k of that sequence) to jac[slot[k]]: ConstraintJacobian's value array in
-  // its storage order. The default calls evaluateConstraint per constraint; an override keeps its bits. With
-  // `keepFixed` an override may skip entries that are the same for every q and t: jac holds them from an earlier call.
-  virtual void evaluateStacked(const Eigen::VectorXd& q, double t, double* stacked, double* jac, const int* slot,
-                               bool keepFixed) const;
+  // Optional one-pass evaluation for a model with many small constraints: `stacked` as constraintValues, and the
+  // entries of every block less its structural zeros (row-major, constraints in order; entry k of that sequence) to
+  // jac[slot[k]] (ConstraintJacobian's value array in its storage order), the same bits as evaluateConstraint. With
+  // `keepFixed` it may skip entries that are the same for every q and t (jac holds them from an earlier call).
+  // Returns false without one (the default): ConstraintJacobian then calls evaluateConstraint per constraint.
+  virtual bool evaluateStacked(const Eigen::VectorXd& /*q*/, double /*t*/, double* /*stacked*/, double* /*jac*/,
+                               const int* /*slot*/, bool /*keepFixed*/) const {
+    return false;
+  }
   // d/dt(J_i(q)) q̇ for holonomic rows (Ġ v) and Ȧ v − ẇ for nonholonomic rows: what the
   // acceleration-level (index-1) form of the baselines needs.
   virtual void constraintCurvature(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,

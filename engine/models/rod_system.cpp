@@ -184,8 +184,8 @@ void RodSystem::constraintValues(const Eigen::VectorXd& q, double, double* stack
   stackedValues(q, stacked, true);
 }
 
-void RodSystem::evaluateConstraint(int i, const Eigen::VectorXd& q, double t, double* value, double* jac) const {
-  constraintValue(i, q, t, value);
+void RodSystem::evaluateConstraint(int i, const Eigen::VectorXd& q, double, double* value, double* jac) const {
+  valueOf(evals_[size_t(i)], q, value);  // constraintValue, without its virtual call
   const Record& r = records_[size_t(i)];
   const int width = int(descs_[size_t(i)].columns.size());
   switch (r.kind) {
