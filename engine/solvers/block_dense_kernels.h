@@ -73,6 +73,10 @@ inline void onLocalCopy(double* v, Size n, F&& f) {
 // A multiplier that is zero (a structural zero of S or of its factor: many in the coupling corners) skips its
 // column update: the update would not change a bit, and skipping it is most of the work saved there.
 
+// The factor keeps 1 / L_jj in place of its diagonal: the substitutions and C L⁻ᵀ multiply by it instead of
+// dividing (a division's ~13 cycles sat on the substitutions' dependency chain, one per row, twice per solve;
+// results move at round-off: x · (1/d) is not always the correctly rounded x / d).
+
 // In-place lower Cholesky of the packed w × w block A, right-looking (column j finished, then subtracted from the
 // columns after it: each entry gets the same products in the same order i = 0 … j − 1 as left-looking).
 // Returns −1, or the first column whose pivot cancelled below 1e-13 of diag0 (the block's diagonal before) or
@@ -88,9 +92,9 @@ int choleskyPacked(double* __restrict A, Width w, const double* __restrict diag0
       failed = j;
       return;
     }
-    const double d = std::sqrt(pivot);
-    Aj[j] = d;
-    for (int a = j + 1; a < w; ++a) Aj[a] /= d;
+    const double inv = 1.0 / std::sqrt(pivot);
+    Aj[j] = inv;
+    for (int a = j + 1; a < w; ++a) Aj[a] *= inv;
     forRange(plusOne(j), w, [&](auto b) {
       const double l = Aj[b];
       if (l == 0.0) return;
@@ -101,8 +105,8 @@ int choleskyPacked(double* __restrict A, Width w, const double* __restrict diag0
   return failed;
 }
 
-// C (r × c) ← C L⁻ᵀ in place, L the packed c × c lower triangle at T: column j minus the finished columns
-// i < j times L_ji, in that order, then divided by L_jj (per entry the same operations as the
+// C (r × c) ← C L⁻ᵀ in place, L the packed c × c lower triangle at T (its diagonal holds 1 / L_ii): column j
+// minus the finished columns i < j times L_ji, in that order, then scaled (per entry the same operations as the
 // right-looking order); for a compile-time r the column stays in registers meanwhile (one load and store per
 // entry instead of one per update: 4-5 % of the solve at N = 1000).
 template <class Rows>
@@ -117,8 +121,8 @@ void solveRightLowerTransposed(double* __restrict C, Rows r, int c, const double
         const double* Ci = C + size_t(i) * size_t(r);
         for (int a = 0; a < r; ++a) acc[a] -= Ci[a] * l;
       }
-      const double d = Ti[j];
-      for (int a = 0; a < r; ++a) acc[a] /= d;
+      const double inv = Ti[j];
+      for (int a = 0; a < r; ++a) acc[a] *= inv;
     });
   }
 }
@@ -154,7 +158,7 @@ template <class Width>
 void forwardSubstitute(const double* __restrict L, Width w, double* __restrict z) {  // L z = b in place, L packed
   forRange(Zero{}, w, [&](auto j) {
     const double* Lj = packedColumn(L, w, j);
-    const double zj = z[j] /= Lj[j];
+    const double zj = z[j] *= Lj[j];
     for (int i = j + 1; i < w; ++i) z[i] -= Lj[i] * zj;
   });
 }
@@ -163,7 +167,7 @@ template <class Width>
 void backSubstitute(const double* __restrict L, Width w, double* __restrict z) {  // Lᵀ y = z in place, by columns of Lᵀ
   forRange(Zero{}, w, [&](auto k) {
     const int j = w - 1 - k;
-    const double zj = z[j] /= packedColumn(L, w, j)[j];
+    const double zj = z[j] *= packedColumn(L, w, j)[j];
     const double* Li = L;
     for (int i = 0; i < j; Li += w - i - 1, ++i) z[i] -= Li[j] * zj;
   });

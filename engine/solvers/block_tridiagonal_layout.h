@@ -16,6 +16,7 @@ namespace varsim {
 // Diagonal blocks are stored packed: the lower triangle column by column (column j holds rows j … w − 1),
 // 120 instead of 225 doubles at w = 15, so the factor streams 28 % fewer bytes through the substitutions.
 // The trailing block from row/column s of a packed block is itself packed (size w − s) at packedIndex(w, s, s).
+// A factored diagonal block holds 1 / L_jj on its diagonal (block_dense_kernels.h).
 inline int packedSize(int w) { return w * (w + 1) / 2; }
 inline int packedIndex(int w, int i, int j) { return j * w - j * (j - 1) / 2 + (i - j); }  // entry (i, j), i ≥ j
 // Column j of the packed n × n block P, indexed by row: packedColumn(P, n, j)[i] is entry (i, j) for i ≥ j.
