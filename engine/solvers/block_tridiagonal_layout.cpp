@@ -269,7 +269,7 @@ std::vector<int> BlockLayout::shapeKey(const SparseMatrixD& J, const std::vector
 
 // Stores a new shape from its key (shapeKey's layout) and returns its index.
 int BlockLayout::addShape(const std::vector<int>& key) {
-  Shape shape{int(slots.size()), int(pairs.size()), {}};
+  Shape shape{int(slots.size()), int(pairs.size()), {}, 0, {}};
   const size_t nonzeros = size_t(key[2]);
   slots.insert(slots.end(), key.begin() + 3, key.begin() + 3 + long(nonzeros));
   for (size_t k = 0; k < nonzeros; ++k) slotRows.push_back(std::uint8_t(key[3 + k] / key[0]));  // slot = row · cols + col

@@ -91,8 +91,8 @@ class SparseSolver {
   Eigen::VectorXd massDiag_, invMass_, dDiag_;  // kept for the residual check (invMass_: 0 where M is)
   Eigen::VectorXd resBottom_, scaleBottom_;  // its work space (no allocation per step)
   double resTop_ = 0.0, scaleTop_ = 0.0;
-  bool finiteTop_ = true;
-  bool massChanged_ = true;  // std::max drops a NaN: keep track of it here
+  bool finiteTop_ = true;  // std::max drops a NaN: keep track of it here
+  bool massChanged_ = true;
   const SparseMatrixD* J_ = nullptr;
   Eigen::VectorXi outer_, inner_;
   long rows_ = -1, cols_ = -1;
