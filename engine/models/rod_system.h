@@ -140,19 +140,14 @@ class RodSystem : public ConstrainedModel {
   Eigen::VectorXd massDiag_, q0_, v0_;
 };
 
-// Inline: every constraint evaluation calls it twice per joint, a few times per step.
-inline Eigen::Vector3d RodSystem::point(BodyPoint p, const Eigen::VectorXd& q) const {
-  const Body& b = bodies_[size_t(p.body)];
-  Eigen::Vector3d x = q.segment<3>(b.offset);
-  if (b.isRod && p.s != 0) x += halfLength(p) * q.segment<3>(b.offset + 3);
-  return x;
-}
-
-// The same bits as point(BodyPoint): the u term only where point() adds it (a rod end).
+// The one definition of a body point's position: the u term only at a rod end (half ≠ 0; a centre or a particle,
+// which has no u, adds nothing). Inline: the value passes call it twice per joint, a few times per step.
 inline Eigen::Vector3d RodSystem::pointAt(const PointRef& p, const Eigen::VectorXd& q) {
   Eigen::Vector3d x = q.segment<3>(p.x);
   if (p.half != 0.0) x += p.half * q.segment<3>(p.x + 3);
   return x;
 }
+
+inline Eigen::Vector3d RodSystem::point(BodyPoint p, const Eigen::VectorXd& q) const { return pointAt(resolve(p), q); }
 
 }  // namespace varsim
