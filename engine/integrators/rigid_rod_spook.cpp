@@ -63,8 +63,7 @@ double RigidRodSpook::subStep(double hs, double& first) {
   if (newtonFirst() && haveNextForce_) {                       // Newton's first solve (rigid_rod_spook.h)
     guessImpulse_ = hs * nextForce_;  // at q̃ = q_k ⊕ hs v_k, which beginStep retracted (its predictedPose)
     model_.rotationStiffness(spook_.predictedPose(), guessImpulse_, hs, twist_.t, shift_);
-    iterate_ = before_.v;
-    spook_.step(start, twist_, &iterate_, &shift_);  // ṽ = v_k: that q̃ is re-used
+    spook_.step(start, twist_, &twist_.v, &shift_);  // ṽ = v_k itself: that q̃ is re-used, no copy to compare
   } else {
     spook_.step(start, twist_);
   }
