@@ -3,12 +3,14 @@
 #include "engine/integrators/constraint_jacobian.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "engine/sim/errors.h"
 
 namespace varsim {
 
-ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(model) {
+ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model, bool withMatrix)
+    : model_(model), withMatrix_(withMatrix) {
   const auto& cs = model.constraints();
   const int n = model.coordinateCount();
   std::vector<Eigen::Triplet<double, int>> triplets;
@@ -30,6 +32,7 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(m
         if (col < 0 || col >= n) throw BadInput("constraint '" + c.name + "' names column " + std::to_string(col));
         const size_t entry = size_t(r) * c.columns.size() + k;
         if (!c.structuralZero.empty() && c.structuralZero[entry]) continue;
+        if (!withMatrix) continue;  // the columns are checked all the same
         source_.push_back(int(entry));
         triplets.emplace_back(row + r, col, double(triplets.size()) + 1.0);
       }
@@ -38,17 +41,22 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model) : model_(m
     width = std::max(width, size_t(c.rows) * c.columns.size());
   }
   slotStart_.push_back(int(triplets.size()));
+  value_.setZero(row);
+  if (!withMatrix) {
+    std::vector<int>().swap(slotStart_);
+    return;
+  }
   J_.resize(row, n);
   J_.setFromTriplets(triplets.begin(), triplets.end());
   J_.makeCompressed();
   if (J_.nonZeros() != long(triplets.size())) throw BadInput("a constraint lists the same column twice");
   slot_.assign(triplets.size(), 0);
   for (long p = 0; p < J_.nonZeros(); ++p) slot_[size_t(J_.valuePtr()[p] - 1.0)] = int(p);
-  value_.setZero(row);
   jac_.assign(width, 0.0);
 }
 
 void ConstraintJacobian::evaluate(const Eigen::VectorXd& q, double t) {
+  if (!withMatrix_) throw std::logic_error("ConstraintJacobian::evaluate on a Jacobian built for values only");
   double* Jv = J_.valuePtr();
   const bool stacked = model_.evaluateStacked(q, t, value_.data(), Jv, slot_.data(), evaluated_);
   evaluated_ = true;  // J_'s values are written only here: the entries fixed for all q, t stay
@@ -68,7 +76,7 @@ void ConstraintJacobian::evaluateValues(const Eigen::VectorXd& q, double t) {
 }
 
 void ConstraintJacobian::curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& c) const {
-  c.resize(J_.rows());
+  c.resize(rows());
   const auto& cs = model_.constraints();
   for (size_t i = 0; i < cs.size(); ++i) model_.constraintCurvature(int(i), q, v, t, c.data() + rowOffset_[i]);
 }

@@ -13,7 +13,10 @@ namespace varsim {
 
 class ConstraintJacobian {
  public:
-  explicit ConstraintJacobian(const ConstrainedModel& model);  // throws BadInput on a bad column list
+  // Throws BadInput on a bad column list. withMatrix false: values only (evaluateValues: SPOOK's g_k and ğ with the
+  // predicted linearisation) — no sparse pattern and no slot tables (at N = 5000 ~7 MB each never read), matrix()
+  // stays empty and evaluate() throws std::logic_error.
+  explicit ConstraintJacobian(const ConstrainedModel& model, bool withMatrix = true);
   // J = J(q) and value = g(q) on holonomic rows, w(t) on nonholonomic rows.
   void evaluate(const Eigen::VectorXd& q, double t);
   // value() alone (same bits as evaluate); matrix() keeps the values of the last evaluate().
@@ -22,7 +25,7 @@ class ConstraintJacobian {
   void curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& c) const;
   const SparseMatrixD& matrix() const { return J_; }
   const Eigen::VectorXd& value() const { return value_; }
-  int rows() const { return int(J_.rows()); }
+  int rows() const { return int(value_.size()); }
   int rowOffset(int constraint) const { return rowOffset_.at(size_t(constraint)); }
   bool holonomicRow(int row) const { return holonomicRow_[size_t(row)] != 0; }
 
@@ -37,6 +40,7 @@ class ConstraintJacobian {
   std::vector<double> jac_;     // one dense block (the per-constraint path)
   std::vector<char> holonomicRow_;
   bool evaluated_ = false;  // J_ holds a whole evaluation (ConstrainedModel::evaluateStacked's keepFixed)
+  bool withMatrix_;
 };
 
 }  // namespace varsim

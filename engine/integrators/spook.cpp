@@ -4,14 +4,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "engine/sim/errors.h"
 
 namespace varsim {
 
 SpookStepper::SpookStepper(const ConstrainedModel& model, SpookConfig config, const SpookRetraction* retraction)
-    : model_(model), config_(config), retraction_(retraction), solver_(makeSparseSolver(config.solver)), jacobian_(model) {
+    : model_(model),
+      config_(config),
+      retraction_(retraction),
+      solver_(makeSparseSolver(config.solver)),
+      jacobian_(model, !config.predictedLinearisation) {  // predicted: only g_k of J(q_k), G(q̃) is predicted_'s
   solver_->setThreads(config_.threads);
+  if (config_.predictedLinearisation) {
+    predicted_ = std::make_unique<ConstraintJacobian>(model_);
+    previous_ = std::make_unique<ConstraintJacobian>(model_, false);  // ğ only
+  }
   relax_.assign(model.constraints().size(), ConstraintRelaxation{});
   D_.setZero(jacobian_.rows());
   t_.setZero(jacobian_.rows());
@@ -57,7 +66,6 @@ void SpookStepper::setSolver(SparseSolverKind kind) {
 // ğ = g(q_k ⊕ (−h v_k)) and its jump from g_k (retrodictionJump): frame-start work, the same for every ṽ. The
 // first solve's q̃ = q_k ⊕ h v_k comes with it (predictedPose()): the retraction shares the rotation of the two.
 void SpookStepper::retrodict(const MechanicalState& state, double h) {
-  if (!previous_) previous_ = std::make_unique<ConstraintJacobian>(model_);
   if (retraction_) {
     retraction_->retractBothWays(state.q, state.v, h, qPredicted_, qPrevious_);
   } else {
@@ -67,13 +75,11 @@ void SpookStepper::retrodict(const MechanicalState& state, double h) {
   predictedAtStart_ = true;
   previous_->evaluateValues(qPrevious_, state.t - h);  // ğ only
   const Eigen::VectorXd &g = jacobian_.value(), &gPrev = previous_->value();
-  const auto& cs = model_.constraints();
   retrodictionJump_ = 0;
-  for (size_t i = 0; i < cs.size(); ++i) {
-    if (cs[i].kind != ConstraintKind::Holonomic) continue;
-    for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
-      retrodictionJump_ = std::max(retrodictionJump_, std::abs(gPrev[row] - g[row]));
-  }
+  for (const RowRun& run : runs_)
+    if (run.holonomic)
+      for (int row = run.begin; row < run.end; ++row)
+        retrodictionJump_ = std::max(retrodictionJump_, std::abs(gPrev[row] - g[row]));
 }
 
 // The holonomic rows of (26) with the linearisation of SpookConfig::predictedLinearisation about
@@ -87,7 +93,6 @@ void SpookStepper::retrodict(const MechanicalState& state, double h) {
 // t = −(4/h)Υg_k + ΥG_k v_k. ğ stays at the pose v_k came from whatever ṽ is.
 const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& state, double h,
                                                       const Eigen::VectorXd& predictor) {
-  if (!predicted_) predicted_ = std::make_unique<ConstraintJacobian>(model_);
   // ṽ = v_k: q̃ is the one retrodict made (bit for bit the same retraction); another ṽ replaces it.
   if (!predictedAtStart_ || (&predictor != &state.v && predictor != state.v)) {
     if (retraction_) retraction_->retract(state.q, predictor, h, qPredicted_);
@@ -98,11 +103,10 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   const SparseMatrixD& Gp = predicted_->matrix();
   const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = previous_->value();
   predictedJv_.noalias() = Gp * predictor;
-  const auto& cs = model_.constraints();
-  for (size_t i = 0; i < cs.size(); ++i) {
-    if (cs[i].kind != ConstraintKind::Holonomic) continue;
-    const double tau = relax_[i].tau, scale = factors_[i].scale, tauOverH = factors_[i].tauOverH;
-    for (int row = jacobian_.rowOffset(int(i)); row < jacobian_.rowOffset(int(i)) + cs[i].rows; ++row)
+  for (const RowRun& run : runs_) {
+    if (!run.holonomic) continue;
+    const double tau = run.tau, scale = run.f.scale, tauOverH = run.f.tauOverH;
+    for (int row = run.begin; row < run.end; ++row)
       t_[row] = scale * (0.25 * gp[row] + 0.5 * g[row] + 0.25 * gPrev[row] + tauOverH * (gp[row] - g[row]) -
                          0.25 * h * predictedJv_[row] - tau * predictedJv_[row]);
   }
@@ -110,22 +114,30 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
 }
 
 // The same expressions (and bits) as written per row: Σ_i, −(4/h)Υ_i, Υ_i, and linearisePredicted's −4/(h + 4τ_i)
-// and τ_i/h; D's rows are Σ_i (Γ_i for nonholonomic rows).
+// and τ_i/h; D's rows are Σ_i (Γ_i for nonholonomic rows). A constraint joins the run before it when its rows follow
+// on and its kind, factors and τ have the same bits (memcmp: −0.0 and +0.0 stay apart).
 void SpookStepper::updateFactors(double h) {
   if (!factorsStale_ && h == factorsH_) return;
   const auto& cs = model_.constraints();
-  factors_.resize(cs.size());
+  runs_.clear();
   for (size_t i = 0; i < cs.size(); ++i) {
+    if (cs[i].rows == 0) continue;
     const ConstraintRelaxation& rx = relax_[i];
-    const bool holonomic = cs[i].kind == ConstraintKind::Holonomic;
-    RowFactors& f = factors_[i];
+    RowRun run{jacobian_.rowOffset(int(i)), jacobian_.rowOffset(int(i)) + cs[i].rows,
+               cs[i].kind == ConstraintKind::Holonomic, {}, rx.tau};
+    RowFactors& f = run.f;
     f.upsilon = 1.0 / (1.0 + 4.0 * rx.tau / h);
-    f.sigma = holonomic ? 4.0 * rx.epsilon * f.upsilon / (h * h) : rx.gamma / h;
+    f.sigma = run.holonomic ? 4.0 * rx.epsilon * f.upsilon / (h * h) : rx.gamma / h;
     f.gain = -(4.0 / h) * f.upsilon;
     f.scale = -4.0 / (h + 4.0 * rx.tau);
     f.tauOverH = rx.tau / h;
-    const int begin = jacobian_.rowOffset(int(i));
-    for (int row = begin; row < begin + cs[i].rows; ++row) D_[row] = f.sigma;
+    for (int row = run.begin; row < run.end; ++row) D_[row] = f.sigma;
+    RowRun* last = runs_.empty() ? nullptr : &runs_.back();
+    if (last && last->end == run.begin && last->holonomic == run.holonomic &&
+        std::memcmp(&last->f, &f, sizeof f) == 0 && std::memcmp(&last->tau, &run.tau, sizeof run.tau) == 0)
+      last->end = run.end;
+    else
+      runs_.push_back(run);
   }
   factorsH_ = h;
   factorsStale_ = false;
@@ -134,7 +146,6 @@ void SpookStepper::updateFactors(double h) {
 // Assembly of what depends on the step's start only: J(q_k) (g_k alone with the predicted linearisation),
 // D = diag(Σ, Γ), the rows (s, t) of eq. (29), ğ, f(q_k, v_k) and M v_k + h f.
 void SpookStepper::assembleFrameStart(const MechanicalState& state, double h) {
-  const auto& cs = model_.constraints();
   const Eigen::VectorXd& v = state.v;
   // Predicted linearisation: G(q_k) unused, only g_k (linearisePredicted rewrites the holonomic t rows).
   if (config_.predictedLinearisation) jacobian_.evaluateValues(state.q, state.t);
@@ -143,17 +154,15 @@ void SpookStepper::assembleFrameStart(const MechanicalState& state, double h) {
   const Eigen::VectorXd& value = jacobian_.value();
   updateFactors(h);
   if (!config_.predictedLinearisation) Jv_.noalias() = J * v;
-  for (size_t i = 0; i < cs.size(); ++i) {
-    const bool holonomic = cs[i].kind == ConstraintKind::Holonomic;
-    if (holonomic && config_.predictedLinearisation) continue;  // linearisePredicted writes these rows
-    const RowFactors& f = factors_[i];
-    const int begin = jacobian_.rowOffset(int(i)), end = begin + cs[i].rows;
-    for (int row = begin; row < end; ++row)
-      t_[row] = holonomic ? f.gain * value[row] + f.upsilon * Jv_[row] : value[row];  // nonholonomic: w(t_k)
+  for (const RowRun& run : runs_) {
+    if (run.holonomic && config_.predictedLinearisation) continue;  // linearisePredicted writes these rows
+    const RowFactors& f = run.f;
+    for (int row = run.begin; row < run.end; ++row)
+      t_[row] = run.holonomic ? f.gain * value[row] + f.upsilon * Jv_[row] : value[row];  // nonholonomic: w(t_k)
   }
   if (config_.predictedLinearisation) retrodict(state, h);
-  model_.appliedForce(state.q, v, state.t, f_);
-  rStart_ = model_.massDiagonal().cwiseProduct(v) + h * f_;
+  model_.appliedForce(state.q, v, state.t, rStart_);  // f, then M v + h f in place (no f-sized temporary)
+  rStart_ = model_.massDiagonal().cwiseProduct(v) + h * rStart_;
 }
 
 SpookFrameStart SpookStepper::beginStep(const MechanicalState& state, double h) {
@@ -193,7 +202,7 @@ void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, co
   profile_.assemblyUs = startUs + microsecondsSince(stepStart);
 
   solver_->factor(massShift && predictor ? shiftedMass_ : M, G, D_);
-  solver_->solve(*r, t_, vNext_, lambda_);
+  solver_->solve(*r, t_, next_.v, lambda_);  // v_{k+1} straight into the scratch state: no copy
   const SparseSolveStats& st = solver_->stats();
   profile_.factorUs = st.factorUs;
   profile_.analyseUs = st.analyseUs;
@@ -204,17 +213,16 @@ void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, co
 
   const auto updateStart = SteadyClock::now();
   // next_ is scratch kept across steps (no allocation); swapped in only once the step is accepted.
-  next_.v = vNext_;
   next_.t = state.t + h;
   next_.step = state.step + 1;
-  if (retraction_) retraction_->retract(state.q, vNext_, h, next_.q);
-  else next_.q = state.q + h * vNext_;
-  checkDivergence(model_, next_, config_.limits, "SPOOK");
+  if (retraction_) retraction_->retract(state.q, next_.v, h, next_.q);
+  else next_.q = state.q + h * next_.v;
+  checkDivergence(model_, next_, config_.limits, "SPOOK", jacobian_.rows());
   state.q.swap(next_.q);
   state.v.swap(next_.v);
   state.t = next_.t;
   state.step = next_.step;
-  multipliers_ = lambda_;
+  multipliers_.swap(lambda_);  // lambda_ is the solve's output only: the old multipliers are its scratch
   profile_.updateUs = microsecondsSince(updateStart);
   profile_.stepUs = startUs + microsecondsSince(stepStart);
 }

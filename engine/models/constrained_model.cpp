@@ -49,7 +49,7 @@ static std::string number(double v) {
 }
 
 void checkDivergence(const ConstrainedModel& model, const MechanicalState& s, const DivergenceLimits& limits,
-                     const std::string& who) {
+                     const std::string& who, int totalRows) {
   const auto where = [&] { return who + " step " + std::to_string(s.step) + " (t=" + number(s.t) + "): "; };
   if (!s.q.allFinite() || !s.v.allFinite())  // vectorised; the loop only names the first coordinate
     for (long i = 0; i < s.q.size(); ++i)
@@ -61,7 +61,7 @@ void checkDivergence(const ConstrainedModel& model, const MechanicalState& s, co
   // Every row in one pass (constraintValues), the nonholonomic ones' w(t) unused. Scratch per thread: steppers on
   // two threads may check at once; resized only when a model has more rows than any before on this thread.
   thread_local std::vector<double> values;
-  const size_t rows = size_t(model.totalRows());
+  const size_t rows = size_t(totalRows >= 0 ? totalRows : model.totalRows());
   values.resize(std::max(values.size(), rows));
   model.constraintValues(s.q, s.t, values.data());
   // Every row within the limit (holonomic or not; NaN is not): nothing to name, no pass over the constraint list.

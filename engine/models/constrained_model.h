@@ -81,8 +81,9 @@ struct DivergenceLimits {
 };
 
 // Throws SimulationDiverged naming `who`, the step and the quantity if the candidate state is not
-// finite or breaks the limits; the caller then keeps its previous state.
+// finite or breaks the limits; the caller then keeps its previous state. `rows`: model.totalRows() if the caller
+// knows it (a stepper, every step: totalRows() walks every ConstraintDesc), −1 to have it counted here.
 void checkDivergence(const ConstrainedModel& model, const MechanicalState& candidate, const DivergenceLimits& limits,
-                     const std::string& who);
+                     const std::string& who, int rows = -1);
 
 }  // namespace varsim
