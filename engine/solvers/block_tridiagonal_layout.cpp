@@ -140,9 +140,6 @@ void BlockLayout::placeBlocks(const std::vector<std::vector<int>>& adj) {
   }
   extraOff = size;
   storeSize = size + (levels.empty() ? 0 : packedSize(levels[size_t(middle)].width));
-  diagEntry.assign(rowAt.size(), 0);
-  for (const BlockLevel& lv : levels)
-    for (int i = 0; i < lv.width; ++i) diagEntry[size_t(lv.start + i)] = lv.diagOff + packedIndex(lv.width, i, i);
 }
 
 int BlockLayout::laneOfPosition(int p) const { return levels[size_t(levelOf_[size_t(p)])].lane; }
@@ -165,11 +162,9 @@ int BlockLayout::target(int pa, int pb, int lane) const {
 
 // Per-body assembly: consecutive-ish columns join an open group when that does not raise the number of
 // S entries to scatter (pairs(|U ∪ R|) ≤ pairs(|U|) + pairs(|R|)): a rod's coordinates share its joints.
+// The groups of each home level then become its Home and HomeShape.
 void BlockLayout::groupColumns(const SparseMatrixD& J) {
-  struct Open {
-    std::vector<int> rows, cols;
-  };
-  std::vector<Open> built;
+  std::vector<Group> built;
   const int* outer = J.outerIndexPtr();
   const int* inner = J.innerIndexPtr();
   std::vector<int> R, U;
@@ -180,7 +175,7 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
     std::sort(R.begin(), R.end());
     bool placed = false;
     for (size_t g = built.size(); g-- > std::max<size_t>(built.size(), 8) - 8 && !placed;) {
-      Open& o = built[g];
+      Group& o = built[g];
       U.clear();
       std::set_union(o.rows.begin(), o.rows.end(), R.begin(), R.end(), std::back_inserter(U));
       const bool span = levelOf_[size_t(U.back())] - levelOf_[size_t(U.front())] <= 1;
@@ -192,96 +187,122 @@ void BlockLayout::groupColumns(const SparseMatrixD& J) {
     }
     if (!placed) built.push_back({R, {int(c)}});
   }
-  // Lane and home level of a group; the groups are stored in the order the lanes consume them (upper chain
-  // upwards, lower chain downwards), so each lane streams J forwards.
-  auto laneOf = [&](const Open& o) {
+  // Lane and home level of a group (the lanes consume their levels upwards and downwards).
+  auto laneOf = [&](const Group& o) {
     const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
     return hi < middle ? 0 : lo > middle ? 1 : (lo == middle && hi == middle + 1) ? 1 : 0;
   };
-  auto orderKey = [&](const Open& o) {
-    const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
-    return laneOf(o) == 0 ? lo : 2 * levelCount() - hi;
-  };
-  std::stable_sort(built.begin(), built.end(), [&](const Open& a, const Open& b) { return orderKey(a) < orderKey(b); });
-  extraRow = int(rowAt.size());
-  std::map<std::vector<int>, int> known;  // a shape's key → its index
-  for (const Open& o : built) {
-    const int lane = laneOf(o);
-    const int lo = levelOf_[size_t(o.rows.front())], hi = levelOf_[size_t(o.rows.back())];
-    Group grp{lane, lane == 0 ? lo : hi, int(groupCols.size()), int(groupCols.size() + o.cols.size()), int(o.rows.size()), 0, 0,
-              int(groupRows.size())};
-    groupCols.insert(groupCols.end(), o.cols.begin(), o.cols.end());
-    for (int p : o.rows)
-      groupRows.push_back(lane == 1 && levelOf_[size_t(p)] == middle ? extraRow + p - levels[size_t(middle)].start : p);
-    const std::vector<int> key = shapeKey(J, o.rows, o.cols, lane, grp.base);
-    const auto found = known.find(key);
-    grp.shape = found != known.end() ? found->second : known.emplace(key, addShape(key)).first->second;
-    const Shape& shape = shapes[size_t(grp.shape)];
-    for (int len = 0; len < 8; ++len) {
-      structuralPairs += shape.perLength[len];
-      dotLength += long(len + 1) * shape.perLength[len];
-    }
-    groups.push_back(grp);
-    maxGroupBlock = std::max(maxGroupBlock, grp.rows * (grp.colEnd - grp.colBegin));
+  std::vector<std::vector<const Group*>> members(levels.size());  // per home, in J's column order
+  for (const Group& o : built) {
+    const bool lower = laneOf(o) == 1;
+    members[size_t(levelOf_[size_t(lower ? o.rows.back() : o.rows.front())])].push_back(&o);
   }
-  homeStart.assign(levels.size() + 1, 0);
-  for (const Group& grp : groups) ++homeStart[size_t(grp.home) + 1];
-  for (size_t k = 0; k < levels.size(); ++k) homeStart[k + 1] += homeStart[k];
-  homeGroups.resize(groups.size());
-  std::vector<int> fill(homeStart.begin(), homeStart.end() - 1);
-  for (size_t i = 0; i < groups.size(); ++i) homeGroups[size_t(fill[size_t(groups[i].home)]++)] = int(i);
+  extraRow = int(rowAt.size());
+  groupCount = long(built.size());
+  std::map<std::vector<int>, int> known;  // a home shape's key → its index
+  for (int k = 0; k < levelCount(); ++k) {
+    Home home{};
+    const std::vector<int> key = homeKey(J, members[size_t(k)], levels[size_t(k)].lane == 1 ? 1 : 0, k, home);
+    const auto found = known.find(key);
+    home.shape = found != known.end() ? found->second : known.emplace(key, addShape(key)).first->second;
+    homes.push_back(home);
+    const HomeShape& shape = homeShapes[size_t(home.shape)];
+    for (int r = shape.runBegin; r < shape.runBegin + shape.runs; ++r) {
+      structuralPairs += runs[size_t(r)].pairs;
+      dotLength += long(runs[size_t(r)].pairs) * runs[size_t(r)].terms;
+    }
+  }
 }
 
-// A group's structure as a key: [cols, rows, nonzeros, their slots in G/H (column order), then per dot length
-// 1…8 the count and the pairs (a, b, target − base)]. One pair per S entry (rows sharing a column), its dot
-// over the span of the columns both rows use. `base` (the smallest target) makes alike groups equal.
-std::vector<int> BlockLayout::shapeKey(const SparseMatrixD& J, const std::vector<int>& rows, const std::vector<int>& cols,
-                                       int lane, int& base) const {
-  const int g = int(cols.size()), u = int(rows.size());
-  std::vector<int> key{g, u, 0};
-  std::vector<char> used(size_t(u) * size_t(g), 0);  // structural nonzeros of the group's G block
-  for (int cl = 0; cl < g; ++cl)
-    for (int p = J.outerIndexPtr()[cols[size_t(cl)]]; p < J.outerIndexPtr()[cols[size_t(cl)] + 1]; ++p) {
-      const int pos = position[size_t(J.innerIndexPtr()[p])];
-      const int i = int(std::lower_bound(rows.begin(), rows.end(), pos) - rows.begin());
-      key.push_back(i * g + cl);
-      used[size_t(i * g + cl)] = 1;
-      ++key[2];
+// A home's structure as a key: [columns, their offsets from colBase; entries, (value, row, col) each; runs,
+// (pairs, terms) each; per dot (target − base, its terms (a, b))]. Alike homes have equal keys.
+std::vector<int> BlockLayout::homeKey(const SparseMatrixD& J, const std::vector<const Group*>& members, int lane, int k,
+                                      Home& home) const {
+  const int* outer = J.outerIndexPtr();
+  home.rowBase = levels[size_t(k)].start;
+  home.colBase = members.empty() ? 0 : members.front()->cols.front();
+  for (const Group* o : members) home.colBase = std::min(home.colBase, o->cols.front());
+  home.valueBase = outer[home.colBase];
+  std::vector<int> cols, entryKey;
+  struct Dot {
+    int target, phase;
+    std::vector<int> terms;
+  };
+  std::vector<Dot> dots;
+  std::map<int, int> intoTarget;  // dots so far into a target
+  for (const Group* o : members) {
+    const int g = int(o->cols.size()), u = int(o->rows.size()), col0 = int(cols.size());
+    std::vector<int> value(size_t(u) * size_t(g), -1), entry(size_t(u) * size_t(g), -1);  // −1: structural zero
+    for (int cl = 0; cl < g; ++cl) {
+      const int c = o->cols[size_t(cl)];
+      cols.push_back(c - home.colBase);
+      for (int p = outer[c]; p < outer[c + 1]; ++p) {
+        const int pos = position[size_t(J.innerIndexPtr()[p])];
+        const int i = int(std::lower_bound(o->rows.begin(), o->rows.end(), pos) - o->rows.begin());
+        const bool extra = lane == 1 && levelOf_[size_t(pos)] == middle;
+        const int row = extra ? extraRow + pos - levels[size_t(middle)].start : pos;
+        value[size_t(i * g + cl)] = p - home.valueBase;
+        entry[size_t(i * g + cl)] = int(entryKey.size()) / 3;
+        entryKey.insert(entryKey.end(), {p - home.valueBase, row - home.rowBase, col0 + cl});
+      }
     }
-  std::vector<Pair> byLength[8];
-  base = std::numeric_limits<int>::max();
-  for (int i = 0; i < u; ++i)
-    for (int j = 0; j <= i; ++j) {
-      int first = g, last = -1;
-      for (int cl = 0; cl < g; ++cl)
-        if (used[size_t(i * g + cl)] && used[size_t(j * g + cl)]) first = std::min(first, cl), last = cl;
-      if (last < 0) continue;
-      const int t = target(rows[size_t(i)], rows[size_t(j)], lane);
-      byLength[last - first].push_back({std::uint16_t(i * g + first), std::uint16_t(j * g + first), t});
-      base = std::min(base, t);
-    }
-  for (const auto& run : byLength) {
-    key.push_back(int(run.size()));
-    for (const Pair& pr : run) key.insert(key.end(), {int(pr.a), int(pr.b), pr.target - base});
+    for (int i = 0; i < u; ++i)
+      for (int j = 0; j <= i; ++j) {
+        Dot dot{target(o->rows[size_t(i)], o->rows[size_t(j)], lane), 0, {}};
+        for (int cl = 0; cl < g; ++cl)
+          if (value[size_t(i * g + cl)] >= 0 && value[size_t(j * g + cl)] >= 0)
+            dot.terms.insert(dot.terms.end(), {value[size_t(i * g + cl)], entry[size_t(j * g + cl)]});
+        if (dot.terms.empty()) continue;
+        dot.phase = intoTarget[dot.target]++;
+        dots.push_back(std::move(dot));
+      }
+  }
+  std::stable_sort(dots.begin(), dots.end(), [](const Dot& a, const Dot& b) {
+    return a.phase != b.phase ? a.phase < b.phase : a.terms.size() < b.terms.size();
+  });
+  home.base = 0;
+  for (size_t d = 0; d < dots.size(); ++d) home.base = d == 0 ? dots[d].target : std::min(home.base, dots[d].target);
+  std::vector<int> key{int(cols.size())};
+  key.insert(key.end(), cols.begin(), cols.end());
+  key.push_back(int(entryKey.size()) / 3);
+  key.insert(key.end(), entryKey.begin(), entryKey.end());
+  std::vector<int> runKey;
+  for (size_t d = 0; d < dots.size(); ++d) {
+    const int len = int(dots[d].terms.size()) / 2;
+    if (d > 0 && int(dots[d - 1].terms.size()) / 2 == len) ++runKey[runKey.size() - 2];
+    else runKey.insert(runKey.end(), {1, len});
+  }
+  key.push_back(int(runKey.size()) / 2);
+  key.insert(key.end(), runKey.begin(), runKey.end());
+  for (const Dot& dot : dots) {
+    key.push_back(dot.target - home.base);
+    key.insert(key.end(), dot.terms.begin(), dot.terms.end());
   }
   return key;
 }
 
-// Stores a new shape from its key (shapeKey's layout) and returns its index.
+// Stores a new home shape from its key (homeKey's layout) and returns its index.
 int BlockLayout::addShape(const std::vector<int>& key) {
-  Shape shape{int(slots.size()), int(pairs.size()), {}, 0, {}};
-  const size_t nonzeros = size_t(key[2]);
-  slots.insert(slots.end(), key.begin() + 3, key.begin() + 3 + long(nonzeros));
-  for (size_t k = 0; k < nonzeros; ++k) slotRows.push_back(std::uint8_t(key[3 + k] / key[0]));  // slot = row · cols + col
-  size_t k = 3 + nonzeros;
-  for (int len = 0; len < 8; ++len) {
-    const int count = key[k++];
-    shape.perLength[len] = std::uint16_t(count);
-    if (count > 0) shape.runLength[shape.runs++] = std::uint8_t(len + 1);
-    for (int q = 0; q < count; ++q, k += 3) pairs.push_back({std::uint16_t(key[k]), std::uint16_t(key[k + 1]), key[k + 2]});
+  HomeShape shape{int(homeCols.size()), key[0], int(entries.size()), 0, int(runs.size()), 0, int(pairTargets.size()),
+                  int(terms.size())};
+  size_t k = 1;
+  homeCols.insert(homeCols.end(), key.begin() + 1, key.begin() + 1 + key[0]);
+  k += size_t(key[0]);
+  shape.entries = key[k++];
+  for (int e = 0; e < shape.entries; ++e, k += 3) entries.push_back({key[k], key[k + 1], key[k + 2]});
+  shape.runs = key[k++];
+  for (int r = 0; r < shape.runs; ++r, k += 2) runs.push_back({key[k], key[k + 1]});
+  for (int r = 0; r < shape.runs; ++r) {
+    const Run run = runs[size_t(shape.runBegin + r)];
+    for (int q = 0; q < run.pairs; ++q) {
+      pairTargets.push_back(key[k++]);
+      for (int t = 0; t < run.terms; ++t, k += 2) terms.push_back({key[k], key[k + 1]});
+    }
   }
-  shapes.push_back(shape);
-  return int(shapes.size()) - 1;
+  maxHomeCols = std::max(maxHomeCols, shape.cols);
+  maxHomeEntries = std::max(maxHomeEntries, shape.entries);
+  homeShapes.push_back(shape);
+  return int(homeShapes.size()) - 1;
 }
 
 }  // namespace varsim

@@ -4,9 +4,9 @@
 // downwards: the twisted, "both ends" factorisation, one chain per thread), the row order inside a
 // level (rows coupled to the chain's next level last, to its previous level first, so each coupling
 // block is a small r × c corner instead of a full w × w block) and the per-body assembly of S: J's
-// columns in groups sharing rows (a rod's coordinates), one dense dot per structural entry of S.
+// columns in groups sharing rows (a rod's coordinates), one dot per group and structural entry of S, compiled
+// per level into a shape that alike levels share.
 #pragma once
-#include <cstdint>
 #include <vector>
 
 #include "engine/solvers/sparse_solver.h"
@@ -34,44 +34,54 @@ struct BlockLevel {
 };
 
 struct BlockLayout {
-  // J columns groupCols[colBegin..colEnd) over `rows` rows (G, H: rows × cols, row-major). Its structure,
-  // the slots of its nonzeros in G and H and its pairs with targets relative to `base`, is a Shape shared
-  // by every group built alike (a ladder has a handful): the assembly then streams J and a few bytes per
-  // group instead of per-nonzero slots and per-entry pair records.
-  struct Group {
-    int lane, home, colBegin, colEnd, rows, shape, base;  // home: its first level eliminated
-    int rowBegin;  // its rows' places in the right-hand side: groupRows[rowBegin … rowBegin + rows)
+  // The assembly of S += J M⁻¹ Jᵀ and w −= J M⁻¹ r is per home level: the body groups (J columns sharing rows, a
+  // rod's coordinates) whose first level eliminated is k. A home's structure, relative to its Home record, is a
+  // HomeShape shared by every home built alike (a ladder has a handful), so the assembly streams J's values, M⁻¹, r
+  // and 20 bytes per level, and no index per nonzero or S entry.
+  struct Home {
+    int shape;      // homeShapes index
+    int base;       // its smallest store target
+    int valueBase;  // J's value index of its first column (the smallest)
+    int colBase;    // its first column
+    int rowBase;    // w position its rows are relative to (the level's start)
   };
-  struct Shape {
-    int slotBegin, pairBegin;
-    std::uint16_t perLength[8];  // pairs by dot length 1…8, in that order from pairBegin
-    std::uint8_t runs, runLength[8];  // the dot lengths that have pairs, ascending (the assembly's loop)
+  struct HomeShape {
+    int colBegin, cols;        // its columns colBase + homeCols[colBegin …)
+    int entryBegin, entries;   // its nonzeros: entries[entryBegin …), in the order of the groups, columns, J
+    int runBegin, runs;        // its dots: runs[runBegin …), each `pairs` dots of `terms` terms;
+    int pairBegin, termBegin;  // their targets from pairTargets[pairBegin], their terms from terms[termBegin]
   };
-  // store[base + target] += Σ_{c < len} G[a + c] H[b + c]: a, b are row offsets in the group's block plus the
-  // first column both rows use, len runs to the last one (the columns outside hold structural zeros).
-  struct Pair {
-    std::uint16_t a, b;
-    int target;
+  // A nonzero: J value valueBase + value, in w row rowBase + row and the home's column col; H[e] = J M⁻¹ there
+  // (e its index in the home).
+  struct Entry {
+    int value, row, col;
+  };
+  // store[base + target] += Σ_t J[valueBase + a_t] H[b_t]: a dot of a group's columns that both S rows use, in
+  // column order (the dense dot of the group's J and J M⁻¹ blocks without its structural zeros, whose products are
+  // exact zeros). A home's dots are ordered by phase (the p-th dot into its target) and then term count, so the
+  // dots into one target keep their group order and each run has one dot length.
+  struct Term {
+    int a, b;
+  };
+  struct Run {
+    int pairs, terms;  // pairTargets[…] and terms of this many dots of `terms` terms each, in order
   };
   std::vector<int> position, rowAt;  // row → position in level order, and back
   std::vector<BlockLevel> levels;
   std::vector<int> chain[2];         // lane 0 and lane 1 levels in elimination order
   int middle = 0;
-  std::vector<int> diagEntry;        // per position: store index of S_ii
-  std::vector<Group> groups;
-  std::vector<int> homeStart, homeGroups;  // groups of home level k: homeGroups[homeStart[k] … homeStart[k+1])
-  std::vector<int> groupCols;
-  // Per group, its rows in level order (the row order of G and H), so the assembly can also subtract
-  // J M⁻¹ r from the right-hand side; the lower chain's rows of the middle level map to a private copy
-  // after the m positions, extraRow + (p − middle start), so the two lanes never write the same entry.
-  std::vector<int> groupRows;
+  std::vector<Home> homes;            // per level
+  std::vector<HomeShape> homeShapes;
+  std::vector<int> homeCols;
+  std::vector<Entry> entries;
+  std::vector<Run> runs;
+  std::vector<int> pairTargets;
+  std::vector<Term> terms;
+  // The lower chain's rows of the middle level map to a private copy of w after the m positions, extraRow +
+  // (p − middle start), so the two lanes never write the same entry.
   int extraRow = 0;
-  std::vector<Shape> shapes;
-  std::vector<Pair> pairs;           // the shapes' pairs
-  std::vector<int> slots;            // the shapes' nonzeros in column order: their places in G and H
-  std::vector<std::uint8_t> slotRows;  // and their rows in the group (≤ 32 rows)
-  int storeSize = 0, extraOff = 0, maxGroupBlock = 0, maxWidth = 0;
-  long structuralPairs = 0, dotLength = 0;  // Σ pairs' dot lengths (× the flops of the assembly)
+  int storeSize = 0, extraOff = 0, maxWidth = 0, maxHomeCols = 0, maxHomeEntries = 0;
+  long groupCount = 0, structuralPairs = 0, dotLength = 0;  // body groups, dots, Σ terms (× the assembly's flops)
 
   explicit BlockLayout(const SparseMatrixD& J);
   int levelCount() const { return int(levels.size()); }
@@ -84,8 +94,11 @@ struct BlockLayout {
   void placeBlocks(const std::vector<std::vector<int>>& adj);
   void groupColumns(const SparseMatrixD& J);
   int target(int pa, int pb, int lane) const;
-  std::vector<int> shapeKey(const SparseMatrixD& J, const std::vector<int>& rows, const std::vector<int>& cols, int lane,
-                            int& base) const;
+  struct Group {
+    std::vector<int> rows, cols;  // positions, J columns (both ascending)
+  };
+  std::vector<int> homeKey(const SparseMatrixD& J, const std::vector<const Group*>& members, int lane, int k,
+                           Home& home) const;
   int addShape(const std::vector<int>& key);
 };
 

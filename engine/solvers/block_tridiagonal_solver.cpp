@@ -15,16 +15,17 @@ namespace varsim {
 namespace {
 using namespace blockkernel;
 
-// store[target] += G_a · H_b for each structural S entry of a group with Cols columns.
-template <int Cols>
-void scatterPairs(const BlockLayout::Pair* pr, const BlockLayout::Pair* end, const double* G, const double* H, double* store) {
-  for (; pr != end; ++pr) {
-    const double* a = G + pr->a;
-    const double* b = H + pr->b;
-    double s = a[0] * b[0];
-    for (int c = 1; c < Cols; ++c) s += a[c] * b[c];
-    store[pr->target] += s;
+// store[target] += Σ_t J[a_t] H[b_t] for each pair of a run whose dots have Len terms (BlockLayout::Term);
+// returns the terms after the run's.
+template <int Len>
+const BlockLayout::Term* scatterPairs(const int* target, const int* end, const BlockLayout::Term* term, const double* J,
+                                      const double* H, double* store) {
+  for (; target != end; ++target, term += Len) {
+    double s = J[term[0].a] * H[term[0].b];
+    for (int t = 1; t < Len; ++t) s += J[term[t].a] * H[term[t].b];
+    store[*target] += s;
   }
+  return term;
 }
 }  // namespace
 
@@ -62,27 +63,24 @@ void BlockTridiagonalSolver::twoLanes(Phase phase, bool parallel) {
 
 void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
   const bool samePattern = beginFactor(massDiag, J, dDiag);
-  if (massChanged()) invMValid_ = false;
   if (!samePattern || !layout_) {
     const auto start = SteadyClock::now();
     layout_ = std::make_unique<BlockLayout>(J);
     n_ = J.cols();
     m_ = J.rows();
     store_.assign(size_t(layout_->storeSize), 0.0);
-    for (auto* scratch : {&g_[0], &g_[1], &h_[0], &h_[1]}) scratch->assign(size_t(layout_->maxGroupBlock), 0.0);
+    for (int lane = 0; lane < 2; ++lane) {
+      im_[lane].assign(size_t(layout_->maxHomeCols), 0.0);
+      rim_[lane].assign(size_t(layout_->maxHomeCols), 0.0);
+      h_[lane].assign(size_t(layout_->maxHomeEntries), 0.0);
+    }
     diag0_.assign(size_t(m_), 0.0);
-    invM_.resize(n_);
     w_.resize(m_ + (layout_->levels.empty() ? 0 : layout_->levels[size_t(layout_->middle)].width));
     stats_.analyseUs = microsecondsSince(start);
     ++stats_.analyses;
-    invMValid_ = false;
   }
   jac_ = &J;
   dDiag_ = &factoredD();
-  if (!invMValid_) {  // M changed (or a new layout): M is constant in most scenes, its n divisions once
-    invM_ = massDiag.cwiseInverse();
-    invMValid_ = true;
-  }
   stats_.factorUs = 0;  // timed by the solve that factors
   ++stats_.factorizations;
   stats_.matrixNnz = long(layout_->structuralPairs);
@@ -125,11 +123,7 @@ void BlockTridiagonalSolver::factorLane(int lane) {
     const BlockLevel& lv = lay.levels[size_t(k)];
     if (lane == 0 || lv.next != lay.middle) zeroLevel(lay.levels[size_t(lv.next)]);  // the middle block is lane 0's
     assembleHome(k, lane);
-    for (int p = lv.start; p < lv.start + lv.width; ++p) {
-      double& e = store_[size_t(lay.diagEntry[size_t(p)])];
-      e += (*dDiag_)[lay.rowAt[size_t(p)]];
-      diag0_[size_t(p)] = e;
-    }
+    addD(lv);
     choleskyLevel(k);
     const int c = lv.width - lv.sendCol;
     if (lv.recvRows > 0 && c > 0) {
@@ -152,50 +146,47 @@ void BlockTridiagonalSolver::zeroLevel(const BlockLevel& lv) {
 }
 void BlockTridiagonalSolver::zeroLevel(int offset, int count) { std::fill_n(store_.data() + offset, count, 0.0); }
 
-// S += J M⁻¹ Jᵀ of the groups whose home is level k: G = J and H = J M⁻¹ on a group's rows, one dot per S entry.
+// S += J M⁻¹ Jᵀ of the groups whose home is level k, one dot per S entry and group of J's values in place and
+// H = J M⁻¹ on the home's nonzeros (lane scratch), and w −= J M⁻¹ r on their rows (the same terms as a pass over J
+// by columns). Three loops of a trip count fixed per home shape, so their branches are predicted.
 void BlockTridiagonalSolver::assembleHome(int k, int lane) {
   const BlockLayout& lay = *layout_;
-  const int* outer = jac_->outerIndexPtr();
-  const double* jv = jac_->valuePtr();
-  double* G = g_[lane].data();  // per-lane scratch, small enough to stay in L1
-  const double* r = r_->data();
-  double* w = w_.data();
-  double* H = h_[lane].data();
-  for (int gi = lay.homeStart[size_t(k)]; gi < lay.homeStart[size_t(k) + 1]; ++gi) {
-    const BlockLayout::Group& grp = lay.groups[size_t(lay.homeGroups[size_t(gi)])];
-    const BlockLayout::Shape& shape = lay.shapes[size_t(grp.shape)];
-    const int* slot = lay.slots.data() + shape.slotBegin;  // G and H are all zero here (see the end of the loop)
-    const std::uint8_t* slotRow = lay.slotRows.data() + shape.slotBegin;
-    const int* place = lay.groupRows.data() + grp.rowBegin;  // the group's rows in w
-    for (int cl = grp.colBegin; cl < grp.colEnd; ++cl) {
-      const int c = lay.groupCols[size_t(cl)];
-      const double s = r[c] * invM_[c];
-      for (int p = outer[c]; p < outer[c + 1]; ++p, ++slot, ++slotRow) {
-        G[*slot] = jv[p];
-        H[*slot] = jv[p] * invM_[c];
-        w[place[*slotRow]] -= jv[p] * s;  // w = t − J M⁻¹ r, the same terms as a pass over J by columns
-      }
+  const BlockLayout::Home& home = lay.homes[size_t(k)];
+  const BlockLayout::HomeShape& shape = lay.homeShapes[size_t(home.shape)];
+  const double* __restrict J = jac_->valuePtr() + home.valueBase;
+  const double* invM = inverseMass().data() + home.colBase;
+  const double* r = r_->data() + home.colBase;
+  double* __restrict im = im_[lane].data();
+  double* __restrict rim = rim_[lane].data();
+  double* __restrict H = h_[lane].data();
+  const int* col = lay.homeCols.data() + shape.colBegin;
+  for (int j = 0; j < shape.cols; ++j) {
+    im[j] = invM[col[j]];
+    rim[j] = r[col[j]] * im[j];
+  }
+  double* __restrict w = w_.data() + home.rowBase;
+  const BlockLayout::Entry* entry = lay.entries.data() + shape.entryBegin;
+  for (int e = 0; e < shape.entries; ++e) {
+    const double v = J[entry[e].value];
+    H[e] = v * im[entry[e].col];
+    w[entry[e].row] -= v * rim[entry[e].col];
+  }
+  double* store = store_.data() + home.base;
+  const int* target = lay.pairTargets.data() + shape.pairBegin;
+  const BlockLayout::Term* term = lay.terms.data() + shape.termBegin;
+  for (const BlockLayout::Run* run = lay.runs.data() + shape.runBegin, *end = run + shape.runs; run != end; ++run) {
+    const int* stop = target + run->pairs;
+    switch (run->terms) {  // a fixed term count per run lets the compiler unroll the dot
+      case 1: term = scatterPairs<1>(target, stop, term, J, H, store); break;
+      case 2: term = scatterPairs<2>(target, stop, term, J, H, store); break;
+      case 3: term = scatterPairs<3>(target, stop, term, J, H, store); break;
+      case 4: term = scatterPairs<4>(target, stop, term, J, H, store); break;
+      case 5: term = scatterPairs<5>(target, stop, term, J, H, store); break;
+      case 6: term = scatterPairs<6>(target, stop, term, J, H, store); break;
+      case 7: term = scatterPairs<7>(target, stop, term, J, H, store); break;
+      default: term = scatterPairs<8>(target, stop, term, J, H, store); break;
     }
-    double* store = store_.data() + grp.base;
-    const BlockLayout::Pair* pr = lay.pairs.data() + shape.pairBegin;
-    for (int k = 0; k < shape.runs; ++k) {  // a fixed dot length per run lets the compiler unroll it
-      const int len = shape.runLength[k];
-      const BlockLayout::Pair* end = pr + shape.perLength[len - 1];
-      switch (len) {
-        case 1: scatterPairs<1>(pr, end, G, H, store); break;
-        case 2: scatterPairs<2>(pr, end, G, H, store); break;
-        case 3: scatterPairs<3>(pr, end, G, H, store); break;
-        case 4: scatterPairs<4>(pr, end, G, H, store); break;
-        case 5: scatterPairs<5>(pr, end, G, H, store); break;
-        case 6: scatterPairs<6>(pr, end, G, H, store); break;
-        case 7: scatterPairs<7>(pr, end, G, H, store); break;
-        default: scatterPairs<8>(pr, end, G, H, store); break;
-      }
-      pr = end;
-    }
-    // Back to all zeros for the next group (its dots read the structural zeros inside their spans): the few
-    // slots written cost less than clearing the whole block.
-    for (const int* z = lay.slots.data() + shape.slotBegin; z != slot; ++z) G[*z] = H[*z] = 0.0;
+    target = stop;
   }
 }
 
@@ -206,11 +197,7 @@ void BlockTridiagonalSolver::factorMiddle() {
   double* A = store_.data() + mid.diagOff;
   const double* extra = store_.data() + lay.extraOff;
   for (int e = 0; e < packedSize(mid.width); ++e) A[e] += extra[e];
-  for (int p = mid.start; p < mid.start + mid.width; ++p) {
-    double& e = store_[size_t(lay.diagEntry[size_t(p)])];
-    e += (*dDiag_)[lay.rowAt[size_t(p)]];
-    diag0_[size_t(p)] = e;
-  }
+  addD(mid);
   for (int lane = 0; lane < 2; ++lane) {  // the two deferred updates, upper chain first
     if (lay.chain[lane].empty()) continue;
     const BlockLevel& lv = lay.levels[size_t(lay.chain[lane].back())];
@@ -219,6 +206,17 @@ void BlockTridiagonalSolver::factorMiddle() {
                    lv.width - lv.sendCol);  // once per factor: no fixed size needed
   }
   choleskyLevel(lay.middle);
+}
+
+// S_kk += D_k, and its diagonal kept for the pivot check.
+void BlockTridiagonalSolver::addD(const BlockLevel& lv) {
+  const int* rowAt = layout_->rowAt.data() + lv.start;
+  double* diag0 = diag0_.data() + lv.start;
+  for (int i = 0; i < lv.width; ++i) {
+    double& e = store_[size_t(lv.diagOff + packedIndex(lv.width, i, i))];
+    e += (*dDiag_)[rowAt[i]];
+    diag0[i] = e;
+  }
 }
 
 // In-place Cholesky of level k's diagonal block (blockkernel::choleskyPacked).
@@ -236,6 +234,7 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   const SparseMatrixD& J = *jac_;
   const int* outer = J.outerIndexPtr();
   const double* jv = J.valuePtr();
+  const double* invM = inverseMass().data();
   const int* inner = J.innerIndexPtr();
   const std::vector<int>& position = layout_->position;
   factorDeferred(r, t);  // also w = L⁻¹(t − J M⁻¹ r) in level order
@@ -253,7 +252,7 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
       s += vy;
       sAbs += std::abs(vy);
     }
-    x[c] = s * invM_[c];
+    x[c] = s * invM[c];
     residualColumn(c, x[c], s, sAbs, r[c], inner + outer[c], jv + outer[c], outer[c + 1] - outer[c]);
   }
 }

@@ -48,6 +48,7 @@ class BlockTridiagonalSolver : public SparseSolver {
   void backwardLane(int lane);
   void solveMiddle();
   void sendForward(const BlockLevel& lv);
+  void addD(const BlockLevel& lv);
   void choleskyLevel(int k);  // throws SingularSystem naming level k
   // Runs phase(0) and phase(1): lane 1 on the helper thread with 2 threads and `parallel`, else one after
   // the other. The lanes write disjoint data, so the order does not change a bit of the result.
@@ -55,14 +56,14 @@ class BlockTridiagonalSolver : public SparseSolver {
   static void runPendingLaneOne(void* self);  // the helper thread's job: pending_(1)
 
   std::unique_ptr<BlockLayout> layout_;
-  std::vector<double> store_, diag0_, g_[2], h_[2];  // g_, h_: per-lane scratch of one body group, zero between groups
-  Eigen::VectorXd invM_, w_;
+  std::vector<double> store_, diag0_;
+  std::vector<double> im_[2], rim_[2], h_[2];  // per-lane scratch of one home: M⁻¹, M⁻¹ r on its columns, J M⁻¹
+  Eigen::VectorXd w_;
   const SparseMatrixD* jac_ = nullptr;
   const Eigen::VectorXd* dDiag_ = nullptr;
   const Eigen::VectorXd* r_ = nullptr;  // the right-hand side while factorDeferred runs
   long n_ = 0, m_ = 0;
   int threads_ = 1;
-  bool invMValid_ = false;  // invM_ is M⁻¹ of the base's current M
   Phase pending_ = nullptr;
   SolverWorker worker_;
 };

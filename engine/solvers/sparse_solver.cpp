@@ -35,7 +35,8 @@ bool SparseSolver::beginFactor(const Eigen::VectorXd& massDiag, const SparseMatr
                  std::memcmp(massDiag_.data(), massDiag.data(), sizeof(double) * size_t(massDiag.size())) != 0;
   if (massChanged_) {  // M is constant in most scenes: its n divisions once, not per step
     massDiag_ = massDiag;
-    invMass_ = (massDiag.array() != 0.0).select(massDiag.array().inverse(), 0.0).matrix();
+    invMass_ = massDiag.cwiseInverse();  // vectorised, then 0 where M is: no branch and division per entry
+    invMass_ = (massDiag.array() != 0.0).select(invMass_.array(), 0.0).matrix();
   }
   dDiag_ = dDiag;
   J_ = &J;

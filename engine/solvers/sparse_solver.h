@@ -83,6 +83,7 @@ class SparseSolver {
   // arrays as the last analysed pattern (else records the new one: the caller re-analyses).
   bool beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag);
   bool massChanged() const { return massChanged_; }  // M differed from the previous factor()'s (or was the first)
+  const Eigen::VectorXd& inverseMass() const { return invMass_; }  // the last factor()'s M⁻¹, 0 where M is 0
   const Eigen::VectorXd& factoredD() const { return dDiag_; }  // the last factor()'s D (a copy: it outlives the caller's)
   SparseSolveStats stats_;
   double factorInSolveUs_ = 0;  // set by a solveFactored that ran a deferred factorisation (not solve time)

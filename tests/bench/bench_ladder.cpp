@@ -132,7 +132,7 @@ void sweep(bool rigid) {
 void solverOnly(bool rigid) {
   std::printf("SPOOK ladder matrix at t = 1 s (%s rods), CPU ms per factor + solve, mean of 50\n%6s %10s %10s %10s %10s\n",
               rigid ? "rigid" : "director", "N", "ldlt", "umfpack", "block",
-              "block levels/max width, mean coupling corner r x c, body groups, S entries");
+              "block levels/max width, mean coupling corner r x c, body groups, dots into S");
   for (int N : {100, 1000, 5000}) {
     Ladder ladder(LadderConfig{N});
     SpookStepper spook(ladder.system());
@@ -161,9 +161,9 @@ void solverOnly(bool rigid) {
         double rows = 0, cols = 0;
         for (const BlockLevel& lv : b->layout()->levels) rows += lv.recvRows, cols += lv.width - lv.sendCol;
         char buf[128];
-        std::snprintf(buf, sizeof buf, "%d/%d, coupling %.1f x %.1f, %ld groups of %ld shapes, %ld S entries (mean dot length %.2f)",
-                      b->levels(), b->maxLevelWidth(), rows / b->levels(), cols / b->levels(), long(b->layout()->groups.size()),
-                      long(b->layout()->shapes.size()),
+        std::snprintf(buf, sizeof buf, "%d/%d, coupling %.1f x %.1f, %ld groups in %ld level shapes, %ld dots (%.2f terms)",
+                      b->levels(), b->maxLevelWidth(), rows / b->levels(), cols / b->levels(), b->layout()->groupCount,
+                      long(b->layout()->homeShapes.size()),
                       b->layout()->structuralPairs, double(b->layout()->dotLength) / double(b->layout()->structuralPairs));
         shape = buf;
       }
