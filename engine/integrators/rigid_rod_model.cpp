@@ -27,9 +27,11 @@ static double scaledIdentity(const ConstraintDesc& d, const double* a, size_t wi
 
 RigidRodModel::RigidRodModel(const RodSystem& system) : system_(system), descs_(system.constraints()) {
   std::vector<int> rodOf(size_t(system.coordinateCount()), -1);  // coordinate → offset of its rod's u, if a u column
-  for (const auto& b : system.bodies())
+  for (const auto& b : system.bodies()) {
+    (b.isRod ? rodOffsets_ : particleOffsets_).push_back(b.offset);
     if (b.isRod)
       for (int k = 3; k < 6; ++k) rodOf[size_t(b.offset + k)] = b.offset;
+  }
   uBlocks_.resize(descs_.size());
   for (size_t i = 0; i < descs_.size(); ++i) {
     ConstraintDesc& d = descs_[i];
@@ -170,32 +172,35 @@ void RigidRodModel::mapStructuralZeros(ConstraintDesc& d, const std::vector<UBlo
     }
 }
 
+// Per body: every coordinate written once (no copy of the whole vector first), from the packed offsets.
 void RigidRodModel::toTwist(const Eigen::VectorXd& q, const Eigen::VectorXd& rates, Eigen::VectorXd& out) const {
-  out = rates;
-  for (const auto& b : system_.bodies())
-    if (b.isRod) {
-      const Eigen::Vector3d u = q.segment<3>(b.offset + 3);
-      out.segment<3>(b.offset + 3) = u.cross(rates.segment<3>(b.offset + 3));
-    }
+  out.resize(rates.size());
+  for (const int o : particleOffsets_) out.segment<3>(o) = rates.segment<3>(o);
+  for (const int o : rodOffsets_) {
+    const Eigen::Vector3d u = q.segment<3>(o + 3);
+    out.segment<3>(o) = rates.segment<3>(o);
+    out.segment<3>(o + 3) = u.cross(rates.segment<3>(o + 3));
+  }
 }
 
 void RigidRodModel::toRates(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, Eigen::VectorXd& out) const {
-  out = twist;
-  for (const auto& b : system_.bodies())
-    if (b.isRod) {
-      const Eigen::Vector3d u = q.segment<3>(b.offset + 3);
-      out.segment<3>(b.offset + 3) = twist.segment<3>(b.offset + 3).cross(u);
-    }
+  out.resize(twist.size());
+  for (const int o : particleOffsets_) out.segment<3>(o) = twist.segment<3>(o);
+  for (const int o : rodOffsets_) {
+    const Eigen::Vector3d u = q.segment<3>(o + 3);
+    out.segment<3>(o) = twist.segment<3>(o);
+    out.segment<3>(o + 3) = twist.segment<3>(o + 3).cross(u);
+  }
 }
 
 // The director is rotated as a vector (so3::rotate), not through exp's 3×3 matrix: a third of the work.
 void RigidRodModel::retract(const Eigen::VectorXd& q, const Eigen::VectorXd& twist, double h, Eigen::VectorXd& qNext) const {
   qNext.resize(q.size());
-  for (const auto& b : system_.bodies()) {
-    qNext.segment<3>(b.offset) = q.segment<3>(b.offset) + h * twist.segment<3>(b.offset);
-    if (!b.isRod) continue;
-    const Eigen::Vector3d u = so3::rotate(h * twist.segment<3>(b.offset + 3), q.segment<3>(b.offset + 3));
-    qNext.segment<3>(b.offset + 3) = u.normalized();
+  for (const int o : particleOffsets_) qNext.segment<3>(o) = q.segment<3>(o) + h * twist.segment<3>(o);
+  for (const int o : rodOffsets_) {
+    qNext.segment<3>(o) = q.segment<3>(o) + h * twist.segment<3>(o);
+    const Eigen::Vector3d u = so3::rotate(h * twist.segment<3>(o + 3), q.segment<3>(o + 3));
+    qNext.segment<3>(o + 3) = u.normalized();
   }
 }
 
@@ -205,15 +210,18 @@ void RigidRodModel::retractBothWays(const Eigen::VectorXd& q, const Eigen::Vecto
                                     Eigen::VectorXd& forward, Eigen::VectorXd& backward) const {
   forward.resize(q.size());
   backward.resize(q.size());
+  const auto translate = [&](int o) {
+    const Eigen::Vector3d x = q.segment<3>(o), dx = h * twist.segment<3>(o);
+    forward.segment<3>(o) = x + dx;
+    backward.segment<3>(o) = x - dx;
+  };
+  for (const int o : particleOffsets_) translate(o);
   Eigen::Vector3d uf, ub;
-  for (const auto& b : system_.bodies()) {
-    const Eigen::Vector3d x = q.segment<3>(b.offset), dx = h * twist.segment<3>(b.offset);
-    forward.segment<3>(b.offset) = x + dx;
-    backward.segment<3>(b.offset) = x - dx;
-    if (!b.isRod) continue;
-    so3::rotateBothWays(h * twist.segment<3>(b.offset + 3), q.segment<3>(b.offset + 3), uf, ub);
-    forward.segment<3>(b.offset + 3) = uf.normalized();
-    backward.segment<3>(b.offset + 3) = ub.normalized();
+  for (const int o : rodOffsets_) {
+    translate(o);
+    so3::rotateBothWays(h * twist.segment<3>(o + 3), q.segment<3>(o + 3), uf, ub);
+    forward.segment<3>(o + 3) = uf.normalized();
+    backward.segment<3>(o + 3) = ub.normalized();
   }
 }
 

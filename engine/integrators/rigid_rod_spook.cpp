@@ -169,7 +169,7 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
       haveNextForce_ = haveForce_;
     }
     for (int i = 0; i < n; ++i) {
-      before_ = twist_;
+      if (maxChord_ > 0) before_ = twist_;  // read only by the chord rule and the re-linearisation
       double first = 0;
       const double chord = subStep(h / n, first);
       if (newtonFirst()) {
@@ -191,8 +191,8 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
     force_.swap(nextForce_);
     haveForce_ = haveNextForce_;
   }
-  state.q = twist_.q;
-  model_.toRates(twist_.q, twist_.v, state.v);
+  state.q.swap(twist_.q);  // twist_ is scratch: startFrame rebuilds it
+  model_.toRates(state.q, twist_.v, state.v);
   state.t += h;  // not twist_.t: n additions of h/n round differently from one of h
   state.step += 1;
 }
