@@ -65,9 +65,10 @@ TEST_CASE(
   newton.setRelinearise(4);
   again.setRelinearise(4);
   probe.setRelinearise(8, false);
-  const std::vector<double> noForces = probe.saveState();  // before any step: flag 0
-  REQUIRE(noForces.size() == size_t(newton.spook().multipliers().size()) + 1);
+  const std::vector<double> noForces = probe.saveState();  // before any step: flag 0, no last sub-step
+  REQUIRE(noForces.size() == size_t(newton.spook().multipliers().size()) + 2);
   CHECK(noForces[0] == 0.0);
+  CHECK(noForces.back() == 0.0);
   MechanicalState a = sys.initialState(), z = a, b = a, b2 = a;
   const double E0 = rodDiagnostics(sys, a).energy;
   double maxExcess = -1e300, maxGap = 0, worstRatio[3] = {0, 0, 0};
@@ -103,7 +104,10 @@ TEST_CASE(
           << worstRatio[2] << "; max gap " << maxGap << " m, max E - E0 " << maxExcess << " J");
   CHECK(z.q == a.q);  // K = 0: today's stepper bit for bit (no carried forces)
   CHECK(z.v == a.v);
-  CHECK(zero.saveState() == noForces);
+  const std::vector<double> zeroState = zero.saveState();  // no carried forces; the last sub-step's length
+  CHECK(std::vector<double>(zeroState.begin(), zeroState.end() - 1) ==
+        std::vector<double>(noForces.begin(), noForces.end() - 1));
+  CHECK(zeroState.back() == h / zero.lastSubSteps());
   CHECK(b2.q == b.q);  // reproducible
   CHECK(b2.v == b.v);
   CHECK(iterated > 0);
@@ -135,6 +139,11 @@ TEST_CASE(
   CHECK_THROWS_AS(newton.loadState(bad), BadInput);
   bad[3] = INFINITY;
   CHECK_THROWS_AS(newton.loadState(bad), BadInput);
+  bad = resumedStepper;
+  for (double hb : {-h, std::nan(""), double(INFINITY)}) {
+    bad.back() = hb;  // the last sub-step's length
+    CHECK_THROWS_AS(newton.loadState(bad), BadInput);
+  }
 }
 
 // Newton's first solve (rigid_rod_spook.h): the 20-rod chain whips from its first second. With the joint

@@ -53,14 +53,15 @@ double RigidRodSpook::overshoot(double hs, double chord, double first) const {
   return r;
 }
 
-// One sub-step of size hs from before_ (= twist_ on entry): the first solve about q_k ⊕ hs v_k — Newton's step
+// One sub-step of size hs from before_ (= twist_ on entry), retrodicted over hb, the sub-step that led to it
+// (SpookStepper::beginStep; 0: unknown): the first solve about q_k ⊕ hs v_k — Newton's step
 // from v_k at the carried joint forces once there are any (rigid_rod_spook.h), else the solve with the forces'
 // directions frozen there (K = 0: always) — then the re-linearisations if its miss is within reach. Returns
 // the end miss of the solve kept (m, about the q̃ SpookStepper already retracted for it; 0 without maxChord);
 // `first` receives the first solve's.
-double RigidRodSpook::subStep(double hs, double& first) {
-  const SpookFrameStart start = spook_.beginStep(twist_, hs);  // g_k, ğ, D, f: once for all its solves
-  if (newtonFirst() && haveNextForce_) {                       // Newton's first solve (rigid_rod_spook.h)
+double RigidRodSpook::subStep(double hs, double hb, double& first) {
+  const SpookFrameStart start = spook_.beginStep(twist_, hs, hb);  // g_k, ğ, D, f: once for all its solves
+  if (newtonFirst() && haveNextForce_) {                           // Newton's first solve (rigid_rod_spook.h)
     guessImpulse_ = hs * nextForce_;  // at q̃ = q_k ⊕ hs v_k, which beginStep retracted (its predictedPose)
     model_.rotationStiffness(spook_.predictedPose(), guessImpulse_, hs, twist_.t, shift_);
     spook_.step(start, twist_, &twist_.v, &shift_);  // ṽ = v_k itself: that q̃ is re-used, no copy to compare
@@ -71,7 +72,7 @@ double RigidRodSpook::subStep(double hs, double& first) {
   first = 0;
   if (maxChord_ <= 0) return 0;
   double miss = first = model_.endLinearisationErrorAbout(spook_.predictedPose(), before_.v, twist_.q, twist_.v, hs);
-  solveLog_.push_back({0, miss});
+  solveLog_.push_back({0, miss, spook_.retrodictionJump()});
   if (maxRelinearise_ > 0) first = std::max(first, spook_.retrodictionJump());  // ğ off: iterating cannot help
   if (first <= reach_ * maxChord_) relinearise(start, miss);
   return miss;
@@ -95,7 +96,7 @@ void RigidRodSpook::relinearise(const SpookFrameStart& start, double& miss) {
       ++lastRelin_;
       spook_.step(start, twist_, &iterate_, &shift_);  // from before_, as the first solve: its g_k, ğ, f kept
       next = model_.endLinearisationErrorAbout(spook_.predictedPose(), iterate_, twist_.q, twist_.v, hs);
-      solveLog_.push_back({j, next});
+      solveLog_.push_back({j, next, spook_.retrodictionJump()});
     } catch (const SimulationDiverged&) {
       next = miss;  // state left at before_ by the throw
     }
@@ -112,7 +113,9 @@ void RigidRodSpook::relinearise(const SpookFrameStart& start, double& miss) {
 }
 
 std::vector<double> RigidRodSpook::saveState() const {
-  std::vector<double> s(size_t(spook_.multipliers().size()) + 1, 0.0);
+  const size_t rows = size_t(spook_.multipliers().size());
+  std::vector<double> s(rows + 2, 0.0);
+  s[rows + 1] = hBefore_;
   if (!haveForce_) return s;
   s[0] = 1.0;
   std::copy(force_.data(), force_.data() + force_.size(), s.begin() + 1);
@@ -121,18 +124,26 @@ std::vector<double> RigidRodSpook::saveState() const {
 
 void RigidRodSpook::loadState(const std::vector<double>& state) {
   const size_t rows = size_t(spook_.multipliers().size());
-  if (state.size() != rows + 1)
+  if (state.size() == rows + 1)
+    throw BadInput("rigid-rod SPOOK state: " + std::to_string(state.size()) +
+                   " numbers: the former layout, without the last sub-step's length; allowed exactly " +
+                   std::to_string(rows + 2) + " (a flag, the joint forces and that length)");
+  if (state.size() != rows + 2)
     throw BadInput("rigid-rod SPOOK state: " + std::to_string(state.size()) + " numbers: allowed exactly " +
-                   std::to_string(rows + 1) + " (a flag and the joint forces)");
+                   std::to_string(rows + 2) + " (a flag, the joint forces and the last sub-step's length)");
   if (state[0] != 0.0 && state[0] != 1.0)
     throw BadInput("rigid-rod SPOOK state: force flag = " + std::to_string(state[0]) + ": allowed 0 or 1");
-  for (size_t i = 1; i < state.size(); ++i)
+  for (size_t i = 1; i <= rows; ++i)
     if (!std::isfinite(state[i]))
       throw BadInput("rigid-rod SPOOK state: joint force " + std::to_string(i - 1) + " = " + std::to_string(state[i]) +
                      ": allowed a finite number (N)");
+  if (!(state[rows + 1] >= 0) || !std::isfinite(state[rows + 1]))
+    throw BadInput("rigid-rod SPOOK state: last sub-step length = " + std::to_string(state[rows + 1]) +
+                   ": allowed [0, inf) s (0: none yet)");
   haveForce_ = state[0] == 1.0;
   if (haveForce_) force_ = Eigen::Map<const Eigen::VectorXd>(state.data() + 1, long(rows));
   else force_.resize(0);
+  hBefore_ = state[rows + 1];
 }
 
 // Sub-steps checked after the fact: the frame h is tried as n equal SPOOK sub-steps (n = 1, or what
@@ -171,7 +182,7 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
     for (int i = 0; i < n; ++i) {
       if (maxChord_ > 0) before_ = twist_;  // read only by the chord rule and the re-linearisation
       double first = 0;
-      const double chord = subStep(h / n, first);
+      const double chord = subStep(h / n, i == 0 ? hBefore_ : h / n, first);
       if (newtonFirst()) {
         nextForce_ = spook_.multipliers() / (h / n);
         haveNextForce_ = true;
@@ -186,7 +197,7 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
     lastRedone_ = true;
   }
   lastSubSteps_ = n;
-  lastSubStep_ = h / n;
+  lastSubStep_ = hBefore_ = h / n;
   if (newtonFirst()) {
     force_.swap(nextForce_);
     haveForce_ = haveNextForce_;

@@ -37,11 +37,11 @@ class RigidRodSpook {
   // sends the frame to the sub-step redo above (each sub-step iterating too) unless subStepFallback is
   // false (the bench's "iteration only": then it is accepted as it is). BadInput outside [0, kMaxRelinearise].
   // Only a sub-step whose first solve missed at most reach·maxChord, and whose retrodicted rows ğ differ from
-  // g_k by at most that (SpookStepper::retrodictionJump), iterates (reach ≥ 1, else BadInput): ğ, retrodicted
-  // along v_k (spook.h), is g_{k−1} exactly after a frame of one step but misses it after a sub-stepped frame,
-  // and iterating cannot correct that (ladder 150 at ε = 1e-10: max gap 3.6e-3 m without the jump test, 4.7e-4
-  // with it; 6.1e-4 with sub-steps only); such a sub-step is split until within (each sub-step's ğ then
-  // retrodicts over hs).
+  // g_k by at most that (SpookStepper::retrodictionJump), iterates (reach ≥ 1, else BadInput); such a sub-step
+  // is split until within. ğ is retrodicted over the sub-step that led to the state (the last frame's h/n for a
+  // frame's first sub-step: SpookStepper::beginStep's hBefore), so the jump is the rows' change over it; it was
+  // retrodicted over the sub-step being taken, which after a frame of other sub-steps is a pose nobody visited,
+  // and the jump test then split whipping frames into 17–36 sub-steps (notes/rodburst.md, notes/rodretro.md).
   void setRelinearise(int maxIterations, bool subStepFallback = true, double reach = kRelineariseReach);
   int maxRelinearise() const { return maxRelinearise_; }
   static constexpr int kMaxRelinearise = 16;
@@ -56,10 +56,13 @@ class RigidRodSpook {
   // rods (RigidRodModel::rotationStiffness at q̃ = q_k ⊕ hs v_k), taken at the last solve's joint forces
   // F = λ/hs (λ = F hs here) — instead of a solve with the forces' directions frozen at q̃, which a tense
   // whipping rod overshoots (the plain solve's miss is then mostly beyond max_chord, and the re-solves
-  // first contract only ×0.4–0.7). Those forces are history, not (q, v): they are the stepper's state.
-  // saveState() = {1, F} once a step has run with it, {0, 0…} before (1 + rows numbers, rows = the
-  // multipliers' count); loadState refuses another size, a flag not 0 or 1, or a non-finite force
-  // (BadInput), and after loadState(saveState()) the stepper continues bit-identically.
+  // first contract only ×0.4–0.7). Those forces, and the length hb of the last sub-step (the first sub-step's
+  // retrodiction runs over it), are history, not (q, v): they are the stepper's state.
+  // saveState() = {1, F, hb} once a step has run with forces, {0, 0…, hb} before (rows + 2 numbers, rows = the
+  // multipliers' count; hb = 0 before any step: the first sub-step then retrodicts over its own length);
+  // loadState refuses another size (the former {flag, F} layout of rows + 1 numbers with its own message), a
+  // flag not 0 or 1, a non-finite force or an hb not finite ≥ 0 (BadInput), and after loadState(saveState())
+  // the stepper continues bit-identically.
   std::vector<double> saveState() const;
   void loadState(const std::vector<double>& state);
 
@@ -75,10 +78,11 @@ class RigidRodSpook {
   double lastChord() const { return lastChord_; }  // m: its accepted sub-steps' largest end miss (maxChord > 0)
   double lastSubStepLength() const { return lastSubStep_; }  // s: h / lastSubSteps() (spook().multipliers())
   // Every SPOOK solve of the last step in order (maxChord > 0): its re-linearisation index (0: the first
-  // solve of a sub-step) and end miss about its own linearisation point (m) — the iteration's contraction.
+  // solve of a sub-step), end miss about its own linearisation point (m) — the iteration's contraction — and
+  // its sub-step's retrodiction jump (m, SpookStepper::retrodictionJump).
   struct Solve {
     int iteration;
-    double miss;
+    double miss, jump;
   };
   const std::vector<Solve>& lastSolveLog() const { return solveLog_; }
 
@@ -100,11 +104,12 @@ class RigidRodSpook {
   double fastestTurnRate(const MechanicalState& twist) const;
   void startFrame(const MechanicalState& state);
   double overshoot(double hs, double chord, double first) const;
-  double subStep(double hs, double& first);
+  double subStep(double hs, double hb, double& first);
   void relinearise(const SpookFrameStart& start, double& miss);
   int lastSubSteps_ = 1, lastSolves_ = 1, lastRelin_ = 0;
   bool lastRedone_ = false;
   double lastChord_ = 0, lastSubStep_ = 0;
+  double hBefore_ = 0;  // s: the last accepted sub-step (saved state; 0: none yet)
 };
 
 }  // namespace varsim

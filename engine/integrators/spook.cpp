@@ -63,32 +63,53 @@ void SpookStepper::setSolver(SparseSolverKind kind) {
   solver_->setThreads(config_.threads);
 }
 
-// ğ = g(q_k ⊕ (−h v_k)) and its jump from g_k (retrodictionJump): frame-start work, the same for every ṽ. The
-// first solve's q̃ = q_k ⊕ h v_k comes with it (predictedPose()): the retraction shares the rotation of the two.
-void SpookStepper::retrodict(const MechanicalState& state, double h) {
-  if (retraction_) {
+// ğ, the g_{k−1} of (26)'s ¼(g_{k+1} + 2g_k + g_{k−1}) on a grid of step h (the rows at t_k − h; (28) linearises it
+// as g_k − hG_k v_k), and its jump from g_k (retrodictionJump): frame-start work, the same for every ṽ. The step
+// of hb = hBefore that led to q_k was q_k = q_{k−1} ⊕ hb v_k, so q_k ⊕ (−hb v_k) is q_{k−1} (to round-off) and
+// its rows are g_{k−1} at t_k − hb. For hb ≠ h, ğ is interpolated linearly in time between the two visited values:
+//   ğ = g_k + (h/hb)(g(q_k ⊕ (−hb v_k)) − g_k),
+// which for rows linear in q is (28)'s g_k − hG_k v_k at any hb (G_k v_k = (g_k − g_{k−1})/hb). It replaces
+// g(q_k ⊕ (−h v_k)), a pose nobody visited when hb ≠ h: v_k is the secant over hb, so a rod end retraced along
+// it for h ≠ hb leaves its arc by ~(l/4)|ω|²h|h − hb| — centimetres in a whip, where after a sub-stepped
+// frame that jump kept the next frame splitting (notes/rodburst.md). hb = h (or 0: unknown) is
+// g(q_k ⊕ (−h v_k)) as before, bit for bit; the first solve's q̃ = q_k ⊕ h v_k comes with it (predictedPose()):
+// the retraction then shares the rotation of the two.
+void SpookStepper::retrodict(const MechanicalState& state, double h, double hBefore) {
+  const double hb = hBefore > 0 ? hBefore : h;
+  if (retraction_ && hb == h) {
     retraction_->retractBothWays(state.q, state.v, h, qPredicted_, qPrevious_);
+  } else if (retraction_) {
+    retraction_->retract(state.q, state.v, h, qPredicted_);
+    retraction_->retract(state.q, state.v, -hb, qPrevious_);
   } else {
     qPredicted_ = state.q + h * state.v;
-    qPrevious_ = state.q - h * state.v;
+    qPrevious_ = state.q - hb * state.v;
   }
   predictedAtStart_ = true;
-  previous_->evaluateValues(qPrevious_, state.t - h);  // ğ only
-  const Eigen::VectorXd &g = jacobian_.value(), &gPrev = previous_->value();
+  previous_->evaluateValues(qPrevious_, state.t - hb);  // g_{k−1} only
+  const Eigen::VectorXd &g = jacobian_.value(), &gBefore = previous_->value();
+  gRetrodicted_ = &gBefore;
+  if (hb != h) {
+    gInterpolated_ = gBefore;  // nonholonomic rows: unused
+    gRetrodicted_ = &gInterpolated_;
+  }
+  const double ratio = h / hb;
   retrodictionJump_ = 0;
   for (const RowRun& run : runs_)
     if (run.holonomic)
-      for (int row = run.begin; row < run.end; ++row)
-        retrodictionJump_ = std::max(retrodictionJump_, std::abs(gPrev[row] - g[row]));
+      for (int row = run.begin; row < run.end; ++row) {
+        if (hb != h) gInterpolated_[row] = g[row] + ratio * (gBefore[row] - g[row]);
+        retrodictionJump_ = std::max(retrodictionJump_, std::abs((*gRetrodicted_)[row] - g[row]));
+      }
 }
 
 // The holonomic rows of (26) with the linearisation of SpookConfig::predictedLinearisation about
 // q̃ = q_k ⊕ hṽ (ṽ = `predictor`: v_k on a first solve):
 //   ελ + ¼(g̃ + hG̃(v − ṽ) + 2g_k + ğ) + (τ/h)(g̃ − g_k) + τG̃(v − ṽ) = 0, scaled by 4/(h + 4τ)
 //   like (29): G̃ v + Σλ = −4/(h + 4τ) [¼g̃ + ½g_k + ¼ğ + (τ/h)(g̃ − g_k) − (h/4)G̃ṽ − τG̃ṽ],
-// with ğ = g(q_k ⊕ (−h v_k)): the pose a step of h at v_k came from (the last step's start when it
-// had length h), so g_{k−1} follows the arc of a spinning rod end that (29)'s g_k − hG_k v_k misses
-// by (l/4)(hω)² — with hω of a few rad in a whip, centimetres.
+// with ğ from g_{k−1} = g(q_k ⊕ (−hb v_k)) (retrodict): the pose the last step, of length hb, started from,
+// so g_{k−1} follows the arc of a spinning rod end that (29)'s g_k − hG_k v_k misses by (l/4)(hω)² — with
+// hω of a few rad in a whip, centimetres.
 // With g̃ = g_k + hG_k v_k, ğ = g_k − hG_k v_k, G̃ = G_k (linear rows) this is (29)'s
 // t = −(4/h)Υg_k + ΥG_k v_k. ğ stays at the pose v_k came from whatever ṽ is.
 const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& state, double h,
@@ -101,7 +122,7 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   }
   predicted_->evaluate(qPredicted_, state.t);
   const SparseMatrixD& Gp = predicted_->matrix();
-  const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = previous_->value();
+  const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = *gRetrodicted_;
   predictedJv_.noalias() = Gp * predictor;
   for (const RowRun& run : runs_) {
     if (!run.holonomic) continue;
@@ -145,7 +166,7 @@ void SpookStepper::updateFactors(double h) {
 
 // Assembly of what depends on the step's start only: J(q_k) (g_k alone with the predicted linearisation),
 // D = diag(Σ, Γ), the rows (s, t) of eq. (29), ğ, f(q_k, v_k) and M v_k + h f.
-void SpookStepper::assembleFrameStart(const MechanicalState& state, double h) {
+void SpookStepper::assembleFrameStart(const MechanicalState& state, double h, double hBefore) {
   const Eigen::VectorXd& v = state.v;
   // Predicted linearisation: G(q_k) unused, only g_k (linearisePredicted rewrites the holonomic t rows).
   if (config_.predictedLinearisation) jacobian_.evaluateValues(state.q, state.t);
@@ -160,17 +181,19 @@ void SpookStepper::assembleFrameStart(const MechanicalState& state, double h) {
     for (int row = run.begin; row < run.end; ++row)
       t_[row] = run.holonomic ? f.gain * value[row] + f.upsilon * Jv_[row] : value[row];  // nonholonomic: w(t_k)
   }
-  if (config_.predictedLinearisation) retrodict(state, h);
+  if (config_.predictedLinearisation) retrodict(state, h, hBefore);
   model_.appliedForce(state.q, v, state.t, rStart_);  // f, then M v + h f in place (no f-sized temporary)
   rStart_ = model_.massDiagonal().cwiseProduct(v) + h * rStart_;
 }
 
-SpookFrameStart SpookStepper::beginStep(const MechanicalState& state, double h) {
+SpookFrameStart SpookStepper::beginStep(const MechanicalState& state, double h, double hBefore) {
   if (!(h > 0) || !std::isfinite(h)) throw BadInput("SPOOK: step size h must be > 0");
+  if (!(hBefore >= 0) || !std::isfinite(hBefore))
+    throw BadInput("SPOOK: length of the step before = " + std::to_string(hBefore) + ": allowed [0, inf) s (0: h)");
   const auto begin = SteadyClock::now();
   ++epoch_;  // first: a throw below leaves no start current over half-written work
   predictedAtStart_ = false;
-  assembleFrameStart(state, h);
+  assembleFrameStart(state, h, hBefore);
   startUs_ = microsecondsSince(begin);
   return {state.t, h, state.step, epoch_};
 }

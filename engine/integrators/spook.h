@@ -90,7 +90,9 @@ class SpookStepper {
   void step(MechanicalState& state, double h, const Eigen::VectorXd* predictor = nullptr,
             const Eigen::VectorXd* massShift = nullptr);
   // The frame-start work of a step of h from `state` (SpookFrameStart); BadInput unless h > 0 and finite.
-  SpookFrameStart beginStep(const MechanicalState& state, double h);
+  // `hBefore` (predictedLinearisation; s, ≥ 0 and finite, else BadInput): the length of the step that led to
+  // `state`, over which ğ is retrodicted (retrodict in spook.cpp); 0 = unknown or h: ğ = g(q_k ⊕ (−h v_k)).
+  SpookFrameStart beginStep(const MechanicalState& state, double h, double hBefore = 0);
   // One step from a start made by beginStep for this `state` (its t and step count; q and v are the caller's
   // to keep equal), with the predictor and mass shift above: a re-linearised re-solve of the same step is
   // bit for bit what a fresh step(state, h, …) would compute.
@@ -113,9 +115,14 @@ class SpookStepper {
   int rowCount(int constraint) const { return model_.constraints().at(size_t(constraint)).rows; }
   // The Jacobian in the last step's matrix: J(q_k), or G(q̃) with predictedLinearisation.
   const SparseMatrixD& jacobian() const { return predicted_ ? predicted_->matrix() : jacobian_.matrix(); }
-  // predictedLinearisation: max over the holonomic rows of |ğ − g_k| in the last step. ğ is exact after a step
-  // of h (g_{k−1}); after sub-steps at other rates it is not, and the jump shows it (rigid_rod_spook.h).
+  // predictedLinearisation: max over the holonomic rows of |ğ − g_k| in the last step. ğ is g_{k−1} interpolated
+  // to t_k − h along the step of hBefore that led to q_k (retrodict in spook.cpp): the jump is the rows' change
+  // over that step scaled by h/hBefore, large only when the rows moved (or when hBefore was not given).
   double retrodictionJump() const { return retrodictionJump_; }
+  // predictedLinearisation, after beginStep: q_k ⊕ (−hBefore v_k) (q_{k−1} when the step of hBefore that led to q_k
+  // was this retraction), and ğ, the retrodicted rows at t_k − h that the step's t rows use.
+  const Eigen::VectorXd& retrodictedPose() const { return qPrevious_; }
+  const Eigen::VectorXd& retrodictedValues() const { return *gRetrodicted_; }
   // predictedLinearisation: q̃ = q_k ⊕ hṽ the last step linearised its rows about; after beginStep and before a
   // step from it, q_k ⊕ h v_k — the first solve's q̃ at the default predictor ṽ = v_k (retracted with ğ's pose at
   // once), which a step whose predictor equals v_k bit for bit re-uses instead of retracting it again.
@@ -135,8 +142,10 @@ class SpookStepper {
   std::unique_ptr<ConstraintJacobian> predicted_;
   Eigen::VectorXd qPredicted_, predictedJv_;
   bool predictedAtStart_ = false;  // qPredicted_ is q_k ⊕ h v_k of the current frame start
-  std::unique_ptr<ConstraintJacobian> previous_;  // g_{k−1} = g(q_k ⊕ (−h v_k))
-  Eigen::VectorXd qPrevious_;
+  std::unique_ptr<ConstraintJacobian> previous_;  // g_{k−1} = g(q_k ⊕ (−hBefore v_k))
+  Eigen::VectorXd qPrevious_, gInterpolated_;
+  // ğ: previous_'s values (hBefore = h) or gInterpolated_.
+  const Eigen::VectorXd* gRetrodicted_ = &gInterpolated_;
   double retrodictionJump_ = 0;
   // Counts beginStep calls and relaxation changes: a SpookFrameStart is current while its epoch is this one.
   unsigned long epoch_ = 0;
@@ -160,8 +169,8 @@ class SpookStepper {
   double factorsH_ = 0;
   bool factorsStale_ = true;
   void updateFactors(double h);
-  void assembleFrameStart(const MechanicalState& state, double h);
-  void retrodict(const MechanicalState& state, double h);
+  void assembleFrameStart(const MechanicalState& state, double h, double hBefore);
+  void retrodict(const MechanicalState& state, double h, double hBefore);
   const SparseMatrixD& linearisePredicted(const MechanicalState& state, double h, const Eigen::VectorXd& predictor);
 };
 
