@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "engine/integrators/spook.h"
@@ -279,4 +280,52 @@ TEST_CASE("spook: the per-constraint factors kept across steps follow a change o
     CHECK(same(1.0 / 120, 3, &soft));    // another relaxation at the same h
     CHECK(same(1.0 / 60, 0, nullptr));
   }
+}
+
+// SpookStepper walks its rows in runs of constraints with the same kind, factors and τ: a run must end where a
+// constraint's relaxation differs. Two decoupled pendulums (constraints: unit lengths 0, 1; pins 2, 3): with rod 2's
+// constraints (1, 3) soft — four runs, alternating — each rod moves as it does when every constraint has its own.
+TEST_CASE("spook: rows of constraints with other relaxations are not merged with their neighbours' (row runs)") {
+  RodSystem sys;
+  sys.addRod(1.0, 1.0, {0.5, 0, 0}, {1, 0, 0});
+  sys.addRod(1.0, 1.0, {0.5, 3, 0}, {1, 0, 0});
+  sys.addPin({0, -1}, {0, 0, 0});
+  sys.addPin({1, -1}, {0, 3, 0});
+  const ConstraintRelaxation stiff{1e-10, 2.0 / 60, 1e-8}, soft{1e-3, 0.2, 1e-8};
+  for (bool predicted : {false, true}) {
+    SpookConfig config;
+    config.predictedLinearisation = predicted;
+    SpookStepper mixed(sys, config), allStiff(sys, config), allSoft(sys, config);
+    mixed.setAllRelaxation(stiff);
+    mixed.setRelaxation(1, soft);
+    mixed.setRelaxation(3, soft);
+    allStiff.setAllRelaxation(stiff);
+    allSoft.setAllRelaxation(soft);
+    MechanicalState a = sys.initialState(), b = a, c = a;
+    for (int k = 0; k < 30; ++k) {
+      mixed.step(a, 1.0 / 60);
+      allStiff.step(b, 1.0 / 60);
+      allSoft.step(c, 1.0 / 60);
+    }
+    CHECK((a.q.head<6>() - b.q.head<6>()).lpNorm<Eigen::Infinity>() < 1e-13);
+    CHECK((a.q.tail<6>() - c.q.tail<6>()).lpNorm<Eigen::Infinity>() < 1e-13);
+    CHECK((b.q.tail<6>() - c.q.tail<6>()).lpNorm<Eigen::Infinity>() > 1e-6);  // the relaxations differ visibly
+  }
+}
+
+// With the predicted linearisation J(q_k) and g_{k−1} need only values: those ConstraintJacobians are built without
+// a matrix. Their values are the full one's bit for bit; asking one for J is a programming error.
+TEST_CASE("spook: a values-only ConstraintJacobian gives the full one's values and refuses evaluate()") {
+  Ladder ladder(LadderConfig{4});
+  const RodSystem& sys = ladder.system();
+  MechanicalState s = sys.initialState();
+  SpookStepper spook(sys);
+  for (int k = 0; k < 10; ++k) spook.step(s, 1.0 / 60);
+  ConstraintJacobian full(sys), values(sys, false);
+  full.evaluate(s.q, s.t);
+  values.evaluateValues(s.q, s.t);
+  CHECK(values.rows() == full.rows());
+  CHECK(values.value() == full.value());
+  CHECK(values.matrix().nonZeros() == 0);
+  CHECK_THROWS_AS(values.evaluate(s.q, s.t), std::logic_error);
 }
