@@ -2,6 +2,7 @@
 #include "engine/solvers/block_tridiagonal_layout.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -61,6 +62,7 @@ BlockLayout::BlockLayout(const SparseMatrixD& J) {
   orderRows(J, adj, queue, level);
   placeBlocks(adj);
   groupColumns(J);
+  std::vector<int>().swap(levelOf_);  // analysis only: the solve keeps no per-row table it does not read
 }
 
 // Middle level by cost (Σ w³ balanced between the chains), lanes, and the row order inside levels.
@@ -142,7 +144,16 @@ void BlockLayout::placeBlocks(const std::vector<std::vector<int>>& adj) {
   storeSize = size + (levels.empty() ? 0 : packedSize(levels[size_t(middle)].width));
 }
 
-int BlockLayout::laneOfPosition(int p) const { return levels[size_t(levelOf_[size_t(p)])].lane; }
+int BlockLayout::laneOfPosition(int p) const {  // levels are in position order
+  const auto after = std::upper_bound(levels.begin(), levels.end(), p, [](int q, const BlockLevel& lv) { return q < lv.start; });
+  return std::prev(after)->lane;
+}
+
+long BlockLayout::bytes() const {
+  auto of = [](const auto& v) { return long(v.capacity() * sizeof(v[0])); };
+  return of(position) + of(rowAt) + of(levels) + of(chain[0]) + of(chain[1]) + of(homes) + of(homeShapes) +
+         of(homeCols) + of(entries) + of(runs) + of(pairTargets) + of(terms) + of(levelOf_);
+}
 
 // Store index of S(pa, pb), pa ≥ pb, written by a group of `lane`.
 int BlockLayout::target(int pa, int pb, int lane) const {

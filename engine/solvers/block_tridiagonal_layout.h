@@ -86,9 +86,10 @@ struct BlockLayout {
   explicit BlockLayout(const SparseMatrixD& J);
   int levelCount() const { return int(levels.size()); }
   int laneOfPosition(int p) const;
+  long bytes() const;  // heap of the analysis (its tables, not the store)
 
  private:
-  std::vector<int> levelOf_;  // per position
+  std::vector<int> levelOf_;  // per position, while the constructor analyses (freed after)
   void orderRows(const SparseMatrixD& J, const std::vector<std::vector<int>>& adj, const std::vector<int>& bfsOrder,
                  const std::vector<int>& levelOfRow);
   void placeBlocks(const std::vector<std::vector<int>>& adj);

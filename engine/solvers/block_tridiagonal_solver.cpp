@@ -73,8 +73,8 @@ void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const Spars
       im_[lane].assign(size_t(layout_->maxHomeCols), 0.0);
       rim_[lane].assign(size_t(layout_->maxHomeCols), 0.0);
       h_[lane].assign(size_t(layout_->maxHomeEntries), 0.0);
+      diag0_[lane].assign(size_t(layout_->maxWidth), 0.0);
     }
-    diag0_.assign(size_t(m_), 0.0);
     w_.resize(m_ + (layout_->levels.empty() ? 0 : layout_->levels[size_t(layout_->middle)].width));
     stats_.analyseUs = microsecondsSince(start);
     ++stats_.analyses;
@@ -123,8 +123,8 @@ void BlockTridiagonalSolver::factorLane(int lane) {
     const BlockLevel& lv = lay.levels[size_t(k)];
     if (lane == 0 || lv.next != lay.middle) zeroLevel(lay.levels[size_t(lv.next)]);  // the middle block is lane 0's
     assembleHome(k, lane);
-    addD(lv);
-    choleskyLevel(k);
+    addD(lv, lane);
+    choleskyLevel(k, lane);
     const int c = lv.width - lv.sendCol;
     if (lv.recvRows > 0 && c > 0) {
       double* C = store_.data() + lv.coupOff;
@@ -197,7 +197,7 @@ void BlockTridiagonalSolver::factorMiddle() {
   double* A = store_.data() + mid.diagOff;
   const double* extra = store_.data() + lay.extraOff;
   for (int e = 0; e < packedSize(mid.width); ++e) A[e] += extra[e];
-  addD(mid);
+  addD(mid, 0);
   for (int lane = 0; lane < 2; ++lane) {  // the two deferred updates, upper chain first
     if (lay.chain[lane].empty()) continue;
     const BlockLevel& lv = lay.levels[size_t(lay.chain[lane].back())];
@@ -205,13 +205,13 @@ void BlockTridiagonalSolver::factorMiddle() {
       subtractGram(A + packedIndex(mid.width, lv.recvRow, lv.recvRow), mid.width - lv.recvRow, store_.data() + lv.coupOff, lv.recvRows,
                    lv.width - lv.sendCol);  // once per factor: no fixed size needed
   }
-  choleskyLevel(lay.middle);
+  choleskyLevel(lay.middle, 0);
 }
 
 // S_kk += D_k, and its diagonal kept for the pivot check.
-void BlockTridiagonalSolver::addD(const BlockLevel& lv) {
+void BlockTridiagonalSolver::addD(const BlockLevel& lv, int lane) {
   const int* rowAt = layout_->rowAt.data() + lv.start;
-  double* diag0 = diag0_.data() + lv.start;
+  double* diag0 = diag0_[lane].data();
   for (int i = 0; i < lv.width; ++i) {
     double& e = store_[size_t(lv.diagOff + packedIndex(lv.width, i, i))];
     e += (*dDiag_)[rowAt[i]];
@@ -220,10 +220,10 @@ void BlockTridiagonalSolver::addD(const BlockLevel& lv) {
 }
 
 // In-place Cholesky of level k's diagonal block (blockkernel::choleskyPacked).
-void BlockTridiagonalSolver::choleskyLevel(int k) {
+void BlockTridiagonalSolver::choleskyLevel(int k, int lane) {
   const BlockLevel& lv = layout_->levels[size_t(k)];
   int failed = -1;
-  withSize(lv.width, [&](auto w) { failed = choleskyPacked(store_.data() + lv.diagOff, w, diag0_.data() + lv.start); });
+  withSize(lv.width, [&](auto w) { failed = choleskyPacked(store_.data() + lv.diagOff, w, diag0_[lane].data()); });
   if (failed >= 0)
     throw SingularSystem("singular SPOOK system (block): pivot of level " + std::to_string(k) +
                          " cancelled to below 1e-13 of its diagonal; redundant constraints need epsilon > 0");

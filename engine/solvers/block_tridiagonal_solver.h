@@ -48,16 +48,17 @@ class BlockTridiagonalSolver : public SparseSolver {
   void backwardLane(int lane);
   void solveMiddle();
   void sendForward(const BlockLevel& lv);
-  void addD(const BlockLevel& lv);
-  void choleskyLevel(int k);  // throws SingularSystem naming level k
+  void addD(const BlockLevel& lv, int lane);  // S_kk += D_k; its diagonal into the lane's diag0_
+  void choleskyLevel(int k, int lane);         // throws SingularSystem naming level k
   // Runs phase(0) and phase(1): lane 1 on the helper thread with 2 threads and `parallel`, else one after
   // the other. The lanes write disjoint data, so the order does not change a bit of the result.
   void twoLanes(Phase phase, bool parallel = true);
   static void runPendingLaneOne(void* self);  // the helper thread's job: pending_(1)
 
   std::unique_ptr<BlockLayout> layout_;
-  std::vector<double> store_, diag0_;
+  std::vector<double> store_;
   std::vector<double> im_[2], rim_[2], h_[2];  // per-lane scratch of one home: M⁻¹, M⁻¹ r on its columns, J M⁻¹
+  std::vector<double> diag0_[2];               // and of one level: S_kk's diagonal before its Cholesky (pivot check)
   Eigen::VectorXd w_;
   const SparseMatrixD* jac_ = nullptr;
   const Eigen::VectorXd* dDiag_ = nullptr;

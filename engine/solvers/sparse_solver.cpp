@@ -75,8 +75,13 @@ void SparseSolver::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eig
 // Backward error of the original, printed system per block row: ‖b − A z‖∞ / ‖|A||z| + |b|‖∞. A stable
 // solve leaves ~1e-15; 1e-8 means the factors are junk (a singular matrix past the pivot checks).
 void SparseSolver::residualStart(const Eigen::VectorXd& t, const Eigen::VectorXd& y) {
-  resBottom_ = dDiag_.cwiseProduct(y) - t;
-  scaleBottom_ = dDiag_.cwiseAbs().cwiseProduct(y.cwiseAbs()) + t.cwiseAbs();
+  const long m = y.size();
+  resBottom_.resize(m);
+  scaleBottom_.resize(m);
+  for (long i = 0; i < m; ++i) {  // one pass over D, y, t for both
+    resBottom_[i] = dDiag_[i] * y[i] - t[i];
+    scaleBottom_[i] = std::abs(dDiag_[i]) * std::abs(y[i]) + std::abs(t[i]);
+  }
   resTop_ = scaleTop_ = 0.0;
   finiteTop_ = true;
 }

@@ -160,11 +160,19 @@ void solverOnly(bool rigid) {
       if (auto* b = dynamic_cast<BlockTridiagonalSolver*>(solver.get())) {
         double rows = 0, cols = 0;
         for (const BlockLevel& lv : b->layout()->levels) rows += lv.recvRows, cols += lv.width - lv.sendCol;
-        char buf[128];
-        std::snprintf(buf, sizeof buf, "%d/%d, coupling %.1f x %.1f, %ld groups in %ld level shapes, %ld dots (%.2f terms)",
+        // Heap per level: the factor store, the analysis' tables, and the solver's vectors over rows and columns
+        // (w; the base's copies of M, M⁻¹, D, the residual check's two row vectors and J's pattern).
+        const SparseMatrixD& J = jac.matrix();
+        const double vectors = double(8 * (J.rows() + 2 * J.cols() + 3 * J.rows()) + 4 * (J.cols() + 1 + J.nonZeros()));
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "%d/%d, coupling %.1f x %.1f, %ld groups in %ld level shapes, %ld dots (%.2f terms); bytes per level: "
+                      "store %.0f, analysis %.0f, vectors %.0f",
                       b->levels(), b->maxLevelWidth(), rows / b->levels(), cols / b->levels(), b->layout()->groupCount,
-                      long(b->layout()->homeShapes.size()),
-                      b->layout()->structuralPairs, double(b->layout()->dotLength) / double(b->layout()->structuralPairs));
+                      long(b->layout()->homeShapes.size()), b->layout()->structuralPairs,
+                      double(b->layout()->dotLength) / double(b->layout()->structuralPairs),
+                      8.0 * b->layout()->storeSize / b->levels(), double(b->layout()->bytes()) / b->levels(),
+                      vectors / b->levels());
         shape = buf;
       }
     }
