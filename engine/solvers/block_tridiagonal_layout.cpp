@@ -145,7 +145,8 @@ void BlockLayout::placeBlocks(const std::vector<std::vector<int>>& adj) {
 }
 
 int BlockLayout::laneOfPosition(int p) const {  // levels are in position order
-  const auto after = std::upper_bound(levels.begin(), levels.end(), p, [](int q, const BlockLevel& lv) { return q < lv.start; });
+  const auto after =
+      std::upper_bound(levels.begin(), levels.end(), p, [](int q, const BlockLevel& lv) { return q < lv.start; });
   return std::prev(after)->lane;
 }
 

@@ -166,8 +166,8 @@ void solverOnly(bool rigid) {
         const double vectors = double(8 * (J.rows() + 2 * J.cols() + 3 * J.rows()) + 4 * (J.cols() + 1 + J.nonZeros()));
         char buf[256];
         std::snprintf(buf, sizeof buf,
-                      "%d/%d, coupling %.1f x %.1f, %ld groups in %ld level shapes, %ld dots (%.2f terms); bytes per level: "
-                      "store %.0f, analysis %.0f, vectors %.0f",
+                      "%d/%d, coupling %.1f x %.1f, %ld groups in %ld level shapes, %ld dots (%.2f terms); "
+                      "bytes per level: store %.0f, analysis %.0f, vectors %.0f",
                       b->levels(), b->maxLevelWidth(), rows / b->levels(), cols / b->levels(), b->layout()->groupCount,
                       long(b->layout()->homeShapes.size()), b->layout()->structuralPairs,
                       double(b->layout()->dotLength) / double(b->layout()->structuralPairs),
