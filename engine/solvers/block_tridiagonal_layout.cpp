@@ -235,16 +235,15 @@ std::vector<int> BlockLayout::homeKey(const SparseMatrixD& J, const std::vector<
   home.colBase = members.empty() ? 0 : members.front()->cols.front();
   for (const Group* o : members) home.colBase = std::min(home.colBase, o->cols.front());
   home.valueBase = outer[home.colBase];
-  std::vector<int> cols, entryKey;
+  std::vector<int> cols, entryKey, termData, value, entry;
   struct Dot {
-    int target, phase;
-    std::vector<int> terms;
+    int target, phase, termBegin, terms;  // terms: termData[termBegin …) pairs (a, b)
   };
   std::vector<Dot> dots;
-  std::map<int, int> intoTarget;  // dots so far into a target
   for (const Group* o : members) {
     const int g = int(o->cols.size()), u = int(o->rows.size()), col0 = int(cols.size());
-    std::vector<int> value(size_t(u) * size_t(g), -1), entry(size_t(u) * size_t(g), -1);  // −1: structural zero
+    value.assign(size_t(u) * size_t(g), -1);  // (row, column) → value offset and entry; −1: structural zero
+    entry.assign(size_t(u) * size_t(g), -1);
     for (int cl = 0; cl < g; ++cl) {
       const int c = o->cols[size_t(cl)];
       cols.push_back(c - home.colBase);
@@ -260,17 +259,27 @@ std::vector<int> BlockLayout::homeKey(const SparseMatrixD& J, const std::vector<
     }
     for (int i = 0; i < u; ++i)
       for (int j = 0; j <= i; ++j) {
-        Dot dot{target(o->rows[size_t(i)], o->rows[size_t(j)], lane), 0, {}};
+        Dot dot{target(o->rows[size_t(i)], o->rows[size_t(j)], lane), 0, int(termData.size()), 0};
         for (int cl = 0; cl < g; ++cl)
-          if (value[size_t(i * g + cl)] >= 0 && value[size_t(j * g + cl)] >= 0)
-            dot.terms.insert(dot.terms.end(), {value[size_t(i * g + cl)], entry[size_t(j * g + cl)]});
-        if (dot.terms.empty()) continue;
-        dot.phase = intoTarget[dot.target]++;
-        dots.push_back(std::move(dot));
+          if (value[size_t(i * g + cl)] >= 0 && value[size_t(j * g + cl)] >= 0) {
+            termData.insert(termData.end(), {value[size_t(i * g + cl)], entry[size_t(j * g + cl)]});
+            ++dot.terms;
+          }
+        if (dot.terms > 0) dots.push_back(dot);
       }
   }
+  // Phase: the number of earlier dots into the same target (a stable sort by target numbers them in order).
+  std::vector<int> byTarget(dots.size());
+  for (size_t d = 0; d < dots.size(); ++d) byTarget[d] = int(d);
+  std::stable_sort(byTarget.begin(), byTarget.end(),
+                   [&](int a, int b) { return dots[size_t(a)].target < dots[size_t(b)].target; });
+  for (size_t q = 1; q < byTarget.size(); ++q) {
+    const Dot& before = dots[size_t(byTarget[q - 1])];
+    Dot& dot = dots[size_t(byTarget[q])];
+    if (dot.target == before.target) dot.phase = before.phase + 1;
+  }
   std::stable_sort(dots.begin(), dots.end(), [](const Dot& a, const Dot& b) {
-    return a.phase != b.phase ? a.phase < b.phase : a.terms.size() < b.terms.size();
+    return a.phase != b.phase ? a.phase < b.phase : a.terms < b.terms;
   });
   home.base = 0;
   for (size_t d = 0; d < dots.size(); ++d) home.base = d == 0 ? dots[d].target : std::min(home.base, dots[d].target);
@@ -280,15 +289,14 @@ std::vector<int> BlockLayout::homeKey(const SparseMatrixD& J, const std::vector<
   key.insert(key.end(), entryKey.begin(), entryKey.end());
   std::vector<int> runKey;
   for (size_t d = 0; d < dots.size(); ++d) {
-    const int len = int(dots[d].terms.size()) / 2;
-    if (d > 0 && int(dots[d - 1].terms.size()) / 2 == len) ++runKey[runKey.size() - 2];
-    else runKey.insert(runKey.end(), {1, len});
+    if (d > 0 && dots[d - 1].terms == dots[d].terms) ++runKey[runKey.size() - 2];
+    else runKey.insert(runKey.end(), {1, dots[d].terms});
   }
   key.push_back(int(runKey.size()) / 2);
   key.insert(key.end(), runKey.begin(), runKey.end());
   for (const Dot& dot : dots) {
     key.push_back(dot.target - home.base);
-    key.insert(key.end(), dot.terms.begin(), dot.terms.end());
+    key.insert(key.end(), termData.begin() + dot.termBegin, termData.begin() + dot.termBegin + 2 * dot.terms);
   }
   return key;
 }
