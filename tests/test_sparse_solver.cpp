@@ -90,6 +90,79 @@ TEST_CASE("sparse solver: symbolic analysis once per pattern, redone when it cha
   }
 }
 
+TEST_CASE("sparse solver: a pattern named by its ConstraintJacobian's id is known without compare; a new id re-analyses") {
+  Ladder six(LadderConfig{6}), seven(LadderConfig{7});
+  ConstraintJacobian a(six.system()), b(seven.system()), a2(six.system()), valuesOnly(six.system(), false);
+  ConstraintJacobian copy(a);
+  CHECK(a.patternId() != 0);
+  CHECK(b.patternId() != a.patternId());
+  CHECK(a2.patternId() != a.patternId());  // the same pattern built again: a new id (ids are never reused)
+  CHECK(copy.patternId() == a.patternId());
+  CHECK(valuesOnly.patternId() == 0);
+  for (SparseSolverKind kind : {SparseSolverKind::Ldlt, SparseSolverKind::Umfpack, SparseSolverKind::Block}) {
+    auto named = makeSparseSolver(kind), compared = makeSparseSolver(kind);
+    Eigen::VectorXd x1, y1, x2, y2;
+    auto step = [&](const Ladder& ladder, ConstraintJacobian& jac, unsigned seed, bool withId) {
+      std::mt19937 rng(seed);
+      std::uniform_real_distribution<double> u(-0.1, 0.1);
+      Eigen::VectorXd q = ladder.system().initialState().q;
+      for (long i = 0; i < q.size(); ++i) q[i] += u(rng);
+      jac.evaluate(q, 0.0);
+      const Eigen::VectorXd M = ladder.system().massDiagonal() * (1.0 + u(rng));
+      const Eigen::VectorXd D = Eigen::VectorXd::Constant(jac.rows(), 1e-7);
+      const Eigen::VectorXd r = Eigen::VectorXd::NullaryExpr(q.size(), [&] { return u(rng); });
+      const Eigen::VectorXd t = Eigen::VectorXd::NullaryExpr(jac.rows(), [&] { return u(rng); });
+      if (withId) named->factor(M, jac.matrix(), D, jac.patternId(), nullptr);
+      else named->factor(M, jac.matrix(), D);
+      named->solve(r, t, x1, y1);
+      compared->factor(M, jac.matrix(), D);
+      compared->solve(r, t, x2, y2);
+      CHECK(x1 == x2);  // bit for bit: the same analysis of the same pattern
+      CHECK(y1 == y2);
+      return named->stats().analyses;
+    };
+    CHECK(step(six, a, 0, true) == 1);
+    CHECK(step(six, a, 1, true) == 1);
+    CHECK(named->stats().lastAnalysisReused);
+    CHECK(step(six, copy, 2, true) == 1);  // a copy: another matrix object, the same pattern and id
+    CHECK(step(seven, b, 3, true) == 2);  // a changed pattern (its own id) is analysed
+    CHECK(step(six, a2, 4, true) == 3);   // the same pattern under a new id: analysed once more, not compared
+    CHECK(step(six, a2, 5, true) == 3);
+    CHECK(step(six, a2, 6, false) == 4);  // no id: no copy of the pattern was kept to compare with
+    CHECK(step(six, a2, 7, false) == 4);  // from here the compare proves it
+    CHECK(step(six, a2, 8, true) == 5);
+    CHECK(compared->stats().analyses == 3);  // the compare path: six, seven, six
+  }
+}
+
+TEST_CASE("sparse solver: a mass shift handed to factor() gives the solve of the summed M bit for bit") {
+  for (SparseSolverKind kind : {SparseSolverKind::Ldlt, SparseSolverKind::Umfpack, SparseSolverKind::Block}) {
+    const Saddle s = ladderSaddle(6, 1e-8, 11);
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(0.0, 3.0);
+    const Eigen::VectorXd shift = Eigen::VectorXd::NullaryExpr(s.M.size(), [&] { return u(rng); });
+    const Eigen::VectorXd summed = s.M + shift;
+    auto shifted = makeSparseSolver(kind), plain = makeSparseSolver(kind);
+    Eigen::VectorXd x1, y1, x2, y2;
+    for (int pass = 0; pass < 2; ++pass) {  // the second pass: M unchanged after a shifted factor() is not stale
+      shifted->factor(s.M, s.J, s.D, 0, &shift);
+      shifted->solve(s.r, s.t, x1, y1);
+      plain->factor(summed, s.J, s.D);
+      plain->solve(s.r, s.t, x2, y2);
+      CHECK(x1 == x2);
+      CHECK(y1 == y2);
+      shifted->factor(s.M, s.J, s.D);
+      shifted->solve(s.r, s.t, x1, y1);
+      plain->factor(s.M, s.J, s.D);
+      plain->solve(s.r, s.t, x2, y2);
+      CHECK(x1 == x2);
+      CHECK(y1 == y2);
+    }
+    const Eigen::VectorXd wrong = Eigen::VectorXd::Ones(s.M.size() - 1);
+    CHECK_THROWS_AS(shifted->factor(s.M, s.J, s.D, 0, &wrong), BadInput);
+  }
+}
+
 TEST_CASE("sparse solver: a singular matrix is reported as SingularSystem, never a crash") {
   HangingChainConfig c;
   c.rods = 4;
@@ -116,7 +189,8 @@ TEST_CASE("sparse solver: a singular matrix is reported as SingularSystem, never
     if (kind != SparseSolverKind::Block) CHECK_THROWS_AS(solver->factor(chain.system().massDiagonal(), J2, D), SingularSystem);
     // D > 0 makes it regular again (1e-6: the unit rows' J M⁻¹ Jᵀ is 1.2e4 here; D = 1e-9 is below
     // 1e-13 of it and is, correctly, still reported as singular to working precision).
-    solver->factor(chain.system().massDiagonal(), J2, Eigen::VectorXd::Constant(J2.rows(), 1e-6));
+    const Eigen::VectorXd regular = Eigen::VectorXd::Constant(J2.rows(), 1e-6);  // outlives factor(): solve reads D
+    solver->factor(chain.system().massDiagonal(), J2, regular);
     solver->solve(Eigen::VectorXd::Ones(J2.cols()), Eigen::VectorXd::Zero(J2.rows()), x, y);
     CHECK(x.allFinite());
     // The two copies of each row share the multiplier equally.

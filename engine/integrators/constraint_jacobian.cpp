@@ -3,6 +3,7 @@
 #include "engine/integrators/constraint_jacobian.h"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 #include "engine/sim/errors.h"
@@ -53,6 +54,8 @@ ConstraintJacobian::ConstraintJacobian(const ConstrainedModel& model, bool withM
   slot_.assign(triplets.size(), 0);
   for (long p = 0; p < J_.nonZeros(); ++p) slot_[size_t(J_.valuePtr()[p] - 1.0)] = int(p);
   jac_.assign(width, 0.0);
+  static std::atomic<long> patterns{0};  // scenes may be built on several threads (tests, the app's loader)
+  patternId_ = ++patterns;
 }
 
 void ConstraintJacobian::evaluate(const Eigen::VectorXd& q, double t) {

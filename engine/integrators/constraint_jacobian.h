@@ -24,6 +24,10 @@ class ConstraintJacobian {
   // c = Ġv on holonomic rows, Ȧv − ẇ on nonholonomic rows (acceleration-level form).
   void curvature(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t, Eigen::VectorXd& c) const;
   const SparseMatrixD& matrix() const { return J_; }
+  // Unique in the process to this object's pattern, which never changes after construction (SparseSolver::factor's
+  // patternId: the solver then need not compare J's index arrays); a copy shares it with the same pattern. 0 without
+  // a matrix.
+  long patternId() const { return patternId_; }
   const Eigen::VectorXd& value() const { return value_; }
   int rows() const { return int(value_.size()); }
   int rowOffset(int constraint) const { return rowOffset_.at(size_t(constraint)); }
@@ -41,6 +45,7 @@ class ConstraintJacobian {
   std::vector<char> holonomicRow_;
   bool evaluated_ = false;  // J_ holds a whole evaluation (ConstrainedModel::evaluateStacked's keepFixed)
   bool withMatrix_;
+  long patternId_ = 0;
 };
 
 }  // namespace varsim

@@ -217,14 +217,16 @@ void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, co
   const SparseMatrixD& G =
       config_.predictedLinearisation ? linearisePredicted(state, h, predictor ? *predictor : v) : jacobian_.matrix();
   const Eigen::VectorXd* r = &rStart_;  // M v_k + h f, or with the mass shift's c ⊙ ṽ added (not copied otherwise)
-  if (massShift && predictor) {
-    shiftedMass_ = M + *massShift;
-    r_ = rStart_ + massShift->cwiseProduct(*predictor);
+  const Eigen::VectorXd* shift = massShift && predictor ? massShift : nullptr;  // M + c: summed by the solver
+  if (shift) {
+    r_ = rStart_ + shift->cwiseProduct(*predictor);
     r = &r_;
   }
   profile_.assemblyUs = startUs + microsecondsSince(stepStart);
 
-  solver_->factor(massShift && predictor ? shiftedMass_ : M, G, D_);
+  // G's pattern is fixed for the life of its ConstraintJacobian: named by its id, not compared index by index.
+  const long patternId = config_.predictedLinearisation ? predicted_->patternId() : jacobian_.patternId();
+  solver_->factor(M, G, D_, patternId, shift);
   solver_->solve(*r, t_, next_.v, lambda_);  // v_{k+1} straight into the scratch state: no copy
   const SparseSolveStats& st = solver_->stats();
   profile_.factorUs = st.factorUs;

@@ -135,7 +135,7 @@ class SpookStepper {
   std::unique_ptr<SparseSolver> solver_;
   std::vector<ConstraintRelaxation> relax_;
   ConstraintJacobian jacobian_;
-  Eigen::VectorXd D_, r_, rStart_, t_, Jv_, multipliers_, lambda_, shiftedMass_;
+  Eigen::VectorXd D_, r_, rStart_, t_, Jv_, multipliers_, lambda_;
   MechanicalState next_;
   SpookProfile profile_;
   // predictedLinearisation: J(q̃), q̃, G(q̃) ṽ and the retrodicted pose.

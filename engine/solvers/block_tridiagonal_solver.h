@@ -24,6 +24,7 @@ namespace varsim {
 class BlockTridiagonalSolver : public SparseSolver {
  public:
   SparseSolverKind kind() const override { return SparseSolverKind::Block; }
+  using SparseSolver::factor;  // also the overload with the caller's pattern id
   void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) override;
   void setThreads(int threads) override;  // 1 or 2 (throws BadInput otherwise)
   int threads() const { return threads_; }

@@ -60,7 +60,8 @@ void LdltSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J,
   if (!beginFactor(massDiag, J, dDiag)) buildPattern(J);
   const auto start = SteadyClock::now();
   double* val = K_.valuePtr();
-  for (long j = 0; j < n_; ++j) val[diagPos_[size_t(j)]] = massDiag[j];
+  const Eigen::VectorXd& M = factoredMass();  // massDiag with the caller's shift, if any
+  for (long j = 0; j < n_; ++j) val[diagPos_[size_t(j)]] = M[j];
   const double* jv = J.valuePtr();
   for (size_t p = 0; p < jPos_.size(); ++p) val[jPos_[p]] = jv[p];
   for (long i = 0; i < m_; ++i) val[diagPos_[size_t(rowPos_[size_t(i)])]] = -dDiag[i];

@@ -18,6 +18,7 @@ namespace varsim {
 class LdltSolver : public SparseSolver {
  public:
   SparseSolverKind kind() const override { return SparseSolverKind::Ldlt; }
+  using SparseSolver::factor;  // also the overload with the caller's pattern id
   void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) override;
 
  protected:

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "engine/solvers/block_tridiagonal_solver.h"
 #include "engine/solvers/ldlt_solver.h"
@@ -29,21 +31,61 @@ void SparseSolver::setThreads(int threads) {
     throw BadInput("solver threads = " + std::to_string(threads) + " is not allowed; allowed 1 or 2");
 }
 
-bool SparseSolver::beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
-  if (!J.isCompressed()) throw BadInput("SparseSolver: J must be compressed");
-  massChanged_ = massDiag_.size() != massDiag.size() ||
-                 std::memcmp(massDiag_.data(), massDiag.data(), sizeof(double) * size_t(massDiag.size())) != 0;
-  if (massChanged_) {  // M is constant in most scenes: its n divisions once, not per step
-    massDiag_ = massDiag;
-    invMass_ = massDiag.cwiseInverse();  // vectorised, then 0 where M is: no branch and division per entry
-    invMass_ = (massDiag.array() != 0.0).select(invMass_.array(), 0.0).matrix();
-  }
-  dDiag_ = dDiag;
-  J_ = &J;
+void SparseSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag,
+                          long patternId, const Eigen::VectorXd* massShift) {
+  nextPatternId_ = patternId;
+  nextMassShift_ = massShift;
+  factor(massDiag, J, dDiag);
+}
+
+bool SparseSolver::samePattern(const SparseMatrixD& J, long patternId) const {
   const long nnz = J.nonZeros();
-  bool same = rows_ == J.rows() && cols_ == J.cols() && inner_.size() == nnz &&
-              std::memcmp(outer_.data(), J.outerIndexPtr(), sizeof(int) * size_t(J.cols() + 1)) == 0 &&
-              (nnz == 0 || std::memcmp(inner_.data(), J.innerIndexPtr(), sizeof(int) * size_t(nnz)) == 0);
+  if (rows_ != J.rows() || cols_ != J.cols() || nonZeros_ != nnz) return false;
+  if (patternId != 0 || patternId_ != 0) return patternId == patternId_;  // an id names one pattern for good
+  return std::memcmp(outer_.data(), J.outerIndexPtr(), sizeof(int) * size_t(J.cols() + 1)) == 0 &&
+         (nnz == 0 || std::memcmp(inner_.data(), J.innerIndexPtr(), sizeof(int) * size_t(nnz)) == 0);
+}
+
+namespace {
+// inv = 1 / m, 0 where m is, as (1 − z) / (m + z) with z = [m = 0]: the same bits as 1 / m elsewhere (NaN, inf
+// included), 0 / 1 at a zero, and one division per entry that GCC vectorises (a select after the division is
+// not if-converted; Eigen's select is scalar).
+void inverseOrZero(const double* __restrict m, double* __restrict inv, long n) {
+  for (long i = 0; i < n; ++i) {
+    const double z = m[i] == 0.0 ? 1.0 : 0.0;
+    inv[i] = (1.0 - z) / (m[i] + z);
+  }
+}
+}  // namespace
+
+// M = massDiag (+ shift) and M⁻¹ in one vectorised pass: the division, then 0 where M is (no branch).
+void SparseSolver::setMass(const double* __restrict massDiag, const double* __restrict shift, long n) {
+  massDiag_.resize(n);
+  invMass_.resize(n);
+  double* __restrict mass = massDiag_.data();
+  double* __restrict inv = invMass_.data();
+  if (shift)
+    for (long i = 0; i < n; ++i) mass[i] = massDiag[i] + shift[i];
+  else
+    std::memcpy(mass, massDiag, sizeof(double) * size_t(n));
+  inverseOrZero(mass, inv, n);
+}
+
+bool SparseSolver::beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
+  // First: a throw below leaves no id or shift for the next call.
+  const long patternId = std::exchange(nextPatternId_, 0);
+  const Eigen::VectorXd* shift = std::exchange(nextMassShift_, nullptr);
+  if (!J.isCompressed()) throw BadInput("SparseSolver: J must be compressed");
+  const long n = massDiag.size();
+  if (shift && shift->size() != n)
+    throw BadInput("SparseSolver: mass shift of " + std::to_string(shift->size()) + " entries for " + std::to_string(n) +
+                   " coordinates");
+  if (shift) setMass(massDiag.data(), shift->data(), n);  // a shifted M changes on every solve: no compare
+  else if (massDiag_.size() != n || std::memcmp(massDiag_.data(), massDiag.data(), sizeof(double) * size_t(n)) != 0)
+    setMass(massDiag.data(), nullptr, n);  // M is constant in most scenes: its n divisions once, not per step
+  dDiag_ = &dDiag;
+  J_ = &J;
+  const bool same = samePattern(J, patternId);
   stats_.lastAnalysisReused = same;
   if (same) {
     stats_.analyseUs = 0.0;
@@ -51,8 +93,15 @@ bool SparseSolver::beginFactor(const Eigen::VectorXd& massDiag, const SparseMatr
   }
   rows_ = J.rows();
   cols_ = J.cols();
-  outer_ = Eigen::Map<const Eigen::VectorXi>(J.outerIndexPtr(), J.cols() + 1);
-  inner_ = Eigen::Map<const Eigen::VectorXi>(J.innerIndexPtr(), nnz);
+  nonZeros_ = J.nonZeros();
+  patternId_ = patternId;
+  if (patternId == 0) {
+    outer_ = Eigen::Map<const Eigen::VectorXi>(J.outerIndexPtr(), J.cols() + 1);
+    inner_ = Eigen::Map<const Eigen::VectorXi>(J.innerIndexPtr(), nonZeros_);
+  } else {
+    outer_.resize(0);
+    inner_.resize(0);
+  }
   return false;
 }
 
@@ -76,11 +125,12 @@ void SparseSolver::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eig
 // solve leaves ~1e-15; 1e-8 means the factors are junk (a singular matrix past the pivot checks).
 void SparseSolver::residualStart(const Eigen::VectorXd& t, const Eigen::VectorXd& y) {
   const long m = y.size();
+  const Eigen::VectorXd& D = *dDiag_;
   resBottom_.resize(m);
   scaleBottom_.resize(m);
   for (long i = 0; i < m; ++i) {  // one pass over D, y, t for both
-    resBottom_[i] = dDiag_[i] * y[i] - t[i];
-    scaleBottom_[i] = std::abs(dDiag_[i]) * std::abs(y[i]) + std::abs(t[i]);
+    resBottom_[i] = D[i] * y[i] - t[i];
+    scaleBottom_[i] = std::abs(D[i]) * std::abs(y[i]) + std::abs(t[i]);
   }
   resTop_ = scaleTop_ = 0.0;
   finiteTop_ = true;

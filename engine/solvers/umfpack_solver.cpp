@@ -71,7 +71,8 @@ void UmfpackSolver::buildPattern(const SparseMatrixD& J) {
 void UmfpackSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
   if (!beginFactor(massDiag, J, dDiag)) buildPattern(J);
   const auto start = SteadyClock::now();
-  for (long j = 0; j < n_; ++j) Ax_[size_t(massPos_[size_t(j)])] = massDiag[j];
+  const Eigen::VectorXd& M = factoredMass();  // massDiag with the caller's shift, if any
+  for (long j = 0; j < n_; ++j) Ax_[size_t(massPos_[size_t(j)])] = M[j];
   const double* jv = J.valuePtr();
   for (size_t p = 0; p < jPos_.size(); ++p) {
     Ax_[size_t(jPos_[p])] = jv[p];

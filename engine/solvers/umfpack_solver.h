@@ -16,6 +16,7 @@ class UmfpackSolver : public SparseSolver {
   UmfpackSolver(const UmfpackSolver&) = delete;
   UmfpackSolver& operator=(const UmfpackSolver&) = delete;
   SparseSolverKind kind() const override { return SparseSolverKind::Umfpack; }
+  using SparseSolver::factor;  // also the overload with the caller's pattern id
   void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) override;
 
  protected:
