@@ -149,11 +149,11 @@ void solverOnly(bool rigid) {
     for (SparseSolverKind kind : {SparseSolverKind::Ldlt, SparseSolverKind::Umfpack, SparseSolverKind::Block}) {
       auto solver = makeSparseSolver(kind);
       Eigen::VectorXd x, y;
-      solver->factor(ladder.system().massDiagonal(), jac.matrix(), D);
+      solver->factor(ladder.system().massDiagonal(), jac.matrix(), D, jac.patternId(), nullptr);  // as SPOOK calls it
       const int reps = kind == SparseSolverKind::Umfpack ? 5 : 50;
       const std::clock_t c0 = std::clock();
       for (int k = 0; k < reps; ++k) {
-        solver->factor(ladder.system().massDiagonal(), jac.matrix(), D);
+        solver->factor(ladder.system().massDiagonal(), jac.matrix(), D, jac.patternId(), nullptr);
         solver->solve(r, t, x, y);
       }
       ms[i++] = double(std::clock() - c0) / CLOCKS_PER_SEC * 1000.0 / reps;
@@ -161,9 +161,10 @@ void solverOnly(bool rigid) {
         double rows = 0, cols = 0;
         for (const BlockLevel& lv : b->layout()->levels) rows += lv.recvRows, cols += lv.width - lv.sendCol;
         // Heap per level: the factor store, the analysis' tables, and the solver's vectors over rows and columns
-        // (w; the base's copies of M, M⁻¹, D, the residual check's two row vectors and J's pattern).
+        // (w; the base's copies of M and M⁻¹, the residual check's two row vectors; D and J's pattern are not copied
+        // when the pattern is named by its id).
         const SparseMatrixD& J = jac.matrix();
-        const double vectors = double(8 * (J.rows() + 2 * J.cols() + 3 * J.rows()) + 4 * (J.cols() + 1 + J.nonZeros()));
+        const double vectors = double(8 * (J.rows() + 2 * J.cols() + 2 * J.rows()));
         char buf[256];
         std::snprintf(buf, sizeof buf,
                       "%d/%d, coupling %.1f x %.1f, %ld groups in %ld level shapes, %ld dots (%.2f terms); "
