@@ -5,6 +5,8 @@
 //   bench_ladder --solver        the linear solve alone, per solver (N = 100, 1000, 5000)
 //   bench_ladder --speed         whole steps N = 100 … 5000, director and rigid rods: LDLᵀ, block on 1 and 2
 //                                threads, slope, two-thread speed-up
+//   bench_ladder --slope [rounds]  the rigid block 1-thread slope of --speed, `rounds` times (default 5): its spread
+//   bench_ladder --cliff         rigid block 1 thread, CPU per step and per link for N = 500, 1000, … 5000
 //   bench_ladder --step N [solver] [director|rigid] [steps] [threads]   one N (for perf record)
 //   bench_ladder --stability     the (h, τ/h, ε) sweep behind spookStabilityWarning (N = 20, 10 s)
 //   bench_ladder --soak [hours]  N = 100 for one simulated hour (default): NaN-free, violation bounded
@@ -215,15 +217,52 @@ void speedRows(bool rigid) {
               logLogSlope(Ns, cpu1), cpu1[2], cpu1[3]);
 }
 
-void speedTable() {
-  double load[3] = {0, 0, 0};
+double loadAverage() {
+  double load = -1;
   if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
+    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
     std::fclose(f);
   }
+  return load;
+}
+
+// The slope's spread: the rigid block 1-thread rows of --speed (same N, steps and timing) in `rounds` rounds back to
+// back, each round's slope and then the median and range. One --speed run is one sample of a quantity that moves with
+// the host: N = 5000 streams its ~36 MB working set through the L3 the machine's other tenants share, N <= 1000 fits.
+void slopeRounds(int rounds) {
+  std::printf("rigid rods, block solver, 1 thread: median process CPU ms per step (as --speed), %d rounds; load %.1f at start\n"
+              "%6s | %8s %8s %8s %8s | %6s\n", rounds, loadAverage(), "round", "N=100", "500", "1000", "5000", "slope");
+  const std::vector<double> Ns{100, 500, 1000, 5000};
+  std::vector<double> slopes, perN[4];
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<double> cpu;
+    for (size_t i = 0; i < Ns.size(); ++i) {
+      const int N = int(Ns[i]);
+      cpu.push_back(timeLadder(N, SparseSolverKind::Block, 20, N >= 5000 ? 40 : 100, true, 1).cpuMedian);
+      perN[i].push_back(cpu.back());
+    }
+    slopes.push_back(logLogSlope(Ns, cpu));
+    std::printf("%6d | %8.3f %8.3f %8.3f %8.3f | %6.3f\n", round + 1, cpu[0], cpu[1], cpu[2], cpu[3], slopes.back());
+  }
+  std::printf("median | %8.3f %8.3f %8.3f %8.3f | %6.3f (min %.3f, max %.3f; target <= 1.05); load %.1f at end\n",
+              median(perN[0]), median(perN[1]), median(perN[2]), median(perN[3]), median(slopes),
+              *std::min_element(slopes.begin(), slopes.end()), *std::max_element(slopes.begin(), slopes.end()), loadAverage());
+}
+
+// Where the per-link cost leaves its flat part: rigid block 1 thread, N = 500 … 5000 (median CPU per step / N).
+void cliff() {
+  std::printf("rigid rods, block solver, 1 thread: median process CPU per step and per link; load %.1f\n%6s %10s %12s\n",
+              loadAverage(), "N", "ms/step", "us/link");
+  for (int N = 500; N <= 5000; N += 500) {
+    const double ms = timeLadder(N, SparseSolverKind::Block, 20, N >= 5000 ? 40 : 100, true, 1).cpuMedian;
+    std::printf("%6d %10.3f %12.3f\n", N, ms, 1000.0 * ms / N);
+  }
+}
+
+void speedTable() {
   std::printf("SPOOK ladder, whole step (assembly + factor + solve + update), 20 warm-up steps; load average %.1f at start\n"
               "ms per step: median process CPU (both threads), median wall; 2T speed-up: median (min) wall 1T / 2T\n",
-              load[0]);
+              loadAverage());
   speedRows(false);
   speedRows(true);
 }
@@ -305,6 +344,8 @@ int main(int argc, char** argv) {
   else if (argc > 1 && std::strcmp(argv[1], "--soak") == 0) soak(argc > 2 ? std::atof(argv[2]) : 1.0);
   else if (argc > 1 && std::strcmp(argv[1], "--solver") == 0) solverOnly(false), solverOnly(true);
   else if (argc > 1 && std::strcmp(argv[1], "--speed") == 0) speedTable();
+  else if (argc > 1 && std::strcmp(argv[1], "--slope") == 0) slopeRounds(argc > 2 ? std::max(1, std::atoi(argv[2])) : 5);
+  else if (argc > 1 && std::strcmp(argv[1], "--cliff") == 0) cliff();
   else if (argc > 2 && std::strcmp(argv[1], "--step") == 0)
     stepOnly(std::atoi(argv[2]), parseSparseSolverKind(argc > 3 ? argv[3] : "block"), argc > 4 && std::strcmp(argv[4], "rigid") == 0,
              argc > 5 ? std::atoi(argv[5]) : 200, argc > 6 ? std::atoi(argv[6]) : 1);
