@@ -77,16 +77,16 @@ void SpookStepper::setSolver(SparseSolverKind kind) {
 void SpookStepper::retrodict(const MechanicalState& state, double h, double hBefore) {
   const double hb = hBefore > 0 ? hBefore : h;
   if (retraction_ && hb == h) {
-    retraction_->retractBothWays(state.q, state.v, h, qPredicted_, qPrevious_);
+    retraction_->retractBothWays(state.q, state.v, h, qPredicted_, next_.q);
   } else if (retraction_) {
     retraction_->retract(state.q, state.v, h, qPredicted_);
-    retraction_->retract(state.q, state.v, -hb, qPrevious_);
+    retraction_->retract(state.q, state.v, -hb, next_.q);
   } else {
     qPredicted_ = state.q + h * state.v;
-    qPrevious_ = state.q - hb * state.v;
+    next_.q = state.q - hb * state.v;
   }
   predictedAtStart_ = true;
-  previous_->evaluateValues(qPrevious_, state.t - hb);  // g_{k−1} only
+  previous_->evaluateValues(next_.q, state.t - hb);  // g_{k−1} only
   const Eigen::VectorXd &g = jacobian_.value(), &gBefore = previous_->value();
   gRetrodicted_ = &gBefore;
   if (hb != h) {
@@ -123,13 +123,13 @@ const SparseMatrixD& SpookStepper::linearisePredicted(const MechanicalState& sta
   predicted_->evaluate(qPredicted_, state.t);
   const SparseMatrixD& Gp = predicted_->matrix();
   const Eigen::VectorXd &gp = predicted_->value(), &g = jacobian_.value(), &gPrev = *gRetrodicted_;
-  predictedJv_.noalias() = Gp * predictor;
+  Jv_.noalias() = Gp * predictor;
   for (const RowRun& run : runs_) {
     if (!run.holonomic) continue;
     const double tau = run.tau, scale = run.f.scale, tauOverH = run.f.tauOverH;
     for (int row = run.begin; row < run.end; ++row)
       t_[row] = scale * (0.25 * gp[row] + 0.5 * g[row] + 0.25 * gPrev[row] + tauOverH * (gp[row] - g[row]) -
-                         0.25 * h * predictedJv_[row] - tau * predictedJv_[row]);
+                         0.25 * h * Jv_[row] - tau * Jv_[row]);
   }
   return Gp;
 }
@@ -242,7 +242,8 @@ void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, co
   next_.step = state.step + 1;
   if (retraction_) retraction_->retract(state.q, next_.v, h, next_.q);
   else next_.q = state.q + h * next_.v;
-  checkDivergence(model_, next_, config_.limits, "SPOOK", jacobian_.rows());
+  Jv_.resize(jacobian_.rows());  // dead once t is built: the check's g(q_{k+1}) goes there, not into more memory
+  checkDivergence(model_, next_, config_.limits, "SPOOK", jacobian_.rows(), Jv_.data());
   state.q.swap(next_.q);
   state.v.swap(next_.v);
   state.t = next_.t;

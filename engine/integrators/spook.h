@@ -120,8 +120,9 @@ class SpookStepper {
   // over that step scaled by h/hBefore, large only when the rows moved (or when hBefore was not given).
   double retrodictionJump() const { return retrodictionJump_; }
   // predictedLinearisation, after beginStep: q_k ⊕ (−hBefore v_k) (q_{k−1} when the step of hBefore that led to q_k
-  // was this retraction), and ğ, the retrodicted rows at t_k − h that the step's t rows use.
-  const Eigen::VectorXd& retrodictedPose() const { return qPrevious_; }
+  // was this retraction), and ğ, the retrodicted rows at t_k − h that the step's t rows use. The pose is only
+  // read to evaluate ğ: it lives in the scratch state's q, so it is valid until the update of the next step.
+  const Eigen::VectorXd& retrodictedPose() const { return next_.q; }
   const Eigen::VectorXd& retrodictedValues() const { return *gRetrodicted_; }
   // predictedLinearisation: q̃ = q_k ⊕ hṽ the last step linearised its rows about; after beginStep and before a
   // step from it, q_k ⊕ h v_k — the first solve's q̃ at the default predictor ṽ = v_k (retracted with ğ's pose at
@@ -135,15 +136,16 @@ class SpookStepper {
   std::unique_ptr<SparseSolver> solver_;
   std::vector<ConstraintRelaxation> relax_;
   ConstraintJacobian jacobian_;
+  // Jv_: J v_k, or G(q̃) ṽ with predictedLinearisation, read only while t is built; then the divergence check's scratch.
   Eigen::VectorXd D_, r_, rStart_, t_, Jv_, multipliers_, lambda_;
   MechanicalState next_;
   SpookProfile profile_;
-  // predictedLinearisation: J(q̃), q̃, G(q̃) ṽ and the retrodicted pose.
+  // predictedLinearisation: J(q̃) and q̃ (G(q̃) ṽ goes to Jv_, the retrodicted pose to next_.q).
   std::unique_ptr<ConstraintJacobian> predicted_;
-  Eigen::VectorXd qPredicted_, predictedJv_;
+  Eigen::VectorXd qPredicted_;
   bool predictedAtStart_ = false;  // qPredicted_ is q_k ⊕ h v_k of the current frame start
   std::unique_ptr<ConstraintJacobian> previous_;  // g_{k−1} = g(q_k ⊕ (−hBefore v_k))
-  Eigen::VectorXd qPrevious_, gInterpolated_;
+  Eigen::VectorXd gInterpolated_;
   // ğ: previous_'s values (hBefore = h) or gInterpolated_.
   const Eigen::VectorXd* gRetrodicted_ = &gInterpolated_;
   double retrodictionJump_ = 0;

@@ -49,7 +49,7 @@ static std::string number(double v) {
 }
 
 void checkDivergence(const ConstrainedModel& model, const MechanicalState& s, const DivergenceLimits& limits,
-                     const std::string& who, int totalRows) {
+                     const std::string& who, int totalRows, double* scratch) {
   const auto where = [&] { return who + " step " + std::to_string(s.step) + " (t=" + number(s.t) + "): "; };
   if (!s.q.allFinite() || !s.v.allFinite())  // vectorised; the loop only names the first coordinate
     for (long i = 0; i < s.q.size(); ++i)
@@ -62,15 +62,18 @@ void checkDivergence(const ConstrainedModel& model, const MechanicalState& s, co
   // two threads may check at once; resized only when a model has more rows than any before on this thread.
   thread_local std::vector<double> values;
   const size_t rows = size_t(totalRows >= 0 ? totalRows : model.totalRows());
-  values.resize(std::max(values.size(), rows));
-  model.constraintValues(s.q, s.t, values.data());
+  if (!scratch) {
+    values.resize(std::max(values.size(), rows));
+    scratch = values.data();
+  }
+  model.constraintValues(s.q, s.t, scratch);
   // Every row within the limit (holonomic or not; NaN is not): nothing to name, no pass over the constraint list.
-  const double* row = values.data();
+  const double* row = scratch;
   long outside = 0;
   for (size_t r = 0; r < rows; ++r) outside += !(std::abs(row[r]) <= limits.maxViolation);
   if (outside == 0) return;
   const auto& cs = model.constraints();
-  const double* value = values.data();
+  const double* value = scratch;
   for (size_t i = 0; i < cs.size(); value += cs[i].rows, ++i) {
     if (cs[i].kind != ConstraintKind::Holonomic) continue;
     for (int r = 0; r < cs[i].rows; ++r)

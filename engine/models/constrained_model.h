@@ -83,7 +83,9 @@ struct DivergenceLimits {
 // Throws SimulationDiverged naming `who`, the step and the quantity if the candidate state is not
 // finite or breaks the limits; the caller then keeps its previous state. `rows`: model.totalRows() if the caller
 // knows it (a stepper, every step: totalRows() walks every ConstraintDesc), −1 to have it counted here.
+// `scratch` (rows doubles, or null: a buffer per thread) receives g(q): a stepper passes one of its own that is dead
+// at that point, so the check adds no memory to the step's working set.
 void checkDivergence(const ConstrainedModel& model, const MechanicalState& candidate, const DivergenceLimits& limits,
-                     const std::string& who, int rows = -1);
+                     const std::string& who, int rows = -1, double* scratch = nullptr);
 
 }  // namespace varsim

@@ -244,7 +244,9 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   for (long i = 0; i < m_; ++i) y[i] = w_[position[size_t(i)]];
   // x = M⁻¹(r + Jᵀ y) and, while the column is in cache, its share of solve()'s residual check.
   x.resize(n_);
-  residualStart(t, y);
+  // The factor store is dead after the backward pass (the next factorisation zeroes each block before use): the
+  // residual check's two row vectors live there (≥ 2m doubles unless a level is under 3 rows wide).
+  residualStart(t, y, store_.size() >= size_t(2 * m_) ? store_.data() : nullptr);
   for (long c = 0; c < n_; ++c) {
     double s = r[c], sAbs = std::abs(r[c]);
     for (int p = outer[c]; p < outer[c + 1]; ++p) {

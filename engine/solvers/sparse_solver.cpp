@@ -123,11 +123,16 @@ void SparseSolver::solve(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eig
 
 // Backward error of the original, printed system per block row: ‖b − A z‖∞ / ‖|A||z| + |b|‖∞. A stable
 // solve leaves ~1e-15; 1e-8 means the factors are junk (a singular matrix past the pivot checks).
-void SparseSolver::residualStart(const Eigen::VectorXd& t, const Eigen::VectorXd& y) {
+void SparseSolver::residualStart(const Eigen::VectorXd& t, const Eigen::VectorXd& y, double* scratch) {
   const long m = y.size();
   const Eigen::VectorXd& D = *dDiag_;
-  resBottom_.resize(m);
-  scaleBottom_.resize(m);
+  if (!scratch) {
+    ownBottom_.resize(2 * m);
+    scratch = ownBottom_.data();
+  }
+  resBottom_ = scratch;
+  scaleBottom_ = scratch + m;
+  bottomRows_ = m;
   for (long i = 0; i < m; ++i) {  // one pass over D, y, t for both
     resBottom_[i] = D[i] * y[i] - t[i];
     scaleBottom_[i] = std::abs(D[i]) * std::abs(y[i]) + std::abs(t[i]);
@@ -138,8 +143,10 @@ void SparseSolver::residualStart(const Eigen::VectorXd& t, const Eigen::VectorXd
 
 void SparseSolver::residualFinish(const Eigen::VectorXd& x, const Eigen::VectorXd& y) const {
   double backward = finiteTop_ ? resTop_ / (scaleTop_ + 1e-300) : std::numeric_limits<double>::quiet_NaN();
-  if (resBottom_.size())
-    backward = std::max(backward, resBottom_.lpNorm<Eigen::Infinity>() / (scaleBottom_.lpNorm<Eigen::Infinity>() + 1e-300));
+  if (bottomRows_ > 0) {
+    const Eigen::Map<const Eigen::VectorXd> res(resBottom_, bottomRows_), scale(scaleBottom_, bottomRows_);
+    backward = std::max(backward, res.lpNorm<Eigen::Infinity>() / (scale.lpNorm<Eigen::Infinity>() + 1e-300));
+  }
   // Σ 0·z is 0 for finite entries and NaN if one is inf or NaN: one vectorised pass (allFinite branches per entry).
   const bool finite = (x.array() * 0.0).sum() == 0.0 && (y.array() * 0.0).sum() == 0.0;
   if (!finite || !(backward <= 1e-8)) {
