@@ -223,8 +223,8 @@ Saddle randomSaddle(const RodSystem& sys, bool rigid, unsigned seed) {
           Eigen::VectorXd::NullaryExpr(jac.rows(), [&] { return u(rng); }), jac.matrix()};
 }
 
-// The block solver on one and on two threads (`two`) solves s bit-identically.
-void checkOneAndTwoThreads(BlockTridiagonalSolver& one, BlockTridiagonalSolver& two, const Saddle& s) {
+// Two block solvers (one and two threads; a re-used and a fresh one) solve s bit-identically.
+void checkSameBits(BlockTridiagonalSolver& one, BlockTridiagonalSolver& two, const Saddle& s) {
   Eigen::VectorXd x1, y1, x2, y2;
   one.factor(s.M, s.J, s.D);
   one.solve(s.r, s.t, x1, y1);
@@ -282,7 +282,7 @@ TEST_CASE("sparse solver: the block solver's two threads are bit-identical on a 
   const Saddle s = randomSaddle(ladder.system(), false, 11);
   BlockTridiagonalSolver one, two;
   two.setThreads(2);
-  checkOneAndTwoThreads(one, two, s);
+  checkSameBits(one, two, s);
   // Both chains carry work: the middle level splits the levels by cost.
   CHECK(one.layout()->chain[0].size() > 100);
   CHECK(one.layout()->chain[1].size() > 100);
@@ -302,13 +302,7 @@ TEST_CASE("sparse solver: the residual check in the block solver's dead factor s
       for (unsigned seed = 1; seed <= 3; ++seed) {
         const Saddle s = randomSaddle(*sys, rigid, seed);
         BlockTridiagonalSolver fresh;
-        Eigen::VectorXd x1, y1, x2, y2;
-        reused.factor(s.M, s.J, s.D);
-        reused.solve(s.r, s.t, x1, y1);
-        fresh.factor(s.M, s.J, s.D);
-        fresh.solve(s.r, s.t, x2, y2);
-        CHECK(x1 == x2);
-        CHECK(y1 == y2);
+        checkSameBits(reused, fresh, s);
         CHECK(reused.layout()->storeSize >= 2 * s.J.rows());
       }
       CHECK(reused.stats().analyses == 1);  // one pattern: the store was re-used after each residual check
@@ -333,7 +327,7 @@ TEST_CASE("sparse solver: a singular level in either lane is reported with two t
     INFO("zeroed row " << k);
     CHECK_THROWS_AS((two.factor(s.M, J2, D2), two.solve(s.r, s.t, x2, y2)), SingularSystem);
     CHECK_THROWS_AS((one.factor(s.M, J2, D2), one.solve(s.r, s.t, x1, y1)), SingularSystem);
-    for (int rep = 0; rep < 3; ++rep) checkOneAndTwoThreads(one, two, s);  // the helper took no harm
+    for (int rep = 0; rep < 3; ++rep) checkSameBits(one, two, s);  // the helper took no harm
   }
   const BlockLayout& lay = *one.layout();
   CHECK(lay.laneOfPosition(lay.position[0]) != lay.laneOfPosition(lay.position[size_t(s.J.rows() - 1)]));
