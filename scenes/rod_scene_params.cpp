@@ -66,7 +66,7 @@ constexpr long kRelineariseDefault = 4;
 // stands open by ε|f| (SPOOK's row ελ + g + τġ = 0), and whiplash forces reach 1e5–2e6 N (ladders N = 150–1000)
 // and more at N = 5000: at the paper's 1e-8 that alone opened gaps of 2e-2 / 5e-2 m (N = 1000 / 5000), max-over-
 // time RMS 7e-3 / 1.7e-2 m. 1e-10 brings both under the issue-16 bounds (1e-2 m, RMS 1e-3 m) for every measured
-// size (bench_ladder_robust --relin, notes/rodeps.md); other rod scenes keep the paper's value.
+// size (bench_ladder_robust --relin); other rod scenes keep the paper's value.
 constexpr double kRodModelEpsilon = 1e-10;
 constexpr double kPaperEpsilon = 1e-8;  // seed 001 Sec. 6 (ERRATA: h = 1/60, ε = 1e-8, τ = 2h)
 

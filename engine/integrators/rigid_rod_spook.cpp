@@ -150,10 +150,10 @@ void RigidRodSpook::loadState(const std::vector<double>& state) {
 // maxTurn asks for at its start); as soon as a sub-step overshoots a rule (overshoot() = r > 1) the
 // frame is redone from its start with n ← max(1.5n, n r^{4/3}/0.9) ≤ 64 (the chord miss ∝ r⁴ falls like
 // n⁻³ in a whip rather than n⁻⁴: the front's Δω does not spread evenly over the sub-steps; exponents
-// 1 … 2 on r measured in notes/rodgap2.md). Only rods whose rates change (whiplash, not the quiet
-// swing) make the end miss, so quiet frames take one solve. Sub-steps stay equal within a frame:
-// varying them inside it (an ODE-style controller) measured the same solves but destabilised the
-// undamped rows of τ = 0 (test_rod_scenes). With setRelinearise each sub-step first iterates (subStep)
+// 1 … 2 on r measured with bench_ladder_robust --relin on the whipping ladders). Only rods whose rates
+// change (whiplash, not the quiet swing) make the end miss, so quiet frames take one solve. Sub-steps
+// stay equal within a frame: varying them inside it (an ODE-style controller) measured the same solves
+// but destabilised the undamped rows of τ = 0 (test_rod_scenes). With setRelinearise each sub-step first iterates (subStep)
 // and the redo grows n from the miss left after iterating. Every choice is a function of the frame's
 // start state: runs are bit-reproducible.
 // The frame's start in twist form, made again from the untouched `state` for a redo (bit for bit: no copy kept).

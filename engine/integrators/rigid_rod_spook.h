@@ -41,11 +41,11 @@ class RigidRodSpook {
   // is split until within. ğ is retrodicted over the sub-step that led to the state (the last frame's h/n for a
   // frame's first sub-step: SpookStepper::beginStep's hBefore), so the jump is the rows' change over it; it was
   // retrodicted over the sub-step being taken, which after a frame of other sub-steps is a pose nobody visited,
-  // and the jump test then split whipping frames into 17–36 sub-steps (notes/rodburst.md, notes/rodretro.md).
+  // and the jump test then split whipping frames into 17–36 sub-steps (ladder 75; test_rigid_rod_retrodiction).
   void setRelinearise(int maxIterations, bool subStepFallback = true, double reach = kRelineariseReach);
   int maxRelinearise() const { return maxRelinearise_; }
   static constexpr int kMaxRelinearise = 16;
-  static constexpr double kRelineariseReach = 30;  // measured (notes/rodnewton.md): 10 costs more, 100 opens gaps
+  static constexpr double kRelineariseReach = 30;  // bench_ladder_robust --relin … REACH: 10 costs more, 100 opens gaps
 
   // One step on the RodSystem state. On a throw (SimulationDiverged, SingularSystem) it is unchanged, and
   // so is the stepper's own state below.

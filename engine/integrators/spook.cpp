@@ -71,7 +71,7 @@ void SpookStepper::setSolver(SparseSolverKind kind) {
 // which for rows linear in q is (28)'s g_k − hG_k v_k at any hb (G_k v_k = (g_k − g_{k−1})/hb). It replaces
 // g(q_k ⊕ (−h v_k)), a pose nobody visited when hb ≠ h: v_k is the secant over hb, so a rod end retraced along
 // it for h ≠ hb leaves its arc by ~(l/4)|ω|²h|h − hb| — centimetres in a whip, where after a sub-stepped
-// frame that jump kept the next frame splitting (notes/rodburst.md). hb = h (or 0: unknown) is
+// frame that jump kept the next frame splitting (ladder 75; test_rigid_rod_retrodiction). hb = h (or 0: unknown) is
 // g(q_k ⊕ (−h v_k)) as before, bit for bit; the first solve's q̃ = q_k ⊕ h v_k comes with it (predictedPose()):
 // the retraction then shares the rotation of the two.
 void SpookStepper::retrodict(const MechanicalState& state, double h, double hBefore) {
