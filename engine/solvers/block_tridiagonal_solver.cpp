@@ -61,8 +61,9 @@ void BlockTridiagonalSolver::twoLanes(Phase phase, bool parallel) {
   if (first) std::rethrow_exception(first);  // lane 0's error first, as with one thread
 }
 
-void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
-  const bool samePattern = beginFactor(massDiag, J, dDiag);
+void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag,
+                                    long patternId, const Eigen::VectorXd* massShift) {
+  const bool samePattern = beginFactor(massDiag, J, dDiag, patternId, massShift);
   if (!samePattern || !layout_) {
     const auto start = SteadyClock::now();
     layout_ = std::make_unique<BlockLayout>(J);
@@ -79,8 +80,6 @@ void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const Spars
     stats_.analyseUs = microsecondsSince(start);
     ++stats_.analyses;
   }
-  jac_ = &J;
-  dDiag_ = &factoredD();
   stats_.factorUs = 0;  // timed by the solve that factors
   ++stats_.factorizations;
   stats_.matrixNnz = long(layout_->structuralPairs);
@@ -153,7 +152,7 @@ void BlockTridiagonalSolver::assembleHome(int k, int lane) {
   const BlockLayout& lay = *layout_;
   const BlockLayout::Home& home = lay.homes[size_t(k)];
   const BlockLayout::HomeShape& shape = lay.homeShapes[size_t(home.shape)];
-  const double* __restrict J = jac_->valuePtr() + home.valueBase;
+  const double* __restrict J = factoredJ().valuePtr() + home.valueBase;
   const double* invM = inverseMass().data() + home.colBase;
   const double* r = r_->data() + home.colBase;
   double* __restrict im = im_[lane].data();
@@ -211,10 +210,11 @@ void BlockTridiagonalSolver::factorMiddle() {
 // S_kk += D_k, and its diagonal kept for the pivot check.
 void BlockTridiagonalSolver::addD(const BlockLevel& lv, int lane) {
   const int* rowAt = layout_->rowAt.data() + lv.start;
+  const Eigen::VectorXd& D = factoredD();
   double* diag0 = diag0_[lane].data();
   for (int i = 0; i < lv.width; ++i) {
     double& e = store_[size_t(lv.diagOff + packedIndex(lv.width, i, i))];
-    e += (*dDiag_)[rowAt[i]];
+    e += D[rowAt[i]];
     diag0[i] = e;
   }
 }
@@ -231,7 +231,7 @@ void BlockTridiagonalSolver::choleskyLevel(int k, int lane) {
 
 void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x,
                                            Eigen::VectorXd& y) {
-  const SparseMatrixD& J = *jac_;
+  const SparseMatrixD& J = factoredJ();
   const int* outer = J.outerIndexPtr();
   const double* jv = J.valuePtr();
   const double* invM = inverseMass().data();

@@ -24,8 +24,9 @@ namespace varsim {
 class BlockTridiagonalSolver : public SparseSolver {
  public:
   SparseSolverKind kind() const override { return SparseSolverKind::Block; }
-  using SparseSolver::factor;  // also the overload with the caller's pattern id
-  void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) override;
+  using SparseSolver::factor;  // also the one without a pattern id or shift
+  void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag, long patternId,
+              const Eigen::VectorXd* massShift) override;
   void setThreads(int threads) override;  // 1 or 2 (throws BadInput otherwise)
   int threads() const { return threads_; }
   int levels() const { return layout_ ? layout_->levelCount() : 0; }
@@ -61,8 +62,6 @@ class BlockTridiagonalSolver : public SparseSolver {
   std::vector<double> im_[2], rim_[2], h_[2];  // per-lane scratch of one home: M⁻¹, M⁻¹ r on its columns, J M⁻¹
   std::vector<double> diag0_[2];               // and of one level: S_kk's diagonal before its Cholesky (pivot check)
   Eigen::VectorXd w_;
-  const SparseMatrixD* jac_ = nullptr;
-  const Eigen::VectorXd* dDiag_ = nullptr;
   const Eigen::VectorXd* r_ = nullptr;  // the right-hand side while factorDeferred runs
   long n_ = 0, m_ = 0;
   int threads_ = 1;

@@ -56,8 +56,9 @@ void LdltSolver::buildPattern(const SparseMatrixD& J) {
   ++stats_.analyses;
 }
 
-void LdltSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
-  if (!beginFactor(massDiag, J, dDiag)) buildPattern(J);
+void LdltSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag,
+                        long patternId, const Eigen::VectorXd* massShift) {
+  if (!beginFactor(massDiag, J, dDiag, patternId, massShift)) buildPattern(J);
   const auto start = SteadyClock::now();
   double* val = K_.valuePtr();
   const Eigen::VectorXd& M = factoredMass();  // massDiag with the caller's shift, if any

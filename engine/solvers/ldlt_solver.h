@@ -18,8 +18,9 @@ namespace varsim {
 class LdltSolver : public SparseSolver {
  public:
   SparseSolverKind kind() const override { return SparseSolverKind::Ldlt; }
-  using SparseSolver::factor;  // also the overload with the caller's pattern id
-  void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) override;
+  using SparseSolver::factor;  // also the one without a pattern id or shift
+  void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag, long patternId,
+              const Eigen::VectorXd* massShift) override;
 
  protected:
   void solveFactored(const Eigen::VectorXd& r, const Eigen::VectorXd& t, Eigen::VectorXd& x,

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <limits>
 #include <string>
-#include <utility>
 
 #include "engine/solvers/block_tridiagonal_solver.h"
 #include "engine/solvers/ldlt_solver.h"
@@ -29,13 +28,6 @@ SparseSolverKind parseSparseSolverKind(const std::string& name) {
 void SparseSolver::setThreads(int threads) {
   if (threads < 1 || threads > 2)
     throw BadInput("solver threads = " + std::to_string(threads) + " is not allowed; allowed 1 or 2");
-}
-
-void SparseSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag,
-                          long patternId, const Eigen::VectorXd* massShift) {
-  nextPatternId_ = patternId;
-  nextMassShift_ = massShift;
-  factor(massDiag, J, dDiag);
 }
 
 bool SparseSolver::samePattern(const SparseMatrixD& J, long patternId) const {
@@ -71,10 +63,8 @@ void SparseSolver::setMass(const double* __restrict massDiag, const double* __re
   inverseOrZero(mass, inv, n);
 }
 
-bool SparseSolver::beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
-  // First: a throw below leaves no id or shift for the next call.
-  const long patternId = std::exchange(nextPatternId_, 0);
-  const Eigen::VectorXd* shift = std::exchange(nextMassShift_, nullptr);
+bool SparseSolver::beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag,
+                               long patternId, const Eigen::VectorXd* shift) {
   if (!J.isCompressed()) throw BadInput("SparseSolver: J must be compressed");
   const long n = massDiag.size();
   if (shift && shift->size() != n)

@@ -55,15 +55,17 @@ class SparseSolver {
   // SingularSystem (message says why) if the matrix is singular to working precision — the block
   // back end defers the numbers to the next solve (fused with it), which then throws instead (J and D
   // must stay alive and unchanged until then, as for every solve; M is copied).
-  virtual void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) = 0;
+  void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
+    factor(massDiag, J, dDiag, 0, nullptr);
+  }
   // factor() for a J whose pattern the caller names: patternId ≠ 0 is unique to one pattern for the life of the
   // process (ConstraintJacobian::patternId(): its pattern is built once, only values change). The pattern is then
   // known to be unchanged from the id, J's sizes and nonzero count, without comparing J's index arrays with a copy
-  // (at N = 5000 rods 1.8 MB read per solve and 1.8 MB kept). A new id, or a call without one, re-analyses once.
+  // (at N = 5000 rods 1.8 MB read per solve and 1.8 MB kept). A new id, or a call without one (0), re-analyses once.
   // massShift (optional, massDiag's size): M = diag(massDiag + massShift), summed in the pass that inverts it (a
   // caller whose shift changes M on every solve, SPOOK's Newton iterate, need not store the sum).
-  void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag, long patternId,
-              const Eigen::VectorXd* massShift);
+  virtual void factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag, long patternId,
+                      const Eigen::VectorXd* massShift) = 0;
   // Solves with the last factorisation: [[M, -Jᵀ], [J, D]] [x; y] = [r; t], then checks the
   // residual of the original system (a near-singular matrix that slipped past the pivot checks
   // shows up here) and throws SingularSystem if it is not small or not finite.
@@ -93,10 +95,12 @@ class SparseSolver {
   // Keeps the operands for the residual check and returns true if J has the same pattern as the last analysed
   // one: by the caller's pattern id if it named one, else by J's sizes and index arrays against a copy (else
   // records the new pattern: the caller re-analyses).
-  bool beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag);
+  bool beginFactor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag, long patternId,
+                   const Eigen::VectorXd* massShift);
   const Eigen::VectorXd& factoredMass() const { return massDiag_; }  // the last factor()'s M (shift included)
   const Eigen::VectorXd& inverseMass() const { return invMass_; }  // the last factor()'s M⁻¹, 0 where M is 0
   const Eigen::VectorXd& factoredD() const { return *dDiag_; }  // the last factor()'s D (the caller's)
+  const SparseMatrixD& factoredJ() const { return *J_; }        // the last factor()'s J (the caller's)
   SparseSolveStats stats_;
   double factorInSolveUs_ = 0;  // set by a solveFactored that ran a deferred factorisation (not solve time)
 
@@ -113,9 +117,7 @@ class SparseSolver {
   const SparseMatrixD* J_ = nullptr;
   Eigen::VectorXi outer_, inner_;  // the analysed pattern's index arrays, kept only when it has no id
   long rows_ = -1, cols_ = -1, nonZeros_ = -1;
-  long patternId_ = 0;      // the analysed pattern's id (0: none, compare outer_/inner_)
-  long nextPatternId_ = 0;  // the id and mass shift named for the factor() in progress (consumed by beginFactor)
-  const Eigen::VectorXd* nextMassShift_ = nullptr;
+  long patternId_ = 0;  // the analysed pattern's id (0: none, compare outer_/inner_)
 };
 
 std::unique_ptr<SparseSolver> makeSparseSolver(SparseSolverKind kind);

@@ -68,8 +68,9 @@ void UmfpackSolver::buildPattern(const SparseMatrixD& J) {
   if (status != UMFPACK_OK) throw SingularSystem("UMFPACK symbolic analysis failed, status " + std::to_string(status));
 }
 
-void UmfpackSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag) {
-  if (!beginFactor(massDiag, J, dDiag)) buildPattern(J);
+void UmfpackSolver::factor(const Eigen::VectorXd& massDiag, const SparseMatrixD& J, const Eigen::VectorXd& dDiag,
+                           long patternId, const Eigen::VectorXd* massShift) {
+  if (!beginFactor(massDiag, J, dDiag, patternId, massShift)) buildPattern(J);
   const auto start = SteadyClock::now();
   const Eigen::VectorXd& M = factoredMass();  // massDiag with the caller's shift, if any
   for (long j = 0; j < n_; ++j) Ax_[size_t(massPos_[size_t(j)])] = M[j];
