@@ -153,8 +153,8 @@ void RigidRodSpook::loadState(const std::vector<double>& state) {
 // 1 … 2 on r measured with bench_ladder_robust --relin on the whipping ladders). Only rods whose rates
 // change (whiplash, not the quiet swing) make the end miss, so quiet frames take one solve. Sub-steps
 // stay equal within a frame: varying them inside it (an ODE-style controller) measured the same solves
-// but destabilised the undamped rows of τ = 0 (test_rod_scenes). With setRelinearise each sub-step first iterates (subStep)
-// and the redo grows n from the miss left after iterating. Every choice is a function of the frame's
+// but destabilised the undamped rows of τ = 0 (test_rod_scenes). With setRelinearise each sub-step first
+// iterates (subStep) and the redo grows n from the miss left after iterating. Every choice is a function of the frame's
 // start state: runs are bit-reproducible.
 // The frame's start in twist form, made again from the untouched `state` for a redo (bit for bit: no copy kept).
 void RigidRodSpook::startFrame(const MechanicalState& state) {
@@ -197,7 +197,7 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
     lastRedone_ = true;
   }
   lastSubSteps_ = n;
-  lastSubStep_ = hBefore_ = h / n;
+  hBefore_ = h / n;
   if (newtonFirst()) {
     force_.swap(nextForce_);
     haveForce_ = haveNextForce_;

@@ -76,7 +76,7 @@ class RigidRodSpook {
   int lastSolves() const { return lastSolves_; }   // SPOOK steps the last step took (redone ones included)
   int lastRelinearisations() const { return lastRelin_; }  // of them, re-linearised re-solves (setRelinearise)
   double lastChord() const { return lastChord_; }  // m: its accepted sub-steps' largest end miss (maxChord > 0)
-  double lastSubStepLength() const { return lastSubStep_; }  // s: h / lastSubSteps() (spook().multipliers())
+  double lastSubStepLength() const { return hBefore_; }  // s: h / lastSubSteps() (spook().multipliers()); 0 before any
   // Every SPOOK solve of the last step in order (maxChord > 0): its re-linearisation index (0: the first
   // solve of a sub-step), end miss about its own linearisation point (m) — the iteration's contraction — and
   // its sub-step's retrodiction jump (m, SpookStepper::retrodictionJump).
@@ -108,7 +108,7 @@ class RigidRodSpook {
   void relinearise(const SpookFrameStart& start, double& miss);
   int lastSubSteps_ = 1, lastSolves_ = 1, lastRelin_ = 0;
   bool lastRedone_ = false;
-  double lastChord_ = 0, lastSubStep_ = 0;
+  double lastChord_ = 0;
   double hBefore_ = 0;  // s: the last accepted sub-step (saved state; 0: none yet)
 };
 
