@@ -24,6 +24,7 @@ SpookStepper::SpookStepper(const ConstrainedModel& model, SpookConfig config, co
   relax_.assign(model.constraints().size(), ConstraintRelaxation{});
   D_.setZero(jacobian_.rows());
   t_.setZero(jacobian_.rows());
+  Jv_.setZero(jacobian_.rows());  // also the divergence check's scratch from the first step on
   multipliers_.setZero(jacobian_.rows());
 }
 
@@ -242,7 +243,7 @@ void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, co
   next_.step = state.step + 1;
   if (retraction_) retraction_->retract(state.q, next_.v, h, next_.q);
   else next_.q = state.q + h * next_.v;
-  Jv_.resize(jacobian_.rows());  // dead once t is built: the check's g(q_{k+1}) goes there, not into more memory
+  // Jv_ is dead once t is built: the check's g(q_{k+1}) goes there, not into more memory.
   checkDivergence(model_, next_, config_.limits, "SPOOK", jacobian_.rows(), Jv_.data());
   state.q.swap(next_.q);
   state.v.swap(next_.v);
