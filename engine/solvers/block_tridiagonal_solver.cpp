@@ -39,8 +39,8 @@ void BlockTridiagonalSolver::runPendingLaneOne(void* self) {
   (solver.*solver.pending_)(1);
 }
 
-void BlockTridiagonalSolver::twoLanes(Phase phase, bool parallel) {
-  if (threads_ < 2 || !parallel) {
+void BlockTridiagonalSolver::twoLanes(Phase phase) {
+  if (threads_ < 2) {
     (this->*phase)(0);
     (this->*phase)(1);
     return;
@@ -77,6 +77,7 @@ void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const Spars
       diag0_[lane].assign(size_t(layout_->maxWidth), 0.0);
     }
     w_.resize(m_ + (layout_->levels.empty() ? 0 : layout_->levels[size_t(layout_->middle)].width));
+    prefetch_ = double(store_.size()) * sizeof(double) > kPrefetchStoreBytes;
     stats_.analyseUs = microsecondsSince(start);
     ++stats_.analyses;
   }
@@ -118,8 +119,10 @@ void BlockTridiagonalSolver::factorLane(int lane) {
   if (lane == 1) zeroLevel(lay.extraOff, packedSize(mid.width));
   if (!chain.empty()) zeroLevel(lay.levels[size_t(chain.front())]);
   else if (lane == 0) zeroLevel(mid);
-  for (int k : chain) {
+  for (size_t i = 0; i < chain.size(); ++i) {
+    const int k = chain[i];
     const BlockLevel& lv = lay.levels[size_t(k)];
+    if (prefetch_ && i + kPrefetchLevels < chain.size()) prefetchLevel(lay.levels[size_t(chain[i + kPrefetchLevels])], true);
     if (lane == 0 || lv.next != lay.middle) zeroLevel(lay.levels[size_t(lv.next)]);  // the middle block is lane 0's
     assembleHome(k, lane);
     addD(lv, lane);
@@ -140,10 +143,23 @@ void BlockTridiagonalSolver::factorLane(int lane) {
 }
 
 // A level's diagonal block and its coupling block (stored right after it).
-void BlockTridiagonalSolver::zeroLevel(const BlockLevel& lv) {
-  zeroLevel(lv.diagOff, packedSize(lv.width) + (lv.next < 0 ? 0 : lv.recvRows * (lv.width - lv.sendCol)));
+static int levelBlockSize(const BlockLevel& lv) {
+  return packedSize(lv.width) + (lv.next < 0 ? 0 : lv.recvRows * (lv.width - lv.sendCol));
 }
+void BlockTridiagonalSolver::zeroLevel(const BlockLevel& lv) { zeroLevel(lv.diagOff, levelBlockSize(lv)); }
 void BlockTridiagonalSolver::zeroLevel(int offset, int count) { std::fill_n(store_.data() + offset, count, 0.0); }
+
+// Asks for a level's blocks a few levels before the sweep reaches them (factorLane: to write, backwardLane: to
+// read). Once the store outgrows the caches every level is a cold miss, and its lines are written (the zero fill)
+// or read back-to-back by short kernels that leave the miss latency exposed; the hardware prefetchers follow the
+// other streams (J, M⁻¹, r, w: bench_ladder --step A/B, prefetching them too cost +4 %). Prefetches change no value.
+void BlockTridiagonalSolver::prefetchLevel(const BlockLevel& lv, bool forWrite) const {
+  const char* line = reinterpret_cast<const char*>(store_.data() + lv.diagOff);
+  const char* end = reinterpret_cast<const char*>(store_.data() + lv.diagOff + levelBlockSize(lv));
+  for (; line < end; line += 64)
+    if (forWrite) __builtin_prefetch(line, 1, 3);
+    else __builtin_prefetch(line, 0, 3);
+}
 
 // S += J M⁻¹ Jᵀ of the groups whose home is level k, one dot per S entry and group of J's values in place and
 // H = J M⁻¹ on the home's nonzeros (lane scratch), and w −= J M⁻¹ r on their rows (the same terms as a pass over J
@@ -240,7 +256,10 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   factorDeferred(r, t);  // also w = L⁻¹(t − J M⁻¹ r) in level order
   y.resize(m_);
   solveMiddle();
-  twoLanes(&BlockTridiagonalSolver::backwardLane, false);
+  // One lane after the other on any thread count (the helper is woken once per step, for the factor), lane 1 first:
+  // it was factored last, so its levels next to the middle are still cached. The lanes write disjoint entries.
+  backwardLane(1);
+  backwardLane(0);
   for (long i = 0; i < m_; ++i) y[i] = w_[position[size_t(i)]];
   // x = M⁻¹(r + Jᵀ y) and, while the column is in cache, its share of solve()'s residual check.
   x.resize(n_);
@@ -292,6 +311,7 @@ void BlockTridiagonalSolver::backwardLane(int lane) {  // Lᵀ y = z back along 
   const std::vector<int>& chain = lay.chain[lane];
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const BlockLevel& lv = lay.levels[size_t(*it)];
+    if (prefetch_ && chain.rend() - it > kPrefetchLevels) prefetchLevel(lay.levels[size_t(*(it + kPrefetchLevels))], false);
     const BlockLevel& nx = lay.levels[size_t(lv.next)];
     withSize(lv.recvRows, [&](auto r) {
       subtractTransposedProduct(store_.data() + lv.coupOff, r, lv.width - lv.sendCol, w_.data() + nx.start + lv.recvRow,
