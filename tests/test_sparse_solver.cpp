@@ -290,31 +290,6 @@ TEST_CASE("sparse solver: the block solver's two threads are bit-identical on a 
   CHECK_THROWS_AS(makeSparseSolver(SparseSolverKind::Ldlt)->setThreads(0), BadInput);
 }
 
-// Past an eighth of the L3 the block solver assembles and factors each level in a small window and streams the factored
-// blocks to the store (non-temporal stores): the same arithmetic in other memory, so bit for bit the in-store solve, on
-// one and two threads, for both rod models, re-used over several systems (the windows carry a level's partly assembled
-// block from one to the next and hand the middle level to the store).
-TEST_CASE("sparse solver: the block solver's windowed, streamed factorisation is bit-identical to the in-store one") {
-  CHECK(BlockTridiagonalSolver::streamThresholdBytes() >= 1 << 18);
-  for (bool rigid : {false, true}) {
-    Ladder ladder(LadderConfig{45});
-    HangingChain chain(HangingChainConfig{90, 0.25, 0.25, 1.2, 0.3, {0, 0, -9.81}, 0.5});
-    for (const RodSystem* sys : {&ladder.system(), &chain.system()})
-      for (int threads : {1, 2}) {
-        BlockTridiagonalSolver inStore, streamed;
-        inStore.setStreaming(BlockTridiagonalSolver::Streaming::Off);
-        streamed.setStreaming(BlockTridiagonalSolver::Streaming::On);
-        streamed.setThreads(threads);
-        for (unsigned seed = 1; seed <= 3; ++seed) checkSameBits(inStore, streamed, randomSaddle(*sys, rigid, seed));
-        CHECK(streamed.streaming());
-        CHECK_FALSE(inStore.streaming());
-        BlockTridiagonalSolver automatic;  // a store of a few hundred KB stays in the caches: not streamed
-        checkSameBits(inStore, automatic, randomSaddle(*sys, rigid, 7));
-        CHECK_FALSE(automatic.streaming());
-      }
-  }
-}
-
 // The residual check's row vectors live in the factor store once the backward pass is done (c090602): the next
 // factorisation must not see them. A solver re-used over several systems of one pattern solves each bit for bit like
 // a fresh solver, and the rod models' stores are large enough for the scratch (else it would use its own vectors).
@@ -341,10 +316,7 @@ TEST_CASE("sparse solver: a singular level in either lane is reported with two t
   BlockTridiagonalSolver one, two;
   two.setThreads(2);
   Eigen::VectorXd x1, y1, x2, y2;
-  // The chain's two ends (levels of different lanes), with the second solver in store and streamed (windows left
-  // open by the throw are closed by the next factorisation).
-  for (long k : {0L, long(s.J.rows()) - 1, 0L, long(s.J.rows()) - 1}) {
-    if (k == 0) two.setStreaming(two.streaming() ? BlockTridiagonalSolver::Streaming::Off : BlockTridiagonalSolver::Streaming::On);
+  for (long k : {0L, long(s.J.rows()) - 1}) {  // the chain's two ends: levels of different lanes
     // Row k of J zeroed (same pattern) and D_k = 0: S_kk and its couplings are exactly 0, so is the pivot.
     SparseMatrixD J2 = s.J;
     for (int c = 0; c < J2.outerSize(); ++c)

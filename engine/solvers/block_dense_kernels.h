@@ -5,11 +5,6 @@
 #pragma once
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
-#include <cstring>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 #include <type_traits>
 #include <utility>
 
@@ -198,31 +193,6 @@ void subtractTransposedProduct(const double* C, Rows r, int c, const double* y, 
     for (int a = 0; a < r; ++a) s += C[a + size_t(j) * size_t(r)] * y[a];
     z[j] -= s;
   }
-}
-
-// dst[0 … n) = src[0 … n) with non-temporal stores where the target has them (x86-64 SSE2: 16-byte movntpd, an
-// 8-byte movnti at an unaligned end; the write-combining buffers merge them into whole lines without reading them
-// first), else a plain copy. streamFence() orders them before later stores and other threads' reads.
-inline void streamCopy(const double* src, int n, double* dst) {
-#if defined(__x86_64__)
-  auto one = [&](int j) {
-    long long bits;
-    std::memcpy(&bits, src + j, sizeof bits);
-    _mm_stream_si64(reinterpret_cast<long long*>(dst + j), bits);
-  };
-  int i = 0;
-  if (n > 0 && (reinterpret_cast<std::uintptr_t>(dst) & 15) != 0) one(i++);
-  for (; i + 2 <= n; i += 2) _mm_stream_pd(dst + i, _mm_loadu_pd(src + i));
-  if (i < n) one(i);
-#else
-  std::memcpy(dst, src, sizeof(double) * size_t(n));
-#endif
-}
-
-inline void streamFence() {
-#if defined(__x86_64__)
-  _mm_sfence();
-#endif
 }
 
 }  // namespace blockkernel

@@ -33,11 +33,6 @@ struct BlockLevel {
   int coupOff = 0;           // store offset of the recvRows × (width − sendCol) coupling block S(next, this)
 };
 
-// A level's diagonal block and its coupling block (stored right after it), in doubles.
-inline int levelBlockSize(const BlockLevel& lv) {
-  return packedSize(lv.width) + (lv.next < 0 ? 0 : lv.recvRows * (lv.width - lv.sendCol));
-}
-
 struct BlockLayout {
   // The assembly of S += J M⁻¹ Jᵀ and w −= J M⁻¹ r is per home level: the body groups (J columns sharing rows, a
   // rod's coordinates) whose first level eliminated is k. A home's structure, relative to its Home record, is a

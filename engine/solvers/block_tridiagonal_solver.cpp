@@ -3,8 +3,6 @@
 // cost more in set-up than in arithmetic at these sizes), unrolled for the sizes the rod models produce.
 #include "engine/solvers/block_tridiagonal_solver.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -30,17 +28,6 @@ const BlockLayout::Term* scatterPairs(const int* target, const int* end, const B
   return term;
 }
 }  // namespace
-
-// An eighth of the last-level cache (sysconf; 32 MiB if it does not say): on the CI host (L3 32 MiB, shared with
-// other tenants) streaming measured +10 to +18 % at stores of 1.5–3 MB (N = 1000–2000: the backward pass found them
-// cached), −3 % at 3.7 MB and −5 % at 7.4 MB (N = 2500, 5000; bench_ladder --step A/B, 8–16 alternated pairs).
-double BlockTridiagonalSolver::streamThresholdBytes() {
-  static const double bytes = [] {
-    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    return (l3 > 0 ? double(l3) : 32.0 * (1 << 20)) / 8;
-  }();
-  return bytes;
-}
 
 void BlockTridiagonalSolver::setThreads(int threads) {
   SparseSolver::setThreads(threads);
@@ -91,20 +78,9 @@ void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const Spars
     }
     w_.resize(m_ + (layout_->levels.empty() ? 0 : layout_->levels[size_t(layout_->middle)].width));
     prefetch_ = double(store_.size()) * sizeof(double) > kPrefetchStoreBytes;
-    int window = 0;  // the largest window: a level's blocks and the next level's diagonal block
-    for (const BlockLevel& lv : layout_->levels)
-      if (lv.next >= 0) {
-        const BlockLevel& nx = layout_->levels[size_t(lv.next)];
-        window = std::max(window, std::max(lv.diagOff + levelBlockSize(lv), nx.diagOff + packedSize(nx.width)) -
-                                      std::min(lv.diagOff, nx.diagOff));
-      }
-    for (auto& lane : winBuf_)
-      for (auto& buf : lane) buf.assign(size_t(window), 0.0);
     stats_.analyseUs = microsecondsSince(start);
     ++stats_.analyses;
   }
-  stream_ = streaming_ == Streaming::On ||
-            (streaming_ == Streaming::Auto && double(store_.size()) * sizeof(double) > streamThresholdBytes());
   stats_.factorUs = 0;  // timed by the solve that factors
   ++stats_.factorizations;
   stats_.matrixNnz = long(layout_->structuralPairs);
@@ -141,82 +117,35 @@ void BlockTridiagonalSolver::factorLane(int lane) {
   const std::vector<int>& chain = lay.chain[lane];
   const BlockLevel& mid = lay.levels[size_t(lay.middle)];
   if (lane == 1) zeroLevel(lay.extraOff, packedSize(mid.width));
-  win_[lane].close();
-  if (!chain.empty()) openWindow(lane, chain.front(), -1);
+  if (!chain.empty()) zeroLevel(lay.levels[size_t(chain.front())]);
   else if (lane == 0) zeroLevel(mid);
   for (size_t i = 0; i < chain.size(); ++i) {
     const int k = chain[i];
     const BlockLevel& lv = lay.levels[size_t(k)];
-    if (prefetch_ && !stream_ && i + kPrefetchLevels < chain.size())
-      prefetchLevel(lay.levels[size_t(chain[i + kPrefetchLevels])], true);
-    if (!win_[lane].open() && (lane == 0 || lv.next != lay.middle)) zeroLevel(lay.levels[size_t(lv.next)]);  // the middle block is lane 0's
+    if (prefetch_ && i + kPrefetchLevels < chain.size()) prefetchLevel(lay.levels[size_t(chain[i + kPrefetchLevels])], true);
+    if (lane == 0 || lv.next != lay.middle) zeroLevel(lay.levels[size_t(lv.next)]);  // the middle block is lane 0's
     assembleHome(k, lane);
     addD(lv, lane);
     choleskyLevel(k, lane);
     const int c = lv.width - lv.sendCol;
     if (lv.recvRows > 0 && c > 0) {
-      double* C = at(lane, lv.coupOff);
+      double* C = store_.data() + lv.coupOff;
       const BlockLevel& nx = lay.levels[size_t(lv.next)];
       withSize(lv.recvRows, [&](auto r) {
-        solveRightLowerTransposed(C, r, c, at(lane, lv.diagOff) + packedIndex(lv.width, lv.sendCol, lv.sendCol));
+        solveRightLowerTransposed(C, r, c, store_.data() + lv.diagOff + packedIndex(lv.width, lv.sendCol, lv.sendCol));
         if (lv.next != lay.middle)
-          subtractGram(at(lane, nx.diagOff) + packedIndex(nx.width, lv.recvRow, lv.recvRow), nx.width - lv.recvRow, C, r, c);
+          subtractGram(store_.data() + nx.diagOff + packedIndex(nx.width, lv.recvRow, lv.recvRow), nx.width - lv.recvRow, C, r, c);
       });
     }
-    forwardLevel(lv, lane);  // w_k is complete: its groups (homes k and the level before) are assembled
-    if (win_[lane].open()) closeWindow(lane, k, i + 1 < chain.size() ? chain[i + 1] : -1);
+    forwardLevel(lv);  // w_k is complete: its groups (homes k and the level before) are assembled
   }
-  if (stream_) streamFence();
   if (lane == 0) assembleHome(lay.middle, 0);  // groups inside the middle level (lane 0 by convention)
 }
 
-// Opens the lane's window over level k's blocks and the next level's diagonal block: every store entry the groups of
-// home k write, contiguous in the store (for a lane-1 level the next level's own coupling block lies between them,
-// unused while k is assembled), zeroed. carryFrom ≥ 0: the level factored last, whose window holds k's partly
-// assembled diagonal block, copied over. Without streaming, and for a lane-1 level sending into the middle (it
-// writes the middle's private copy, outside the window), level k is assembled and factored in the store as before.
-void BlockTridiagonalSolver::openWindow(int lane, int k, int carryFrom) {
-  const BlockLayout& lay = *layout_;
-  const BlockLevel& lv = lay.levels[size_t(k)];
-  Window& win = win_[lane];
-  const double* carried = win.open() ? win.buf : nullptr;
-  const int carriedBegin = win.begin;
-  if (!stream_ || (lane == 1 && lv.next == lay.middle)) {
-    win.close();
-    if (carryFrom < 0) zeroLevel(lv);
-    else {
-      std::copy_n(carried + (lv.diagOff - carriedBegin), packedSize(lv.width), store_.data() + lv.diagOff);
-      zeroLevel(lv.diagOff + packedSize(lv.width), levelBlockSize(lv) - packedSize(lv.width));
-    }
-    return;
-  }
-  const BlockLevel& nx = lay.levels[size_t(lv.next)];
-  win.parity ^= 1;
-  win.buf = winBuf_[lane][win.parity].data();
-  win.begin = std::min(lv.diagOff, nx.diagOff);
-  win.end = std::max(lv.diagOff + levelBlockSize(lv), nx.diagOff + packedSize(nx.width));
-  std::fill(win.buf, win.buf + (win.end - win.begin), 0.0);
-  if (carryFrom >= 0) std::copy_n(carried + (lv.diagOff - carriedBegin), packedSize(lv.width), win.buf + (lv.diagOff - win.begin));
-}
-
-// Level k is factored: its L_k and C_k go to the store with non-temporal stores (the backward pass reads them back
-// from memory anyway once the store outgrows the caches; a normal store would first read every line). The next
-// level's partly assembled diagonal block moves to the next window; the middle's goes to the store.
-void BlockTridiagonalSolver::closeWindow(int lane, int k, int following) {
-  const BlockLayout& lay = *layout_;
-  const BlockLevel& lv = lay.levels[size_t(k)];
-  Window& win = win_[lane];
-  streamCopy(win.buf + (lv.diagOff - win.begin), levelBlockSize(lv), store_.data() + lv.diagOff);
-  if (following >= 0) {
-    openWindow(lane, following, k);
-    return;
-  }
-  const BlockLevel& mid = lay.levels[size_t(lay.middle)];  // lane 0 (a lane-1 end is never windowed)
-  std::copy_n(win.buf + (mid.diagOff - win.begin), packedSize(mid.width), store_.data() + mid.diagOff);
-  win.close();
-}
-
 // A level's diagonal block and its coupling block (stored right after it).
+static int levelBlockSize(const BlockLevel& lv) {
+  return packedSize(lv.width) + (lv.next < 0 ? 0 : lv.recvRows * (lv.width - lv.sendCol));
+}
 void BlockTridiagonalSolver::zeroLevel(const BlockLevel& lv) { zeroLevel(lv.diagOff, levelBlockSize(lv)); }
 void BlockTridiagonalSolver::zeroLevel(int offset, int count) { std::fill_n(store_.data() + offset, count, 0.0); }
 
@@ -257,7 +186,7 @@ void BlockTridiagonalSolver::assembleHome(int k, int lane) {
     H[e] = v * im[entry[e].col];
     w[entry[e].row] -= v * rim[entry[e].col];
   }
-  double* store = at(lane, home.base);
+  double* store = store_.data() + home.base;
   const int* target = lay.pairTargets.data() + shape.pairBegin;
   const BlockLayout::Term* term = lay.terms.data() + shape.termBegin;
   for (const BlockLayout::Run* run = lay.runs.data() + shape.runBegin, *end = run + shape.runs; run != end; ++run) {
@@ -299,9 +228,8 @@ void BlockTridiagonalSolver::addD(const BlockLevel& lv, int lane) {
   const int* rowAt = layout_->rowAt.data() + lv.start;
   const Eigen::VectorXd& D = factoredD();
   double* diag0 = diag0_[lane].data();
-  double* A = at(lane, lv.diagOff);
   for (int i = 0; i < lv.width; ++i) {
-    double& e = A[packedIndex(lv.width, i, i)];
+    double& e = store_[size_t(lv.diagOff + packedIndex(lv.width, i, i))];
     e += D[rowAt[i]];
     diag0[i] = e;
   }
@@ -311,7 +239,7 @@ void BlockTridiagonalSolver::addD(const BlockLevel& lv, int lane) {
 void BlockTridiagonalSolver::choleskyLevel(int k, int lane) {
   const BlockLevel& lv = layout_->levels[size_t(k)];
   int failed = -1;
-  withSize(lv.width, [&](auto w) { failed = choleskyPacked(at(lane, lv.diagOff), w, diag0_[lane].data()); });
+  withSize(lv.width, [&](auto w) { failed = choleskyPacked(store_.data() + lv.diagOff, w, diag0_[lane].data()); });
   if (failed >= 0)
     throw SingularSystem("singular SPOOK system (block): pivot of level " + std::to_string(k) +
                          " cancelled to below 1e-13 of its diagonal; redundant constraints need epsilon > 0");
@@ -350,14 +278,14 @@ void BlockTridiagonalSolver::solveFactored(const Eigen::VectorXd& r, const Eigen
   }
 }
 
-void BlockTridiagonalSolver::forwardLevel(const BlockLevel& lv, int lane) {
-  withSize(lv.width, [&](auto w) { forwardSubstitute(at(lane, lv.diagOff), w, w_.data() + lv.start); });
-  if (lv.next != layout_->middle) sendForward(lv, lane);
+void BlockTridiagonalSolver::forwardLevel(const BlockLevel& lv) {
+  withSize(lv.width, [&](auto w) { forwardSubstitute(store_.data() + lv.diagOff, w, w_.data() + lv.start); });
+  if (lv.next != layout_->middle) sendForward(lv);
 }
 
 // w_next −= C_k z_k on the coupling corner.
-void BlockTridiagonalSolver::sendForward(const BlockLevel& lv, int lane) {
-  const double* C = at(lane, lv.coupOff);
+void BlockTridiagonalSolver::sendForward(const BlockLevel& lv) {
+  const double* C = store_.data() + lv.coupOff;
   double* wn = w_.data() + layout_->levels[size_t(lv.next)].start + lv.recvRow;
   const double* z = w_.data() + lv.start + lv.sendCol;
   withSize(lv.recvRows, [&](auto r) {
@@ -373,7 +301,7 @@ void BlockTridiagonalSolver::solveMiddle() {
   if (lay.levels.empty()) return;
   const BlockLevel& mid = lay.levels[size_t(lay.middle)];
   for (int lane = 0; lane < 2; ++lane)  // the deferred updates, upper chain first
-    if (!lay.chain[lane].empty()) sendForward(lay.levels[size_t(lay.chain[lane].back())], lane);  // windows closed
+    if (!lay.chain[lane].empty()) sendForward(lay.levels[size_t(lay.chain[lane].back())]);
   forwardSubstitute(store_.data() + mid.diagOff, mid.width, w_.data() + mid.start);
   backSubstitute(store_.data() + mid.diagOff, mid.width, w_.data() + mid.start);
 }

@@ -9,9 +9,7 @@
 // factor() only records its operands: solve() factors, fused with the subtraction of J M⁻¹ r and the
 // forward substitution level by level while each level is in cache (one pass over J and the factor
 // instead of three; a second solve() of the same operands factors again: SPOOK solves once). The
-// layout is built once per J pattern; factor() and solve() allocate nothing. A store larger than the caches is
-// not zeroed and accumulated in place: each level is assembled and factored in a small cached window and its factor
-// streamed out with non-temporal stores (Streaming), which skips reading every store line before writing it. A pivot that cancels
+// layout is built once per J pattern; factor() and solve() allocate nothing. A pivot that cancels
 // below 1e-13 of its diagonal (or a non-positive one) is a SingularSystem (thrown by that solve).
 #pragma once
 #include <memory>
@@ -31,12 +29,6 @@ class BlockTridiagonalSolver : public SparseSolver {
               const Eigen::VectorXd* massShift) override;
   void setThreads(int threads) override;  // 1 or 2 (throws BadInput otherwise)
   int threads() const { return threads_; }
-  // The window-and-stream factorisation (Window below): Auto takes it when the store exceeds streamThresholdBytes();
-  // On and Off force it (tests: the two are bit-identical). Read by the next factor().
-  enum class Streaming { Auto, Off, On };
-  void setStreaming(Streaming s) { streaming_ = s; }
-  bool streaming() const { return stream_; }  // the last factor()'s choice
-  static double streamThresholdBytes();
   int levels() const { return layout_ ? layout_->levelCount() : 0; }
   int maxLevelWidth() const { return layout_ ? layout_->maxWidth : 0; }
   const BlockLayout* layout() const { return layout_.get(); }
@@ -51,21 +43,14 @@ class BlockTridiagonalSolver : public SparseSolver {
   void factorLane(int lane);  // assembles the lane's part of S and eliminates its chain, level by level
   void assembleHome(int k, int lane);
   void factorDeferred(const Eigen::VectorXd& r, const Eigen::VectorXd& t);  // factor + w = L⁻¹(t − J M⁻¹ r)
-  void forwardLevel(const BlockLevel& lv, int lane);
+  void forwardLevel(const BlockLevel& lv);
   void zeroLevel(const BlockLevel& lv);
   void zeroLevel(int offset, int count);
   void factorMiddle();
   void backwardLane(int lane);
   void prefetchLevel(const BlockLevel& lv, bool forWrite) const;
   void solveMiddle();
-  void sendForward(const BlockLevel& lv, int lane);
-  void openWindow(int lane, int k, int carryFrom);
-  void closeWindow(int lane, int k, int following);
-  // Where store offset `off` lives for `lane` now: in its window while one is open over it, else in the store.
-  double* at(int lane, int off) {
-    const Window& w = win_[lane];
-    return off >= w.begin && off < w.end ? w.buf + (off - w.begin) : store_.data() + off;
-  }
+  void sendForward(const BlockLevel& lv);
   void addD(const BlockLevel& lv, int lane);  // S_kk += D_k; its diagonal into the lane's diag0_
   void choleskyLevel(int k, int lane);         // throws SingularSystem naming level k
   // Runs phase(0) and phase(1): lane 1 on the helper thread with 2 threads, else one after the other. The lanes
@@ -88,19 +73,6 @@ class BlockTridiagonalSolver : public SparseSolver {
   static constexpr int kPrefetchLevels = 8;
   static constexpr double kPrefetchStoreBytes = 1 << 20;
   bool prefetch_ = false;
-  // Once the store is larger than the caches (streamThresholdBytes), each lane assembles and factors a level in a
-  // small window (cached: two buffers, the next window receives the next level's partly assembled diagonal block)
-  // and streams the factored blocks out, instead of zeroing and accumulating in the store itself.
-  struct Window {
-    double* buf = nullptr;
-    int begin = 0, end = 0, parity = 0;  // store offsets [begin, end) live in buf
-    bool open() const { return end > begin; }
-    void close() { begin = end = 0; }
-  };
-  Streaming streaming_ = Streaming::Auto;
-  bool stream_ = false;
-  Window win_[2];
-  std::vector<double> winBuf_[2][2];
   Phase pending_ = nullptr;
   SolverWorker worker_;
 };
