@@ -25,8 +25,15 @@ FloatingChain paperChain() {
   return threeBodyChain({1.0, 2.0, 1.5}, {Vector3d(0.8, 0.3, 0.2), Vector3d(1.0, 0.5, 0.4), Vector3d(0.6, 0.2, 0.3)},
                         {Vector3d::UnitZ(), Vector3d(0, 1, 1).normalized()});
 }
-VectorXd r0() { return (VectorXd(2) << 0.3, -0.5).finished(); }
-VectorXd v0() { return (VectorXd(8) << 0.2, 0.5, -0.3, 0.1, 0.0, 0.2, 1.0, -0.7).finished(); }
+// Copied from arrays: GCC 12 at -O1 (the tests' level) flags the comma initialiser's temporary as maybe uninitialised.
+VectorXd r0() {
+  static const double r[] = {0.3, -0.5};
+  return Eigen::Map<const VectorXd>(r, 2);
+}
+VectorXd v0() {
+  static const double v[] = {0.2, 0.5, -0.3, 0.1, 0.0, 0.2, 1.0, -0.7};
+  return Eigen::Map<const VectorXd>(v, 8);
+}
 
 FloatingStepper run(const FloatingChain& c, FloatingScheme s, double h, int steps, const FloatingForces& f = {}) {
   FloatingOptions o;

@@ -68,8 +68,8 @@ class BlockTridiagonalSolver : public SparseSolver {
   int threads_ = 1;
   // Software prefetch of the store kPrefetchLevels levels ahead of both sweeps, once the store is larger than
   // kPrefetchStoreBytes (the L2 of our 2-core hosts: below it the store stays cached between the sweeps and the
-  // prefetches measured +1-2 % at N = 100). bench_ladder --step A/B on the CI host, rigid ladder: N = 2500 −17 %,
-  // N = 5000 −13 % (8.66 → 7.49 ms, --slope medians); 4 and 8 levels alike, 3 half the gain.
+  // prefetches measured +1-2 % at N = 100). bench_ladder --step, rigid ladder N = 5000, alternated pairs on the stop-26
+  // host: −2 to −5 % in one hour, −0.5 % in the next; 4 and 8 levels alike, 3 about half of it.
   static constexpr int kPrefetchLevels = 8;
   static constexpr double kPrefetchStoreBytes = 1 << 20;
   bool prefetch_ = false;
