@@ -77,7 +77,6 @@ void BlockTridiagonalSolver::factor(const Eigen::VectorXd& massDiag, const Spars
       diag0_[lane].assign(size_t(layout_->maxWidth), 0.0);
     }
     w_.resize(m_ + (layout_->levels.empty() ? 0 : layout_->levels[size_t(layout_->middle)].width));
-    prefetch_ = double(store_.size()) * sizeof(double) > kPrefetchStoreBytes;
     stats_.analyseUs = microsecondsSince(start);
     ++stats_.analyses;
   }
@@ -122,7 +121,7 @@ void BlockTridiagonalSolver::factorLane(int lane) {
   for (size_t i = 0; i < chain.size(); ++i) {
     const int k = chain[i];
     const BlockLevel& lv = lay.levels[size_t(k)];
-    if (prefetch_ && i + kPrefetchLevels < chain.size()) prefetchLevel(lay.levels[size_t(chain[i + kPrefetchLevels])], true);
+    if (i + kPrefetchLevels < chain.size() && prefetchStore()) prefetchLevel(lay.levels[size_t(chain[i + kPrefetchLevels])], true);
     if (lane == 0 || lv.next != lay.middle) zeroLevel(lay.levels[size_t(lv.next)]);  // the middle block is lane 0's
     assembleHome(k, lane);
     addD(lv, lane);
@@ -311,7 +310,7 @@ void BlockTridiagonalSolver::backwardLane(int lane) {  // Lᵀ y = z back along 
   const std::vector<int>& chain = lay.chain[lane];
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const BlockLevel& lv = lay.levels[size_t(*it)];
-    if (prefetch_ && chain.rend() - it > kPrefetchLevels) prefetchLevel(lay.levels[size_t(*(it + kPrefetchLevels))], false);
+    if (chain.rend() - it > kPrefetchLevels && prefetchStore()) prefetchLevel(lay.levels[size_t(*(it + kPrefetchLevels))], false);
     const BlockLevel& nx = lay.levels[size_t(lv.next)];
     withSize(lv.recvRows, [&](auto r) {
       subtractTransposedProduct(store_.data() + lv.coupOff, r, lv.width - lv.sendCol, w_.data() + nx.start + lv.recvRow,

@@ -71,8 +71,8 @@ class BlockTridiagonalSolver : public SparseSolver {
   // prefetches measured +1-2 % at N = 100). bench_ladder --step, rigid ladder N = 5000, alternated pairs on the stop-26
   // host: −2 to −5 % in one hour, −0.5 % in the next; 4 and 8 levels alike, 3 about half of it.
   static constexpr int kPrefetchLevels = 8;
-  static constexpr double kPrefetchStoreBytes = 1 << 20;
-  bool prefetch_ = false;
+  static constexpr size_t kPrefetchStoreBytes = size_t(1) << 20;
+  bool prefetchStore() const { return store_.size() * sizeof(double) > kPrefetchStoreBytes; }
   Phase pending_ = nullptr;
   SolverWorker worker_;
 };
