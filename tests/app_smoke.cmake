@@ -42,3 +42,11 @@ add_test(NAME app_scene_file_missing
                  ${CMAKE_CURRENT_BINARY_DIR}/no_such_scene.json)
 set_tests_properties(app_scene_file_missing PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
                      "no_such_scene.json: cannot read scene file")
+
+# Partial panel redraws (ui/app/ui_layer.h): with VARSIM_PANEL_CHECK=1 the app redraws every frame that
+# redrew one set of panels again in full and compares the pixels the set covers: none may differ.
+add_test(NAME app_partial_panel_redraws
+         COMMAND ${CMAKE_COMMAND} -E env VARSIM_PANEL_CHECK=1 ${XVFB_RUN} -a -s "-screen 0 1280x720x24"
+                 $<TARGET_FILE:varsim> --bench-frames 3 --scene ladder --set links=100)
+set_tests_properties(app_partial_panel_redraws PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+                     "one of 2 sets in [1-9][0-9]* more.*checked against full redraws: [1-9][0-9]* frames, 0 pixels differed")

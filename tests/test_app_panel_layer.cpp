@@ -67,3 +67,63 @@ TEST_CASE("a view the kept lists would cover entirely stays as it is") {
   CHECK(v.x == 10);
   CHECK(v.width == 20);
 }
+
+TEST_CASE("partial redraws: the default layout's panels in two sets of about equal cost") {
+  // Index counts measured in the app (N = 1000 ladder, plots at 2 px): the Plots panel alone is the
+  // larger set, the other panels together the second; the HUD (drawn every frame) is in neither.
+  const std::vector<long> cost = {264, 1977, 1635, 2028, 13500, 2055, 618};
+  const std::vector<char> kept = {1, 1, 1, 1, 1, 1, 0};
+  CHECK(varsim::panelGroups(cost, kept, 2) == std::vector<int>{1, 1, 1, 1, 0, 1, -1});
+  // One set: every kept list in it; more sets than lists: each list alone, in cost order.
+  CHECK(varsim::panelGroups(cost, kept, 1) == std::vector<int>{0, 0, 0, 0, 0, 0, -1});
+  const std::vector<int> six = varsim::panelGroups(cost, kept, 8);
+  CHECK(six == std::vector<int>{5, 3, 4, 2, 0, 1, -1});
+}
+
+TEST_CASE("partial redraws: a list's covering pixels are whole and clipped to the framebuffer") {
+  const PixelRect p = varsim::coveringPixels({818.5f, 20.5f, 1280.0f, 720.5f}, 1280, 720);
+  CHECK(p.x == 818);
+  CHECK(p.y == 20);
+  CHECK(p.x + p.width == 1280);
+  CHECK(p.y + p.height == 720);
+  CHECK(varsim::coveringPixels({}, 1280, 720).width == 0);
+  CHECK(varsim::coveringPixels({-5, -5, -1, -1}, 1280, 720).width == 0);
+}
+
+// The scissor ImGui's OpenGL3 backend sets for a clip rectangle, as a set of pixel indices (rows from
+// the top): brute force, the reference clipWithin must agree with.
+static std::vector<int> scissorPixels(const LayerRect& c, int fbw, int fbh) {
+  std::vector<int> px;
+  if (c.x1 <= c.x0 || c.y1 <= c.y0) return px;
+  const int x = int(c.x0), w = int(c.x1 - c.x0), yGl = int(float(fbh) - c.y1), h = int(c.y1 - c.y0);
+  for (int row = 0; row < fbh; ++row)
+    for (int col = 0; col < fbw; ++col) {
+      const int rowGl = fbh - 1 - row;
+      if (col >= x && col < x + w && rowGl >= yGl && rowGl < yGl + h) px.push_back(row * fbw + col);
+    }
+  return px;
+}
+
+TEST_CASE("partial redraws: a clip rectangle within a region scissors exactly the pixels of both") {
+  // Fractional clip rectangles (ImGui's are on half pixels and window edges) against whole regions,
+  // on a small framebuffer so every pixel is checked.
+  const int fbw = 40, fbh = 30;
+  const std::vector<LayerRect> clips = {{0.5f, 0.5f, 20.7f, 18.2f}, {3.0f, 4.0f, 39.5f, 29.5f}, {-2.5f, -1.0f, 12.0f, 9.7f},
+                                        {10.25f, 12.75f, 10.5f, 30.0f}, {5, 5, 5, 9}, {0, 0, 40, 30}};
+  const std::vector<PixelRect> regions = {{0, 0, 40, 30}, {0, 0, 13, 30}, {12, 10, 15, 7}, {19, 0, 2, 30}, {30, 25, 10, 5}};
+  int checked = 0;
+  for (const LayerRect& c : clips)
+    for (const PixelRect& r : regions) {
+      std::vector<int> expected;
+      for (int p : scissorPixels(c, fbw, fbh)) {
+        const int row = p / fbw, col = p % fbw;
+        if (col >= r.x && col < r.x + r.width && row >= r.y && row < r.y + r.height) expected.push_back(p);
+      }
+      const LayerRect within = varsim::clipWithin(c, r, fbh);
+      CHECK(scissorPixels(within, fbw, fbh) == expected);
+      if (expected.empty()) CHECK(within.empty());
+      for (float v : {within.x0, within.y0, within.x1, within.y1}) CHECK(v == float(int(v)));
+      checked += int(expected.size());
+    }
+  CHECK(checked > 1000);  // the cases do overlap
+}

@@ -189,9 +189,13 @@ int runBench(AppState& app, const AppOptions& o) {
               double(steps) * app.driver.h(), wall, 100.0 * double(steps) * app.driver.h() / wall);
   std::printf("%s", phases.report().c_str());
   if (app.useUiLayer)
-    std::printf("panels around the view: redrawn in %ld of %ld frames (at most %.0f Hz, and on input); frames "
-                "skipped (nothing changed): %ld\n",
-                app.uiLayer.redraws(), app.uiLayer.frames(), app.panelRefreshHz, app.skippedFrames);
+    std::printf("panels around the view: redrawn in %ld of %ld frames, one of %d sets in %ld more (each set at most "
+                "%.0f Hz, all on input); frames skipped (nothing changed): %ld\n",
+                app.uiLayer.redraws(), app.uiLayer.frames(), UiLayer::kSets, app.uiLayer.partialRedraws(),
+                app.panelRefreshHz, app.skippedFrames);
+  if (app.checkPartialRedraws)
+    std::printf("partial panel redraws checked against full redraws: %ld frames, %ld pixels differed\n",
+                app.partialChecks, app.partialPixelsDiffering);
   if (app.staleFrames > 0)
     std::printf("frames drawn from the last state while a step ran (camera moving): %ld\n", app.staleFrames);
   // A diverged run stops stepping: its step count says nothing about speed (the director ladder
@@ -272,6 +276,8 @@ int runApp(const std::vector<std::string>& args) {
       app->panelRefreshHz = std::atof(hz);
       if (app->panelRefreshHz < 0.0) app->useUiLayer = false;
     }
+    if (const char* check = std::getenv("VARSIM_PANEL_CHECK"); check && std::string(check) == "1")
+      app->checkPartialRedraws = true;
     // Default: 4x on GPUs, off on CPU rasterizers (renderer.init); the user's choice in the View
     // menu (settings file, interactive runs) replaces it; VARSIM_MSAA overrides all of them.
     if (interactive && app->settings.msaaSamples != Settings::kMsaaAutomatic)

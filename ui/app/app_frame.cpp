@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "render/frame_signature.h"
 #include "render/screenshot.h"
@@ -70,15 +71,16 @@ bool uiInputThisFrame() {
   return false;
 }
 
-// Whether this frame redraws the panel layer: at the capped rate, on input, while a widget is
-// active or a popup open, and for screenshots (which show the frame's own panels).
-bool uiLayerRefreshDue(const AppState& app) {
+// Whether this frame redraws the panel layer: all of it on input, while a widget is active or a popup
+// open, and for screenshots (which show the frame's own panels); a timed refresh at the capped rate for
+// each set of panels (ui_layer.h: one set per refresh, in turn).
+UiLayer::Refresh uiLayerRefreshDue(const AppState& app) {
   if (app.panelRefreshHz <= 0.0 || app.screenshotRequested || uiInputThisFrame() || ImGui::IsAnyItemActive() ||
       ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
-    return true;
+    return UiLayer::Refresh::All;
   // Behind real time the panels redraw half as often: their CPU goes to the steps.
-  const double hz = app.realTime.behind() ? 0.5 * app.panelRefreshHz : app.panelRefreshHz;
-  return app.wallTime - app.uiLayerDrawnAt >= 1.0 / hz;
+  const double hz = (app.realTime.behind() ? 0.5 * app.panelRefreshHz : app.panelRefreshHz) * app.uiLayer.setsPerCycle();
+  return app.wallTime - app.uiLayerDrawnAt >= 1.0 / hz ? UiLayer::Refresh::Timed : UiLayer::Refresh::None;
 }
 
 // Everything a frame between panel redraws draws: the 3-D view's list, camera and rectangle, and the
@@ -92,6 +94,40 @@ std::uint64_t frameSignature(const AppState& app, const PixelRect& px, const ImD
   s.addValue(app.renderer.style.msaaSamples);
   app.uiLayer.addLive(s, ui);
   return s.value();
+}
+
+// The back buffer's pixels in `regions` (rows from the top), read with glReadPixels.
+std::vector<unsigned char> readRegions(const std::vector<PixelRect>& regions, int fbh) {
+  std::vector<unsigned char> px;
+  glReadBuffer(GL_BACK);
+  for (const PixelRect& r : regions) {
+    const size_t at = px.size();
+    px.resize(at + size_t(r.width) * size_t(r.height) * 4);
+    glReadPixels(r.x, fbh - r.y - r.height, r.width, r.height, GL_RGBA, GL_UNSIGNED_BYTE, px.data() + at);
+  }
+  return px;
+}
+
+// VARSIM_PANEL_CHECK: the partial redraw just drawn against a full redraw of the same frame (view, then
+// all of ImGui), pixel by pixel over the regions it redrew; the full redraw stays in the buffer.
+void checkPartialRedraw(AppState& app, const ViewRect& view, int fbw, int fbh) {
+  const std::vector<PixelRect> regions = app.uiLayer.setRegions();
+  const std::vector<unsigned char> partial = readRegions(regions, fbh);
+  app.renderer.style.clearOutsideView = true;
+  app.renderer.render(app.drawList, app.camera, view, fbw, fbh);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  const std::vector<unsigned char> full = readRegions(regions, fbh);
+  ++app.partialChecks;
+  for (size_t i = 0; i < full.size(); i += 4)
+    if (partial[i] != full[i] || partial[i + 1] != full[i + 1] || partial[i + 2] != full[i + 2]) ++app.partialPixelsDiffering;
+}
+
+// A partial redraw (ui_layer.h) of this frame's draw data, checked with VARSIM_PANEL_CHECK.
+void drawPanelSet(AppState& app, int set, const ViewRect& view, int fbw, int fbh) {
+  const glm::vec3& c = app.renderer.style.outsideColor;
+  const float ground[3] = {c.r, c.g, c.b};
+  app.uiLayer.drawSet(*ImGui::GetDrawData(), set, ground);
+  if (app.checkPartialRedraws && !app.hideScene) checkPartialRedraw(app, view, fbw, fbh);
 }
 
 // The 3-D view from app.drawList, then the UI (this frame's ImGui draw data, or the last full
@@ -108,14 +144,14 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   const ImDrawData* ui = snapshotUi ? app.uiSnapshot.data() : ImGui::GetDrawData();
   UiLayer::Plan layer;
   if (app.useUiLayer && ui) {
-    layer = app.uiLayer.plan(*ui, px, !snapshotUi && app.uiLayerRefresh);
+    layer = app.uiLayer.plan(*ui, px, snapshotUi ? UiLayer::Refresh::None : app.uiLayerRefresh);
     px = layer.view;
   }
   // A frame between redraws that would draw what the buffer holds (paused, camera still) is skipped.
   bool skip = false;
   if (app.useUiLayer && ui) {
     const std::uint64_t signature = frameSignature(app, px, *ui);
-    skip = !layer.redrawAll && signature == app.lastFrameSignature;
+    skip = !layer.redrawAll && layer.set < 0 && signature == app.lastFrameSignature;
     app.lastFrameSignature = signature;
   }
   app.renderer.style.clearOutsideView = layer.redrawAll;
@@ -134,9 +170,14 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   if (app.finishPhases) glFinish();
   app.frameCosts.add(FramePhase::Render, phase.lap());
   if (!skip) {
-    if (ui && !layer.redrawAll) app.uiLayer.drawLive(*ui);
-    else if (snapshotUi) app.uiSnapshot.render();
-    else ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (ui && !layer.redrawAll) {
+      app.uiLayer.drawLive(*ui);
+      if (layer.set >= 0) drawPanelSet(app, layer.set, view, fbw, fbh);
+    } else if (snapshotUi) {
+      app.uiSnapshot.render();
+    } else {
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
   }
   if (app.finishPhases) glFinish();
   if (!shotPath.empty()) takeScreenshot(app, shotPath, fbw, fbh);
@@ -263,7 +304,7 @@ int runAppFrame(AppState& app, double wallDt) {
   ImGui::GetBackgroundDrawList()->PopClipRect();
   ImGui::Render();
   app.uiLayerRefresh = uiLayerRefreshDue(app);
-  if (app.uiLayerRefresh) app.uiLayerDrawnAt = app.wallTime;
+  if (app.uiLayerRefresh != UiLayer::Refresh::None) app.uiLayerDrawnAt = app.wallTime;
   const std::string shotPath = app.screenshotRequested ? screenshotPath(app) : std::string();
   if (threaded) {
     // For frames that may go on without the panels (staleFrameWanted): never while a widget is being

@@ -26,22 +26,39 @@ void grow(LayerRect& r, const ImVec4& clip) {
   r.y1 = std::max(r.y1, clip.w);
 }
 
-// ImGui's GL backend draws every list of `data`; this draws those with fromLayer[i] == want.
+// ImGui's GL backend drawing `lists` (some of data's, in its order) with data's display and scale.
+void renderLists(const ImDrawData& data, std::vector<ImDrawList*>& lists) {
+  if (lists.empty()) return;
+  ImDrawData part = data;
+  part.TotalIdxCount = part.TotalVtxCount = 0;
+  for (const ImDrawList* l : lists) {
+    part.TotalIdxCount += l->IdxBuffer.Size;
+    part.TotalVtxCount += l->VtxBuffer.Size;
+  }
+  part.CmdLists = lists.data();
+  part.CmdListsCount = int(lists.size());
+  ImGui_ImplOpenGL3_RenderDrawData(&part);
+}
+
+// The lists of `data` with fromLayer[i] == want.
 void renderSubset(const ImDrawData& data, const std::vector<char>& fromLayer, char want,
                   std::vector<ImDrawList*>& subset) {
   subset.clear();
-  ImDrawData part = data;
-  part.TotalIdxCount = part.TotalVtxCount = 0;
-  for (int i = 0; i < data.CmdListsCount; ++i) {
-    if (fromLayer[size_t(i)] != want) continue;
-    subset.push_back(data.CmdLists[i]);
-    part.TotalIdxCount += data.CmdLists[i]->IdxBuffer.Size;
-    part.TotalVtxCount += data.CmdLists[i]->VtxBuffer.Size;
-  }
-  if (subset.empty()) return;
-  part.CmdLists = subset.data();
-  part.CmdListsCount = int(subset.size());
-  ImGui_ImplOpenGL3_RenderDrawData(&part);
+  for (int i = 0; i < data.CmdListsCount; ++i)
+    if (fromLayer[size_t(i)] == want) subset.push_back(data.CmdLists[i]);
+  renderLists(data, subset);
+}
+
+bool sameRect(const LayerRect& a, const LayerRect& b) { return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1; }
+
+bool meet(const PixelRect& a, const PixelRect& b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+PixelRect within(const PixelRect& a, const PixelRect& b) {
+  const int x0 = std::max(a.x, b.x), y0 = std::max(a.y, b.y);
+  const int x1 = std::min(a.x + a.width, b.x + b.width), y1 = std::min(a.y + a.height, b.y + b.height);
+  return {x0, y0, x1 - x0, y1 - y0};
 }
 
 }  // namespace
@@ -92,7 +109,7 @@ bool backBufferSurvivesSwap(GLFWwindow* window) {
   return green && glGetError() == GL_NO_ERROR;
 }
 
-UiLayer::Plan UiLayer::plan(const ImDrawData& data, const PixelRect& view, bool wanted) {
+UiLayer::Plan UiLayer::plan(const ImDrawData& data, const PixelRect& view, Refresh wanted) {
   ++frames_;
   Plan p;
   p.view = view;
@@ -110,29 +127,127 @@ UiLayer::Plan UiLayer::plan(const ImDrawData& data, const PixelRect& view, bool 
   keptLists_.clear();
   bool spills = false;  // a list drawn every frame reaching out of the view
                         // covers kept pixels
+  bool moved = false;   // a kept list's bounds changed since the last full redraw
   const LayerRect inner{float(p.view.x), float(p.view.y), float(p.view.x + p.view.width),
                         float(p.view.y + p.view.height)};
   for (int i = 0; i < data.CmdListsCount; ++i) {
     const LayerRect& b = bounds_[size_t(i)];
-    if (kept_[size_t(i)])
+    if (kept_[size_t(i)]) {
+      const size_t k = keptLists_.size();
+      moved = moved || k >= lastBounds_.size() || !sameRect(b, lastBounds_[k]);
       keptLists_.push_back(data.CmdLists[i]);
-    else if (!b.empty() && (b.x0 < inner.x0 || b.y0 < inner.y0 || b.x1 > inner.x1 || b.y1 > inner.y1))
+    } else if (!b.empty() && (b.x0 < inner.x0 || b.y0 < inner.y0 || b.x1 > inner.x1 || b.y1 > inner.y1)) {
       spills = true;
+    }
   }
   const bool sameView = p.view.x == lastView_.x && p.view.y == lastView_.y && p.view.width == lastView_.width &&
                         p.view.height == lastView_.height;
   // A resized window's buffer holds nothing of the last redraw.
   const bool sameSize = data.DisplaySize.x == lastDisplay_.x && data.DisplaySize.y == lastDisplay_.y;
-  p.redrawAll = wanted || spills || liveSpilled_ || !sameView || !sameSize || keptLists_.empty() ||
+  // clipWithin's whole-pixel clip rectangles reach the backend unchanged only at these scales.
+  const ImVec2 sc = data.FramebufferScale;
+  partialPossible_ = data.DisplayPos.x == 0 && data.DisplayPos.y == 0 && sc.x == sc.y && (sc.x == 1 || sc.x == 2);
+  p.redrawAll = wanted == Refresh::All || spills || liveSpilled_ || !sameView || !sameSize || keptLists_.empty() ||
                 keptLists_ != lastKeptLists_;
+  // A timed refresh redraws one set of panels where they lie as at the last full redraw; else everything.
+  if (!p.redrawAll && wanted == Refresh::Timed) {
+    if (partialPossible_ && !moved) {
+      p.set = nextSet_;
+      nextSet_ = (nextSet_ + 1) % kSets;
+      ++partials_;
+    } else {
+      p.redrawAll = true;
+    }
+  }
   liveSpilled_ = spills;
   if (p.redrawAll) {
     ++redraws_;
     lastKeptLists_ = keptLists_;
     lastView_ = p.view;
     lastDisplay_ = data.DisplaySize;
+    lastBounds_.clear();
+    std::vector<long> cost;
+    for (int i = 0; i < data.CmdListsCount; ++i) {
+      cost.push_back(data.CmdLists[i]->IdxBuffer.Size);
+      if (kept_[size_t(i)]) lastBounds_.push_back(bounds_[size_t(i)]);
+    }
+    const std::vector<int> sets = panelGroups(cost, kept_, kSets);
+    setOf_.clear();
+    for (size_t i = 0; i < sets.size(); ++i)
+      if (kept_[i]) setOf_.push_back(sets[i]);
+    nextSet_ = 0;
   }
   return p;
+}
+
+// Draws the lists clipped_[j].first, each clipped to the pixels clipped_[j].second, in one backend call.
+void UiLayer::drawClipped(const ImDrawData& data) {
+  const int fbh = int(data.DisplaySize.y * data.FramebufferScale.y);
+  const ImVec2 pos = data.DisplayPos, sc = data.FramebufferScale;
+  subset_.clear();
+  savedClips_.clear();
+  for (const auto& [i, r] : clipped_) {
+    ImDrawList* list = data.CmdLists[i];
+    subset_.push_back(list);
+    for (ImDrawCmd& cmd : list->CmdBuffer) {
+      savedClips_.push_back(cmd.ClipRect);
+      const LayerRect c{(cmd.ClipRect.x - pos.x) * sc.x, (cmd.ClipRect.y - pos.y) * sc.y,
+                        (cmd.ClipRect.z - pos.x) * sc.x, (cmd.ClipRect.w - pos.y) * sc.y};
+      const LayerRect w = clipWithin(c, r, fbh);
+      cmd.ClipRect = ImVec4(w.x0 / sc.x + pos.x, w.y0 / sc.y + pos.y, w.x1 / sc.x + pos.x, w.y1 / sc.y + pos.y);
+    }
+  }
+  renderLists(data, subset_);
+  size_t c = 0;  // the lists are ImGui's: their clip rectangles go back as they were
+  for (ImDrawList* list : subset_)
+    for (ImDrawCmd& cmd : list->CmdBuffer) cmd.ClipRect = savedClips_[c++];
+}
+
+void UiLayer::drawSet(const ImDrawData& data, int set, const float ground[3]) {
+  const int fbw = int(data.DisplaySize.x * data.FramebufferScale.x);
+  const int fbh = int(data.DisplaySize.y * data.FramebufferScale.y);
+  regions_.clear();
+  for (size_t k = 0; k < setOf_.size(); ++k)
+    if (setOf_[k] == set)
+      if (const PixelRect r = coveringPixels(lastBounds_[k], fbw, fbh); r.width > 0) regions_.push_back(r);
+  auto clear = [&](const PixelRect& r) {
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(r.x, fbh - r.y - r.height, r.width, r.height);
+    glClearColor(ground[0], ground[1], ground[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+  };
+  // One pass: the set's lists whole, every other kept list within the one region it reaches (the
+  // docked panels of the default layouts share at most an edge with one region).
+  for (const PixelRect& r : regions_) clear(r);
+  clipped_.clear();
+  bool onePass = true;
+  for (int i = 0, k = 0; i < data.CmdListsCount; ++i) {
+    if (!kept_[size_t(i)]) continue;
+    const PixelRect cover = coveringPixels(lastBounds_[size_t(k)], fbw, fbh);
+    if (setOf_[size_t(k++)] == set) {
+      clipped_.push_back({i, cover});
+      continue;
+    }
+    int reached = 0;
+    for (const PixelRect& r : regions_)
+      if (meet(cover, r)) {
+        if (++reached == 1) clipped_.push_back({i, within(cover, r)});
+      }
+    onePass = onePass && reached <= 1;
+  }
+  if (onePass) {
+    drawClipped(data);
+    return;
+  }
+  // Else region after region, each from its clear: a pixel two regions share ends as the later one draws it.
+  for (const PixelRect& r : regions_) {
+    clear(r);
+    clipped_.clear();
+    for (int i = 0, k = 0; i < data.CmdListsCount; ++i)
+      if (kept_[size_t(i)] && meet(coveringPixels(lastBounds_[size_t(k++)], fbw, fbh), r)) clipped_.push_back({i, r});
+    drawClipped(data);
+  }
 }
 
 void UiLayer::drawLive(const ImDrawData& data) { renderSubset(data, kept_, 0, subset_); }

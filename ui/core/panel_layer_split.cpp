@@ -41,4 +41,39 @@ PixelRect viewBesideKept(const PixelRect& view, const std::vector<LayerRect>& bo
   return {int(x0), int(y0), int(x1 - x0), int(y1 - y0)};
 }
 
+std::vector<int> panelGroups(const std::vector<long>& cost, const std::vector<char>& kept, int groups) {
+  std::vector<int> group(cost.size(), -1);
+  std::vector<size_t> order;
+  for (size_t i = 0; i < cost.size(); ++i)
+    if (kept[i]) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+  std::vector<long> load(size_t(std::max(groups, 1)), 0);
+  for (size_t i : order) {
+    const auto g = size_t(std::min_element(load.begin(), load.end()) - load.begin());
+    group[i] = int(g);
+    load[g] += cost[i];
+  }
+  return group;
+}
+
+PixelRect coveringPixels(const LayerRect& b, int fbw, int fbh) {
+  if (b.empty()) return {};
+  const int x0 = std::clamp(int(std::floor(b.x0)), 0, fbw), x1 = std::clamp(int(std::ceil(b.x1)), 0, fbw);
+  const int y0 = std::clamp(int(std::floor(b.y0)), 0, fbh), y1 = std::clamp(int(std::ceil(b.y1)), 0, fbh);
+  if (x1 <= x0 || y1 <= y0) return {};
+  return {x0, y0, x1 - x0, y1 - y0};
+}
+
+LayerRect clipWithin(const LayerRect& clip, const PixelRect& region, int fbHeight) {
+  if (clip.empty()) return {};
+  // The backend's scissor: glScissor((int)x0, (int)(H − y1), (int)(x1 − x0), (int)(y1 − y0)), rows from
+  // the bottom; as rows from the top it spans [H − Y − height, H − Y).
+  const int x = int(clip.x0), width = int(clip.x1 - clip.x0);
+  const int yGl = int(float(fbHeight) - clip.y1), height = int(clip.y1 - clip.y0);
+  const int x0 = std::max(x, region.x), x1 = std::min(x + width, region.x + region.width);
+  const int y0 = std::max(fbHeight - yGl - height, region.y), y1 = std::min(fbHeight - yGl, region.y + region.height);
+  if (x1 <= x0 || y1 <= y0) return {};
+  return {float(x0), float(y0), float(x1), float(y1)};
+}
+
 }  // namespace varsim

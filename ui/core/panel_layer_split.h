@@ -25,4 +25,18 @@ std::vector<char> splitForLayer(const std::vector<LayerRect>& bounds, const Laye
 // kept lists docked to it), so redrawing only the view never paints over a kept panel's edge.
 PixelRect viewBesideKept(const PixelRect& view, const std::vector<LayerRect>& bounds, const std::vector<char>& kept);
 
+// Partial redraws (ui_layer.h): the kept lists in `groups` sets of about equal cost (e.g. their index
+// counts; largest first into the cheapest set, ties to the lower index), one set redrawn per refresh in
+// turn, so no frame pays for all of ImGui's rasterization. Returns each list's set, −1 if not kept.
+std::vector<int> panelGroups(const std::vector<long>& cost, const std::vector<char>& kept, int groups);
+
+// The whole pixels a list's bounds touch (rows from the top), within a fbw × fbh framebuffer.
+PixelRect coveringPixels(const LayerRect& bounds, int fbw, int fbh);
+
+// A draw command's clip rectangle (framebuffer pixels) redrawn within `region` (whole pixels): the clip
+// rectangle whose scissor, rounded as ImGui's OpenGL3 backend rounds it (and opaque_fill.h), covers
+// exactly the pixels of the original's scissor inside `region`. Empty (all 0) where they do not meet,
+// which the backend skips. Every returned coordinate is a whole number, so the rounding is exact.
+LayerRect clipWithin(const LayerRect& clip, const PixelRect& region, int fbHeight);
+
 }  // namespace varsim
