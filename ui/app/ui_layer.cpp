@@ -146,12 +146,13 @@ UiLayer::Plan UiLayer::plan(const ImDrawData& data, const PixelRect& view, Refre
   const bool sameSize = data.DisplaySize.x == lastDisplay_.x && data.DisplaySize.y == lastDisplay_.y;
   // clipWithin's whole-pixel clip rectangles reach the backend unchanged only at these scales.
   const ImVec2 sc = data.FramebufferScale;
-  partialPossible_ = data.DisplayPos.x == 0 && data.DisplayPos.y == 0 && sc.x == sc.y && (sc.x == 1 || sc.x == 2);
+  const bool exact = data.DisplayPos.x == 0 && data.DisplayPos.y == 0 && sc.x == sc.y && (sc.x == 1 || sc.x == 2);
   p.redrawAll = wanted == Refresh::All || spills || liveSpilled_ || !sameView || !sameSize || keptLists_.empty() ||
                 keptLists_ != lastKeptLists_;
   // A timed refresh redraws one set of panels where they lie as at the last full redraw; else everything.
+  if (wanted == Refresh::Timed) timedPartial_ = !p.redrawAll && exact && !moved;
   if (!p.redrawAll && wanted == Refresh::Timed) {
-    if (partialPossible_ && !moved) {
+    if (timedPartial_) {
       p.set = nextSet_;
       nextSet_ = (nextSet_ + 1) % kSets;
       ++partials_;

@@ -49,8 +49,9 @@ class UiLayer {
   void drawSet(const ImDrawData& data, int set, const float ground[3]);
   // The pixel boxes drawSet redrew (whole framebuffer pixels, rows from the top).
   const std::vector<PixelRect>& setRegions() const { return regions_; }
-  // Timed refreshes per cycle through the panels: kSets while partial redraws are possible, else 1.
-  int setsPerCycle() const { return partialPossible_ ? kSets : 1; }
+  // Timed refreshes per cycle through the panels: kSets while the last timed refresh was a partial one, else 1
+  // (panels that move between redraws, or a scale clipWithin cannot round exactly, get full redraws at the rate).
+  int setsPerCycle() const { return timedPartial_ ? kSets : 1; }
   // What drawLive would draw (after plan), into a frame signature.
   void addLive(render::FrameSignature& s, const ImDrawData& data) const;
   long redraws() const { return redraws_; }
@@ -69,7 +70,7 @@ class UiLayer {
   std::vector<std::pair<int, PixelRect>> clipped_;  // drawClipped's lists and their pixels
   void drawClipped(const ImDrawData& data);
   int nextSet_ = 0;
-  bool partialPossible_ = false;  // the draw data's scale and origin let clipWithin's rounding be exact
+  bool timedPartial_ = false;  // the last timed refresh redrew one set
   PixelRect lastView_{-1, -1, -1, -1};
   ImVec2 lastDisplay_{-1.0f, -1.0f};
   bool liveSpilled_ = true;  // last frame drew a list outside the view: redraw over it
