@@ -194,8 +194,9 @@ int runBench(AppState& app, const AppOptions& o) {
                 app.uiLayer.redraws(), app.uiLayer.frames(), UiLayer::kSets, app.uiLayer.partialRedraws(),
                 app.panelRefreshHz, app.skippedFrames);
   if (app.checkPartialRedraws)
-    std::printf("partial panel redraws checked against full redraws: %ld frames, %ld pixels differed\n",
-                app.partialChecks, app.partialPixelsDiffering);
+    std::printf("partial panel redraws checked against full redraws: %ld frames, %ld pixels differed; frames keeping "
+                "the panels checked: %ld, kept pixels changed: %ld\n",
+                app.partialChecks, app.partialPixelsDiffering, app.keptChecks, app.keptPixelsChanged);
   if (app.staleFrames > 0)
     std::printf("frames drawn from the last state while a step ran (camera moving): %ld\n", app.staleFrames);
   // A diverged run stops stepping: its step count says nothing about speed (the director ladder

@@ -18,6 +18,7 @@
 #include "render/screenshot.h"
 #include "ui/app/app_state.h"
 #include "ui/app/keyboard.h"
+#include "ui/app/panel_redraw_check.h"
 #include "ui/app/panels.h"
 
 namespace varsim {
@@ -96,32 +97,6 @@ std::uint64_t frameSignature(const AppState& app, const PixelRect& px, const ImD
   return s.value();
 }
 
-// The back buffer's pixels in `regions` (rows from the top), read with glReadPixels.
-std::vector<unsigned char> readRegions(const std::vector<PixelRect>& regions, int fbh) {
-  std::vector<unsigned char> px;
-  glReadBuffer(GL_BACK);
-  for (const PixelRect& r : regions) {
-    const size_t at = px.size();
-    px.resize(at + size_t(r.width) * size_t(r.height) * 4);
-    glReadPixels(r.x, fbh - r.y - r.height, r.width, r.height, GL_RGBA, GL_UNSIGNED_BYTE, px.data() + at);
-  }
-  return px;
-}
-
-// VARSIM_PANEL_CHECK: the partial redraw just drawn against a full redraw of the same frame (view, then
-// all of ImGui), pixel by pixel over the regions it redrew; the full redraw stays in the buffer.
-void checkPartialRedraw(AppState& app, const ViewRect& view, int fbw, int fbh) {
-  const std::vector<PixelRect> regions = app.uiLayer.setRegions();
-  const std::vector<unsigned char> partial = readRegions(regions, fbh);
-  app.renderer.style.clearOutsideView = true;
-  app.renderer.render(app.drawList, app.camera, view, fbw, fbh);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  const std::vector<unsigned char> full = readRegions(regions, fbh);
-  ++app.partialChecks;
-  for (size_t i = 0; i < full.size(); i += 4)
-    if (partial[i] != full[i] || partial[i + 1] != full[i + 1] || partial[i + 2] != full[i + 2]) ++app.partialPixelsDiffering;
-}
-
 // A partial redraw (ui_layer.h) of this frame's draw data, checked with VARSIM_PANEL_CHECK.
 void drawPanelSet(AppState& app, int set, const ViewRect& view, int fbw, int fbh) {
   const glm::vec3& c = app.renderer.style.outsideColor;
@@ -156,6 +131,14 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   }
   app.renderer.style.clearOutsideView = layer.redrawAll;
   const ViewRect view{px.x, px.y, px.width, px.height};
+  // VARSIM_PANEL_CHECK: a frame that keeps the panels must leave their pixels as they are.
+  const bool checkKept = app.checkPartialRedraws && ui && !skip && !layer.redrawAll && layer.set < 0;
+  std::vector<PixelRect> kept;
+  std::vector<unsigned char> keptBefore;
+  if (checkKept) {
+    kept = app.uiLayer.keptRegions(fbw, fbh);
+    keptBefore = readBackRegions(kept, fbh);
+  }
   if (skip) {
     app.renderer.skipFrame();
     ++app.skippedFrames;
@@ -173,6 +156,7 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
     if (ui && !layer.redrawAll) {
       app.uiLayer.drawLive(*ui);
       if (layer.set >= 0) drawPanelSet(app, layer.set, view, fbw, fbh);
+      if (checkKept) checkKeptFrame(app, kept, keptBefore, fbh);
     } else if (snapshotUi) {
       app.uiSnapshot.render();
     } else {

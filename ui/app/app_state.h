@@ -98,10 +98,11 @@ struct AppState {
   double panelRefreshHz = 0.0;
   double uiLayerDrawnAt = -1e9;  // app wall clock of the last redraw
   UiLayer::Refresh uiLayerRefresh = UiLayer::Refresh::All;  // this frame's decision (runAppFrame, before the worker starts)
-  // VARSIM_PANEL_CHECK=1: every partial panel redraw is compared with a full redraw of the same frame
-  // (app_frame.cpp); the bench report gives the pixels that differed (0 expected).
+  // VARSIM_PANEL_CHECK=1 (panel_redraw_check.h): every partial panel redraw is compared with a full redraw of
+  // the same frame, every frame keeping the panels with the kept pixels before it; the bench report gives the
+  // pixels that differed (0 expected).
   bool checkPartialRedraws = false;
-  long partialChecks = 0, partialPixelsDiffering = 0;
+  long partialChecks = 0, partialPixelsDiffering = 0, keptChecks = 0, keptPixelsChanged = 0;
   UiLayer uiLayer;
   std::uint64_t lastFrameSignature = 0;  // what the buffer holds (render/frame_signature.h)
   long skippedFrames = 0;                // frames that drew nothing: the buffer already held them

@@ -251,6 +251,13 @@ void UiLayer::drawSet(const ImDrawData& data, int set, const float ground[3]) {
   }
 }
 
+std::vector<PixelRect> UiLayer::keptRegions(int fbw, int fbh) const {
+  std::vector<PixelRect> regions;
+  for (const LayerRect& b : lastBounds_)
+    if (const PixelRect r = coveringPixels(b, fbw, fbh); r.width > 0) regions.push_back(r);
+  return regions;
+}
+
 void UiLayer::drawLive(const ImDrawData& data) { renderSubset(data, kept_, 0, subset_); }
 
 void UiLayer::addLive(render::FrameSignature& s, const ImDrawData& data) const {

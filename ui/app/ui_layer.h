@@ -49,6 +49,8 @@ class UiLayer {
   void drawSet(const ImDrawData& data, int set, const float ground[3]);
   // The pixel boxes drawSet redrew (whole framebuffer pixels, rows from the top).
   const std::vector<PixelRect>& setRegions() const { return regions_; }
+  // The pixel boxes of every kept list as of the last full redraw (a fbw × fbh framebuffer).
+  std::vector<PixelRect> keptRegions(int fbw, int fbh) const;
   // Timed refreshes per cycle through the panels: kSets while the last timed refresh was a partial one, else 1
   // (panels that move between redraws, or a scale clipWithin cannot round exactly, get full redraws at the rate).
   int setsPerCycle() const { return timedPartial_ ? kSets : 1; }
