@@ -161,24 +161,27 @@ UiLayer::Plan UiLayer::plan(const ImDrawData& data, const PixelRect& view, Refre
     }
   }
   liveSpilled_ = spills;
-  if (p.redrawAll) {
-    ++redraws_;
-    lastKeptLists_ = keptLists_;
-    lastView_ = p.view;
-    lastDisplay_ = data.DisplaySize;
-    lastBounds_.clear();
-    std::vector<long> cost;
-    for (int i = 0; i < data.CmdListsCount; ++i) {
-      cost.push_back(data.CmdLists[i]->IdxBuffer.Size);
-      if (kept_[size_t(i)]) lastBounds_.push_back(bounds_[size_t(i)]);
-    }
-    const std::vector<int> sets = panelGroups(cost, kept_, kSets);
-    setOf_.clear();
-    for (size_t i = 0; i < sets.size(); ++i)
-      if (kept_[i]) setOf_.push_back(sets[i]);
-    nextSet_ = 0;
-  }
+  if (p.redrawAll) rememberFullRedraw(data, p.view);
   return p;
+}
+
+// What the buffer holds after a full redraw: the kept lists, where they lie, their sets for partial redraws.
+void UiLayer::rememberFullRedraw(const ImDrawData& data, const PixelRect& view) {
+  ++redraws_;
+  lastKeptLists_ = keptLists_;
+  lastView_ = view;
+  lastDisplay_ = data.DisplaySize;
+  lastBounds_.clear();
+  std::vector<long> cost;
+  for (int i = 0; i < data.CmdListsCount; ++i) {
+    cost.push_back(data.CmdLists[i]->IdxBuffer.Size);
+    if (kept_[size_t(i)]) lastBounds_.push_back(bounds_[size_t(i)]);
+  }
+  const std::vector<int> sets = panelGroups(cost, kept_, kSets);
+  setOf_.clear();
+  for (size_t i = 0; i < sets.size(); ++i)
+    if (kept_[i]) setOf_.push_back(sets[i]);
+  nextSet_ = 0;
 }
 
 // Draws the lists clipped_[j].first, each clipped to the pixels clipped_[j].second, in one backend call.

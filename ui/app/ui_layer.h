@@ -71,6 +71,7 @@ class UiLayer {
   std::vector<ImVec4> savedClips_;
   std::vector<std::pair<int, PixelRect>> clipped_;  // drawClipped's lists and their pixels
   void drawClipped(const ImDrawData& data);
+  void rememberFullRedraw(const ImDrawData& data, const PixelRect& view);
   int nextSet_ = 0;
   bool timedPartial_ = false;  // the last timed refresh redrew one set
   PixelRect lastView_{-1, -1, -1, -1};
