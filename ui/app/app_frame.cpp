@@ -136,7 +136,7 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   std::vector<PixelRect> kept;
   std::vector<unsigned char> keptBefore;
   if (checkKept) {
-    kept = app.uiLayer.keptRegions(fbw, fbh);
+    kept = app.uiLayer.keptRegions();
     keptBefore = readBackRegions(kept, fbh);
   }
   if (skip) {

@@ -172,10 +172,15 @@ void UiLayer::rememberFullRedraw(const ImDrawData& data, const PixelRect& view) 
   lastView_ = view;
   lastDisplay_ = data.DisplaySize;
   lastBounds_.clear();
+  covers_.clear();
+  const int fbw = int(data.DisplaySize.x * data.FramebufferScale.x);
+  const int fbh = int(data.DisplaySize.y * data.FramebufferScale.y);
   std::vector<long> cost;
   for (int i = 0; i < data.CmdListsCount; ++i) {
     cost.push_back(data.CmdLists[i]->IdxBuffer.Size);
-    if (kept_[size_t(i)]) lastBounds_.push_back(bounds_[size_t(i)]);
+    if (!kept_[size_t(i)]) continue;
+    lastBounds_.push_back(bounds_[size_t(i)]);
+    covers_.push_back(coveringPixels(bounds_[size_t(i)], fbw, fbh));
   }
   const std::vector<int> sets = panelGroups(cost, kept_, kSets);
   setOf_.clear();
@@ -208,12 +213,10 @@ void UiLayer::drawClipped(const ImDrawData& data) {
 }
 
 void UiLayer::drawSet(const ImDrawData& data, int set, const float ground[3]) {
-  const int fbw = int(data.DisplaySize.x * data.FramebufferScale.x);
   const int fbh = int(data.DisplaySize.y * data.FramebufferScale.y);
   regions_.clear();
   for (size_t k = 0; k < setOf_.size(); ++k)
-    if (setOf_[k] == set)
-      if (const PixelRect r = coveringPixels(lastBounds_[k], fbw, fbh); r.width > 0) regions_.push_back(r);
+    if (setOf_[k] == set && covers_[k].width > 0) regions_.push_back(covers_[k]);
   auto clear = [&](const PixelRect& r) {
     glEnable(GL_SCISSOR_TEST);
     glScissor(r.x, fbh - r.y - r.height, r.width, r.height);
@@ -228,16 +231,14 @@ void UiLayer::drawSet(const ImDrawData& data, int set, const float ground[3]) {
   bool onePass = true;
   for (int i = 0, k = 0; i < data.CmdListsCount; ++i) {
     if (!kept_[size_t(i)]) continue;
-    const PixelRect cover = coveringPixels(lastBounds_[size_t(k)], fbw, fbh);
+    const PixelRect& cover = covers_[size_t(k)];
     if (setOf_[size_t(k++)] == set) {
       clipped_.push_back({i, cover});
       continue;
     }
     int reached = 0;
     for (const PixelRect& r : regions_)
-      if (meet(cover, r)) {
-        if (++reached == 1) clipped_.push_back({i, within(cover, r)});
-      }
+      if (meet(cover, r) && ++reached == 1) clipped_.push_back({i, within(cover, r)});
     onePass = onePass && reached <= 1;
   }
   if (onePass) {
@@ -249,15 +250,15 @@ void UiLayer::drawSet(const ImDrawData& data, int set, const float ground[3]) {
     clear(r);
     clipped_.clear();
     for (int i = 0, k = 0; i < data.CmdListsCount; ++i)
-      if (kept_[size_t(i)] && meet(coveringPixels(lastBounds_[size_t(k++)], fbw, fbh), r)) clipped_.push_back({i, r});
+      if (kept_[size_t(i)] && meet(covers_[size_t(k++)], r)) clipped_.push_back({i, r});
     drawClipped(data);
   }
 }
 
-std::vector<PixelRect> UiLayer::keptRegions(int fbw, int fbh) const {
+std::vector<PixelRect> UiLayer::keptRegions() const {
   std::vector<PixelRect> regions;
-  for (const LayerRect& b : lastBounds_)
-    if (const PixelRect r = coveringPixels(b, fbw, fbh); r.width > 0) regions.push_back(r);
+  for (const PixelRect& r : covers_)
+    if (r.width > 0) regions.push_back(r);
   return regions;
 }
 

@@ -49,8 +49,8 @@ class UiLayer {
   void drawSet(const ImDrawData& data, int set, const float ground[3]);
   // The pixel boxes drawSet redrew (whole framebuffer pixels, rows from the top).
   const std::vector<PixelRect>& setRegions() const { return regions_; }
-  // The pixel boxes of every kept list as of the last full redraw (a fbw × fbh framebuffer).
-  std::vector<PixelRect> keptRegions(int fbw, int fbh) const;
+  // The pixel boxes of every kept list as of the last full redraw.
+  std::vector<PixelRect> keptRegions() const;
   // Timed refreshes per cycle through the panels: kSets while the last timed refresh was a partial one, else 1
   // (panels that move between redraws, or a scale clipWithin cannot round exactly, get full redraws at the rate).
   int setsPerCycle() const { return timedPartial_ ? kSets : 1; }
@@ -66,6 +66,7 @@ class UiLayer {
   std::vector<const ImDrawList*> keptLists_, lastKeptLists_;
   std::vector<ImDrawList*> subset_;
   std::vector<LayerRect> lastBounds_;  // kept lists' bounds at the last full redraw, in keptLists_ order
+  std::vector<PixelRect> covers_;      // their covering pixels (coveringPixels), what a partial redraw redraws
   std::vector<int> setOf_;             // kept lists' sets (panelGroups), in keptLists_ order
   std::vector<PixelRect> regions_;
   std::vector<ImVec4> savedClips_;
