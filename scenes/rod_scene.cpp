@@ -111,9 +111,17 @@ void RodScene::diagnostics(std::vector<double>& row) const {
 
 std::vector<double> RodScene::saveState() const {
   std::vector<double> s;
-  main_->appendState(s);
-  for (const auto& g : ghosts_) g->appendState(s);
+  saveStateInto(s);
   return s;
+}
+
+void RodScene::saveStateInto(std::vector<double>& out) const {
+  size_t n = main_->stateSize();
+  for (const auto& g : ghosts_) n += g->stateSize();
+  out.clear();
+  out.reserve(n);  // exactly: no regrowth copies, and the history ring's byte budget counts what is held
+  main_->appendState(out);
+  for (const auto& g : ghosts_) g->appendState(out);
 }
 
 void RodScene::loadState(const std::vector<double>& state) {

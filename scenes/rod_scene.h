@@ -29,6 +29,7 @@ class RodScene : public Scene {
   std::vector<std::string> columns() const override;
   void diagnostics(std::vector<double>& row) const override;
   std::vector<double> saveState() const override;
+  void saveStateInto(std::vector<double>& out) const override;
   void loadState(const std::vector<double>& state) override;
   void draw(DrawList& out) const override;
   std::vector<PlotSpec> plots() const override;

@@ -73,10 +73,11 @@ void RodSimulation::appendState(std::vector<double>& out) const {
   out.insert(out.end(), {state.t, double(state.step), diverged ? 1.0 : 0.0, divergedAt, energyGrowthAt});
   out.insert(out.end(), state.q.data(), state.q.data() + state.q.size());
   out.insert(out.end(), state.v.data(), state.v.data() + state.v.size());
-  if (rigid_) {  // the rigid stepper's carried joint forces (RigidRodSpook::saveState)
-    const std::vector<double> s = rigid_->saveState();
-    out.insert(out.end(), s.begin(), s.end());
-  }
+  if (rigid_) rigid_->appendState(out);  // the rigid stepper's carried joint forces (RigidRodSpook::saveState)
+}
+
+size_t RodSimulation::stateSize() const {
+  return 5 + 2 * size_t(state.q.size()) + (rigid_ ? rigid_->stateSize() : 0);
 }
 
 size_t RodSimulation::readState(const std::vector<double>& in, size_t pos) {
@@ -94,7 +95,7 @@ size_t RodSimulation::readState(const std::vector<double>& in, size_t pos) {
   state.v = Eigen::Map<const Eigen::VectorXd>(in.data() + pos + head + n, long(n));
   pos += head + 2 * n;
   if (!rigid_) return pos;
-  const size_t extra = rigid_->saveState().size();
+  const size_t extra = rigid_->stateSize();
   if (in.size() < pos + extra)
     throw BadInput("rod scene state: expected at least " + std::to_string(pos + extra) + " numbers");
   rigid_->loadState(std::vector<double>(in.begin() + long(pos), in.begin() + long(pos + extra)));

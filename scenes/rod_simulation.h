@@ -47,6 +47,7 @@ class RodSimulation {
   void setLimits(const DivergenceLimits& limits);
   double lastStepUs() const { return lastStepUs_; }
   void appendState(std::vector<double>& out) const;  // t, step, diverged, divergedAt, q, v; rigid: its stepper's state
+  size_t stateSize() const;                           // the numbers appendState appends
   size_t readState(const std::vector<double>& in, size_t pos);  // returns the next position; BadInput on size
 
   MechanicalState state;

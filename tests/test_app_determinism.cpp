@@ -216,6 +216,45 @@ TEST_CASE("AppHistoryCapacity: the ring keeps the newest 2000 states") {
   CHECK(d.step() == 101);
 }
 
+TEST_CASE("AppHistoryRecycle: a full ring re-uses its oldest entry's buffer; every entry holds the state's exact bits and size") {
+  HistoryRing ring(3);
+  CHECK(ring.recycleOldest(4).empty());  // not full: nothing to recycle
+  for (int k = 0; k < 3; ++k) ring.push(k, 0.1 * k, std::vector<double>(4, double(k)));
+  const double* oldest = ring.at(0).state.data();
+  std::vector<double> buffer = ring.recycleOldest(4);
+  CHECK(buffer.empty());
+  CHECK(buffer.capacity() >= 4);
+  CHECK(buffer.data() == oldest);  // the same heap, no allocation
+  CHECK(ring.size() == 2);
+  CHECK(ring.at(0).step == 1);
+
+  ParamSet p = SceneRegistry::defaults("ladder");
+  p.setReal("links", 30);
+  p.setFromString("ghosts", "true", "test");
+  SimDriver d(20);  // a 20-entry ring: full after 19 steps
+  d.load("ladder", p);
+  std::vector<std::vector<uint64_t>> saved;
+  d.afterStep = [&](long, const Scene& s) { saved.push_back(bits(s.saveState())); };
+  long recycled = 0;
+  for (int i = 0; i < 60; ++i) {
+    const double* oldest = d.history().at(0).state.data();
+    const bool full = d.history().size() == 20;
+    REQUIRE(d.stepOnce());
+    recycled += full && d.history().newest().state.data() == oldest;  // the step's state went into the dropped buffer
+  }
+  CHECK(recycled == 60 - 19);
+  d.afterStep = nullptr;
+  const HistoryRing& h = d.history();
+  REQUIRE(h.size() == 20);
+  for (size_t i = 0; i < h.size(); ++i) {
+    CHECK(bits(h.at(i).state) == saved[size_t(h.at(i).step) - 1]);
+    CHECK(h.at(i).state.capacity() == h.at(i).state.size());  // reserved exactly: the byte budget counts what is held
+  }
+  std::vector<double> junk(7, std::nan(""));  // saveStateInto replaces whatever the buffer held
+  d.scene().saveStateInto(junk);
+  CHECK(bits(junk) == bits(d.scene().saveState()));
+}
+
 TEST_CASE("AppDivergence: a diverging step names the step, keeps the last good state and stops") {
   ParamSet p = SceneRegistry::defaults("test_double_pendulum");
   p.setReal("blowup_time", 0.5);  // 60 steps of 1/120 s succeed, the 61st throws

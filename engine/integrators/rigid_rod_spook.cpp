@@ -113,13 +113,18 @@ void RigidRodSpook::relinearise(const SpookFrameStart& start, double& miss) {
 }
 
 std::vector<double> RigidRodSpook::saveState() const {
-  const size_t rows = size_t(spook_.multipliers().size());
-  std::vector<double> s(rows + 2, 0.0);
-  s[rows + 1] = hBefore_;
-  if (!haveForce_) return s;
-  s[0] = 1.0;
-  std::copy(force_.data(), force_.data() + force_.size(), s.begin() + 1);
+  std::vector<double> s;
+  appendState(s);
   return s;
+}
+
+void RigidRodSpook::appendState(std::vector<double>& out) const {
+  const size_t rows = size_t(spook_.multipliers().size()), at = out.size();
+  out.resize(at + rows + 2, 0.0);
+  out[at + rows + 1] = hBefore_;
+  if (!haveForce_) return;
+  out[at] = 1.0;
+  std::copy(force_.data(), force_.data() + force_.size(), out.begin() + long(at) + 1);
 }
 
 void RigidRodSpook::loadState(const std::vector<double>& state) {

@@ -65,6 +65,8 @@ class RigidRodSpook {
   // the stepper continues bit-identically.
   std::vector<double> saveState() const;
   void loadState(const std::vector<double>& state);
+  void appendState(std::vector<double>& out) const;  // saveState() appended to `out` (no temporary)
+  size_t stateSize() const { return size_t(spook_.multipliers().size()) + 2; }
 
   // The SPOOK stepper over the twist model: relaxation, solver, profile and multipliers, with the
   // RodSystem's constraint indices (unit-length constraints have 0 rows).

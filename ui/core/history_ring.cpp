@@ -32,6 +32,15 @@ void HistoryRing::push(long step, double time, std::vector<double> state,
   entries_.push_back(Entry{step, time, std::move(state), std::move(settings)});
 }
 
+std::vector<double> HistoryRing::recycleOldest(size_t stateSize) {
+  std::vector<double> buffer;
+  if (entries_.empty() || entries_.size() < effectiveCapacity(stateSize)) return buffer;
+  buffer.swap(entries_.front().state);
+  entries_.pop_front();
+  buffer.clear();
+  return buffer;
+}
+
 void HistoryRing::truncateAfter(size_t index) {
   if (index + 1 < entries_.size()) entries_.resize(index + 1);
 }

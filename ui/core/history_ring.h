@@ -39,6 +39,9 @@ class HistoryRing {
   void clear() { entries_.clear(); }
   // Newest; drops the oldest when full.
   void push(long step, double time, std::vector<double> state, std::shared_ptr<const HistorySettings> settings = {});
+  // When full for states of this many doubles: drops the oldest entry and returns its state's buffer,
+  // emptied, for the next push (System::saveStateInto writes into it: no allocation per step). Else {}.
+  std::vector<double> recycleOldest(size_t stateSize);
   void truncateAfter(size_t index);  // keeps entries [0, index]
   size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }

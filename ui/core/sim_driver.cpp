@@ -269,7 +269,7 @@ bool SimDriver::doStep() {
     notices_.push_back(energy_.message());
   pushHistory();
   cursor_ = history_.size() - 1;
-  recordSample();
+  recordSample(true);
   costs_.add(FramePhase::Bookkeeping, phase.lap());
   if (afterStep) afterStep(step_, *scene_);
   costs_.add(FramePhase::PanelSamples, phase.lap());
@@ -285,7 +285,10 @@ void SimDriver::pushHistory() {
     settings_ = std::move(s);
     settingsChanged_ = false;
   }
-  history_.push(step_, scene_->time(), scene_->saveState(), settings_);
+  // The oldest entry's buffer when the ring is full (sized like the newest: a scene keeps its state size).
+  std::vector<double> state = history_.recycleOldest(history_.empty() ? 0 : history_.newest().state.size());
+  scene_->saveStateInto(state);
+  history_.push(step_, scene_->time(), std::move(state), settings_);
 }
 
 // Settings first (applyLive/applyEdit may touch derived data), then the state.
@@ -311,10 +314,10 @@ void SimDriver::restoreEntry(size_t index) {
   scene_->loadState(e.state);
 }
 
-void SimDriver::recordSample() {
+void SimDriver::recordSample(bool rowCurrent) {
   const double t = scene_->time();
   if (t < lastPlotTime_ + minPlotInterval(plots_.capacity())) return;
-  scene_->diagnostics(row_);
+  if (!rowCurrent) scene_->diagnostics(row_);
   if (step_ == 0) layout_.reset();
   layout_.compute(row_, lastStepMicros_, plotRow_);
   if (plots_.push(t, plotRow_)) lastPlotTime_ = t;
