@@ -20,6 +20,7 @@
 #include "ui/core/frame_phases.h"
 #include "ui/core/frame_stats.h"
 #include "ui/core/sim_driver.h"
+#include "ui/core/step_credit.h"
 #include "ui/input/live_input.h"
 
 using namespace varsim;
@@ -100,6 +101,62 @@ TEST_CASE("StepBudget: one step per frame when the budget is spent, the rest owe
   d.setStepBudget(0.0);  // no budget: every granted step runs in its frame, nothing owed
   CHECK(d.frame(4 * h) == 4);
   CHECK(d.owedSteps() == 0);
+}
+
+// Frames of a driver that always owes steps, each step costing `cost` seconds: the steps each frame runs.
+static std::vector<int> creditedFrames(double budget, double cost, int frames) {
+  StepCredit credit;
+  credit.setBudget(budget);
+  std::vector<int> steps;
+  for (int f = 0; f < frames; ++f) {
+    credit.beginFrame();
+    int n = 1;  // SimDriver::frame runs the first owed step regardless
+    while (credit.allows(n * cost, cost)) ++n;
+    credit.endFrame(n * cost);
+    steps.push_back(n);
+  }
+  return steps;
+}
+
+TEST_CASE("StepCredit: unused budget carries over (at most 2 budgets), so the throughput is budget / cost steps per frame") {
+  const double B = 0.8 / 60.0;  // the worker's budget (AppState::physicsBudget)
+  SUBCASE("a step of 0.71 B (the N = 5000 ladder in the app): 1, 1, 2, ... and a backlog is repaid") {
+    const std::vector<int> s = creditedFrames(B, 9.5e-3, 300);
+    CHECK(std::all_of(s.begin(), s.end(), [](int n) { return n == 1 || n == 2; }));
+    CHECK(s[0] == 1);
+    CHECK(s[1] == 1);
+    CHECK(s[2] == 2);  // 3 x 13.33 - 2 x 9.5 = 21.0 ms saved up >= 2 x 9.5
+    long total = 0;
+    for (int n : s) total += n;
+    CHECK(std::abs(double(total) - 300 * B / 9.5e-3) <= 2.0);  // 421 steps in 300 frames, not 300
+  }
+  SUBCASE("cheap steps: the long-run throughput is B / c, not floor(B / c)") {
+    const std::vector<int> s = creditedFrames(B, 6e-3, 600);
+    long total = 0;
+    for (int n : s) total += n;
+    CHECK(std::abs(double(total) - 600 * B / 6e-3) <= 3.0);
+    CHECK(*std::max_element(s.begin(), s.end()) <= 4);  // 2B of credit: never more than 2B / c steps
+  }
+  SUBCASE("a step longer than the budget: one per frame, no debt carried, nothing saved up") {
+    const std::vector<int> s = creditedFrames(B, 1.2 * B, 100);
+    CHECK(std::all_of(s.begin(), s.end(), [](int n) { return n == 1; }));
+  }
+  SUBCASE("the cap, a reset and no budget") {
+    StepCredit c;
+    c.setBudget(B);
+    for (int f = 0; f < 10; ++f) {  // idle frames (nothing owed): credit saved up to the cap only
+      c.beginFrame();
+      c.endFrame(0.0);
+    }
+    CHECK(c.credit() == doctest::Approx(StepCredit::kCarry * B).epsilon(1e-15));
+    c.reset();
+    CHECK(c.credit() == 0.0);
+    c.setBudget(0.0);
+    c.beginFrame();
+    CHECK(c.allows(1e9, 1e9));  // no budget: every owed step runs
+    c.setBudget(std::nan(""));
+    CHECK(c.budget() == 0.0);
+  }
 }
 
 TEST_CASE("StepBudget: a budget changes when steps run, never which: the trajectory is bit-identical") {

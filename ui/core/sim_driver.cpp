@@ -50,6 +50,7 @@ void SimDriver::adopt(std::unique_ptr<Scene> scene, const std::string& name, con
   step_ = 0;
   owed_ = 0;
   clock_.reset();
+  credit_.reset();
   diverged_ = false;
   divergedMessage_.clear();
   inputWasClamped_ = false;
@@ -129,6 +130,7 @@ void SimDriver::setPaused(bool p) {
   paused_ = p;
   owed_ = 0;
   clock_.reset();  // resuming never runs a backlog accumulated while paused
+  credit_.reset();
 }
 
 void SimDriver::setSpeed(double speed) { clock_.speed = clampSpeed(speed); }
@@ -138,17 +140,17 @@ int SimDriver::frame(double wallDt) {
   const double h = scene_->dt();
   owed_ += clock_.advance(wallDt, h);
   const auto start = std::chrono::steady_clock::now();
+  const auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  credit_.beginFrame();
   int done = 0;
   while (done < owed_) {
-    if (stepBudget_ > 0.0 && done > 0) {
-      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (spent + 1e-6 * lastStepMicros_ > stepBudget_) break;
-    }
+    if (done > 0 && !credit_.allows(spent(), 1e-6 * lastStepMicros_)) break;
     if (!doStep()) break;
     ++done;
   }
+  if (credit_.budget() > 0.0) credit_.endFrame(spent());
   owed_ -= done;
-  if (paused_ || diverged_ || stepBudget_ <= 0.0) owed_ = 0;
+  if (paused_ || diverged_ || credit_.budget() <= 0.0) owed_ = 0;
   const long maxOwed = long(std::floor(maxOwedSeconds_ / h));
   if (owed_ > maxOwed) {
     budgetMissed_ += owed_ - maxOwed;

@@ -18,6 +18,7 @@
 #include "ui/core/frame_phases.h"
 #include "ui/core/history_ring.h"
 #include "ui/core/plot_groups.h"
+#include "ui/core/step_credit.h"
 #include "ui/input/input_source.h"
 #include "ui/plot/plot_history.h"
 
@@ -49,13 +50,16 @@ class SimDriver {
 
   // Runs the steps the clock grants for a frame of wallDt seconds; none while paused or diverged.
   // With a step budget, stepping stops once the next step (at the last step's cost) would end past
-  // the budget (at least one step runs); the steps left over are owed to the next frames, up to
+  // the frame's credit (StepCredit: the budget plus what earlier frames left unused, at most two
+  // budgets; at least one step runs); the steps left over are owed to the next frames, up to
   // maxOwedSeconds of simulated time, and beyond that dropped as missed ticks: a step too slow for
   // real time makes the simulation run slower than real time at a steady frame rate instead of
-  // frames growing without bound. Which steps run never depends on it: only when they run.
+  // frames growing without bound, and a step that fits the budget repays a backlog (a slow first
+  // step, sub-stepped frames) in the frames' spare time. Which steps run never depends on it: only
+  // when they run.
   int frame(double wallDt);
   void setStepBudget(double seconds, double maxOwedSeconds = 0.25) {
-    stepBudget_ = seconds;
+    credit_.setBudget(seconds);
     maxOwedSeconds_ = maxOwedSeconds;
   }
   long owedSteps() const { return owed_; }
@@ -167,7 +171,7 @@ class SimDriver {
   double energyNow() const { return energyColumn_ >= 0 ? row_[size_t(energyColumn_)] : 0.0; }
   std::vector<std::string> notices_;
   double lastStepMicros_ = 0.0;
-  double stepBudget_ = 0.0;  // s; 0: none
+  StepCredit credit_;  // the step budget (none by default)
   double maxOwedSeconds_ = 0.25;
   long owed_ = 0;  // steps granted by the clock and not yet run (step budget)
   long budgetMissed_ = 0;
