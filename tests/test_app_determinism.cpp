@@ -1,8 +1,9 @@
 // The app's fixed-step core (ui/core/sim_driver) driven headlessly: replayed inputs give bit-identical
 // trajectories, the render frame rate never changes the trajectory, recording then replaying a live
-// session reproduces it, history rewind + resume is deterministic, divergence restores the state, and
-// live edits (parameters, per-constraint overrides, resets) are recorded and replayed bit-identically
-// by the driver and by `varsim run --input`, and history steps back across them (issue 15 item 13).
+// session reproduces it, divergence restores the state, and live edits (parameters, per-constraint
+// overrides, resets) are recorded and replayed bit-identically by the driver and by `varsim run --input`,
+// and history steps back across them (issue 15 item 13).
+// The history ring's own tests are in test_app_history.cpp.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
@@ -12,11 +13,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 
 #include "engine/sim/errors.h"
 #include "scenes/rod_scene.h"
+#include "tests/double_pendulum_scene.h"
+#include "tests/driver_states.h"
 #include "ui/core/sim_driver.h"
 #include "ui/input/live_input.h"
 
@@ -24,84 +28,10 @@ using namespace varsim;
 
 namespace {
 
-// A chaotic test system (driven double pendulum, unit masses and lengths, semi-implicit Euler) so
-// that any difference in inputs or step sequence shows up in the last bits within a few hundred steps.
-class DoublePendulumScene : public Scene {
- public:
-  explicit DoublePendulumScene(ParamSet p) : Scene(std::move(p)) {}
-  void step(double h, const InputVector& u) override {
-    if (t_ >= params_.real("blowup_time")) throw SimulationDiverged("test blow-up: 'omega' exceeded the limit");
-    const double damping = params_.real("damping"), g = 9.81;
-    const double d = th1_ - th2_;
-    const double den = 3.0 - std::cos(2.0 * d);
-    const double a1 = (-3 * g * std::sin(th1_) - g * std::sin(th1_ - 2 * th2_) -
-                       2 * std::sin(d) * (w2_ * w2_ + w1_ * w1_ * std::cos(d))) / den;
-    const double a2 = (2 * std::sin(d) * (2 * w1_ * w1_ + 2 * g * std::cos(th1_) + w2_ * w2_ * std::cos(d))) / den;
-    w1_ += h * (a1 + 5.0 * u[0] - damping * w1_);
-    w2_ += h * (a2 + 5.0 * u[1] - damping * w2_);
-    th1_ += h * w1_;
-    th2_ += h * w2_;
-    t_ += h;
-    ++steps_;
-  }
-  double time() const override { return t_; }
-  std::vector<std::string> columns() const override { return {"t", "energy", "x", "y", "step_count"}; }
-  void diagnostics(std::vector<double>& row) const override {
-    const double y1 = -std::cos(th1_), y2 = y1 - std::cos(th2_);
-    const double v1sq = w1_ * w1_, v2sq = w1_ * w1_ + w2_ * w2_ + 2 * w1_ * w2_ * std::cos(th1_ - th2_);
-    row = {t_, 0.5 * (v1sq + v2sq) + 9.81 * (y1 + y2), std::sin(th1_) + std::sin(th2_), y2, double(steps_)};
-  }
-  std::vector<double> saveState() const override { return {t_, th1_, th2_, w1_, w2_, double(steps_)}; }
-  void loadState(const std::vector<double>& s) override {
-    t_ = s[0]; th1_ = s[1]; th2_ = s[2]; w1_ = s[3]; w2_ = s[4]; steps_ = long(s[5]);
-  }
-  void draw(DrawList&) const override {}
-  std::vector<ControlSpec> controls() const override {
-    return {{"torque1", -1, 1, 0, "shoulder torque"}, {"torque2", -1, 1, 0, "elbow torque"}};
-  }
-
- private:
-  double t_ = 0, th1_ = 2.0, th2_ = 2.5, w1_ = 0, w2_ = 0;
-  long steps_ = 0;
-};
-
-VARSIM_REGISTER_SCENE(SceneInfo{
-    "test_double_pendulum", "Test double pendulum", "chaotic test system for the app driver",
-    [] {
-      return std::vector<ParamSpec>{
-          ParamSpec::real("dt", 1.0 / 120, 1e-5, 0.1, "s", "step", true),
-          ParamSpec::real("damping", 0.0, 0.0, 10.0, "1/s", "joint damping").setLive(),
-          ParamSpec::real("blowup_time", 1e9, 0.0, 1e9, "s", "throws SimulationDiverged from this time on")};
-    },
-    nullptr, [](const ParamSet& p) { return std::make_unique<DoublePendulumScene>(p); }});
-
-// Bit pattern of a state vector, so "identical" means identical to the last bit.
-std::vector<uint64_t> bits(const std::vector<double>& v) {
-  std::vector<uint64_t> out(v.size());
-  std::memcpy(out.data(), v.data(), v.size() * sizeof(double));
-  return out;
-}
-
-InputTrack randomTrack(unsigned seed, long steps) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  InputTrack t;
-  t.neutral = {0, 0};
-  for (long k = 0; k < steps; k += 1 + long(rng() % 40)) t.append(k, {u(rng), u(rng)});
-  return t;
-}
-
 // Runs the driver frame by frame (frame durations from `frameSeconds`) until `steps` physics steps
 // are done; returns the bit pattern of the state after every step.
 std::vector<std::vector<uint64_t>> trajectory(SimDriver& d, long steps, const std::function<double(int)>& frameSeconds) {
-  std::vector<std::vector<uint64_t>> states;
-  d.afterStep = [&](long k, const Scene& s) {
-    if (k <= steps) states.push_back(bits(s.saveState()));
-  };
-  for (int f = 0; d.step() < steps && f < 1000000; ++f) d.frame(frameSeconds(f));
-  d.afterStep = nullptr;
-  states.resize(size_t(steps));
-  return states;
+  return runTrajectory(d, steps, [&](SimDriver& x, int f) { x.frame(frameSeconds(f)); });
 }
 
 const long kSteps = getenv("VARSIM_SANITIZED") ? 400 : 1500;
@@ -175,84 +105,6 @@ TEST_CASE("AppRecordThenReplay: a recorded live session replays bit-identically"
   r.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
   r.startReplay(InputTrack::load(path, r.controls(), r.h()));
   CHECK(trajectory(r, long(original.size()), [](int) { return 1.0 / 60; }) == original);
-}
-
-TEST_CASE("AppHistoryResume: stepping back and resuming continues exactly as before") {
-  SimDriver d;
-  d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
-  d.startReplay(randomTrack(13, 600));
-  for (int i = 0; i < 400; ++i) REQUIRE(d.stepOnce());
-  const auto at400 = bits(d.scene().saveState());
-  const auto plotsAt400 = d.plotData().size();
-  for (int i = 0; i < 150; ++i) REQUIRE(d.stepBack());
-  CHECK(d.step() == 250);
-  CHECK(d.paused());
-  CHECK_FALSE(d.atPresent());
-  d.scrubTo(d.historyCursor() - 50);  // the slider: further back
-  CHECK(d.step() == 200);
-  for (int i = 0; i < 200; ++i) REQUIRE(d.stepOnce());
-  CHECK(d.step() == 400);
-  CHECK(bits(d.scene().saveState()) == at400);
-  CHECK(d.plotData().size() == plotsAt400);  // the rewritten future replaced the old one
-  CHECK(d.history().size() == 401);
-  // Running through frames while paused does nothing; reset restores the initial state exactly.
-  CHECK(d.frame(1.0) == 0);
-  const auto initial = bits(d.history().at(0).state);
-  d.reset();
-  CHECK(d.step() == 0);
-  CHECK(bits(d.scene().saveState()) == initial);
-}
-
-TEST_CASE("AppHistoryCapacity: the ring keeps the newest 2000 states") {
-  SimDriver d;
-  d.load("test_double_pendulum", SceneRegistry::defaults("test_double_pendulum"));
-  for (int i = 0; i < 2100; ++i) d.stepOnce();
-  CHECK(d.history().size() == 2000);
-  CHECK(d.history().at(0).step == 101);
-  CHECK(d.history().newest().step == 2100);
-  int back = 0;
-  while (d.stepBack()) ++back;
-  CHECK(back == 1999);
-  CHECK(d.step() == 101);
-}
-
-TEST_CASE("AppHistoryRecycle: a full ring re-uses its oldest entry's buffer; every entry holds the state's exact bits and size") {
-  HistoryRing ring(3);
-  CHECK(ring.recycleOldest(4).empty());  // not full: nothing to recycle
-  for (int k = 0; k < 3; ++k) ring.push(k, 0.1 * k, std::vector<double>(4, double(k)));
-  const double* oldest = ring.at(0).state.data();
-  std::vector<double> buffer = ring.recycleOldest(4);
-  CHECK(buffer.empty());
-  CHECK(buffer.capacity() >= 4);
-  CHECK(buffer.data() == oldest);  // the same heap, no allocation
-  CHECK(ring.size() == 2);
-  CHECK(ring.at(0).step == 1);
-
-  ParamSet p = SceneRegistry::defaults("ladder");
-  p.setReal("links", 30);
-  p.setFromString("ghosts", "true", "test");
-  SimDriver d(20);  // a 20-entry ring: full after 19 steps
-  d.load("ladder", p);
-  std::vector<std::vector<uint64_t>> saved;
-  d.afterStep = [&](long, const Scene& s) { saved.push_back(bits(s.saveState())); };
-  long recycled = 0;
-  for (int i = 0; i < 60; ++i) {
-    const double* oldest = d.history().at(0).state.data();
-    const bool full = d.history().size() == 20;
-    REQUIRE(d.stepOnce());
-    recycled += full && d.history().newest().state.data() == oldest;  // the step's state went into the dropped buffer
-  }
-  CHECK(recycled == 60 - 19);
-  d.afterStep = nullptr;
-  const HistoryRing& h = d.history();
-  REQUIRE(h.size() == 20);
-  for (size_t i = 0; i < h.size(); ++i) {
-    CHECK(bits(h.at(i).state) == saved[size_t(h.at(i).step) - 1]);
-    CHECK(h.at(i).state.capacity() == h.at(i).state.size());  // reserved exactly: the byte budget counts what is held
-  }
-  std::vector<double> junk(7, std::nan(""));  // saveStateInto replaces whatever the buffer held
-  d.scene().saveStateInto(junk);
-  CHECK(bits(junk) == bits(d.scene().saveState()));
 }
 
 TEST_CASE("AppDivergence: a diverging step names the step, keeps the last good state and stops") {
@@ -555,33 +407,6 @@ TEST_CASE("AppRecordedEdits: an edit made in the past is recorded there; a recor
   CHECK_FALSE(r.replaying());
   CHECK_FALSE(r.recording());
   CHECK(r.recordedEvents().empty());
-}
-
-TEST_CASE("AppHistorySettings: entries share one settings snapshot per edit (memory of a big ladder)") {
-  ParamSet p = SceneRegistry::defaults("ladder");
-  p.setReal("links", 200);
-  SimDriver d;
-  d.load("ladder", p);
-  for (int i = 0; i < 300; ++i) {
-    if (i == 100) d.setParam("epsilon", ParamValue{{1e-6}, {}});
-    if (i == 200) d.applyEdit("relax.7", "1e-05,0.05");
-    REQUIRE(d.stepOnce());
-  }
-  const HistoryRing& h = d.history();
-  CHECK(h.size() == 301);
-  CHECK(h.distinctSettings() == 3);
-  MESSAGE("ladder N=200, 301 entries: states " << h.stateBytes() / 1024 << " KiB, settings " << h.settingsBytes() / 1024
-                                               << " KiB in " << h.distinctSettings() << " snapshots");
-  CHECK(h.settingsBytes() * 100 < h.stateBytes());
-  // Worst case, a slider dragged while running: one snapshot per step, still small beside the states.
-  d.reset();
-  for (int i = 0; i < 300; ++i) {
-    d.setParam("epsilon", ParamValue{{1e-8 * (1 + i % 7)}, {}});
-    REQUIRE_MESSAGE(d.stepOnce(), d.divergedMessage());
-  }
-  MESSAGE("edit every step, " << h.size() << " entries: states " << h.stateBytes() / 1024 << " KiB, settings "
-                              << h.settingsBytes() / 1024 << " KiB in " << h.distinctSettings() << " snapshots");
-  CHECK(h.settingsBytes() * 10 < h.stateBytes());
 }
 
 TEST_CASE("RodSceneEdits: relax.<i> = eps,tau is validated; edits() lists what clearEdits + applyEdit restore") {

@@ -19,6 +19,7 @@
 #include "ui/core/background_job.h"
 #include "ui/core/frame_phases.h"
 #include "ui/core/frame_stats.h"
+#include "tests/driver_states.h"
 #include "ui/core/sim_driver.h"
 #include "ui/core/step_credit.h"
 #include "ui/input/live_input.h"
@@ -59,24 +60,6 @@ VARSIM_REGISTER_SCENE(SceneInfo{
     nullptr,
     [](const ParamSet& p) { return std::make_unique<StandardMapScene>(p); }});
 
-std::vector<uint64_t> bits(const std::vector<double>& v) {
-  std::vector<uint64_t> out(v.size());
-  std::memcpy(out.data(), v.data(), v.size() * sizeof(double));
-  return out;
-}
-
-// State bits after each of `steps` steps; `run` runs one frame.
-template <class RunFrame>
-std::vector<std::vector<uint64_t>> trajectory(SimDriver& d, long steps, RunFrame run) {
-  std::vector<std::vector<uint64_t>> states;
-  d.afterStep = [&](long k, const Scene& s) {
-    if (k <= steps) states.push_back(bits(s.saveState()));
-  };
-  for (int f = 0; d.step() < steps && f < 100000; ++f) run(d);
-  d.afterStep = nullptr;
-  states.resize(size_t(steps));
-  return states;
-}
 
 }  // namespace
 
@@ -165,8 +148,8 @@ TEST_CASE("StepBudget: a budget changes when steps run, never which: the traject
   a.load("test_standard_map", SceneRegistry::defaults("test_standard_map"));
   b.load("test_standard_map", SceneRegistry::defaults("test_standard_map"));
   b.setStepBudget(1e-12, 1.0);
-  const auto free = trajectory(a, steps, [](SimDriver& d) { d.frame(1.0 / 60); });
-  const auto budgeted = trajectory(b, steps, [](SimDriver& d) { d.frame(1.0 / 30); });
+  const auto free = runTrajectory(a, steps, [](SimDriver& d, int) { d.frame(1.0 / 60); });
+  const auto budgeted = runTrajectory(b, steps, [](SimDriver& d, int) { d.frame(1.0 / 30); });
   REQUIRE(free.size() == size_t(steps));
   CHECK(free == budgeted);
   CHECK(b.missedTicks() > 0);  // 4 granted, 1 run per frame: the 1 s owed limit filled, then ticks were dropped
@@ -180,8 +163,8 @@ TEST_CASE("PhysicsWorker: the ladder stepped on the background thread matches th
   inline_.load("ladder", p);
   threaded.load("ladder", p);
   BackgroundJob worker;
-  const auto a = trajectory(inline_, steps, [](SimDriver& d) { d.frame(1.0 / 50); });
-  const auto b = trajectory(threaded, steps, [&](SimDriver& d) {
+  const auto a = runTrajectory(inline_, steps, [](SimDriver& d, int) { d.frame(1.0 / 50); });
+  const auto b = runTrajectory(threaded, steps, [&](SimDriver& d, int) {
     worker.start([&d] { d.frame(1.0 / 50); });
     worker.wait();
   });
@@ -243,7 +226,7 @@ TEST_CASE("PhysicsWorker: a live session recorded with the steps on the worker r
   r.load("test_standard_map", SceneRegistry::defaults("test_standard_map"));
   r.startReplay(InputTrack::load(recorded, r.controls(), r.h()));
   r.startRecording();
-  const auto again = trajectory(r, long(original.size()), [](SimDriver& x) { x.frame(1.0 / 60); });
+  const auto again = runTrajectory(r, long(original.size()), [](SimDriver& x, int) { x.frame(1.0 / 60); });
   CHECK(again == original);
   r.saveRecording(replayed);
   CHECK(recordingRows(replayed) == recordingRows(recorded));
