@@ -77,12 +77,12 @@ void RodSimulation::appendState(std::vector<double>& out) const {
 }
 
 size_t RodSimulation::stateSize() const {
-  return 5 + 2 * size_t(state.q.size()) + (rigid_ ? rigid_->stateSize() : 0);
+  return kStateHead + 2 * size_t(state.q.size()) + (rigid_ ? rigid_->stateSize() : 0);
 }
 
 size_t RodSimulation::readState(const std::vector<double>& in, size_t pos) {
   const size_t n = size_t(state.q.size());
-  const size_t head = 5;  // t, step, diverged, divergedAt, energyGrowthAt
+  const size_t head = kStateHead;
   if (in.size() < pos + head + 2 * n)
     throw BadInput("rod scene state: expected at least " + std::to_string(pos + head + 2 * n) + " numbers");
   state.t = in[pos];

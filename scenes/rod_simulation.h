@@ -48,6 +48,7 @@ class RodSimulation {
   double lastStepUs() const { return lastStepUs_; }
   void appendState(std::vector<double>& out) const;  // t, step, diverged, divergedAt, q, v; rigid: its stepper's state
   size_t stateSize() const;                           // the numbers appendState appends
+  static constexpr size_t kStateHead = 5;             // t, step, diverged, divergedAt, energyGrowthAt
   size_t readState(const std::vector<double>& in, size_t pos);  // returns the next position; BadInput on size
 
   MechanicalState state;
