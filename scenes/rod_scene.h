@@ -65,6 +65,11 @@ class RodScene : public Scene {
   // (ε, τ, h) in the other conventions, and the measured-stability warning ("" when inside).
   std::vector<std::string> conventionLines() const;
   std::string stabilityWarning() const;
+  std::string parameterWarning() const override;  // the SPOOK tuning panel's warning lines (merged per text), joined
+  // The warning for one target's (ε, τ) ("" when none): spookStabilityWarning's measured region, and for the
+  // "joints" group ε = 0 on a system with closed loops (a loop folded flat makes its rows dependent: the step
+  // then stops with a singular system). `group` is "" for a single constraint's override.
+  std::string relaxationWarning(const std::string& group, const SpookParameters& p) const;
   const SpookProfile* profile() const;
   // Which rod SPOOK steps ("rigid rods …, n sub-steps in the last step" or "director rods …"); "" for
   // the baselines. The panel shows it with the reason for the choice.
@@ -130,6 +135,7 @@ class RodScene : public Scene {
   double conventionMass_ = 1.0;
   double lastH_ = 0;
   double initialEnergy_ = 0;
+  int closedLoops_ = 0;  // system_->closedLoops(), counted once
 };
 
 // Camera hint for a rod scene swinging about a pin at the origin in the vertical plane through the

@@ -80,8 +80,8 @@ std::vector<PanelEdit> relaxationEdits(const RodScene& scene, const RelaxationTa
 
 std::vector<std::string> stabilityWarningLines(const RodScene& scene) {
   std::vector<std::pair<std::string, std::string>> byText;  // warning → who, in first-seen order
-  auto add = [&](const std::string& who, const SpookParameters& p) {
-    const std::string w = spookStabilityWarning(p, scene.dt());
+  auto add = [&](const std::string& who, const std::string& group, const SpookParameters& p) {
+    const std::string w = scene.relaxationWarning(group, p);
     if (w.empty()) return;
     for (auto& [text, names] : byText)
       if (text == w) {
@@ -90,8 +90,8 @@ std::vector<std::string> stabilityWarningLines(const RodScene& scene) {
       }
     byText.emplace_back(w, who);
   };
-  for (const auto& g : tunableGroups(scene)) add(g, effectiveRelaxation(scene.params(), g));
-  for (int i : scene.overriddenConstraints()) add(scene.constraintStatus(i).name, scene.constraintRelaxation(i));
+  for (const auto& g : tunableGroups(scene)) add(g, g, effectiveRelaxation(scene.params(), g));
+  for (int i : scene.overriddenConstraints()) add(scene.constraintStatus(i).name, "", scene.constraintRelaxation(i));
   std::vector<std::string> lines;
   for (const auto& [text, names] : byText) lines.push_back(names + ": " + text);
   return lines;

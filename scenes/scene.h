@@ -41,6 +41,10 @@ class Scene : public System {
   virtual std::vector<std::pair<std::string, std::string>> edits() const { return {}; }
   virtual void clearEdits() {}
 
+  // What the scene warns about its parameters as they are now ("" when nothing; never a refusal): the app shows it
+  // in the scene's HUD and panels, `varsim run` prints it on stderr at the start and after an edit that changes it.
+  virtual std::string parameterWarning() const { return {}; }
+
   // Cumulative work (J) done on the system since reset by its controls and by external
   // non-conservative sources (motors, thrusters, wind, current, a prescribed gait). The energy
   // monitor flags a run whose energy(t) - energy(0) - inputWork(t) rises above a tolerance; a

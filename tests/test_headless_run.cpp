@@ -3,6 +3,7 @@
 // CSVs carry wall-clock columns only with --timings so two runs of one command are byte-identical.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -131,4 +132,26 @@ TEST_CASE("TimingsAddTheStepTimeColumns") {
   const std::string ladder = testOut("timings_ladder.csv");
   REQUIRE(runCaptured({"run", "ladder", "--steps", "3", "--timings", "--csv", ladder}).exitCode == kExitOk);
   CHECK(has(header(ladder) + ",", ",solve_us,step_us,"));
+}
+
+TEST_CASE("RunPrintsTheScenesParameterWarningWhenItAppearsOrChanges") {
+  // At the start (the app shows the same text in the SPOOK tuning panel); a run at the defaults prints none.
+  auto r = runCaptured({"run", "ladder", "--set", "links=3", "--set", "epsilon=0", "--steps", "2"});
+  CHECK(r.exitCode == kExitOk);
+  CHECK(has(r.err, "varsim: warning: ladder (step 0, t=0): joints: epsilon = 0 with 3 closed loop(s)"));
+  r = runCaptured({"run", "ladder", "--set", "links=3", "--steps", "2"});
+  CHECK(r.exitCode == kExitOk);
+  CHECK_FALSE(has(r.err, "warning"));
+  // A recorded edit that brings it, one that changes it, one that keeps it (not repeated), one that clears it.
+  const std::string input = testOut("parameter_warning_input.csv");
+  varsim::test::writeFile(input, "step\nevent,2,param,tau,0\nevent,4,param,epsilon,0\nevent,5,param,links,4\n"
+                                 "event,6,param,tau,0.0333\nevent,6,param,epsilon,1e-10\n");
+  r = runCaptured({"run", "ladder", "--set", "links=3", "--steps", "8", "--input", input});
+  INFO(r.err);
+  CHECK(r.exitCode == kExitOk);
+  CHECK(has(r.err, "ladder (step 2, t=0.03333333333333333): joints, unit, pins: tau/h = 0 < 0.5"));
+  CHECK(has(r.err, "ladder (step 4, t=0.06666666666666667): joints: tau/h = 0 < 0.5"));
+  CHECK_FALSE(has(r.err, "(step 5"));
+  CHECK_FALSE(has(r.err, "(step 6"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 2 + 1 + 1);  // two warnings, links' note, the summary
 }

@@ -63,6 +63,7 @@ TEST_CASE("ladder: topology counts (ERRATA: n = 3N+1 rods, 4N+1 joints, N loops,
     CHECK(int(sys.jointConstraintIndices().size()) == 4 * N + 1);
     // In the plane: 3 coordinates per rod (x, z, angle); 2 rows per joint; dof = 3n − 2(4N+1) = N + 1.
     CHECK(3 * (3 * N + 1) - 2 * (4 * N + 1) == N + 1);
+    CHECK(sys.closedLoops() == N);  // 4N+1 edges (two pins to the ground) on 3N+2 nodes, one component
     const MechanicalState s = sys.initialState();
     const RodDiagnostics d = rodDiagnostics(sys, s);
     CHECK(d.constraintMax == 0.0);
@@ -71,6 +72,23 @@ TEST_CASE("ladder: topology counts (ERRATA: n = 3N+1 rods, 4N+1 joints, N loops,
   }
   CHECK_THROWS_AS(Ladder(LadderConfig{0}), BadInput);
   CHECK_THROWS_AS(Ladder(LadderConfig{5001}), BadInput);
+}
+
+TEST_CASE("rod systems: closed loops of the joint graph (edges - nodes + components, the ground a node)") {
+  RodSystem sys;
+  CHECK(sys.closedLoops() == 0);
+  const int a = sys.addRod(1, 1, {0, 0, 0}, {1, 0, 0}), b = sys.addRod(1, 1, {1, 0, 0}, {1, 0, 0});
+  const int c = sys.addParticle(1, {3, 0, 0});
+  sys.addJoint({a, 1}, {b, -1});
+  CHECK(sys.closedLoops() == 0);  // two free rods joined: a tree
+  sys.addPin({a, -1}, {-0.5, 0, 0});
+  CHECK(sys.closedLoops() == 0);  // one path to the ground
+  sys.addPin({b, 1}, {1.5, 0, 0});
+  CHECK(sys.closedLoops() == 1);  // both ends pinned: the ground closes the loop
+  sys.addJoint({a, 1}, {b, -1});
+  CHECK(sys.closedLoops() == 2);  // a repeated joint is a loop of two edges
+  sys.addPlanePoint({c, 0}, {0, 0, 1}, 0);
+  CHECK(sys.closedLoops() == 2);  // planes and unit rows are not joint edges
 }
 
 TEST_CASE("ladder: N = 5 matches ladder_N5.csv point by point over 10 s") {

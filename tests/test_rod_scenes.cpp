@@ -115,6 +115,7 @@ TEST_CASE("rod scenes: live epsilon/tau, per-constraint overrides, warnings, gho
   scene->applyLive(live);
   CHECK(scene->constraintStatus(0).relaxation.epsilon == 1e-6);
   CHECK(scene->stabilityWarning().find("tau/h") != std::string::npos);
+  CHECK(scene->parameterWarning().rfind("joints, unit, pins: tau/h = 0 < 0.5", 0) == 0);  // merged per text
   CHECK(scene->conventionLines().size() == 2);  // τ = 0: no spring/MuJoCo/Box2D view, ODE only
   for (int k = 0; k < 240; ++k) scene->step(1.0 / 60, {});
   CHECK(scene->constraintStatus(joint).force > 0);
@@ -258,4 +259,26 @@ TEST_CASE("rod scenes: a one- and two-rod chain at rest at the largest dt is not
     CHECK(run.maxGap < 1e-3);
     CHECK(run.maxExcess <= 1e-9 * std::max(1.0, std::abs(run.E0)));
   }
+}
+
+TEST_CASE("rod scenes: epsilon = 0 on a ladder's joints is warned (its loops fold flat), never on a chain") {
+  ParamSet p = SceneRegistry::defaults("ladder");
+  p.setFromString("links", "3", "test");
+  auto ladder = std::make_unique<LadderScene>(p);
+  CHECK(ladder->parameterWarning().empty());
+  ParamSet live = ladder->params();
+  live.setFromString("epsilon", "0", "test");
+  ladder->applyLive(live);
+  const std::string w = ladder->parameterWarning();
+  CHECK(w.rfind("joints: epsilon = 0 with 3 closed loop(s)", 0) == 0);
+  CHECK(w.find("pins") == std::string::npos);  // a pin at ε = 0 with regularised joints: no dependent set
+  CHECK(ladder->relaxationWarning("joints", {1e-16, 2.0 / 60}).empty());
+  CHECK(ladder->relaxationWarning("", {0, 2.0 / 60}).empty());  // one constraint's override
+  DrawList dl;
+  ladder->draw(dl);
+  CHECK(std::find(dl.hud.begin(), dl.hud.end(), "WARNING: eps, tau outside the measured region (SPOOK tuning)") != dl.hud.end());
+  // The chain (pinned at one end) has no loop: ε = 0 is only its rigid limit.
+  ParamSet c = SceneRegistry::defaults("chain");
+  c.setFromString("epsilon", "0", "test");
+  CHECK(SceneRegistry::create("chain", c)->parameterWarning().empty());
 }

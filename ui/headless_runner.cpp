@@ -152,6 +152,16 @@ int runScene(const std::vector<std::string>& args) {
       std::fprintf(stderr, "varsim: warning: %s\n", monitor.message().c_str());
     row.insert(row.end(), {monitor.gain(), monitor.flagged() ? 1.0 : 0.0});
   };
+  // The scene's parameter warning (Scene::parameterWarning), printed when it appears or changes.
+  std::string warned;
+  auto warnParams = [&](long k) {
+    const std::string w = scene->parameterWarning();
+    if (w != warned && !w.empty())
+      std::fprintf(stderr, "varsim: warning: %s (step %ld, t=%s): %s\n", o.config.scene.c_str(), k,
+                   formatNumber(scene->time()).c_str(), w.c_str());
+    warned = w;
+  };
+  warnParams(0);
   checkRow(0);
   monitorRow(0);
   csv.write(row);
@@ -162,6 +172,7 @@ int runScene(const std::vector<std::string>& args) {
         std::fprintf(stderr, "varsim: note: %s: '%s' takes effect on a reset only; this run keeps %s\n",
                      track.events()[i].where.c_str(), track.events()[i].key.c_str(),
                      scene->params().valueText(track.events()[i].key).c_str());
+    if (first < last) warnParams(k);
     if (first < last && energyCol >= 0) {  // an edit's energy jump at fixed state is work (e.g. gravity)
       const double before = row[size_t(energyCol)];
       scene->diagnostics(row);

@@ -252,6 +252,24 @@ std::vector<int> RodSystem::jointConstraintIndices() const {
   return out;
 }
 
+int RodSystem::closedLoops() const {
+  const int ground = int(bodies_.size());
+  std::vector<int> parent(bodies_.size() + 1);
+  for (size_t i = 0; i < parent.size(); ++i) parent[i] = int(i);
+  auto root = [&](int a) {
+    while (parent[size_t(a)] != a) a = parent[size_t(a)] = parent[size_t(parent[size_t(a)])];
+    return a;
+  };
+  int loops = 0;  // an edge between two nodes already connected closes a loop (union–find)
+  for (const Record& r : records_) {
+    if (r.kind != Kind::Joint && r.kind != Kind::Pin) continue;
+    const int a = root(r.a.body), b = root(r.kind == Kind::Pin ? ground : r.b.body);
+    if (a == b) ++loops;
+    else parent[size_t(a)] = b;
+  }
+  return loops;
+}
+
 // The gap of a joint or pin, as jointGaps() reports it.
 static double gapOf(const Eigen::Vector3d& a, const Eigen::Vector3d& b) { return (a - b).norm(); }
 

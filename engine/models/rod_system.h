@@ -68,6 +68,10 @@ class RodSystem : public ConstrainedModel {
   // |p_a − p_b| (joints) and |p_a − P| (pins), in constraint order over those two kinds.
   std::vector<double> jointGaps(const Eigen::VectorXd& q) const;
   std::vector<int> jointConstraintIndices() const;  // the constraints jointGaps() reports, in order
+  // Independent closed loops of the joint graph (bodies and the ground as nodes, joints and pins as edges: edges −
+  // nodes + components). A loop folded flat makes its joint rows dependent, so with ε = 0 SPOOK's matrix is
+  // singular there (the ladder: N loops; a chain pinned at one end: 0).
+  int closedLoops() const;
   BodyPoint anchor(int constraint) const { return records_.at(size_t(constraint)).a; }  // first body point
   std::vector<double> unitResiduals(const Eigen::VectorXd& q) const;  // |u·u − 1|/2 per rod
   // RMS and max of jointGaps() and of unitResiduals() in one pass without building them (rodDiagnostics: every step).
