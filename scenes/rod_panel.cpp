@@ -49,7 +49,7 @@ std::vector<PanelWidget> header(const RodScene& scene, const RodDiagnostics& d) 
   std::vector<PanelWidget> w;
   const auto lines = stabilityWarningLines(scene);
   if (!lines.empty()) {
-    std::string text = "OUTSIDE THE MEASURED STABLE REGION (used as set, not clamped):";
+    std::string text = "WARNING: eps, tau as set are outside what was measured to work (used as set, not clamped):";
     for (const auto& l : lines) text += "\n" + l;
     w.push_back(PanelWidget::warning(text));
   }

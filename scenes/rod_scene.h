@@ -66,9 +66,10 @@ class RodScene : public Scene {
   std::vector<std::string> conventionLines() const;
   std::string stabilityWarning() const;
   std::string parameterWarning() const override;  // the SPOOK tuning panel's warning lines (merged per text), joined
-  // The warning for one target's (ε, τ) ("" when none): spookStabilityWarning's measured region, and for the
+  // The warning for one target's (ε, τ) ("" when none): spookStabilityWarning's measured region; for the
   // "joints" group ε = 0 on a system with closed loops (a loop folded flat makes its rows dependent: the step
-  // then stops with a singular system). `group` is "" for a single constraint's override.
+  // then stops with a singular system); for "joints" and "pins" a compliance that lets the pins, which hold the
+  // whole weight W, stand open by ε W > 1 % of the shortest rod at rest. `group` is "" for one constraint's override.
   std::string relaxationWarning(const std::string& group, const SpookParameters& p) const;
   const SpookProfile* profile() const;
   // Which rod SPOOK steps ("rigid rods …, n sub-steps in the last step" or "director rods …"); "" for
@@ -136,6 +137,7 @@ class RodScene : public Scene {
   double lastH_ = 0;
   double initialEnergy_ = 0;
   int closedLoops_ = 0;  // system_->closedLoops(), counted once
+  double totalMass_ = 0, shortestRod_ = 0;  // kg over all bodies; m over the rods (0: none) — the stretch warning
 };
 
 // Camera hint for a rod scene swinging about a pin at the origin in the vertical plane through the

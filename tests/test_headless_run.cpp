@@ -149,7 +149,7 @@ TEST_CASE("RunPrintsTheScenesParameterWarningWhenItAppearsOrChanges") {
   r = runCaptured({"run", "ladder", "--set", "links=3", "--steps", "8", "--input", input});
   INFO(r.err);
   CHECK(r.exitCode == kExitOk);
-  CHECK(has(r.err, "ladder (step 2, t=0.03333333333333333): joints, unit, pins: tau/h = 0 < 0.5"));
+  CHECK(has(r.err, "ladder (step 2, t=0.03333333333333333): joints, pins: tau/h = 0 < 0.5"));
   CHECK(has(r.err, "ladder (step 4, t=0.06666666666666667): joints: tau/h = 0 < 0.5"));
   CHECK_FALSE(has(r.err, "(step 5"));
   CHECK_FALSE(has(r.err, "(step 6"));

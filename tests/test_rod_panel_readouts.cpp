@@ -184,11 +184,11 @@ TEST_CASE("rod panel: stability warnings merged per text, same verdicts as the s
   const RodScene& rod = rodScene(d);
   CHECK(stabilityWarningLines(rod).empty());
   CHECK(rod.stabilityWarning().empty());
-  // τ = 0.2 h everywhere: one line naming all three groups instead of three copies.
+  // τ = 0.2 h everywhere: one line naming both groups instead of two copies (rigid rods: the unit group has no rows).
   REQUIRE(panel.act("tauh:global", "0.2"));
   auto lines = stabilityWarningLines(rod);
   REQUIRE(lines.size() == 1);
-  CHECK(lines[0].rfind("joints, unit, pins: tau/h = 0.2 < 0.5", 0) == 0);
+  CHECK(lines[0].rfind("joints, pins: tau/h = 0.2 < 0.5", 0) == 0);
   CHECK_FALSE(rod.stabilityWarning().empty());
   // Back inside; then only a picked joint's override outside.
   REQUIRE(panel.act("tauh:global", "2"));

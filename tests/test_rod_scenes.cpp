@@ -115,7 +115,7 @@ TEST_CASE("rod scenes: live epsilon/tau, per-constraint overrides, warnings, gho
   scene->applyLive(live);
   CHECK(scene->constraintStatus(0).relaxation.epsilon == 1e-6);
   CHECK(scene->stabilityWarning().find("tau/h") != std::string::npos);
-  CHECK(scene->parameterWarning().rfind("joints, unit, pins: tau/h = 0 < 0.5", 0) == 0);  // merged per text
+  CHECK(scene->parameterWarning().rfind("joints, pins: tau/h = 0 < 0.5", 0) == 0);  // merged; rigid rods: no unit rows
   CHECK(scene->conventionLines().size() == 2);  // τ = 0: no spring/MuJoCo/Box2D view, ODE only
   for (int k = 0; k < 240; ++k) scene->step(1.0 / 60, {});
   CHECK(scene->constraintStatus(joint).force > 0);
@@ -276,9 +276,41 @@ TEST_CASE("rod scenes: epsilon = 0 on a ladder's joints is warned (its loops fol
   CHECK(ladder->relaxationWarning("", {0, 2.0 / 60}).empty());  // one constraint's override
   DrawList dl;
   ladder->draw(dl);
-  CHECK(std::find(dl.hud.begin(), dl.hud.end(), "WARNING: eps, tau outside the measured region (SPOOK tuning)") != dl.hud.end());
+  CHECK(std::find(dl.hud.begin(), dl.hud.end(), "WARNING: eps, tau outside what was measured to work (SPOOK tuning)") != dl.hud.end());
   // The chain (pinned at one end) has no loop: ε = 0 is only its rigid limit.
   ParamSet c = SceneRegistry::defaults("chain");
   c.setFromString("epsilon", "0", "test");
   CHECK(SceneRegistry::create("chain", c)->parameterWarning().empty());
+}
+
+TEST_CASE("rod scenes: a compliance that opens the loaded pins by more than 1 % of a rod is warned") {
+  ParamSet p = SceneRegistry::defaults("ladder");
+  p.setFromString("links", "3", "test");  // 10 rods of 10 kg: the pins hold 981 N
+  auto ladder = std::make_unique<LadderScene>(p);
+  ParamSet live = ladder->params();
+  live.setFromString("epsilon", "1e-5", "test");  // 9.81e-3 m: 0.981 % of the 1 m rods
+  ladder->applyLive(live);
+  CHECK(ladder->parameterWarning().empty());
+  live.setFromString("epsilon", "1e-4", "test");
+  ladder->applyLive(live);
+  CHECK(ladder->parameterWarning() ==
+        "joints, pins: epsilon = 0.0001 m/N: a joint stands open by epsilon times its force, and the pins hold the whole "
+        "weight 981 N: 0.0981 m at rest, 9.81 % of a rod (1 m); lower epsilon or the masses");
+  live.setFromString("eps_pins", "0.01", "test");  // only the joints' compliance is still that soft
+  ladder->applyLive(live);
+  CHECK(ladder->parameterWarning().rfind("joints: epsilon = 0.0001 m/N", 0) == 0);
+  live.setFromString("gravity", "0,0,0", "test");  // no weight: nothing holds the pins open
+  ladder->applyLive(live);
+  CHECK(ladder->parameterWarning().empty());
+}
+
+TEST_CASE("rod scenes: the stability warning follows the rod model's own measured region") {
+  ParamSet p = SceneRegistry::defaults("ladder");
+  p.setFromString("links", "3", "test");
+  p.setFromString("dt", "0.1", "test");
+  p.setFromString("tau", "0.05", "test");  // τ = h/2
+  CHECK(std::make_unique<LadderScene>(p)->parameterWarning().empty());  // rigid: no unit rows, τ/h ≥ 0.5
+  p.setFromString("rod_model", "director", "test");
+  const std::string w = std::make_unique<LadderScene>(p)->parameterWarning();
+  CHECK(w.rfind("joints, unit, pins: h = 0.1 s > 1/20 s: unit-length rows failed", 0) == 0);
 }

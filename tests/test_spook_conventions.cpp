@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "engine/integrators/rigid_rod_spook.h"
 #include "engine/integrators/spook.h"
 #include "engine/integrators/spook_conventions.h"
 #include "engine/models/ladder.h"
@@ -78,15 +79,19 @@ TEST_CASE("conventions: closed-form values of the spring, MuJoCo and Box2D views
 
 namespace {
 // Max of E(t) − E(0) over 10 s of the N = 20 ladder released horizontally.
-double maxEnergyRise(double h, double tauOverH, double epsilon) {
+// rigid: the scenes' rigid rods (max_chord 1e-4 m, 4 re-linearisations) instead of the paper's director rods.
+double maxEnergyRise(double h, double tauOverH, double epsilon, bool rigid = false) {
   Ladder ladder(LadderConfig{20});
-  SpookStepper spook(ladder.system());
-  spook.setAllRelaxation({epsilon, tauOverH * h, 0});
+  SpookStepper director(ladder.system());
+  RigidRodSpook rigidRods(ladder.system(), SpookConfig{SparseSolverKind::Block, {}}, 0.0, 1e-4);
+  rigidRods.setRelinearise(4);
+  (rigid ? rigidRods.spook() : director).setAllRelaxation({epsilon, tauOverH * h, 0});
   MechanicalState s = ladder.system().initialState();
   const double E0 = ladder.initialEnergy();
   double rise = -1e300;
   for (long k = 0; k < std::lround(10.0 / h); ++k) {
-    spook.step(s, h);
+    if (rigid) rigidRods.step(s, h);
+    else director.step(s, h);
     rise = std::max(rise, rodDiagnostics(ladder.system(), s).energy - E0);
   }
   return rise;
@@ -108,4 +113,21 @@ TEST_CASE("conventions: the stability warning follows the measured region") {
   CHECK(inside < 0);
   CHECK(outside > 100);
   CHECK(undamped > 10);
+}
+
+TEST_CASE("conventions: rigid rods have their own measured region (no unit rows; only tau/h < 0.5 failed)") {
+  CHECK(spookStabilityWarning({1e-12, 0.05}, 0.1, false).empty());     // h = 1/10, τ = h/2
+  CHECK(spookStabilityWarning({1e-8, 1.0 / 20}, 1.0 / 20, false).empty());
+  CHECK(spookStabilityWarning({1e-8, 0.0}, 1.0 / 60, false).find("tau/h") != std::string::npos);
+  CHECK(spookStabilityWarning({1e-8, 0.04}, 0.1, false).find("tau/h = 0.4") != std::string::npos);
+  // The director's bounds at the same points, and the rigid ladder there: E never rises above E(0) (measured
+  // −71.6 and −71.4 J); at τ = 0, ε = 1e-8, h = 1/120 it rose (+495 J in bench_ladder --stability rigid).
+  CHECK_FALSE(spookStabilityWarning({1e-12, 0.05}, 0.1).empty());
+  CHECK_FALSE(spookStabilityWarning({1e-8, 1.0 / 20}, 1.0 / 20).empty());
+  const double tenth = maxEnergyRise(0.1, 0.5, 1e-12, true), twentieth = maxEnergyRise(1.0 / 20, 1.0, 1e-8, true),
+               undamped = maxEnergyRise(1.0 / 120, 0.0, 1e-8, true);
+  MESSAGE("rigid max E - E0: (1/10, h/2) " << tenth << " J, (1/20, h) " << twentieth << " J, tau = 0 " << undamped << " J");
+  CHECK(tenth < 0);
+  CHECK(twentieth < 0);
+  CHECK(undamped > 100);
 }

@@ -92,12 +92,12 @@ SpookParameters fromBox2d(const Box2dSoft& b, double m) {
 //  • h ≤ 1/30, τ/h ≥ 0.5: no energy growth, unit RMS ≤ 0.78 for every ε;
 //  • h = 1/20: energy growth for τ/h ≤ 1 (and τ/h = 2 with ε = 1e-12); fine for τ/h ≥ 4;
 //  • h ≥ 1/15: unit RMS 1.1 … 34 for every τ, ε (rods stretched past recognition).
-std::string spookStabilityWarning(const SpookParameters& p, double h) {
+std::string spookStabilityWarning(const SpookParameters& p, double h, bool unitRows) {
   char buf[200];
   const double ratio = p.tau / h;
   const double slack = 1.0 + 1e-9;  // h = 1/30 typed as 0.0333… counts as 1/30
   if (!(h > 0) || !(p.epsilon >= 0) || !(p.tau >= 0)) return "h must be > 0 and epsilon, tau >= 0";
-  if (h > slack / 20.0) {
+  if (unitRows && h > slack / 20.0) {
     std::snprintf(buf, sizeof buf, "h = %.4g s > 1/20 s: unit-length rows failed (RMS |u.u-1|/2 > 1) in every measured run", h);
     return buf;
   }
@@ -107,7 +107,9 @@ std::string spookStabilityWarning(const SpookParameters& p, double h) {
                   "E(0) in the measured runs", ratio);
     return buf;
   }
-  if (h > slack / 30.0 && ratio < 4.0 && !(ratio >= 2.0 && p.epsilon >= 1e-8)) {
+  // Rigid rods (stop 29, rigid block solver with the scenes' max_chord 1e-4 m and 4 re-linearisations): every run at
+  // τ/h ≥ 0.5 kept E ≤ E(0) over 10 s for h = 1/120 … 1/10 and ε = 1e-12 … 1e-3, so the next bound is the director's.
+  if (unitRows && h > slack / 30.0 && ratio < 4.0 && !(ratio >= 2.0 && p.epsilon >= 1e-8)) {
     std::snprintf(buf, sizeof buf,
                   "h = %.4g s > 1/30 s with tau/h = %.3g: energy rose above E(0) in the measured runs (needs tau >= 4h, "
                   "or >= 2h with epsilon >= 1e-8)", h, ratio);

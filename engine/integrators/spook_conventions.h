@@ -47,7 +47,9 @@ SpookParameters fromBox2d(const Box2dSoft& b, double effectiveMass = 1.0);
 
 // Measured stability of SPOOK on the paper's ladder (N = 20, 10 s, released horizontal; see
 // bench_ladder --stability and test_spook_conventions). Returns an empty string inside the region,
-// else a warning saying which measured bound is broken. Never clamps anything.
-std::string spookStabilityWarning(const SpookParameters& p, double h);
+// else a warning saying which measured bound is broken. Never clamps anything. unitRows: the paper's
+// director rods, held at unit length by the rows u·u = 1 (`--stability`); false: rods as rigid bodies
+// without such rows (`--stability rigid`: there only τ/h < 0.5 failed, at every h from 1/120 to 1/10).
+std::string spookStabilityWarning(const SpookParameters& p, double h, bool unitRows = true);
 
 }  // namespace varsim

@@ -8,7 +8,7 @@
 //   bench_ladder --slope [rounds]  the rigid block 1-thread slope of --speed, `rounds` times (default 5): its spread
 //   bench_ladder --cliff         rigid block 1 thread, CPU per step and per link for N = 500, 1000, … 5000
 //   bench_ladder --step N [solver] [director|rigid] [steps] [threads]   one N (for perf record)
-//   bench_ladder --stability     the (h, τ/h, ε) sweep behind spookStabilityWarning (N = 20, 10 s)
+//   bench_ladder --stability [rigid]  the (h, τ/h, ε) sweep behind spookStabilityWarning (N = 20, 10 s)
 //   bench_ladder --soak [hours]  N = 100 for one simulated hour (default): NaN-free, violation bounded
 #include <algorithm>
 #include <chrono>
@@ -267,8 +267,12 @@ void speedTable() {
   speedRows(true);
 }
 
-void stability() {
-  std::printf("SPOOK stability on the N = 20 ladder, 10 s, released horizontal (divergence limits off; see spook_conventions)\n");
+// The (h, τ/h, ε) sweep behind spookStabilityWarning (N = 20, 10 s, divergence limits off). `rigid`: the scenes'
+// rigid rods with their sub-step and re-linearisation defaults (max_chord 1e-4 m, max_relinearise 4) instead of the
+// paper's director rods with the row u·u = 1 (the rigid rods have no unit rows: their lengths are exact).
+void stability(bool rigid) {
+  std::printf("SPOOK stability on the N = 20 ladder (%s rods), 10 s, released horizontal (divergence limits off; see "
+              "spook_conventions)\n", rigid ? "rigid" : "director");
   std::printf("%8s %6s %8s | %-8s %10s %12s %12s %12s\n", "h", "tau/h", "eps", "status", "t_end", "max gap rms", "max unit rms",
               "max E-E0");
   for (double hd : {120.0, 60.0, 30.0, 20.0, 15.0, 10.0})
@@ -278,15 +282,23 @@ void stability() {
         Ladder ladder(LadderConfig{20});
         DivergenceLimits limits;
         limits.maxViolation = 1e9;
-        SpookStepper spook(ladder.system(), SpookConfig{SparseSolverKind::Ldlt, limits});
-        spook.setAllRelaxation({eps, th * h, 0});
+        std::unique_ptr<SpookStepper> director;
+        std::unique_ptr<RigidRodSpook> rigidRods;
+        if (rigid) {
+          rigidRods = std::make_unique<RigidRodSpook>(ladder.system(), SpookConfig{SparseSolverKind::Block, limits}, 0.0, 1e-4);
+          rigidRods->setRelinearise(4);
+        } else {
+          director = std::make_unique<SpookStepper>(ladder.system(), SpookConfig{SparseSolverKind::Ldlt, limits});
+        }
+        (rigid ? rigidRods->spook() : *director).setAllRelaxation({eps, th * h, 0});
         MechanicalState s = ladder.system().initialState();
         const double E0 = ladder.initialEnergy();
         double gap = 0, unit = 0, rise = -1e300;
         const char* status = "ok";
         for (long k = 0; k < std::lround(10.0 / h); ++k) {
           try {
-            spook.step(s, h);
+            if (rigid) rigidRods->step(s, h);
+            else director->step(s, h);
           } catch (const std::exception&) {
             status = "DIVERGED";
             break;
@@ -296,7 +308,7 @@ void stability() {
           unit = std::max(unit, d.unitRms);
           rise = std::max(rise, d.energy - E0);
         }
-        const std::string warn = spookStabilityWarning({eps, th * h}, h);
+        const std::string warn = spookStabilityWarning({eps, th * h}, h, !rigid);
         std::printf("1/%-6g %6g %8.0e | %-8s %10.2f %12.3g %12.3g %12.3g %s\n", hd, th, eps, status, s.t, gap, unit, rise,
                     warn.empty() ? "inside" : "warned");
       }
@@ -340,7 +352,7 @@ void soak(double hours) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--stability") == 0) stability();
+  if (argc > 1 && std::strcmp(argv[1], "--stability") == 0) stability(argc > 2 && std::strcmp(argv[2], "rigid") == 0);
   else if (argc > 1 && std::strcmp(argv[1], "--soak") == 0) soak(argc > 2 ? std::atof(argv[2]) : 1.0);
   else if (argc > 1 && std::strcmp(argv[1], "--solver") == 0) solverOnly(false), solverOnly(true);
   else if (argc > 1 && std::strcmp(argv[1], "--speed") == 0) speedTable();
