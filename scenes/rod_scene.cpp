@@ -301,19 +301,6 @@ std::vector<std::string> RodScene::conventionLines() const {
 
 std::string RodScene::stabilityWarning() const {
   std::string w;
-  for (const auto& g : groups_) {
-    const std::string s = relaxationWarning(g, effectiveRelaxation(params_, g));
-    if (!s.empty()) w += (w.empty() ? "" : "; ") + g + ": " + s;
-  }
-  for (const auto& [i, r] : overrides_) {
-    const std::string s = relaxationWarning("", effectiveRelaxation(params_, "", &r));
-    if (!s.empty()) w += (w.empty() ? "" : "; ") + system_->constraints()[size_t(i)].name + ": " + s;
-  }
-  return w;
-}
-
-std::string RodScene::parameterWarning() const {
-  std::string w;
   for (const std::string& line : stabilityWarningLines(*this)) w += (w.empty() ? "" : "; ") + line;
   return w;
 }

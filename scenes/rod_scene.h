@@ -64,8 +64,8 @@ class RodScene : public Scene {
   Eigen::Vector3d jointPosition(int i) const;
   // (ε, τ, h) in the other conventions, and the measured-stability warning ("" when inside).
   std::vector<std::string> conventionLines() const;
-  std::string stabilityWarning() const;
-  std::string parameterWarning() const override;  // the SPOOK tuning panel's warning lines (merged per text), joined
+  std::string stabilityWarning() const;  // the SPOOK tuning panel's lines (stabilityWarningLines), joined by "; "
+  std::string parameterWarning() const override { return stabilityWarning(); }
   // The warning for one target's (ε, τ) ("" when none): spookStabilityWarning's measured region; for the
   // "joints" group ε = 0 on a system with closed loops (a loop folded flat makes its rows dependent: the step
   // then stops with a singular system); for "joints" and "pins" a compliance that lets the pins, which hold the
