@@ -2,6 +2,7 @@
 #include "scenes/rod_scene_params.h"
 
 #include <algorithm>
+#include <string>
 
 #include "engine/integrators/rigid_rod_spook.h"
 
@@ -103,7 +104,8 @@ std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bo
                                 "rigid rods: also keep every sub-step's rotation of the fastest rod below this (0: off; "
                                 "before max_chord existed 0.03 was needed for the gaps, at 2-7x the cost)"));
   }
-  for (auto& r : relaxationParams(groups, 2.0 / 60, withGamma, rodModel ? kRodModelEpsilon : kPaperEpsilon))
+  const bool whippingJoints = rodModel && std::find(groups.begin(), groups.end(), "joints") != groups.end();
+  for (auto& r : relaxationParams(groups, 2.0 / 60, withGamma, whippingJoints ? kRodModelEpsilon : kPaperEpsilon))
     p.push_back(r);
   return p;
 }

@@ -34,7 +34,8 @@ DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon);
 // graphs it is built for), ghosts, trails, the relaxation parameters of `groups` and, if `rodModel` is
 // given, the choice `rod_model` with that default, the rigid model's sub-step rules `max_chord` and
 // `max_turn` and its re-linearisations `max_relinearise` (scenes without them use the director model).
-// Default ε: 1e-10 with `rodModel` (ladder, chain: stiff enough for their whiplash forces), else the paper's 1e-8.
+// Default ε: 1e-10 with `rodModel` and joints (ladder, chain: stiff enough for their whiplash forces), else the paper's
+// 1e-8 (the sleigh's rows hold no whip).
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
                                       const char* rodModel = nullptr, const char* solver = "ldlt");
 
