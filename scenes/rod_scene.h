@@ -65,7 +65,10 @@ class RodScene : public Scene {
   // (ε, τ, h) in the other conventions, and the measured-stability warning ("" when inside).
   std::vector<std::string> conventionLines() const;
   std::string stabilityWarning() const;  // the SPOOK tuning panel's lines (stabilityWarningLines), joined by "; "
-  std::string parameterWarning() const override { return stabilityWarning(); }
+  // The stability warning and subStepWarning, joined by "; ".
+  std::string parameterWarning() const override;
+  // Rigid rods with neither sub-step rule (max_chord = max_turn = 0): measured to diverge in the whip ("" otherwise).
+  std::string subStepWarning() const;
   // The warning for one target's (ε, τ) ("" when none): spookStabilityWarning's measured region; for the
   // "joints" group ε = 0 on a system with closed loops (a loop folded flat makes its rows dependent: the step
   // then stops with a singular system); for "joints" and "pins" a compliance that lets the pins, which hold the

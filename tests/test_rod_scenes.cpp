@@ -357,3 +357,18 @@ TEST_CASE("rod scenes: the sleigh's default rigid rod keeps its length through a
   CHECK(std::abs(rowR[speed] - rowD[speed]) < 2e-3 * rowD[speed]);
   CHECK(std::abs(rowR[yaw]) < 1e-6);
 }
+
+TEST_CASE("rod scenes: rigid rods without any sub-step rule are warned (whips diverged), not the defaults") {
+  CHECK(makeScene("ladder")->parameterWarning().empty());
+  const std::string w = makeScene("ladder", {{"max_chord", "0"}})->parameterWarning();
+  CHECK(w.rfind("max_chord = 0 and max_turn = 0: no sub-steps", 0) == 0);
+  auto scene = makeScene("chain", {{"max_chord", "0"}, {"tau", "0"}});
+  const std::string both = scene->parameterWarning();
+  CHECK(both.find("tau/h = 0 < 0.5") != std::string::npos);
+  CHECK(both.find("; max_chord = 0 and max_turn = 0") != std::string::npos);
+  DrawList dl;
+  scene->draw(dl);
+  CHECK(std::find(dl.hud.begin(), dl.hud.end(), "WARNING: no sub-steps (max_chord = 0): whips diverged at N >= 150") != dl.hud.end());
+  CHECK(makeScene("ladder", {{"max_chord", "0"}, {"max_turn", "0.03"}})->parameterWarning().empty());
+  CHECK(makeScene("ladder", {{"max_chord", "0"}, {"rod_model", "director"}})->parameterWarning().empty());
+}
