@@ -13,7 +13,7 @@
 #include "plan/plan_endpoints.h"
 #include "plan/plan_output.h"
 #include "plan/plan_problem.h"
-#include "scenes/free_body_sim.h"
+#include "scenes/rigid_body/free_body_sim.h"
 #include "scenes/scene.h"
 
 namespace varsim {

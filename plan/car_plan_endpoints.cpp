@@ -1,12 +1,12 @@
 // plan/car_plan_endpoints.cpp — the car's Plan-panel hooks (plan/plan_endpoints.h): a plan starts at the car's
 // current pose, steering and wheel momentum (start_x, start_y, start_heading, steer, speed), and its goals are
-// the free bays of the parking lot, parked nose-in (scenes/vehicle_scenery.h; "north 3" is car_park's bay).
+// the free bays of the parking lot, parked nose-in (scenes/vehicles/vehicle_scenery.h; "north 3" is car_park's bay).
 #include <algorithm>
 #include <cmath>
 
 #include "engine/models/car.h"
 #include "plan/plan_endpoints.h"
-#include "scenes/vehicle_scenery.h"
+#include "scenes/vehicles/vehicle_scenery.h"
 
 namespace varsim {
 namespace {

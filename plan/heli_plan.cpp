@@ -1,6 +1,6 @@
 // plan/heli_plan.cpp — the helicopter's plan problem (seed 000 Sec. 6, Figs. 9 and 12): from the start pad through the
 // canyon to land at rest on a named pad with the least control effort. Model, limits, contact law, world and start come
-// from the helicopter scene's own parameters (scenes/helicopter_setup.h); the transcription is
+// from the helicopter scene's own parameters (scenes/vehicles/helicopter_setup.h); the transcription is
 // engine/control/heli_dmoc.h; the replay switches the flight assist off and drives the scene's live actuator keys
 // (collective, yaw, pitch, roll), which the scene's rate limiter then passes through unchanged.
 #include <algorithm>
@@ -14,8 +14,8 @@
 #include "plan/plan_endpoints.h"
 #include "plan/plan_output.h"
 #include "plan/plan_problem.h"
-#include "scenes/free_body_sim.h"
-#include "scenes/helicopter_setup.h"
+#include "scenes/rigid_body/free_body_sim.h"
+#include "scenes/vehicles/helicopter_setup.h"
 #include "scenes/scene.h"
 
 namespace varsim {

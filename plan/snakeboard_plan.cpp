@@ -15,7 +15,7 @@
 #include "plan/plan_output.h"
 #include "plan/plan_problem.h"
 #include "scenes/scene.h"
-#include "scenes/vehicle_scenery.h"
+#include "scenes/vehicles/vehicle_scenery.h"
 
 namespace varsim {
 namespace {

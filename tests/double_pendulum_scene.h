@@ -51,7 +51,10 @@ class DoublePendulumScene : public Scene {
   long steps_ = 0;
 };
 
-VARSIM_REGISTER_SCENE(SceneInfo{
+// Registered once per test executable although several test files include this header (they share one
+// doctest executable per module): the first file's static initialiser adds it, the others find it.
+[[maybe_unused]] const bool kDoublePendulumRegistered =
+    SceneRegistry::find("test_double_pendulum") != nullptr || SceneRegistry::add(SceneInfo{
     "test_double_pendulum", "Test double pendulum", "chaotic test system for the app driver",
     [] {
       return std::vector<ParamSpec>{

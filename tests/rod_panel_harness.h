@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "scenes/rod_scene.h"
+#include "scenes/rods/rod_scene.h"
 #include "ui/core/scene_panel_state.h"
 
 namespace varsim::test {

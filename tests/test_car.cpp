@@ -15,7 +15,7 @@
 
 #include "engine/integrators/nonholonomic.h"
 #include "engine/sim/errors.h"
-#include "scenes/vehicle_scenery.h"
+#include "scenes/vehicles/vehicle_scenery.h"
 #include "tests/constrained_rk4.h"
 #include "tests/csv_table.h"
 #include "tests/scene_harness.h"
@@ -391,7 +391,7 @@ TEST_CASE("CarBadParametersAndHeadlessExitCodes") {
 namespace {
 
 // Default car (l = 1.5 m, rho = 0.35 m): body length L = l + 2.2 rho, width W = 0.55 l + 0.5 rho; the lot's bays
-// are 1.7 W wide from x0 = 2 L (scenes/car_scene.cpp ParkingLot), bay 1 on the north side holds a parked car.
+// are 1.7 W wide from x0 = 2 L (scenes/vehicles/car_scene.cpp ParkingLot), bay 1 on the north side holds a parked car.
 constexpr double kL = 1.5 + 2.2 * 0.35, kW = 0.55 * 1.5 + 0.5 * 0.35;
 const InputVector kCoast{0.0, 0.0, 0.0};
 // The car's solid outline: its drawn body, centred 0.5 l ahead of the rear axle.

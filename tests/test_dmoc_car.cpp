@@ -9,7 +9,7 @@
 
 #include "engine/control/car_dmoc.h"
 #include "engine/sim/errors.h"
-#include "scenes/vehicle_scenery.h"
+#include "scenes/vehicles/vehicle_scenery.h"
 #include "tests/nlp_fd_check.h"
 
 using namespace varsim;

@@ -10,7 +10,7 @@
 #include "engine/control/dmoc_costs.h"
 #include "engine/control/snakeboard_dmoc.h"
 #include "engine/sim/errors.h"
-#include "scenes/vehicle_scenery.h"
+#include "scenes/vehicles/vehicle_scenery.h"
 #include "tests/nlp_fd_check.h"
 
 using namespace varsim;

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "engine/tree/tree_lagrangian.h"
-#include "scenes/marionette_controls.h"
-#include "scenes/marionette_model.h"
+#include "scenes/marionette/marionette_controls.h"
+#include "scenes/marionette/marionette_model.h"
 #include "tests/csv_table.h"
 #include "tests/headless_capture.h"
 #include "tests/scene_harness.h"

@@ -7,7 +7,7 @@
 #include <Eigen/LU>
 #include <cmath>
 
-#include "scenes/ladder_scene.h"
+#include "scenes/rods/ladder_scene.h"
 
 using namespace varsim;
 

@@ -1,4 +1,4 @@
-// The rod scenes' SPOOK tuning panel as scene-declared data (scenes/rod_panel.h, rod_tuning.h) and its
+// The rod scenes' SPOOK tuning panel as scene-declared data (scenes/rods/rod_panel.h, rod_tuning.h) and its
 // generic app side (ui/core/scene_panel_state.h), without GL: conventions both ways, relaxation actions
 // becoming recorded live edits through the driver (all or nothing, never clamped), the ε/τ rule in one
 // function. The panel's readouts (picking, traces, profile, warnings, ghosts): test_rod_panel_readouts.
@@ -8,7 +8,7 @@
 #include <set>
 
 #include "engine/sim/errors.h"
-#include "scenes/rod_tuning.h"
+#include "scenes/rods/rod_tuning.h"
 #include "tests/rod_panel_harness.h"
 #include "ui/core/scene_panel_state.h"
 

@@ -1,4 +1,4 @@
-// The rod scenes' SPOOK panel readouts without GL (scenes/rod_panel.h, ui/core/scene_panel_state.h): joint
+// The rod scenes' SPOOK panel readouts without GL (scenes/rods/rod_panel.h, ui/core/scene_panel_state.h): joint
 // picking along a ray, the picked constraint's trace (static chain: forces equal the weight carried), the
 // whiplash profile with its running peak, stability warnings, ghost health, every scene's panels. The
 // relaxation conventions and actions: test_rod_panel_data.
@@ -9,8 +9,8 @@
 #include <map>
 
 #include "engine/sim/errors.h"
-#include "scenes/ladder_scene.h"
-#include "scenes/rod_tuning.h"
+#include "scenes/rods/ladder_scene.h"
+#include "scenes/rods/rod_tuning.h"
 #include "tests/rod_panel_harness.h"
 #include "ui/core/scene_panel_state.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "engine/sim/errors.h"
-#include "scenes/ladder_scene.h"
+#include "scenes/rods/ladder_scene.h"
 #include "tests/csv_table.h"
 
 using namespace varsim;

@@ -15,7 +15,7 @@
 #include "tests/constrained_rk4.h"
 #include "tests/csv_table.h"
 #include "tests/scene_harness.h"
-#include "scenes/vehicle_scenery.h"
+#include "scenes/vehicles/vehicle_scenery.h"
 #include "tests/solid_run.h"
 
 using namespace varsim;

@@ -1,5 +1,5 @@
-// Tests of the integrator study (scenes/integrator_study.h,
-// scenes/study_runner.h; `varsim study`): the seeded cases are reproducible
+// Tests of the integrator study (study/integrator_study.h,
+// study/study_runner.h; `varsim study`): the seeded cases are reproducible
 // (two runs, identical CSV, also across thread counts), blown-up runs are
 // flagged rows and never enter a mean, bad arguments exit 2, and the measured
 // orders come out as the paper's (short runs).
@@ -9,8 +9,8 @@
 #include <cmath>
 #include <string>
 
-#include "scenes/study_aggregate.h"
-#include "scenes/study_runner.h"
+#include "study/study_aggregate.h"
+#include "study/study_runner.h"
 #include "tests/headless_capture.h"
 
 using namespace varsim;

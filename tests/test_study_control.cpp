@@ -1,4 +1,4 @@
-// Tests of the study's control path (scenes/integrator_study.h StudyControl, scenes/study_runner.h runStudy with a
+// Tests of the study's control path (study/integrator_study.h StudyControl, study/study_runner.h runStudy with a
 // control): what the app's "Integrator study" panel relies on. Progress counts add up exactly, a cancel stops the
 // step loops within a poll interval and leaves flagged partial results (never a crash or a NaN mean), the in-memory
 // results of the panel's path are the rows `varsim study --csv` writes, and the subset flags (--methods, --hmax,
@@ -11,8 +11,8 @@
 #include <string>
 #include <thread>
 
-#include "scenes/study_aggregate.h"
-#include "scenes/study_runner.h"
+#include "study/study_aggregate.h"
+#include "study/study_runner.h"
 #include "tests/headless_capture.h"
 
 using namespace varsim;

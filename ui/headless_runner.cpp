@@ -17,7 +17,7 @@
 #include "scenes/live_edit.h"
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
-#include "scenes/study_runner.h"
+#include "study/study_runner.h"
 #include "ui/plan_command.h"
 
 namespace varsim {
@@ -206,7 +206,7 @@ int dispatch(const std::vector<std::string>& args) {
     std::printf("%s\n", describeSceneJson(args[1]).c_str());
     return kExitOk;
   }
-  if (args[0] == "study") return study::studyCommand(args);  // integrator comparisons (scenes/study_runner.h)
+  if (args[0] == "study") return study::studyCommand(args);  // integrator comparisons (study/study_runner.h)
   if (args[0] == "plan") return planCommand(args);            // optimal control with Ipopt (ui/plan_command.h)
   return runScene(args);
 }

@@ -32,7 +32,7 @@
 #include "engine/integrators/spook.h"
 #include "engine/integrators/spook_conventions.h"
 #include "engine/models/ladder.h"
-#include "scenes/ladder_scene.h"
+#include "scenes/rods/ladder_scene.h"
 #include "tests/bench/ladder_mujoco_peer.h"
 #include "tests/bench/ladder_peer_run.h"
 #include "tests/bench/ladder_peer_scene.h"

@@ -37,8 +37,8 @@ using namespace varsim;
 
 namespace {
 
-constexpr double kSceneMaxChord = 1e-4;  // m: the scenes' default max_chord (scenes/rod_scene_params.cpp)
-constexpr int kSceneRelinearise = 4;      // the scenes' default max_relinearise (scenes/rod_scene_params.cpp)
+constexpr double kSceneMaxChord = 1e-4;  // m: the scenes' default max_chord (scenes/rods/rod_scene_params.cpp)
+constexpr int kSceneRelinearise = 4;      // the scenes' default max_relinearise (scenes/rods/rod_scene_params.cpp)
 
 // The bench's systems: the ladder of n links, or the chain of n rods (0.25 m, 0.25 kg, horizontal, tilt 0.3).
 struct BenchSystem {

@@ -5,7 +5,7 @@
 //  2. accuracy at equal cost: position + attitude error at t = 100 s against RK4 at h = 1e-4 (error < 1e-12) for
 //     h = 0.08 .. 0.0025, and the error each integrator reaches for the CPU budget quat_lgvi spends at h = 0.04,
 //     0.01, 0.0025 (log-log interpolation);
-//  3. long-time behaviour at h = 0.01 through the orbit scene's own diagnostics (scenes/orbit_sim.h): max |E - E0|
+//  3. long-time behaviour at h = 0.01 through the orbit scene's own diagnostics (scenes/orbit/orbit_sim.h): max |E - E0|
 //     over [0, T] and [0, 10 T] (T = 125 s, about one orbit), max |L - L0|/|L0| and the attitude error.
 // Usage: bench_orbit [--quick]  (--quick: 10x fewer steps in parts 1 and 3, for a smoke run).
 #include <algorithm>
@@ -20,7 +20,7 @@
 #include "engine/integrators/lgvi_se3.h"
 #include "engine/integrators/quat_lgvi.h"
 #include "engine/integrators/quat_rk4.h"
-#include "scenes/orbit_sim.h"
+#include "scenes/orbit/orbit_sim.h"
 #include "tests/orbit_fixtures.h"
 
 using namespace varsim;

@@ -13,7 +13,7 @@
 
 #include "engine/integrators/spook_conventions.h"
 #include "engine/models/rod_system.h"
-#include "scenes/rod_scene.h"
+#include "scenes/rods/rod_scene.h"
 #include "scenes/scene.h"
 
 namespace bench {

@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "scenes/study_aggregate.h"
-#include "scenes/study_runner.h"
+#include "study/study_aggregate.h"
+#include "study/study_runner.h"
 
 namespace varsim {
 

@@ -1,0 +1,386 @@
+// scenes/vehicles/helicopter_scene.cpp — scene `helicopter`: the seed 000 Sec. 4.3.1 helicopter on the LGVI (or RK4)
+// with drag, actuator limits, the flight assist, and a world of landing pads and a canyon. Controls: left
+// stick yaw/throttle, right stick roll/pitch (in the default-binding order); without input the constant
+// parameters are held (assist off) or the assist holds attitude and altitude (assist on).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/models/flight_assist.h"
+#include "engine/models/helicopter.h"
+#include "engine/models/helicopter_world.h"
+#include "engine/models/rigid_body.h"
+#include "engine/sim/errors.h"
+#include "scenes/rigid_body/free_body_sim.h"
+#include "scenes/vehicles/helicopter_setup.h"
+#include "scenes/vehicles/rigid_vehicle_scene.h"
+#include "scenes/rigid_body/step_bound_panel.h"
+
+namespace varsim {
+
+HelicopterSettings helicopterSettingsFrom(const ParamSet& p) {
+  HelicopterSettings s;
+  s.mass = p.real("mass");
+  s.inertia = p.vec3("inertia");
+  s.hubHeight = p.real("hub_height");
+  s.tailArm = p.real("tail_arm");
+  s.dragLinear = p.real("drag_linear");
+  s.dragAngular = p.real("drag_angular");
+  s.gravity = p.real("gravity");
+  const Vector3d amax = p.vec3("actuator_max"), rate = p.vec3("actuator_rate");
+  s.limits = {amax.x(), amax.y(), amax.z(), rate.x(), rate.y(), rate.z()};
+  return s;
+}
+
+void helicopterStartFrom(const ParamSet& p, se3::Pose& g0, Vector6d& xi0) {
+  // Yaw-pitch-roll (z-y-x): R = Rz(heading) Ry(pitch) Rx(roll); a level start keeps Rz(heading) bit for bit.
+  g0.R = Eigen::AngleAxisd(p.real("start_heading"), Vector3d::UnitZ()).toRotationMatrix();
+  const double pitch = p.real("start_pitch"), roll = p.real("start_roll");
+  if (pitch != 0.0 || roll != 0.0)
+    g0.R = g0.R * Matrix3d(Eigen::AngleAxisd(pitch, Vector3d::UnitY()) * Eigen::AngleAxisd(roll, Vector3d::UnitX()));
+  g0.x = p.vec3("start_position");
+  xi0.head<3>() = p.vec3("start_omega");
+  xi0.tail<3>() = g0.R.transpose() * p.vec3("start_velocity");
+}
+
+bool helicopterImplicitContact(const ParamSet& p) {
+  // rk4 keeps the soft explicit law: the stiff contact (h w_c = 4 at 1/60 s) is beyond RK4's stability limit.
+  return p.choice("contact") == "implicit" && p.choice("integrator") == "lgvi";
+}
+
+ContactSettings helicopterContactFrom(const ParamSet& p) {
+  return helicopterImplicitContact(p) ? ContactSettings::implicitFor(p.real("mass"), 4)  // the four skid ends
+                                      : ContactSettings{};
+}
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+enum Control { kYaw = 0, kThrottle = 1, kRoll = 2, kPitch = 3 };
+
+std::vector<ParamSpec> helicopterParams() {
+  std::vector<ParamSpec> p = {
+      ParamSpec::real("mass", 600.0, 0.0, 1e5, "kg", "helicopter mass m", true),
+      ParamSpec::vector("inertia", {300.0, 1200.0, 1000.0}, 0.0, 1e7, "kg m^2",
+                        "principal moments J1 (roll, body x), J2 (pitch, y), J3 (yaw, z)", true),
+      ParamSpec::real("collective", 600.0 * 9.81, 0.0, 1e6, "N",
+                      "held main-rotor thrust u_c (assist off); default hovers the default mass")
+          .setLive(),
+      ParamSpec::real("yaw", 0.0, -1e6, 1e6, "N", "held tail-rotor force u_psi (assist off; + yaws left)").setLive(),
+      ParamSpec::real("pitch", 0.0, -1.5, 1.5, "rad", "held rotor tilt gamma_p (assist off; + tilts thrust forward)")
+          .setLive(),
+      ParamSpec::real("roll", 0.0, -1.5, 1.5, "rad", "held rotor tilt gamma_r (assist off; + tilts thrust right)")
+          .setLive(),
+      ParamSpec::real("drag_linear", 80.0, 0.0, 1e6, "N s/m", "linear aerodynamic drag: force -c v").setLive(),
+      ParamSpec::real("drag_angular", 1500.0, 0.0, 1e7, "N m s/rad", "rotational drag: torque -c omega").setLive(),
+      ParamSpec::boolean("assist", true, "flight assist: attitude, altitude and heading hold from the sticks")
+          .setLive(),
+      ParamSpec::vector("actuator_max", {12000.0, 2000.0, 0.25}, 0.0, 1e6, "N, N, rad",
+                        "ranges: collective in [0, a], |yaw force| <= b, |rotor tilt| <= c (c < pi/2)", true),
+      ParamSpec::vector("actuator_rate", {10000.0, 6000.0, 1.2}, 0.0, 1e7, "N/s, N/s, rad/s",
+                        "rate limits of collective, yaw force and rotor tilts", true),
+      ParamSpec::real("hub_height", 1.6, 0.0, 20.0, "m", "d_t: main-rotor hub above the centre of mass (ERRATA)", true),
+      ParamSpec::real("tail_arm", 4.6, 0.0, 50.0, "m", "d_r: tail rotor behind the centre of mass (ERRATA)", true),
+      ParamSpec::real("gravity", 9.81, 0.0, 100.0, "m/s^2", "gravitational acceleration (world -z)"),
+      ParamSpec::choice("world", "canyon", {"canyon", "none"},
+                        "canyon: ground, three landing pads and a canyon (penalty contact); none: empty space"),
+      ParamSpec::choice("contact", "implicit", {"implicit", "explicit"},
+                        "implicit: contact and drag evaluated at the end of the step (backward Euler in the force, "
+                        "stiffness from the mass: passive for every mass and dt); explicit: the old soft penalty "
+                        "(3e4 N/m) in the node wrench, unstable below ~50 kg (baseline; always used with rk4)"),
+      ParamSpec::vector("start_position", {0.0, 0.0, 1.1}, -1e5, 1e5, "m",
+                        "initial centre of mass (default: resting on the 'start' pad)"),
+      ParamSpec::real("start_heading", 0.0, -2.0 * kPi, 2.0 * kPi, "rad", "initial yaw about world z"),
+      ParamSpec::real("start_pitch", 0.0, -0.5 * kPi, 0.5 * kPi, "rad",
+                      "initial pitch about the body y axis after the heading (R = Rz(heading) Ry(pitch) Rx(roll))"),
+      ParamSpec::real("start_roll", 0.0, -kPi, kPi, "rad", "initial roll about the body x axis after heading, pitch"),
+      ParamSpec::vector("start_velocity", {0.0, 0.0, 0.0}, -1e3, 1e3, "m/s", "initial world velocity"),
+      ParamSpec::vector("start_omega", {0.0, 0.0, 0.0}, -100.0, 100.0, "rad/s", "initial body angular velocity"),
+  };
+  for (auto& s : rigidVehicleParams()) p.push_back(s);
+  return p;
+}
+
+void validateHelicopter(const ParamSet& p) {
+  validatePhysicalInertia(principalInertia(p.real("mass"), p.vec3("inertia")), "mass", "inertia");
+  const Vector3d amax = p.vec3("actuator_max");
+  if (!(amax.z() < 0.5 * kPi))
+    throw BadInput("key 'actuator_max' = " + p.valueText("actuator_max") + ": the tilt limit must be < pi/2 rad");
+  auto within = [&](const char* key, double limit, double lo) {
+    const double v = p.real(key);
+    if (v < lo || std::abs(v) > limit)
+      throw BadInput(std::string("key '") + key + "' = " + formatNumber(v) + ": allowed range [" + formatNumber(lo) +
+                     ", " + formatNumber(limit) + "] from actuator_max");
+  };
+  within("collective", amax.x(), 0.0);
+  within("yaw", amax.y(), -amax.y());
+  within("pitch", amax.z(), -amax.z());
+  within("roll", amax.z(), -amax.z());
+}
+
+class HelicopterScene : public RigidVehicleScene {
+ public:
+  explicit HelicopterScene(const ParamSet& params)
+      : RigidVehicleScene(params), heli_(helicopterSettingsFrom(params)), assistOn_(params.flag("assist")) {
+    hasWorld_ = params.choice("world") == "canyon";
+    implicit_ = helicopterImplicitContact(params);
+    contact_ = helicopterContactFrom(params);
+    if (hasWorld_) world_ = HelicopterWorld::standard();
+    se3::Pose g0;
+    Vector6d xi0 = Vector6d::Zero();
+    helicopterStartFrom(params, g0, xi0);
+    // Start with the actuators at their targets (no start-up transient through the rate limits).
+    actuators_ = assistOn_ ? assist_.command(heli_, g0, xi0.head<3>(), params.vec3("start_velocity"), StickCommand{},
+                                             RotorState{}, 0.0, assistState_)
+                           : heldActuators(StickCommand{});
+    startBody(principalInertia(params.real("mass"), params.vec3("inertia")), g0, xi0);
+  }
+
+  std::vector<ControlSpec> controls() const override {
+    return {{"yaw", -1.0, 1.0, 0.0, "left stick x: +1 yaws right (tail force -u_psi max); assist: yaw rate"},
+            {"throttle", -1.0, 1.0, 0.0, "left stick y: collective from 0 to max; assist: climb rate +-4 m/s"},
+            {"roll", -1.0, 1.0, 0.0, "right stick x: +1 tilts the rotor right; assist: bank up to 20 deg"},
+            {"pitch", -1.0, 1.0, 0.0, "right stick y: +1 tilts the rotor forward; assist: nose down up to 20 deg"}};
+  }
+
+  // Seed 002's a-priori step bounds beside h for the airframe inertia and the last segment's omega (issue 12).
+  std::vector<ScenePanel> panels(const PanelContext&) const override {
+    return {stepBoundPanel(principalInertia(params_.real("mass"), params_.vec3("inertia")).J, segmentOmega(), dt(),
+                           newtonIterations(), lgviOptionsFrom(params_).tangent, usesLgvi())};
+  }
+
+  std::vector<PlotSpec> plots() const override {
+    auto plots = momentumPlots();
+    plots.insert(plots.begin() + 1, PlotSpec{"Controls u (N)", {"u_c", "u_psi"}, false});
+    plots.insert(plots.begin() + 2, PlotSpec{"Rotor tilts (rad)", {"gamma_p", "gamma_r"}, false});
+    plots.push_back({"Altitude (m) and speed (m/s)", {"altitude", "speed"}, false});
+    return plots;
+  }
+
+  void applyLive(const ParamSet& params) override {
+    params_ = params;
+    heli_ = Helicopter(helicopterSettingsFrom(params));
+    const bool on = params.flag("assist");
+    if (on && !assistOn_) assistState_.engaged = false;  // re-engage on the current altitude/heading
+    assistOn_ = on;
+    applyIntegratorOptions();
+    refreshNodeWrench();
+  }
+
+  void draw(DrawList& out) const override;
+
+ protected:
+  // Node wrench f_k: gravity and rotor controls (explicit contact: also drag and contact, the old baseline).
+  Vector6d vehicleWrench(const se3::Pose& g, const Vector6d& xi, double /*t*/) const override {
+    Vector6d f = heli_.gravityWrench(g.R) + heli_.controlWrench(actuators_);
+    if (!implicit_) f += dissipativeWrench(g, xi, nullptr);
+    return f;
+  }
+  // Drag and contact at the end of the step (lgvi_se3.h ImplicitWrench): backward Euler in these forces is
+  // what makes them passive for every mass and h (issue 15 item 10).
+  bool hasEndOfStepWrench() const override { return implicit_; }
+  Vector6d endOfStepWrench(const se3::Pose& g, const Vector6d& xi, double /*t*/,
+                           ImplicitWrenchJacobian* jac) const override {
+    return dissipativeWrench(g, xi, jac);
+  }
+  Vector6d inputWrench(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/) const override {
+    return heli_.controlWrench(actuators_);  // thrust and tail rotor: the only energy sources
+  }
+
+  void updateActuators(double h, const InputVector& in) override {
+    sticks_ = {in[kThrottle], in[kYaw], in[kPitch], in[kRoll]};
+    const RotorState target = assistOn_ ? assist_.command(heli_, pose(), segmentOmega(), segmentVelocity(), sticks_,
+                                                          actuators_, h, assistState_)
+                                        : heldActuators(sticks_);
+    actuators_ = heli_.advanceActuators(actuators_, target, h);
+  }
+
+  double potentialEnergy() const override {  // gravity and the elastic energy of the penalty contact
+    const double contact = hasWorld_ ? world_.contactPotential(pose(), heli_.contactPoints(), contact_) : 0.0;
+    return heli_.potentialEnergy(pose().x) + contact;
+  }
+
+  std::vector<std::string> vehicleColumns() const override {
+    return {"u_c", "u_psi", "gamma_p", "gamma_r", "altitude", "speed", "clearance"};
+  }
+
+  void vehicleDiagnostics(std::vector<double>& row) const override {
+    for (double v : {actuators_.collective, actuators_.yaw, actuators_.pitch, actuators_.roll, pose().x.z(),
+                     velocity().norm(), clearance()})
+      row.push_back(v);
+  }
+
+  // [actuators (4), sticks (4), assist engaged, z_ref, psi_ref]
+  std::vector<double> saveVehicle() const override {
+    return {actuators_.collective,
+            actuators_.yaw,
+            actuators_.pitch,
+            actuators_.roll,
+            sticks_.throttle,
+            sticks_.yaw,
+            sticks_.pitch,
+            sticks_.roll,
+            assistState_.engaged ? 1.0 : 0.0,
+            assistState_.altitudeRef,
+            assistState_.headingRef};
+  }
+
+  void loadVehicle(const std::vector<double>& s) override {
+    if (s.size() != 11)
+      throw BadInput("helicopter state: expected 11 vehicle numbers, got " + std::to_string(s.size()));
+    actuators_ = {s[0], s[1], s[2], s[3]};
+    sticks_ = {s[4], s[5], s[6], s[7]};
+    assistState_ = {s[8] != 0.0, s[9], s[10]};
+  }
+
+ private:
+  // Assist off: neutral sticks hold the parameters; full deflection reaches the actuator range.
+  RotorState heldActuators(const StickCommand& s) const {
+    const ActuatorLimits& L = heli_.settings().limits;
+    const double uc = params_.real("collective");
+    RotorState a;
+    a.collective = uc + (s.throttle >= 0.0 ? s.throttle * (L.collectiveMax - uc) : s.throttle * uc);
+    a.yaw = params_.real("yaw") - s.yaw * L.yawMax;
+    a.pitch = params_.real("pitch") + s.pitch * L.tiltMax;
+    a.roll = params_.real("roll") + s.roll * L.tiltMax;
+    return heli_.clampToLimits(a);
+  }
+
+  // Drag (-c_w omega, -c_v v) and contact (engine/models/helicopter_world.h: the planner uses the same function).
+  Vector6d dissipativeWrench(const se3::Pose& g, const Vector6d& xi, ImplicitWrenchJacobian* jac) const {
+    return helicopterDissipativeWrench(heli_, hasWorld_ ? &world_ : nullptr, contact_, g, xi, jac ? &jac->dPose : nullptr,
+                                       jac ? &jac->dXi : nullptr);
+  }
+
+  double clearance() const {
+    if (!hasWorld_) return 0.0;
+    double c = 1e300;
+    for (const Vector3d& r : heli_.contactPoints()) c = std::min(c, world_.signedDistance(pose().act(r)));
+    return c;
+  }
+
+  Helicopter heli_;
+  FlightAssist assist_;
+  FlightAssistState assistState_;
+  RotorState actuators_;
+  StickCommand sticks_;
+  bool assistOn_ = true;
+  bool hasWorld_ = true;
+  bool implicit_ = true;  // drag and contact in the end-of-step wrench (contact=implicit with the LGVI)
+  HelicopterWorld world_;
+  ContactSettings contact_;
+};
+
+void HelicopterScene::draw(DrawList& out) const {
+  const se3::Pose& g = pose();
+  const HelicopterSettings& hs = heli_.settings();
+  const Matrix3d alongX = Eigen::AngleAxisd(0.5 * kPi, Vector3d::UnitY()).toRotationMatrix();  // local z -> x
+  const Rgba body{0.85f, 0.3f, 0.15f, 1.0f}, dark{0.2f, 0.2f, 0.22f, 1.0f};
+  auto shape = [&](ShapeKind k, const Mat4& m, Vec3f size, Rgba c) { out.shapes.push_back({k, m, size, c, false}); };
+
+  // World: pads (thin slabs with labels) and canyon rocks.
+  if (hasWorld_) {
+    for (const LandingPad& pad : world_.pads()) {
+      se3::Pose p;
+      p.x = Vector3d(pad.center.x(), pad.center.y(), 0.01);
+      const float s = float(2.0 * pad.halfSize);
+      shape(ShapeKind::Box, toMat4(p), {s, s, 0.02f}, {0.25f, 0.55f, 0.3f, 1.0f});
+      shape(ShapeKind::Disc, toMat4(se3::Pose{Matrix3d::Identity(), Vector3d(p.x + Vector3d(0, 0, 0.02))}),
+            {float(0.7 * pad.halfSize), 0, 0}, {0.95f, 0.95f, 0.9f, 1.0f});
+      out.labels.push_back({toVec3f(p.x + Vector3d(0, 0, 1.5)), pad.name, {1, 1, 1, 1}});
+    }
+    for (const RockBox& rock : world_.rocks()) {
+      se3::Pose p;
+      p.R = Eigen::AngleAxisd(rock.yaw, Vector3d::UnitZ()).toRotationMatrix();
+      p.x = rock.center;
+      shape(ShapeKind::Box, toMat4(p), toVec3f(2.0 * rock.halfExtents), {0.55f, 0.42f, 0.32f, 1.0f});
+    }
+  }
+
+  // Body: cabin, tail boom, fin, skids with struts.
+  shape(ShapeKind::Capsule, toMat4(g, Vector3d(0.3, 0, 0.1), alongX), {0.9f, 0.9f, 2.0f}, body);
+  const double boomLen = hs.tailArm - 0.6;
+  shape(ShapeKind::Cylinder, toMat4(g, Vector3d(-0.6 - 0.5 * boomLen, 0, 0.3), alongX), {0.18f, 0.18f, float(boomLen)},
+        body);
+  shape(ShapeKind::Box, toMat4(g, Vector3d(-hs.tailArm - 0.1, 0, 0.7), Matrix3d::Identity()), {0.5f, 0.06f, 0.9f},
+        body);
+  for (double side : {1.0, -1.0}) {
+    const double y = side * heli_.skidHalfTrack(), z = -heli_.skidDrop();
+    shape(ShapeKind::Cylinder, toMat4(g, Vector3d(0, y, z), alongX),
+          {0.05f, 0.05f, float(2.0 * heli_.skidHalfLength())}, dark);
+    for (double x : {0.7, -0.7})
+      shape(
+          ShapeKind::Cylinder,
+          toMat4(g, Vector3d(x, 0.5 * y, 0.5 * z - 0.2), Matrix3d(Eigen::AngleAxisd(-side * 0.55, Vector3d::UnitX()))),
+          {0.04f, 0.04f, 1.2f}, dark);
+  }
+  // Main rotor: mast, translucent disc tilted by gamma, two spinning blades; tail rotor disc and blades.
+  const Matrix3d tilt = Eigen::AngleAxisd(actuators_.pitch, Vector3d::UnitY()) *
+                        Eigen::AngleAxisd(actuators_.roll, Vector3d::UnitX()).toRotationMatrix();
+  const double spin = 38.0 * time();  // visual only
+  const Vector3d hub = heli_.hubPosition();
+  shape(ShapeKind::Cylinder, toMat4(g, 0.5 * hub + Vector3d(0, 0, 0.35), Matrix3d::Identity()),
+        {0.08f, 0.08f, float(hub.z())}, dark);
+  out.shapes.push_back(
+      {ShapeKind::Disc, toMat4(g, hub, tilt), {float(heli_.rotorRadius()), 0, 0}, {0.8f, 0.8f, 0.85f, 0.25f}, true});
+  const Matrix3d blades = tilt * Eigen::AngleAxisd(spin, Vector3d::UnitZ()).toRotationMatrix();
+  shape(ShapeKind::Box, toMat4(g, hub, blades), {float(2.0 * heli_.rotorRadius()), 0.22f, 0.04f}, dark);
+  const Matrix3d tailDisc = Eigen::AngleAxisd(0.5 * kPi, Vector3d::UnitX()).toRotationMatrix();  // disc in x-z plane
+  const Vector3d tailHub = heli_.tailRotorPosition() + Vector3d(0, 0.25, 0.5);
+  out.shapes.push_back({ShapeKind::Disc, toMat4(g, tailHub, tailDisc), {0.7f, 0, 0}, {0.8f, 0.8f, 0.85f, 0.3f}, true});
+  shape(ShapeKind::Box,
+        toMat4(g, tailHub, tailDisc * Eigen::AngleAxisd(3.0 * spin, Vector3d::UnitZ()).toRotationMatrix()),
+        {1.4f, 0.1f, 0.03f}, dark);
+  // Thrust arrow along n(gamma), length proportional to u_c / (m g).
+  // Scale: the hover thrust m g, or m * 1 m/s^2 without gravity (no division by g = 0).
+  const double thrustRef = hs.mass * std::max(hs.gravity, FlightAssist::kMinGravity);
+  const double thrustLen = 2.5 * actuators_.collective / thrustRef;
+  if (thrustLen > 1e-3) {
+    const Matrix3d arrow = tilt;  // local z of the arrow = n(gamma)
+    shape(ShapeKind::Arrow, toMat4(g, hub + Vector3d(0, 0, 0.3), arrow), {0.05f, 0.12f, float(thrustLen)},
+          {0.3f, 0.6f, 1.0f, 1.0f});
+  }
+  drawTrail(out, {1.0f, 0.85f, 0.2f, 1.0f});
+
+  // Camera follows behind the helicopter; HUD.
+  out.camera.follow = true;
+  out.camera.target = toVec3f(g.x);
+  out.camera.heading = float(FlightAssist::heading(g.R));
+  out.camera.distance = 22.0f;
+  out.camera.showGround = hasWorld_;
+  // HUD: flying figures only; actuator values and tilts are plotted, stick values are in Input mapping.
+  char buf[160];
+  const Vector3d vel = velocity();
+  std::snprintf(buf, sizeof buf, "altitude %.1f m  clearance %.2f m  speed %.1f m/s (climb %+.1f)", g.x.z(), clearance(),
+                vel.norm(), vel.z());
+  out.hud.push_back(buf);
+  const double rollDeg = std::atan2(g.R(2, 1), g.R(2, 2)) * 180.0 / kPi;
+  const double pitchDeg = std::asin(std::clamp(-g.R(2, 0), -1.0, 1.0)) * 180.0 / kPi;  // + nose down
+  std::snprintf(buf, sizeof buf, "roll %+.1f  pitch %+.1f (nose down +)  heading %.0f deg", rollDeg, pitchDeg,
+                FlightAssist::heading(g.R) * 180.0 / kPi);
+  out.hud.push_back(buf);
+  const LandingPad* pad = hasWorld_ ? world_.padAt(g.x) : nullptr;
+  const bool landed = pad && clearance() < 0.05 && vel.norm() < 0.3;
+  std::snprintf(buf, sizeof buf, "collective %.0f%% %s  assist %s%s%s%s", 100.0 * actuators_.collective / thrustRef,
+                hs.gravity >= FlightAssist::kMinGravity ? "hover" : "of m x 1 m/s^2", assistOn_ ? "ON" : "OFF (raw)",
+                landed ? "  landed on '" : "", landed ? pad->name.c_str() : "", landed ? "'" : "");
+  out.hud.push_back(buf);
+  if (sanitizedInputSteps() > 0)
+    out.hud.push_back("invalid inputs (NaN, out of range) repaired on " + std::to_string(sanitizedInputSteps()) +
+                      " steps");
+}
+
+}  // namespace
+
+VARSIM_REGISTER_SCENE(SceneInfo{
+    "helicopter", "Helicopter (seed 000 Sec. 4.3.1)",
+    "A simple helicopter on the SE(3)/SO(3)xR^3 variational integrator: collective u_c and tail force u_psi with "
+    "rotor tilts gamma_p, gamma_r as shape variables (control matrix F(gamma) of seed 000 Sec. 4.3.1 with hub height "
+    "d_t and tail arm d_r), gravity, linear and rotational drag, actuator range and rate limits. With the flight "
+    "assist the sticks command climb rate, attitude and yaw rate; without it they move the actuators directly. "
+    "Ground with landing pads and a canyon (penalty contact). Plots: energy, spatial momentum against the summed "
+    "discrete impulses of all forces, controls, Newton iterations.",
+    helicopterParams, validateHelicopter,
+    [](const ParamSet& p) -> std::unique_ptr<Scene> { return std::make_unique<HelicopterScene>(p); }});
+
+}  // namespace varsim
