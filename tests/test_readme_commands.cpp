@@ -1,17 +1,18 @@
-// Every `varsim` command README.md shows runs as written (issue 15 item 9): the lines of its fenced
-// code blocks that call ./build/ui/varsim, and inline code spans that start with ./build/ui/varsim or
-// xvfb-run, are run through /bin/sh and must exit 0. Benchmarks the README names must be build targets.
+// Every `varsim` command README.md and docs/ show runs as written (issue 15 item 9, issue 30): the lines of
+// their fenced code blocks that call ./build/ui/varsim, and inline code spans that start with ./build/ui/varsim or
+// xvfb-run, are run through /bin/sh and must exit 0. Benchmarks they name must be build targets.
 //
-// What the test maps, so "as written" holds from a test: the README's commands are run from the
-// repository root with the build in ./build. The test runs each one in a fresh directory
-// VARSIM_TEST_OUT/readme that has a symlink `assets` -> the repository's assets/ (so assets/... paths
-// resolve and files such as out.csv land in the temp dir, not the source tree), and rewrites the
-// prefix `./build/` to this build's directory. Nothing else in a command is changed. Commands that
-// need a display (xvfb-run ...) run only when xvfb-run exists and the app was built; else they are
-// skipped with a message.
+// What the test maps, so "as written" holds from a test: the commands are run from the repository root with the
+// build in ./build. The test runs each file's commands in order (a plan, then its replay) in a fresh directory
+// under VARSIM_TEST_OUT that has a symlink `assets` -> the repository's assets/ (so assets/... paths resolve and
+// files such as out.csv land in the temp dir, not the source tree), and rewrites the prefix `./build/` to this
+// build's directory. Nothing else in a command is changed. A command shown in several files runs once. Commands
+// that need a display (xvfb-run ...) run only when xvfb-run exists and the app was built; else they are skipped
+// with a message.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,15 +22,27 @@
 #include <string>
 #include <vector>
 
+#include "tests/headless_capture.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string readme() {
-  std::ifstream in(std::string(VARSIM_SOURCE_DIR) + "/README.md");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+std::string readFile(const fs::path& path) { return varsim::test::readFile(path.string()); }
+
+std::string readme() { return readFile(std::string(VARSIM_SOURCE_DIR) + "/README.md"); }
+
+// docs/*.md and docs/scenes/*.md, sorted, as paths relative to the repository.
+std::vector<std::string> docPages() {
+  std::vector<std::string> pages;
+  for (const char* dir : {"docs", "docs/scenes"}) {
+    const fs::path at = fs::path(VARSIM_SOURCE_DIR) / dir;
+    if (!fs::is_directory(at)) continue;
+    for (const auto& e : fs::directory_iterator(at))
+      if (e.is_regular_file() && e.path().extension() == ".md") pages.push_back(std::string(dir) + "/" + e.path().filename().string());
+  }
+  std::sort(pages.begin(), pages.end());
+  return pages;
 }
 
 bool startsWith(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
@@ -79,41 +92,70 @@ int shell(const std::string& dir, const std::string& cmd, const std::string& log
 
 bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
-}  // namespace
-
-TEST_CASE("EveryVarsimCommandInTheReadmeRunsAsWritten") {
-  const std::string dir = std::string(VARSIM_TEST_OUT) + "/readme";
+// Runs `commands` in order in a fresh directory `dir` (with `assets` linked), skipping those in `done` and adding
+// the rest to it; returns how many ran.
+int runAll(const std::string& label, const std::vector<std::string>& commands, const std::string& dir,
+           std::set<std::string>& done) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::create_directory_symlink(std::string(VARSIM_SOURCE_DIR) + "/assets", dir + "/assets");
-  const auto commands = varsimCommands(readme());
-  REQUIRE(commands.size() >= 5);
-  if (std::getenv("VARSIM_SANITIZED")) {
-    // The README's commands are a promise about the Release build (./build), checked by the Release pass; the
-    // sanitizer pass would re-run minutes of plans and sweeps that the other tests already cover instrumented.
-    MESSAGE("sanitizer pass: the " << commands.size() << " README commands run in the Release pass only");
-    return;
-  }
   int ran = 0;
   for (const std::string& cmd : commands) {
+    if (!done.insert(cmd).second) continue;
     if (startsWith(cmd, "xvfb-run") && !(VARSIM_APP_BUILT && haveXvfb())) {
       MESSAGE("skipped (needs xvfb-run and the app): " << cmd);
       continue;
     }
     const std::string log = dir + "/command.log";
     const int code = shell(dir, mapped(cmd), log);
-    std::ifstream in(log);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    INFO(cmd << "\n  as run: " << mapped(cmd) << "\n  output: " << ss.str().substr(0, 600));
+    INFO(label << ": " << cmd << "\n  as run: " << mapped(cmd) << "\n  output: " << readFile(log).substr(0, 600));
     CHECK(code == 0);
     ++ran;
   }
+  return ran;
+}
+
+// The README's and docs' commands are a promise about the Release build (./build), checked by the Release pass;
+// the sanitizer pass would re-run minutes of plans and sweeps that the other tests already cover instrumented.
+bool sanitizerPass(size_t commands) {
+  if (!std::getenv("VARSIM_SANITIZED")) return false;
+  MESSAGE("sanitizer pass: the " << commands << " commands run in the Release pass only");
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("EveryVarsimCommandInTheReadmeRunsAsWritten") {
+  const auto commands = varsimCommands(readme());
+  REQUIRE(commands.size() >= 5);
+  if (sanitizerPass(commands.size())) return;
+  std::set<std::string> done;
+  const int ran = runAll("README.md", commands, std::string(VARSIM_TEST_OUT) + "/readme", done);
   MESSAGE(ran << " of " << commands.size() << " README commands ran");
 }
 
-TEST_CASE("BenchmarksTheReadmeNamesAreBuildTargets") {
-  const std::string text = readme();
+TEST_CASE("EveryVarsimCommandInTheDocsRunsAsWritten") {
+  const auto pages = docPages();
+  REQUIRE(pages.size() >= 10);
+  size_t total = 0;
+  for (const auto& page : pages) total += varsimCommands(readFile(std::string(VARSIM_SOURCE_DIR) + "/" + page)).size();
+  REQUIRE(total >= 20);
+  if (sanitizerPass(total)) return;
+  std::set<std::string> done;
+  for (const auto& c : varsimCommands(readme())) done.insert(c);  // run by the README case
+  int ran = 0;
+  for (const auto& page : pages) {
+    std::string name = page;
+    std::replace(name.begin(), name.end(), '/', '_');
+    ran += runAll(page, varsimCommands(readFile(std::string(VARSIM_SOURCE_DIR) + "/" + page)),
+                  std::string(VARSIM_TEST_OUT) + "/" + name, done);
+  }
+  MESSAGE(ran << " of " << total << " docs commands ran (the rest are shown twice or need a display)");
+}
+
+TEST_CASE("BenchmarksTheReadmeAndDocsNameAreBuildTargets") {
+  std::string text = readme();
+  for (const auto& page : docPages()) text += readFile(std::string(VARSIM_SOURCE_DIR) + "/" + page);
   const std::regex bench("bench_[a-z0-9_]+");
   std::set<std::string> named;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), bench); it != std::sregex_iterator(); ++it)
