@@ -18,6 +18,7 @@
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
 #include "study/study_runner.h"
+#include "ui/mpc_command.h"
 #include "ui/plan_command.h"
 
 namespace varsim {
@@ -27,7 +28,7 @@ static const char* kRunUsage =
     "[--csv FILE] [--every K] [--input FILE] [--timings]";
 
 bool isHeadlessCommand(const std::string& arg) {
-  return arg == "list" || arg == "describe" || arg == "run" || arg == "study" || arg == "plan";
+  return arg == "list" || arg == "describe" || arg == "run" || arg == "study" || arg == "plan" || arg == "mpc";
 }
 
 namespace {
@@ -195,7 +196,7 @@ int runScene(const std::vector<std::string>& args) {
 
 int dispatch(const std::vector<std::string>& args) {
   if (args.empty() || !isHeadlessCommand(args[0]))
-    throw BadInput("usage: varsim list | describe SCENE | run ... | study ... | plan ...");
+    throw BadInput("usage: varsim list | describe SCENE | run ... | study ... | plan ... | mpc ...");
   if (args[0] == "list") {
     for (const auto& s : SceneRegistry::all()) std::printf("%s\n", s.name.c_str());
     return kExitOk;
@@ -208,6 +209,7 @@ int dispatch(const std::vector<std::string>& args) {
   }
   if (args[0] == "study") return study::studyCommand(args);  // integrator comparisons (study/study_runner.h)
   if (args[0] == "plan") return planCommand(args);            // optimal control with Ipopt (ui/plan_command.h)
+  if (args[0] == "mpc") return mpcCommand(args);              // receding-horizon control (ui/mpc_command.h)
   return runScene(args);
 }
 

@@ -1,0 +1,109 @@
+// plan/mpc_controller.cpp — the receding-horizon loop: measure (plan endpoints' startFrom), rebuild the plan
+// problem at the horizon, solve warm within the iteration cap, adopt the solution if it is feasible, and feed its
+// input events to the running scene step by step. The dynamics are the plan problems' own (no second copy).
+#include "plan/mpc_controller.h"
+
+#include <cmath>
+
+#include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
+#include "plan/plan_endpoints.h"
+#include "scenes/live_edit.h"
+
+namespace varsim {
+namespace {
+
+// An unfinished solve whose iterate satisfies every row and bound this closely is still a plan the vehicle can
+// fly (its dynamics residual is far below what one period of closed loop corrects); anything worse is stale.
+constexpr double kFeasible = 1e-6;
+
+Eigen::VectorXd shifted(const Eigen::VectorXd& v, int stride, int segments, int steps, bool repeatLastNode) {
+  Eigen::VectorXd out = v;
+  const int state = int(v.size()) - stride * segments;
+  for (int i = 0; i < stride * segments; ++i) {
+    const int src = i + steps * stride;
+    if (src < stride * segments) out[i] = v[src];
+    else {
+      const int j = i % stride;  // the vacated tail: rest at node N, no control
+      out[i] = j < state && repeatLastNode ? v[stride * segments + j] : 0.0;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps) {
+  IpoptResult s = r;
+  const int n = int(r.x.size()), stride = n / segments, state = n - stride * segments;
+  s.x = shifted(r.x, stride, segments, steps, true);
+  s.zL = shifted(r.zL, stride, segments, steps, false);
+  s.zU = shifted(r.zU, stride, segments, steps, false);
+  s.lambda.setZero();
+  const int dyn = std::min<int>(state * segments, int(r.lambda.size()));
+  for (int i = 0; i + steps * state < dyn; ++i) s.lambda[i] = r.lambda[i + steps * state];
+  return s;
+}
+
+MpcController::MpcController(PlanSetup setup, MpcSettings settings)
+    : setup_(std::move(setup)), settings_(settings), problem_(PlanProblemRegistry::find(setup_.scene.scene)) {
+  const std::string& scene = setup_.scene.scene;
+  if (!problem_ || !PlanEndpointsRegistry::find(scene))
+    throw BadInput(setup_.source + ": scene '" + scene + "' has no plan problem with a start from a running scene");
+  if (dmocFreeTime(setup_))
+    throw BadInput(setup_.source + ": key 'free_time' = 1: the receding horizon needs a fixed step (allowed: 0)");
+  if (settings_.horizon < 2 || settings_.horizon > 20000)
+    throw BadInput(setup_.source + ": horizon " + std::to_string(settings_.horizon) + ": allowed 2 to 20000");
+  const double dt = setup_.scene.params.real("dt");
+  if (!(settings_.period >= dt && settings_.period <= settings_.horizon * dt))
+    throw BadInput(setup_.source + ": period " + formatNumber(settings_.period) + " s: allowed the scene's dt (" +
+                   formatNumber(dt) + " s) to the horizon (" + formatNumber(settings_.horizon * dt) + " s)");
+  if (settings_.maxIterations < 1 || settings_.maxIterations > 100000)
+    throw BadInput(setup_.source + ": max iterations " + std::to_string(settings_.maxIterations) + ": allowed 1 to 100000");
+  periodSteps_ = std::max(1, int(std::lround(settings_.period / dt)));
+  setup_.plan.setReal("N", settings_.horizon);
+}
+
+void MpcController::setGoal(const std::vector<std::pair<std::string, double>>& planKeys) {
+  for (const auto& [key, value] : planKeys) setup_.plan.setReal(key, value);
+}
+
+void MpcController::replan(const Scene& running, long step) {
+  PlanSetup s = setup_;
+  PlanEndpointsRegistry::find(s.scene.scene)->startFrom(running, s.scene.params);
+  std::unique_ptr<PlanInstance> plan = problem_->build(s);
+  IpoptSettings ipopt;
+  ipopt.maxIterations = settings_.maxIterations;
+  IpoptResult warm;
+  const int segments = plan->segments();
+  if (settings_.warmStart && warmStep_ >= 0 && warmFrom_.x.size() == plan->nlp().numVariables() &&
+      warmFrom_.lambda.size() == plan->nlp().numConstraints())
+    warm = shiftSolution(warmFrom_, segments, int(std::min<long>(step - warmStep_, segments))), ipopt.warmStart = &warm;
+  const auto t0 = std::chrono::steady_clock::now();
+  IpoptResult r = solveWithIpopt(plan->nlp(), ipopt);
+  last_ = {step, r.iterations, r.status, false, ipopt.warmStart != nullptr,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+  ++solves_;
+  last_.adopted = r.solved || maxViolation(plan->nlp(), r.x) <= kFeasible;
+  // The next solve continues from this one's iterate even when it is not adopted: after a goal jump an unfinished
+  // solve is progress towards the new plan, while the adopted one only ages (its shift runs out of segments).
+  warmFrom_ = std::move(r);
+  warmStep_ = step;
+  if (!last_.adopted) {
+    ++stale_;
+    return;
+  }
+  track_ = plan->inputTrack(warmFrom_.x);
+  planStep_ = step;
+}
+
+InputVector MpcController::beforeStep(Scene& running, ParamSet& edited, long step) {
+  if (planStep_ < 0 || (step - last_.step) >= periodSteps_) replan(running, step);
+  if (planStep_ < 0) return neutralInputs(running.controls());  // no feasible plan yet: hands off
+  const long local = step - planStep_;
+  const auto [first, last] = track_.eventsAt(local);
+  for (size_t i = first; i < last; ++i) applyInputEvent(running, setup_.scene.scene, edited, track_.events()[i]);
+  return track_.at(local);
+}
+
+}  // namespace varsim

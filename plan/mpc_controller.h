@@ -1,0 +1,77 @@
+// plan/mpc_controller.h — receding-horizon (model-predictive) control on the plan problems' DMOC transcriptions:
+// every control period the registered plan problem of the scene is rebuilt from the running vehicle's measured
+// state (its plan endpoints' startFrom), solved by the same Ipopt adapter as `varsim plan`, warm-started from the
+// previous solution shifted by the steps since, and its controls reach the vehicle as the plan's input events.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plan/ipopt_solver.h"
+#include "plan/plan_problem.h"
+#include "scenes/scene.h"
+
+namespace varsim {
+
+struct MpcSettings {
+  int horizon = 60;        // segments of the scene's dt per solve (the plan key N), >= 2
+  double period = 0.1;     // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
+  int maxIterations = 30;  // Ipopt iteration cap per solve: the deterministic budget
+  bool warmStart = true;   // false: every solve starts from the problem's initial guess (benchmark's cold column)
+};
+
+// What the last re-plan did (the CSV's controller columns, the benchmark's numbers).
+struct MpcSolve {
+  long step = -1;          // the physics step before which it ran; -1: none yet
+  int iterations = 0;
+  std::string status;      // Ipopt's status name
+  bool adopted = false;    // its plan drives the vehicle; false: the previous plan keeps running (stale)
+  bool warm = false;       // it started from the shifted previous solution
+  double seconds = 0.0;    // wall time of the solve (timing only: never in a deterministic output)
+};
+
+// Every plan variable layout the shift assumes: node k's state and segment k's controls interleaved with a fixed
+// stride, node N's state last (n = stride N + state), the dynamics rows first, `state` rows per segment.
+// Shifts x, bound multipliers and dynamics multipliers `steps` segments earlier; the vacated tail repeats node
+// N with zero controls; the other rows' multipliers (clearance inequalities) restart at zero.
+IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps);
+
+class MpcController {
+ public:
+  // `setup` is the controller's model: its scene parameters (the vehicle as the controller believes it to be) and
+  // its plan keys (target, weights, margins). Throws BadInput on a scene without a plan problem or plan endpoints,
+  // free_time = 1 (a receding horizon needs a fixed step), a horizon < 2, or a period below the scene's dt.
+  MpcController(PlanSetup setup, MpcSettings settings);
+
+  // Before physics step `step` (from 0) of `running`: re-solves when a period has passed since the last re-plan,
+  // applies the adopted plan's events for this step to `running` (`edited`: the runner's edited parameters, as
+  // for an input file's events) and returns the stick inputs for the step.
+  InputVector beforeStep(Scene& running, ParamSet& edited, long step);
+
+  // Moves the goal: plan keys (target_x, ...) validated against the problem's ranges (BadInput otherwise).
+  void setGoal(const std::vector<std::pair<std::string, double>>& planKeys);
+  double goal(const std::string& planKey) const { return setup_.plan.real(planKey); }
+
+  const MpcSolve& lastSolve() const { return last_; }
+  int periodSteps() const { return periodSteps_; }
+  int solves() const { return solves_; }
+  int staleSolves() const { return stale_; }  // re-plans not adopted
+
+ private:
+  void replan(const Scene& running, long step);
+  PlanSetup setup_;
+  MpcSettings settings_;
+  const PlanProblemInfo* problem_ = nullptr;
+  int periodSteps_ = 1;
+  IpoptResult warmFrom_;                // the last solve's result (adopted or not): the next warm start
+  long warmStep_ = -1;                  // the physics step its node 0 is
+  InputTrack track_;                    // its controls as the scene's inputs
+  long planStep_ = -1;                  // the physics step its node 0 is
+  MpcSolve last_;
+  int solves_ = 0, stale_ = 0;
+};
+
+}  // namespace varsim

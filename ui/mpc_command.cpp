@@ -1,0 +1,173 @@
+// ui/mpc_command.cpp — the headless closed loop: the real vehicle is the scene built from the problem's scene part
+// (times any --mismatch factors the controller does not know); before every physics step the controller reads it,
+// re-plans each period and writes its controls as input events, exactly as an input file's events would.
+#include "ui/mpc_command.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
+#include "engine/sim/recorder.h"
+#include "plan/mpc_controller.h"
+#include "plan/plan_endpoints.h"
+#include "scenes/live_edit.h"
+
+namespace varsim {
+
+const char* const kMpcUsage =
+    "usage: varsim mpc PROBLEM.json [--set key=value]... [--duration S] [--csv FILE] [--horizon N] [--period S]\n"
+    "       [--iterations K] [--cold] [--mismatch key=factor]... [--goal-track FILE] [--timings]\n"
+    "  closed loop: every --period s (default 0.1) the problem is re-solved over --horizon segments (default 60)\n"
+    "  from the vehicle's measured state, warm-started (--cold: not), at most --iterations Ipopt iterations (30);\n"
+    "  --mismatch m=1.2 gives the real vehicle 1.2 times the scene key m the controller believes;\n"
+    "  --goal-track FILE: lines 't,target_x,target_y' (s, m) moving the goal from time t on.\n"
+    "  CSV: the scene's columns, mpc_iterations, mpc_status (1 adopted, 0 stale: last feasible plan kept,\n"
+    "  -1 no re-plan this step), goal_x, goal_y, tracking_error; solve_us with --timings. Exit 0 completed,\n"
+    "  4 no feasible plan ever, 2 bad input.";
+
+namespace {
+
+struct GoalPoint {
+  double t, x, y;
+};
+
+struct MpcArgs {
+  std::string problem, csvPath, goalPath;
+  std::vector<std::string> sets, mismatch;
+  MpcSettings settings;
+  double duration = 10.0;
+  bool timings = false;
+};
+
+double numberAt(const std::string& where, const std::string& text) {
+  const NumberText n = parseNumber(text);
+  if (!n.ok) throw BadInput(where + ": " + n.error);
+  return n.value;
+}
+
+double number(const std::string& flag, const std::string& text, double lo, double hi) {
+  const double v = numberAt(flag, text);
+  if (!(v >= lo && v <= hi))
+    throw BadInput(flag + " " + shortText(text) + ": allowed " + formatNumber(lo) + " to " + formatNumber(hi));
+  return v;
+}
+
+MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
+  if (args.size() < 2) throw BadInput(kMpcUsage);
+  MpcArgs o;
+  o.problem = args[1];
+  for (size_t i = 2; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag == "--cold") { o.settings.warmStart = false; continue; }
+    if (flag == "--timings") { o.timings = true; continue; }
+    if (i + 1 >= args.size()) throw BadInput(flag + ": missing value; " + kMpcUsage);
+    const std::string& value = args[++i];
+    if (flag == "--set") o.sets.push_back(value);
+    else if (flag == "--csv" && !value.empty()) o.csvPath = value;
+    else if (flag == "--goal-track" && !value.empty()) o.goalPath = value;
+    else if (flag == "--mismatch") o.mismatch.push_back(value);
+    else if (flag == "--duration") o.duration = number(flag, value, 0.0, 3600.0);
+    else if (flag == "--horizon") o.settings.horizon = int(number(flag, value, 2, 20000));
+    else if (flag == "--period") o.settings.period = number(flag, value, 1e-6, 3600.0);
+    else if (flag == "--iterations") o.settings.maxIterations = int(number(flag, value, 1, 100000));
+    else
+      throw BadInput("option '" + shortText(flag) + "' with '" + shortText(value) +
+                     "': allowed --set, --csv, --duration, --horizon, --period, --iterations, --cold, --mismatch, "
+                     "--goal-track, --timings");
+  }
+  return o;
+}
+
+// "t,target_x,target_y" lines (a header line or '#' lines skipped), t non-decreasing.
+std::vector<GoalPoint> loadGoalTrack(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw BadInput("--goal-track " + shortText(path) + ": cannot open the file");
+  std::vector<GoalPoint> out;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.empty() || line[0] == '#' || line.rfind("t,", 0) == 0) continue;
+    std::stringstream ss(line);
+    std::string a, b, c;
+    const std::string where = path + ":" + std::to_string(n);
+    if (!std::getline(ss, a, ',') || !std::getline(ss, b, ',') || !std::getline(ss, c))
+      throw BadInput(where + ": '" + shortText(line) + "': allowed 't,target_x,target_y'");
+    GoalPoint g{numberAt(where + " t", a), numberAt(where + " target_x", b), numberAt(where + " target_y", c)};
+    if (!out.empty() && g.t < out.back().t) throw BadInput(where + ": t " + shortText(a) + " decreases");
+    out.push_back(g);
+  }
+  return out;
+}
+
+ParamSet realVehicle(const PlanSetup& setup, const std::vector<std::string>& mismatch) {
+  ParamSet p = setup.scene.params;
+  for (const std::string& m : mismatch) {
+    const size_t eq = m.find('=');
+    if (eq == std::string::npos) throw BadInput("--mismatch '" + shortText(m) + "': allowed key=factor");
+    const std::string key = m.substr(0, eq);
+    const double f = number("--mismatch " + key, m.substr(eq + 1), 0.01, 100.0);
+    if (!p.spec(key)) throw BadInput("--mismatch: scene '" + setup.scene.scene + "' has no key '" + shortText(key) + "'");
+    p.setReal(key, f * p.real(key));
+  }
+  return p;
+}
+
+int columnOf(const Scene& s, const char* name) {
+  const std::vector<std::string> c = s.columns();
+  for (size_t i = 0; i < c.size(); ++i)
+    if (c[i] == name) return int(i);
+  return -1;
+}
+
+}  // namespace
+
+int mpcCommand(const std::vector<std::string>& args) {
+  const MpcArgs o = parseMpcArgs(args);
+  const PlanSetup setup = loadPlanProblem(o.problem, o.sets);
+  MpcController mpc(setup, o.settings);
+  const std::vector<GoalPoint> goals = o.goalPath.empty() ? std::vector<GoalPoint>{} : loadGoalTrack(o.goalPath);
+  ParamSet edited = realVehicle(setup, o.mismatch);
+  const std::unique_ptr<Scene> scene = SceneRegistry::create(setup.scene.scene, edited);
+  const double h = scene->dt();
+  const long steps = std::lround(o.duration / h);
+  const int cx = columnOf(*scene, "x"), cy = columnOf(*scene, "y");
+  std::vector<std::string> cols = scene->columns();
+  for (const char* c : {"mpc_iterations", "mpc_status", "goal_x", "goal_y", "tracking_error", "solve_us"})
+    cols.push_back(c);
+  CsvWriter csv;
+  if (!o.csvPath.empty()) csv.open(o.csvPath, cols, o.timings ? CsvTimings::Keep : CsvTimings::Drop);
+  std::vector<double> row;
+  size_t nextGoal = 0;
+  int adopted = 0;
+  auto write = [&](double status) {
+    if (!csv.isOpen()) return;
+    scene->diagnostics(row);
+    const double gx = mpc.goal("target_x"), gy = mpc.goal("target_y");
+    const double err = cx >= 0 && cy >= 0 ? std::hypot(row[size_t(cx)] - gx, row[size_t(cy)] - gy) : 0.0;
+    const MpcSolve& s = mpc.lastSolve();
+    for (double v : {double(s.iterations), status, gx, gy, err, 1e6 * s.seconds}) row.push_back(v);
+    csv.write(row);
+  };
+  write(-1.0);
+  for (long k = 0; k < steps; ++k) {
+    for (; nextGoal < goals.size() && goals[nextGoal].t <= k * h + 1e-12; ++nextGoal)
+      mpc.setGoal({{"target_x", goals[nextGoal].x}, {"target_y", goals[nextGoal].y}});
+    const InputVector u = mpc.beforeStep(*scene, edited, k);
+    const bool replanned = mpc.lastSolve().step == k;
+    adopted += replanned && mpc.lastSolve().adopted;
+    try {
+      scene->step(h, u);
+    } catch (const SimulationDiverged& e) {
+      throw SimulationDiverged("step " + std::to_string(k + 1) + ": " + e.what());
+    }
+    write(replanned ? (mpc.lastSolve().adopted ? 1.0 : 0.0) : -1.0);
+  }
+  if (csv.isOpen()) csv.finish();
+  std::fprintf(stderr, "mpc %s: %ld steps of h=%s, %d solves (%d adopted, %d stale: last feasible plan kept)\n",
+               setup.source.c_str(), steps, formatNumber(h).c_str(), mpc.solves(), adopted, mpc.staleSolves());
+  return adopted > 0 || steps == 0 ? 0 : 4;
+}
+
+}  // namespace varsim
