@@ -61,6 +61,9 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
   if (settings_.maxIterations < 1 || settings_.maxIterations > 100000)
     throw BadInput(setup_.source + ": max iterations " + std::to_string(settings_.maxIterations) + ": allowed 1 to 100000");
   periodSteps_ = std::max(1, int(std::lround(settings_.period / dt)));
+  if (!(settings_.restart >= 0.0 && settings_.restart <= 3600.0))
+    throw BadInput(setup_.source + ": restart " + formatNumber(settings_.restart) + " s: allowed 0 (never) to 3600 s");
+  restartSteps_ = settings_.restart > 0.0 ? std::max(1L, std::lround(settings_.restart / dt)) : 0;
   setup_.plan.setReal("N", settings_.horizon);
 }
 
@@ -80,11 +83,23 @@ void MpcController::replan(const Scene& running, long step) {
       warmFrom_.lambda.size() == plan->nlp().numConstraints())
     warm = shiftSolution(warmFrom_, segments, int(std::min<long>(step - warmStep_, segments))), ipopt.warmStart = &warm;
   const auto t0 = std::chrono::steady_clock::now();
+  const auto feasible = [&](const IpoptResult& x) { return x.solved || maxViolation(plan->nlp(), x.x) <= kFeasible; };
   IpoptResult r = solveWithIpopt(plan->nlp(), ipopt);
-  last_ = {step, r.iterations, r.status, false, ipopt.warmStart != nullptr,
+  int iterations = r.iterations;
+  bool adopted = feasible(r);
+  // A warm start stays in the plan it has (the car waiting with the goal behind it, where turning round costs more
+  // within the horizon); a cold solve now and then finds the other plan, adopted when it costs less.
+  if (ipopt.warmStart && restartSteps_ > 0 && step - lastRestart_ >= restartSteps_) {
+    lastRestart_ = step;
+    IpoptSettings cold = ipopt;
+    cold.warmStart = nullptr;
+    IpoptResult c = solveWithIpopt(plan->nlp(), cold);
+    iterations += c.iterations;
+    if (feasible(c) && (!adopted || c.objective < r.objective)) r = std::move(c), adopted = true, ++restartsTaken_;
+  }
+  last_ = {step, iterations, r.status, adopted, ipopt.warmStart != nullptr,
            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
   ++solves_;
-  last_.adopted = r.solved || maxViolation(plan->nlp(), r.x) <= kFeasible;
   // The next solve continues from this one's iterate even when it is not adopted: after a goal jump an unfinished
   // solve is progress towards the new plan, while the adopted one only ages (its shift runs out of segments).
   warmFrom_ = std::move(r);

@@ -21,12 +21,15 @@ struct MpcSettings {
   double period = 0.1;     // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
   int maxIterations = 30;  // Ipopt iteration cap per solve: the deterministic budget
   bool warmStart = true;   // false: every solve starts from the problem's initial guess (benchmark's cold column)
+  // s between extra cold solves beside the warm one (the cheaper feasible one is adopted), 0: never; a value
+  // below the period restarts at every re-plan
+  double restart = 1.0;
 };
 
 // What the last re-plan did (the CSV's controller columns, the benchmark's numbers).
 struct MpcSolve {
   long step = -1;          // the physics step before which it ran; -1: none yet
-  int iterations = 0;
+  int iterations = 0;      // Ipopt's, of the warm solve plus the cold one when a restart ran
   std::string status;      // Ipopt's status name
   bool adopted = false;    // its plan drives the vehicle; false: the previous plan keeps running (stale)
   bool warm = false;       // it started from the shifted previous solution
@@ -59,6 +62,7 @@ class MpcController {
   int periodSteps() const { return periodSteps_; }
   int solves() const { return solves_; }
   int staleSolves() const { return stale_; }  // re-plans not adopted
+  int restartsTaken() const { return restartsTaken_; }  // re-plans that adopted the cold solve over the warm one
 
  private:
   void replan(const Scene& running, long step);
@@ -71,7 +75,8 @@ class MpcController {
   InputTrack track_;                    // its controls as the scene's inputs
   long planStep_ = -1;                  // the physics step its node 0 is
   MpcSolve last_;
-  int solves_ = 0, stale_ = 0;
+  int solves_ = 0, stale_ = 0, restartsTaken_ = 0;
+  long restartSteps_ = 0, lastRestart_ = 0;
 };
 
 }  // namespace varsim

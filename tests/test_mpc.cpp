@@ -69,7 +69,7 @@ TEST_CASE("MpcShiftMovesPrimalAndDualBySegments") {
 TEST_CASE("MpcCarReachesTheGoalAndWarmStartsCutIterations") {
   if (sanitizedRun()) return;
   const std::string warm = testOut("mpc_car_warm.csv"), cold = testOut("mpc_car_cold.csv");
-  const HeadlessResult w = runMpc(warm, {"--duration", "8"});
+  const HeadlessResult w = runMpc(warm, {"--duration", "8", "--restart", "0"});  // warm starts only
   INFO(w.err);
   REQUIRE(w.exitCode == 0);
   const HeadlessResult c = runMpc(cold, {"--duration", "8", "--cold"});
@@ -114,6 +114,7 @@ TEST_CASE("MpcRefusesBadOptions") {
                                              {"--period", "0.01"},
                                              {"--period", "4"},
                                              {"--iterations", "0"},
+                                             {"--restart", "-1"},
                                              {"--mismatch", "mass=1.2"},
                                              {"--mismatch", "m=0"},
                                              {"--duration", "-1"},

@@ -19,9 +19,10 @@ namespace varsim {
 
 const char* const kMpcUsage =
     "usage: varsim mpc PROBLEM.json [--set key=value]... [--duration S] [--csv FILE] [--horizon N] [--period S]\n"
-    "       [--iterations K] [--cold] [--mismatch key=factor]... [--goal-track FILE] [--timings]\n"
+    "       [--iterations K] [--restart S] [--cold] [--mismatch key=factor]... [--goal-track FILE] [--timings]\n"
     "  closed loop: every --period s (default 0.1) the problem is re-solved over --horizon segments (default 60)\n"
     "  from the vehicle's measured state, warm-started (--cold: not), at most --iterations Ipopt iterations (30);\n"
+    "  every --restart s (default 1, 0: never) a cold solve runs beside the warm one and the cheaper is adopted;\n"
     "  --mismatch m=1.2 gives the real vehicle 1.2 times the scene key m the controller believes;\n"
     "  --goal-track FILE: lines 't,target_x,target_y' (s, m) moving the goal from time t on.\n"
     "  CSV: the scene's columns, mpc_iterations, mpc_status (1 adopted, 0 stale: last feasible plan kept,\n"
@@ -73,10 +74,11 @@ MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
     else if (flag == "--horizon") o.settings.horizon = int(number(flag, value, 2, 20000));
     else if (flag == "--period") o.settings.period = number(flag, value, 1e-6, 3600.0);
     else if (flag == "--iterations") o.settings.maxIterations = int(number(flag, value, 1, 100000));
+    else if (flag == "--restart") o.settings.restart = number(flag, value, 0.0, 3600.0);
     else
       throw BadInput("option '" + shortText(flag) + "' with '" + shortText(value) +
-                     "': allowed --set, --csv, --duration, --horizon, --period, --iterations, --cold, --mismatch, "
-                     "--goal-track, --timings");
+                     "': allowed --set, --csv, --duration, --horizon, --period, --iterations, --restart, --cold, "
+                     "--mismatch, --goal-track, --timings");
   }
   return o;
 }
@@ -165,8 +167,11 @@ int mpcCommand(const std::vector<std::string>& args) {
     write(replanned ? (mpc.lastSolve().adopted ? 1.0 : 0.0) : -1.0);
   }
   if (csv.isOpen()) csv.finish();
-  std::fprintf(stderr, "mpc %s: %ld steps of h=%s, %d solves (%d adopted, %d stale: last feasible plan kept)\n",
-               setup.source.c_str(), steps, formatNumber(h).c_str(), mpc.solves(), adopted, mpc.staleSolves());
+  std::fprintf(stderr,
+               "mpc %s: %ld steps of h=%s, %d solves (%d adopted, %d stale: last feasible plan kept; %d took the cold "
+               "restart)\n",
+               setup.source.c_str(), steps, formatNumber(h).c_str(), mpc.solves(), adopted, mpc.staleSolves(),
+               mpc.restartsTaken());
   return adopted > 0 || steps == 0 ? 0 : 4;
 }
 
