@@ -67,6 +67,13 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
   setup_.plan.setReal("N", settings_.horizon);
 }
 
+std::vector<std::string> MpcController::goalKeys() const {
+  for (const char* prefix : {"target", "dock"})
+    if (setup_.plan.spec(std::string(prefix) + "_x") && setup_.plan.spec(std::string(prefix) + "_y"))
+      return {std::string(prefix) + "_x", std::string(prefix) + "_y"};
+  return {};
+}
+
 void MpcController::setGoal(const std::vector<std::pair<std::string, double>>& planKeys) {
   for (const auto& [key, value] : planKeys) setup_.plan.setReal(key, value);
 }

@@ -24,10 +24,10 @@ const char* const kMpcUsage =
     "  from the vehicle's measured state, warm-started (--cold: not), at most --iterations Ipopt iterations (30);\n"
     "  every --restart s (default 1, 0: never) a cold solve runs beside the warm one and the cheaper is adopted;\n"
     "  --mismatch m=1.2 gives the real vehicle 1.2 times the scene key m the controller believes;\n"
-    "  --goal-track FILE: lines 't,target_x,target_y' (s, m) moving the goal from time t on.\n"
+    "  --goal-track FILE: lines 't,x,y' (s, m) moving the goal (target_x/y, the boat's dock_x/y) from time t on.\n"
     "  CSV: the scene's columns, mpc_iterations, mpc_status (1 adopted, 0 stale: last feasible plan kept,\n"
-    "  -1 no re-plan this step), goal_x, goal_y, tracking_error; solve_us with --timings. Exit 0 completed,\n"
-    "  4 no feasible plan ever, 2 bad input.";
+    "  -1 no re-plan this step), goal_x, goal_y, tracking_error (with a position goal); solve_us with --timings.\n"
+    "  Exit 0 completed, 4 no feasible plan ever, 2 bad input.";
 
 namespace {
 
@@ -129,6 +129,9 @@ int mpcCommand(const std::vector<std::string>& args) {
   const MpcArgs o = parseMpcArgs(args);
   const PlanSetup setup = loadPlanProblem(o.problem, o.sets);
   MpcController mpc(setup, o.settings);
+  const std::vector<std::string> goalKeys = mpc.goalKeys();
+  if (!o.goalPath.empty() && goalKeys.empty())
+    throw BadInput("--goal-track: the goal of scene '" + setup.scene.scene + "' is not a position the track can move");
   const std::vector<GoalPoint> goals = o.goalPath.empty() ? std::vector<GoalPoint>{} : loadGoalTrack(o.goalPath);
   ParamSet edited = realVehicle(setup, o.mismatch);
   const std::unique_ptr<Scene> scene = SceneRegistry::create(setup.scene.scene, edited);
@@ -137,7 +140,8 @@ int mpcCommand(const std::vector<std::string>& args) {
   const int cx = columnOf(*scene, "x"), cy = columnOf(*scene, "y");
   std::vector<std::string> cols = scene->columns();
   for (const char* c : {"mpc_iterations", "mpc_status", "goal_x", "goal_y", "tracking_error", "solve_us"})
-    cols.push_back(c);
+    if (!goalKeys.empty() || (std::string(c).rfind("goal", 0) != 0 && std::string(c) != "tracking_error"))
+      cols.push_back(c);
   CsvWriter csv;
   if (!o.csvPath.empty()) csv.open(o.csvPath, cols, o.timings ? CsvTimings::Keep : CsvTimings::Drop);
   std::vector<double> row;
@@ -146,16 +150,20 @@ int mpcCommand(const std::vector<std::string>& args) {
   auto write = [&](double status) {
     if (!csv.isOpen()) return;
     scene->diagnostics(row);
-    const double gx = mpc.goal("target_x"), gy = mpc.goal("target_y");
-    const double err = cx >= 0 && cy >= 0 ? std::hypot(row[size_t(cx)] - gx, row[size_t(cy)] - gy) : 0.0;
     const MpcSolve& s = mpc.lastSolve();
-    for (double v : {double(s.iterations), status, gx, gy, err, 1e6 * s.seconds}) row.push_back(v);
+    row.insert(row.end(), {double(s.iterations), status});
+    if (!goalKeys.empty()) {
+      const double gx = mpc.goal(goalKeys[0]), gy = mpc.goal(goalKeys[1]);
+      const double err = cx >= 0 && cy >= 0 ? std::hypot(row[size_t(cx)] - gx, row[size_t(cy)] - gy) : 0.0;
+      row.insert(row.end(), {gx, gy, err});
+    }
+    row.push_back(1e6 * s.seconds);
     csv.write(row);
   };
   write(-1.0);
   for (long k = 0; k < steps; ++k) {
     for (; nextGoal < goals.size() && goals[nextGoal].t <= k * h + 1e-12; ++nextGoal)
-      mpc.setGoal({{"target_x", goals[nextGoal].x}, {"target_y", goals[nextGoal].y}});
+      mpc.setGoal({{goalKeys[0], goals[nextGoal].x}, {goalKeys[1], goals[nextGoal].y}});
     const InputVector u = mpc.beforeStep(*scene, edited, k);
     const bool replanned = mpc.lastSolve().step == k;
     adopted += replanned && mpc.lastSolve().adopted;
