@@ -9,12 +9,11 @@
 #include <exception>
 #include <memory>
 
-#include "engine/sim/energy_monitor.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/input_track.h"
 #include "engine/sim/number_text.h"
 #include "engine/sim/recorder.h"
-#include "scenes/live_edit.h"
+#include "scenes/run_session.h"
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
 #include "study/study_runner.h"
@@ -115,11 +114,12 @@ long stepsFor(const RunOptions& o, double h) {
 
 int runScene(const std::vector<std::string>& args) {
   const RunOptions o = parseRunArgs(args);
-  std::unique_ptr<Scene> scene = SceneRegistry::create(o.config.scene, o.config.params);
-  const double h = scene->dt();
+  RunSession run(o.config, [](const std::string& w) { std::fprintf(stderr, "varsim: warning: %s\n", w.c_str()); });
+  Scene& scene = run.scene();
+  const double h = run.h();
   const long steps = stepsFor(o, h);
   const long every = long(o.every);
-  const auto controls = scene->controls();
+  const auto controls = scene.controls();
   InputTrack track;
   track.neutral = neutralInputs(controls);
   if (!o.inputPath.empty()) track = InputTrack::load(o.inputPath, controls, h);
@@ -127,70 +127,23 @@ int runScene(const std::vector<std::string>& args) {
     if (e.kind == InputEvent::Kind::Reset)
       throw BadInput(e.where + ": reset events are replayed by the app only (`varsim run` writes one run from "
                      "t = 0; split the file at the reset)");
-  ParamSet edited = o.config.params;  // the run's parameters as events change them (live_edit.h)
-
-  const auto columns = scene->columns();
-  // Energy monitor (energy_monitor.h): two columns after the scene's, energy_gain = E - E0 - W_in (J)
-  // and energy_flag (0, then 1 from the first flagged step on); a warning on stderr; exit code unchanged.
-  const int energyCol = EnergyMonitor::energyColumn(columns);
-  EnergyMonitor monitor;
-  std::vector<std::string> csvColumns = columns;
-  if (energyCol >= 0) csvColumns.insert(csvColumns.end(), {"energy_gain", "energy_flag"});
   CsvWriter csv;
-  if (!o.csvPath.empty()) csv.open(o.csvPath, csvColumns, o.timings ? CsvTimings::Keep : CsvTimings::Drop);
-  std::vector<double> row;
-  auto checkRow = [&](long k) {
-    scene->diagnostics(row);
-    for (size_t c = 0; c < row.size(); ++c)
-      if (!std::isfinite(row[c]))
-        throw SimulationDiverged("step " + std::to_string(k) + " (t=" + formatNumber(scene->time()) + "): '" +
-                                 columns[c] + "' is not finite");
-  };
-  auto monitorRow = [&](long k) {
-    if (energyCol < 0) return;
-    if (k == 0) monitor.start(row[size_t(energyCol)], scene->inputWork(), scene->energyScale());
-    else if (monitor.update(k, scene->time(), row[size_t(energyCol)], scene->inputWork(), scene->energyScale()))
-      std::fprintf(stderr, "varsim: warning: %s\n", monitor.message().c_str());
-    row.insert(row.end(), {monitor.gain(), monitor.flagged() ? 1.0 : 0.0});
-  };
-  // The scene's parameter warning (Scene::parameterWarning), printed when it appears or changes.
-  std::string warned;
-  auto warnParams = [&](long k) {
-    const std::string w = scene->parameterWarning();
-    if (w != warned && !w.empty())
-      std::fprintf(stderr, "varsim: warning: %s (step %ld, t=%s): %s\n", o.config.scene.c_str(), k,
-                   formatNumber(scene->time()).c_str(), w.c_str());
-    warned = w;
-  };
-  warnParams(0);
-  checkRow(0);
-  monitorRow(0);
-  csv.write(row);
+  if (!o.csvPath.empty()) csv.open(o.csvPath, run.columns(), o.timings ? CsvTimings::Keep : CsvTimings::Drop);
+  csv.write(run.row());
   for (long k = 0; k < steps; ++k) {
     const auto [first, last] = track.eventsAt(k);  // before step k's physics, as in the app
     for (size_t i = first; i < last; ++i)
-      if (applyInputEvent(*scene, o.config.scene, edited, track.events()[i]) == EditTiming::OnReset)
+      if (run.applyEvent(track.events()[i]) == EditTiming::OnReset)
         std::fprintf(stderr, "varsim: note: %s: '%s' takes effect on a reset only; this run keeps %s\n",
                      track.events()[i].where.c_str(), track.events()[i].key.c_str(),
-                     scene->params().valueText(track.events()[i].key).c_str());
-    if (first < last) warnParams(k);
-    if (first < last && energyCol >= 0) {  // an edit's energy jump at fixed state is work (e.g. gravity)
-      const double before = row[size_t(energyCol)];
-      scene->diagnostics(row);
-      monitor.addEditWork(row[size_t(energyCol)] - before);
-    }
-    try {
-      scene->step(h, track.at(k));
-    } catch (const SimulationDiverged& e) {
-      throw SimulationDiverged("step " + std::to_string(k + 1) + ": " + e.what());
-    }
-    checkRow(k + 1);
-    monitorRow(k + 1);
-    if ((k + 1) % every == 0) csv.write(row);
+                     scene.params().valueText(track.events()[i].key).c_str());
+    if (first < last) run.endEdits();
+    run.step(track.at(k));
+    if ((k + 1) % every == 0) csv.write(run.row());
   }
   csv.finish();
   std::fprintf(stderr, "%s: %ld steps of h=%s, t=%s\n", o.config.scene.c_str(), steps, formatNumber(h).c_str(),
-               formatNumber(scene->time()).c_str());
+               formatNumber(scene.time()).c_str());
   return kExitOk;
 }
 

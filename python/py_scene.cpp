@@ -1,0 +1,203 @@
+// The Python Scene class; see py_scene.h. Rows come from RunSession::row(), the same vector `varsim run` writes.
+#include "python/py_scene.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
+#include "engine/sim/recorder.h"
+
+namespace py = pybind11;
+
+namespace varsim::python {
+
+namespace {
+constexpr char kMagic[8] = {'v', 'a', 'r', 's', 'i', 'm', 's', '1'};  // save() blob header
+
+py::object paramValue(const ParamSpec& spec, const ParamValue& v) {
+  switch (spec.type) {
+    case ParamType::Real: return py::float_(v.numbers.at(0));
+    case ParamType::Integer: return py::int_(long(v.numbers.at(0)));
+    case ParamType::Bool: return py::bool_(v.numbers.at(0) != 0.0);
+    case ParamType::Vector: return py::cast(v.numbers);
+    case ParamType::Choice:
+    case ParamType::Path: break;
+  }
+  return py::str(v.choice);
+}
+}  // namespace
+
+std::string paramText(const py::handle& value) {
+  if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "true" : "false";
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (py::isinstance<py::int_>(value)) return py::str(value).cast<std::string>();
+  if (py::isinstance<py::float_>(value)) return py::repr(value).cast<std::string>();
+  if (py::isinstance<py::sequence>(value)) {
+    std::string out;
+    for (const py::handle item : value.cast<py::sequence>()) out += (out.empty() ? "" : ",") + paramText(item);
+    return out;
+  }
+  return py::str(value).cast<std::string>();
+}
+
+PyScene::PyScene(SceneConfig config, const py::dict& overrides, const std::string& source) : config_(std::move(config)) {
+  for (const auto& [key, value] : overrides)
+    config_.params.setFromString(key.cast<std::string>(), paramText(value), source);
+  run_ = std::make_unique<RunSession>(config_, [this](const std::string& w) { warnings_.push_back(w); });
+  inputs_ = neutralInputs(run_->scene().controls());
+  const std::vector<std::string>& all = run_->columns();
+  for (size_t c = 0; c < all.size(); ++c)
+    if (!isWallClockColumn(all[c])) kept_.push_back(c), columns_.push_back(all[c]);
+}
+
+py::dict PyScene::params() const {
+  py::dict out;
+  const ParamSet& p = run_->edited();
+  for (const ParamSpec& spec : p.specs()) out[py::str(spec.key)] = paramValue(spec, p.value(spec.key));
+  return out;
+}
+
+void PyScene::flushEdits() {
+  if (pendingEdits_) run_->endEdits();
+  pendingEdits_ = false;
+}
+
+void PyScene::stepLoop(long steps, long every, std::vector<double>* out) {
+  flushEdits();
+  const std::vector<double>& r = run_->row();
+  for (long k = 0; k < steps; ++k) {
+    run_->step(inputs_);
+    if (out && (k + 1) % every == 0)
+      for (size_t c : kept_) out->push_back(r[c]);
+  }
+}
+
+void PyScene::step(long n) {
+  if (n < 0) throw BadInput("step: n " + std::to_string(n) + ": negative; allowed a whole number >= 0");
+  py::gil_scoped_release release;
+  stepLoop(n, 1, nullptr);
+}
+
+py::dict PyScene::run(py::object steps, py::object duration, long every) {
+  if (!steps.is_none() && !duration.is_none()) throw BadInput("run: steps and duration are exclusive; give one");
+  if (every < 1) throw BadInput("run: every " + std::to_string(every) + ": allowed a whole number >= 1");
+  const double n = steps.is_none() ? (duration.is_none() ? 10.0 : duration.cast<double>()) / run_->h()
+                                   : steps.cast<double>();
+  if (!(n >= 0 && n <= 1e8))
+    throw BadInput("run: " + formatNumber(n) + " steps; allowed a whole number in [0, 1e+08]");
+  const long count = long(std::llround(n));
+  std::vector<double> data;
+  data.reserve(size_t(count / every + 1) * kept_.size());
+  {
+    py::gil_scoped_release release;
+    flushEdits();
+    for (size_t c : kept_) data.push_back(run_->row()[c]);
+    stepLoop(count, every, &data);
+  }
+  const size_t rows = data.size() / kept_.size();
+  py::dict out;
+  for (size_t c = 0; c < kept_.size(); ++c) {
+    py::array_t<double> a{py::ssize_t(rows)};
+    double* dst = a.mutable_data();
+    for (size_t i = 0; i < rows; ++i) dst[i] = data[i * kept_.size() + c];
+    out[py::str(columns_[c])] = a;
+  }
+  return out;
+}
+
+py::dict PyScene::row() {
+  flushEdits();
+  py::dict out;
+  for (size_t c = 0; c < kept_.size(); ++c) out[py::str(columns_[c])] = run_->row()[kept_[c]];
+  return out;
+}
+
+void PyScene::set(const py::dict& values) {
+  for (const auto& [key, value] : values) {
+    InputEvent e{run_->stepCount(), InputEvent::Kind::Param, key.cast<std::string>(), paramText(value), ""};
+    if (run_->applyEvent(e) == EditTiming::OnReset)
+      warnings_.push_back("'" + e.key + "' takes effect on a reset only; this scene keeps " +
+                          run_->scene().params().valueText(e.key));
+    pendingEdits_ = true;
+  }
+}
+
+void PyScene::edit(const std::string& key, const std::string& value) {
+  run_->applyEvent({run_->stepCount(), InputEvent::Kind::Edit, key, value, ""});
+  pendingEdits_ = true;
+}
+
+py::list PyScene::controls() const {
+  py::list out;
+  for (const ControlSpec& c : run_->scene().controls())
+    out.append(py::dict(py::arg("name") = c.name, py::arg("min") = c.min, py::arg("max") = c.max,
+                        py::arg("neutral") = c.neutral, py::arg("help") = c.help));
+  return out;
+}
+
+py::dict PyScene::controlValues() const {
+  py::dict out;
+  const auto specs = run_->scene().controls();
+  for (size_t i = 0; i < specs.size(); ++i) out[py::str(specs[i].name)] = inputs_[i];
+  return out;
+}
+
+void PyScene::setControls(const py::dict& values) {
+  const auto specs = run_->scene().controls();
+  InputVector next = inputs_;
+  for (const auto& [key, value] : values) {
+    const std::string name = key.cast<std::string>();
+    size_t i = 0;
+    while (i < specs.size() && specs[i].name != name) ++i;
+    if (i == specs.size()) {
+      std::string allowed;
+      for (const ControlSpec& c : specs) allowed += (allowed.empty() ? "" : ", ") + c.name;
+      throw BadInput("set_controls: unknown control '" + shortText(name) + "' for scene '" + config_.scene +
+                     "'; allowed: " + (allowed.empty() ? "none" : allowed));
+    }
+    next[i] = value.cast<double>();
+  }
+  sanitizeInputs(specs, next);  // clamped to each range, non-finite -> neutral, as for the gamepad
+  inputs_ = next;
+}
+
+py::bytes PyScene::save() const {
+  std::vector<double> state = run_->saveState();
+  state.insert(state.begin(), inputs_.begin(), inputs_.end());
+  std::string blob(kMagic, sizeof kMagic);
+  blob += config_.scene + '\0';
+  blob.append(reinterpret_cast<const char*>(state.data()), state.size() * sizeof(double));
+  return py::bytes(blob);
+}
+
+void PyScene::load(const py::bytes& bytes) {
+  const std::string blob = bytes;
+  const size_t nameEnd = blob.find('\0', sizeof kMagic);
+  if (blob.compare(0, sizeof kMagic, kMagic, sizeof kMagic) != 0 || nameEnd == std::string::npos)
+    throw BadInput("load: not a varsim Scene.save() snapshot (" + std::to_string(blob.size()) + " bytes)");
+  const std::string scene = blob.substr(sizeof kMagic, nameEnd - sizeof kMagic);
+  if (scene != config_.scene)
+    throw BadInput("load: snapshot of scene '" + shortText(scene) + "'; this scene is '" + config_.scene + "'");
+  const size_t bytesLeft = blob.size() - nameEnd - 1;
+  if (bytesLeft % sizeof(double) != 0 || bytesLeft / sizeof(double) < inputs_.size())
+    throw BadInput("load: snapshot of " + std::to_string(bytesLeft) + " state bytes is truncated");
+  std::vector<double> state(bytesLeft / sizeof(double));
+  std::memcpy(state.data(), blob.data() + nameEnd + 1, bytesLeft);
+  const InputVector inputs(state.begin(), state.begin() + long(inputs_.size()));
+  run_->loadState({state.begin() + long(inputs_.size()), state.end()});
+  inputs_ = inputs;
+  pendingEdits_ = false;
+}
+
+py::object PyScene::state() const {
+  const std::vector<double> x = run_->scene().saveState();
+  py::array_t<double> a(py::ssize_t(x.size()), x.data());  // copies
+  a.attr("setflags")(py::arg("write") = false);
+  return std::move(a);
+}
+
+}  // namespace varsim::python

@@ -1,0 +1,75 @@
+// pybind11 declarations of varsim.Scene: names, docstrings (with units) and the GIL policy of each method.
+#include <pybind11/stl.h>
+
+#include "python/py_scene.h"
+#include "scenes/scene_file.h"
+
+namespace py = pybind11;
+
+namespace varsim::python {
+
+void bindScene(py::module_& m) {
+  py::class_<PyScene>(m, "Scene", R"doc(A registered scene stepped at its fixed step dt, exactly as `varsim run` steps it.
+
+Scene(name, **params): the scene's defaults (see varsim.describe(name)) with params overriding them; a refused
+value raises varsim.BadInput naming the key, the value and the allowed range. Scene.from_file(path, **overrides)
+reads a scene file (JSON) as `varsim run FILE.json` does.)doc")
+      .def(py::init([](const std::string& name, const py::kwargs& params) {
+             SceneConfig config{name, sceneDefaults(name)};
+             return std::make_unique<PyScene>(std::move(config), params, "varsim.Scene");
+           }),
+           py::arg("name"))
+      .def_static(
+          "from_file",
+          [](const std::string& path, const py::kwargs& overrides) {
+            return std::make_unique<PyScene>(loadSceneFile(path), overrides, "varsim.Scene.from_file");
+          },
+          py::arg("path"), "Scene from a scene file (JSON {\"scene\": name, \"params\": {...}}), then overrides.")
+      .def_property_readonly("name", &PyScene::name, "Registered scene name (str).")
+      .def_property_readonly("params", &PyScene::params,
+                             "Parameters in force (dict key -> value, SI units as varsim.describe lists them), "
+                             "live edits included; keys that only take effect on a rebuild show their edited value.")
+      .def_property_readonly("dt", &PyScene::dt, "Fixed step h (s).")
+      .def_property_readonly("t", &PyScene::time, "Simulated time (s).")
+      .def_property_readonly("step_count", &PyScene::stepCount, "Physics steps taken since construction.")
+      .def_property_readonly("columns", &PyScene::columns,
+                             "Names of the CSV columns `varsim run` writes (wall-clock columns left out), in order.")
+      .def("step", &PyScene::step, py::arg("n") = 1,
+           "Advance n steps of dt with the current controls (GIL released). Raises varsim.Diverged naming the step "
+           "and quantity.")
+      .def("run", &PyScene::run, py::arg("steps") = py::none(), py::arg("duration") = py::none(),
+           py::arg("every") = 1,
+           R"doc(Step `steps` times (or round(duration / dt), duration in s; default 10 s) and return a dict of 1-D
+float64 numpy arrays keyed by column: the current row, then every `every`-th row, exactly the numbers of
+`varsim run --steps N --every K --csv` (energy_gain in J and energy_flag included). The GIL is released.)doc")
+      .def("row", &PyScene::row, "The current row (dict column -> float), units as in varsim.describe.")
+      .def(
+          "set", [](PyScene& s, const py::kwargs& values) { s.set(values); },
+          "Live parameter edits (key=value), applied before the next step exactly like a `param` event of an input "
+          "file; keys that are not live take effect on a rebuild only (a line is added to warnings).")
+      .def("edit", &PyScene::edit, py::arg("key"), py::arg("value"),
+           "A scene edit (e.g. a picked joint's eps), as an `edit` event of an input file; an empty value clears it.")
+      .def_property_readonly("controls", &PyScene::controls,
+                             "Control channels: list of dicts name, min, max, neutral, help (scene units).")
+      .def_property_readonly("control_values", &PyScene::controlValues, "Current control values (dict name -> value).")
+      .def(
+          "set_controls", [](PyScene& s, const py::kwargs& values) { s.setControls(values); },
+          "Set control values by name; each is clamped to [min, max] and a non-finite value becomes neutral, as for "
+          "a gamepad. They hold until changed.")
+      .def("save", &PyScene::save,
+           "Snapshot (bytes) of the full state, the energy monitor, the step count and the controls; load() of it "
+           "resumes bit-identically.")
+      .def("load", &PyScene::load, py::arg("snapshot"),
+           "Restore a save() of the same scene with the same parameters (BadInput otherwise).")
+      .def("state", &PyScene::state,
+           "The scene's full saved state as a read-only float64 array (a copy; layout per scene family, see "
+           "docs/python.md).")
+      .def_property_readonly("warning", &PyScene::warning, "The scene's current parameter warning ('' when none).")
+      .def_property_readonly("warnings", &PyScene::warnings,
+                             "Every warning line `varsim run` would print on stderr so far (list of str).")
+      .def_property_readonly("energy_scale", &PyScene::energyScale,
+                             "Energy (J) the integrator's legitimate error is proportional to at this state.")
+      .def_property_readonly("input_work", &PyScene::inputWork, "Work (J) done by controls and sources since reset.");
+}
+
+}  // namespace varsim::python
