@@ -66,13 +66,17 @@ void PyScene::flushEdits() {
   pendingEdits_ = false;
 }
 
-void PyScene::stepLoop(long steps, long every, std::vector<double>* out) {
+void PyScene::record(std::vector<std::vector<double>>& out, size_t at) const {
+  const double* r = run_->row().data();
+  for (size_t c = 0; c < kept_.size(); ++c) out[c][at] = r[kept_[c]];
+}
+
+void PyScene::stepLoop(long steps, long every, std::vector<std::vector<double>>* out) {
   flushEdits();
-  const std::vector<double>& r = run_->row();
+  size_t at = 1;  // row 0 is the state the loop starts from
   for (long k = 0; k < steps; ++k) {
     run_->step(inputs_);
-    if (out && (k + 1) % every == 0)
-      for (size_t c : kept_) out->push_back(r[c]);
+    if (out && (k + 1) % every == 0) record(*out, at++);
   }
 }
 
@@ -90,22 +94,17 @@ py::dict PyScene::run(py::object steps, py::object duration, long every) {
   if (!(n >= 0 && n <= 1e8))
     throw BadInput("run: " + formatNumber(n) + " steps; allowed a whole number in [0, 1e+08]");
   const long count = long(std::llround(n));
-  std::vector<double> data;
-  data.reserve(size_t(count / every + 1) * kept_.size());
+  // One contiguous vector per column (column-major as numpy wants them), filled while the GIL is released.
+  std::vector<std::vector<double>> data(kept_.size(), std::vector<double>(size_t(count / every + 1)));
   {
     py::gil_scoped_release release;
     flushEdits();
-    for (size_t c : kept_) data.push_back(run_->row()[c]);
+    record(data, 0);
     stepLoop(count, every, &data);
   }
-  const size_t rows = data.size() / kept_.size();
   py::dict out;
-  for (size_t c = 0; c < kept_.size(); ++c) {
-    py::array_t<double> a{py::ssize_t(rows)};
-    double* dst = a.mutable_data();
-    for (size_t i = 0; i < rows; ++i) dst[i] = data[i * kept_.size() + c];
-    out[py::str(columns_[c])] = a;
-  }
+  for (size_t c = 0; c < kept_.size(); ++c)
+    out[py::str(columns_[c])] = py::array_t<double>(py::ssize_t(data[c].size()), data[c].data());
   return out;
 }
 

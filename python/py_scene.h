@@ -44,7 +44,9 @@ class PyScene {
 
  private:
   void flushEdits();
-  void stepLoop(long steps, long every, std::vector<double>* out);  // GIL released by the caller
+  void record(std::vector<std::vector<double>>& out, size_t at) const;  // the row's kept columns into row `at`
+  // `steps` steps, recording every `every`-th row into out (if given, sized for them) from row 1 on; the caller releases the GIL.
+  void stepLoop(long steps, long every, std::vector<std::vector<double>>* out);
 
   SceneConfig config_;
   std::unique_ptr<RunSession> run_;

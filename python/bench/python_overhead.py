@@ -2,7 +2,7 @@
   - Scene.run() against `varsim run` (same scene, steps, no CSV file) on the ladder N = 100 (2000 steps) and the
     rigid body (1e5 steps); `varsim run` is timed as a process, so its start-up (~ms) is in its column;
   - Scene.step() called n times from Python against one Scene.step(n): the per-call overhead.
-Usage: PYTHONPATH=build/python /usr/bin/python3 python/bench/bench_overhead.py build/ui/varsim [--quick]"""
+Usage: PYTHONPATH=build/python /usr/bin/python3 python/bench/python_overhead.py build/ui/varsim [--quick]"""
 import subprocess
 import sys
 import time
