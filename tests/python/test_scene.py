@@ -135,3 +135,17 @@ def test_state_is_a_read_only_copy():
     del s
     gc.collect()
     assert np.isfinite(x).all()  # the array owns its numbers: it outlives the scene
+
+
+def test_diverged_carries_the_cli_message_and_keeps_the_last_good_state(cli):
+    code, err = cli.run("run", "rigid_body", "--set", "integrator=rk2", "--set", "dt=2", "--steps", "20")
+    assert code == 3
+    cli_message = err.strip().splitlines()[-1].split("varsim: diverged: ", 1)[1]
+    s = varsim.Scene("rigid_body", integrator="rk2", dt=2.0)
+    with pytest.raises(varsim.Diverged) as e:
+        s.run(steps=20)
+    assert isinstance(e.value, RuntimeError)
+    assert str(e.value) == cli_message and cli_message.startswith("step 7: ")
+    good = varsim.Scene("rigid_body", integrator="rk2", dt=2.0)
+    good.step(6)
+    assert s.step_count == 6 and s.row() == good.row() and s.state().tobytes() == good.state().tobytes()
