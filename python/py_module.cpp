@@ -21,7 +21,7 @@ std::string studyCsvText(const std::vector<std::string>& args) {
   py::gil_scoped_release release;
   study::StudyControl control;
   const study::StudyOutcome outcome = study::runStudy(problem, options, control, false);
-  return study::studyCsv(outcome.results, options.timings);
+  return study::studyCsvFile(problem, options, outcome.results);
 }
 
 }  // namespace

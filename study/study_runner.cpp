@@ -261,6 +261,13 @@ std::string studySummary(const StudyProblem& p, const std::vector<RunResult>& re
   return out;
 }
 
+std::string studyCsvFile(const StudyProblem& p, const StudyOptions& o, const std::vector<RunResult>& results) {
+  if (p.figure != "fig3") return studyCsv(results, o.timings);
+  std::string out;  // fig3: the orbit of its one case at its one step
+  for (const std::string& row : orbitRows(p, o.seed, 0, p.steps[0])) out += row + '\n';
+  return out;
+}
+
 int studyCommand(const std::vector<std::string>& args) {
   const StudyOptions o = parseStudyArgs(args);
   const StudyProblem p = configuredProblem(o);
@@ -272,11 +279,7 @@ int studyCommand(const std::vector<std::string>& args) {
   std::printf("%s", studySummary(p, results).c_str());
   if (o.csvPath.empty()) return 0;
   std::ofstream csv(o.csvPath, std::ios::binary);
-  if (p.figure == "fig3") {
-    for (const std::string& row : orbitRows(p, o.seed, 0, p.steps[0])) csv << row << '\n';
-  } else {
-    csv << studyCsv(results, o.timings);
-  }
+  csv << studyCsvFile(p, o, results);
   if (!csv) throw BadInput("--csv " + shortText(o.csvPath) + ": write failed");
   return 0;
 }

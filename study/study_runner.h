@@ -55,6 +55,9 @@ std::vector<RunResult> runStudy(const StudyProblem& problem, const StudyOptions&
 // CSV text of the results (header + rows, %.17g; timing columns only with
 // `timings`).
 std::string studyCsv(const std::vector<RunResult>& results, bool timings);
+// What `--csv` writes: studyCsv, except fig3, whose file is the orbit of its one case (orbitRows).
+std::string studyCsvFile(const StudyProblem& problem, const StudyOptions& options,
+                         const std::vector<RunResult>& results);
 // The aggregated table, orders, blow-ups and cost at equal error, as printed on
 // stdout.
 std::string studySummary(const StudyProblem& problem, const std::vector<RunResult>& results);

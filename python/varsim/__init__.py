@@ -38,7 +38,7 @@ def csv_table(text):
 def study(figure, runs=None, seed=1, threads=1, duration=None, methods=None, h=None, hmax=None, hmin=None,
           timings=False):
     """Run an integrator study as `varsim study FIGURE ...` does and return its CSV as a dict of arrays
-    (one row per (method, h, run), sorted). figure: 'fig3' | 'fig4' | 'fig5' | 'fig5s'; runs: random cases
+    (one row per (method, h, run), sorted; for fig3 the orbit of its one case, as its --csv). figure: 'fig3' | 'fig4' | 'fig5' | 'fig5s'; runs: random cases
     (None: the figure's default); seed: integer; threads: worker threads (1-64); duration (s), h, hmax,
     hmin (s) and methods (list of names) as the command's flags. The GIL is released while it runs; the numbers do
     not depend on threads. Raises BadInput with the command's message."""

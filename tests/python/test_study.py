@@ -17,3 +17,8 @@ def test_study_bad_input():
         assert "fig9" in str(e)
     else:
         raise AssertionError("fig9 accepted")
+
+
+def test_fig3_orbit_equals_cli_csv(cli):
+    expected = cli.csv("study", "fig3", "--seed", "3", "--threads", "1", "--duration", "4")
+    assert_same_table(varsim.study("fig3", seed=3, duration=4), expected)
