@@ -16,6 +16,7 @@
 #include "engine/sim/number_text.h"
 #include "engine/sim/param.h"
 #include "study/study_aggregate.h"
+#include "study/study_merge.h"
 
 namespace varsim::study {
 namespace {
@@ -23,7 +24,8 @@ namespace {
 const char* kUsage =
     "usage: varsim study fig3|fig4|fig5|fig5s [--runs N] [--seed S] "
     "[--csv FILE] [--timings] [--threads K] [--duration T] "
-    "[--methods M1,M2,...] [--hmax H] [--hmin H] [--h H (fig3)]";
+    "[--methods M1,M2,...] [--hmax H] [--hmin H] [--h H (fig3)] [--shard I/N] | "
+    "varsim study merge PART.csv... --csv ALL.csv";
 
 // A typed step, refused unless it is one of the figure's steps.
 double figureStep(const std::string& flag, const std::string& value, const StudyProblem& p) {
@@ -83,7 +85,12 @@ StudyOptions parseStudyArgs(const std::vector<std::string>& args) {
     const std::string& v = args[++i];
     if (flag == "--runs")
       o.runs = int(countFlag(flag, v, 1, 1000));
-    else if (flag == "--seed")
+    else if (flag == "--shard") {
+      const auto slash = v.find('/');
+      if (slash == std::string::npos) throw BadInput("--shard " + shortText(v) + ": expected I/N (shard I of N, 1 <= I <= N)");
+      o.shards = int(countFlag("--shard N", v.substr(slash + 1), 1, 1000));
+      o.shard = int(countFlag("--shard I", v.substr(0, slash), 1, o.shards));
+    } else if (flag == "--seed")
       o.seed = std::uint64_t(countFlag(flag, v, 0, 9007199254740992.0));
     else if (flag == "--threads")
       o.threads = int(countFlag(flag, v, 1, 64));
@@ -145,6 +152,7 @@ StudyOutcome runStudy(const StudyProblem& p, const StudyOptions& o, StudyControl
         interrupted = true;
         break;
       }
+      if (run % o.shards != o.shard - 1) continue;  // another shard's case
       try {
         runCase(p, o.seed, run, perRun[size_t(run)], &control);
       } catch (const StudyCancelled&) {
@@ -269,6 +277,7 @@ std::string studyCsvFile(const StudyProblem& p, const StudyOptions& o, const std
 }
 
 int studyCommand(const std::vector<std::string>& args) {
+  if (args.size() > 1 && args[1] == "merge") return studyMergeCommand(args);
   const StudyOptions o = parseStudyArgs(args);
   const StudyProblem p = configuredProblem(o);
   if (!o.csvPath.empty()) {  // refuse an unwritable path before the work, not after

@@ -27,6 +27,7 @@ struct StudyOptions {
   int threads = 0;  // 0: std::thread::hardware_concurrency()
   std::vector<std::string> methods;  // empty: all of the figure's; else a subset (kept in the figure's order)
   double hMax = -1.0, hMin = -1.0;   // s, -1: no bound; else one of the figure's steps (not fig3)
+  int shard = 1, shards = 1;         // --shard I/N: only the cases (runs) r with r % N == I - 1
 };
 
 // Parses args (args[0] == "study"); throws BadInput naming the flag, the value

@@ -36,12 +36,13 @@ def csv_table(text):
 
 
 def study(figure, runs=None, seed=1, threads=1, duration=None, methods=None, h=None, hmax=None, hmin=None,
-          timings=False):
+          timings=False, shard=None):
     """Run an integrator study as `varsim study FIGURE ...` does and return its CSV as a dict of arrays
     (one row per (method, h, run), sorted; for fig3 the orbit of its one case, as its --csv). figure: 'fig3' | 'fig4' | 'fig5' | 'fig5s'; runs: random cases
     (None: the figure's default); seed: integer; threads: worker threads (1-64); duration (s), h, hmax,
     hmin (s) and methods (list of names) as the command's flags. The GIL is released while it runs; the numbers do
-    not depend on threads. Raises BadInput with the command's message."""
+    not depend on threads. shard=(i, n) runs only shard i of n (1 <= i <= n: the cases r with r % n == i - 1), as
+    --shard i/n; the shards' rows together are the unsharded run's. Raises BadInput with the command's message."""
     args = ["study", figure, "--seed", str(seed), "--threads", str(threads)]
     for flag, value in (("--runs", runs), ("--duration", duration), ("--h", h), ("--hmax", hmax),
                         ("--hmin", hmin)):
@@ -49,6 +50,8 @@ def study(figure, runs=None, seed=1, threads=1, duration=None, methods=None, h=N
             args += [flag, repr(value) if isinstance(value, float) else str(value)]
     if methods is not None:
         args += ["--methods", ",".join(methods)]
+    if shard is not None:
+        args += ["--shard", "%d/%d" % tuple(shard)]
     if timings:
         args.append("--timings")
     return csv_table(_varsim.study_csv(args))
