@@ -16,6 +16,7 @@
 
 #include "render/frame_signature.h"
 #include "render/screenshot.h"
+#include "render/subject_framing.h"
 #include "ui/app/app_state.h"
 #include "ui/app/keyboard.h"
 #include "ui/app/panel_redraw_check.h"
@@ -169,6 +170,17 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   app.frameCosts.add(FramePhase::UiRender, phase.lap());
 }
 
+// The scene's default view (render/subject_framing.h) when one is due: after a switch, a reset or
+// "reset view", and on a resized view unless the user moved the camera since the last framing.
+void frameViewIfDue(AppState& app) {
+  const bool resized = app.view.w != app.framedViewW || app.view.h != app.framedViewH;
+  if (!app.reframeView && !(resized && !app.cameraMoved)) return;
+  if (!(app.view.w > 0.0f && app.view.h > 0.0f)) return;
+  frameSubject(app.camera, app.drawList, app.view.w / app.view.h);
+  app.reframeView = app.cameraMoved = false;
+  app.framedViewW = app.view.w, app.framedViewH = app.view.h;
+}
+
 // A camera drag or wheel over the view while the worker is still inside the last frame's steps.
 bool staleFrameWanted(const AppState& app) {
   if (!app.physicsThread || app.freshFrameNeeded || app.uiSnapshot.empty() || !app.physics.running()) return false;
@@ -256,6 +268,7 @@ int runAppFrame(AppState& app, double wallDt) {
     addPlanDrawing(app);
     app.frameCosts.add(FramePhase::DrawList, phase.lap());
     app.camera.update(app.drawList.camera, float(wallDt));
+    frameViewIfDue(app);
   }
 
   if (!app.hideUi) {

@@ -43,9 +43,19 @@ void AppState::onSceneLoaded() {
   driver.setLiveInput(&live);
   if (driver.replaying()) driver.stopReplay();
   settings.lastScene = name;
-  camera.adoptedHint = false;  // the new scene's camera hint (distance, follow) is taken next frame
+  reframeView = true;  // the new scene's default view is taken next frame (render/subject_framing.h)
   paramErrors.clear();
   calibratingControl = -1;
+}
+
+void AppState::resetScene() {
+  try {
+    driver.reset();
+    live.resetRamps();
+    reframeView = true;
+  } catch (const std::exception& e) {
+    notify(std::string("reset failed: ") + e.what(), true);
+  }
 }
 
 void AppState::saveSettings() {

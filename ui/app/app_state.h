@@ -75,6 +75,11 @@ struct AppState {
   std::map<std::string, bool> panelOutsideView;
   float menuBarHeight = 0.0f;          // this frame's main menu bar, 0 when hidden
   bool cameraDrag[3] = {false, false, false};  // per mouse button: pressed over the view
+  // Default framing (render/subject_framing.h): due after a scene switch, a reset and "reset view"
+  // (Home), and when the view's size changes while the user has not moved the camera since.
+  bool reframeView = true;
+  bool cameraMoved = false;
+  float framedViewW = 0.0f, framedViewH = 0.0f;
   std::string panelLayoutFile;         // ImGui's ini (interactive runs only; io.IniFilename points here)
   StudyPanel study;                    // the "Integrator study" window (F4) and its worker thread
   PlanPanelState plan;  // the Plan panel (scenes with a plan problem): its worker, plan and Play (plan_panel.h)
@@ -113,6 +118,9 @@ struct AppState {
   bool loadScene(const std::string& name, const ParamSet& params);
   // After driver.load(): input mapping of the new scene, camera re-adopts its hint, errors cleared.
   void onSceneLoaded();
+  // Rebuilds the scene (pending parameters applied), restarts the input ramps and frames the view;
+  // a failure is a notice, the old state stays.
+  void resetScene();
   void saveSettings();
   // Interactive runs: ImGui keeps the panel layout in panelLayoutPath(settingsPath), so moved and
   // resized panels come back. Call before the first frame; smoke tests and benchmarks never do.

@@ -68,13 +68,10 @@ void handleShortcuts(AppState& app) {
         if (!d.stepBack()) app.notify("history: oldest stored state reached");
         break;
       case GLFW_KEY_BACKSPACE:
-        if (e.repeat) break;
-        try {
-          d.reset();
-          app.live.resetRamps();
-        } catch (const std::exception& ex) {
-          app.notify(std::string("reset failed: ") + ex.what(), true);
-        }
+        if (!e.repeat) app.resetScene();
+        break;
+      case GLFW_KEY_HOME:
+        if (!e.repeat) app.reframeView = true;
         break;
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD: d.setSpeed(fasterSpeed(d.speed())); break;
@@ -115,10 +112,13 @@ void handleCameraMouse(AppState& app) {
     dragging[b] = app.cameraDrag[b] && !ImGui::IsMouseClicked(b) && ImGui::IsMouseDragging(b, 0.0f);
   }
   // While the Plan panel picks a goal, a left drag sets its heading instead (plan_panel_view.cpp).
-  if (dragging[ImGuiMouseButton_Left] && !app.plan.picking) app.camera.orbit(io.MouseDelta.x, io.MouseDelta.y);
-  if (dragging[ImGuiMouseButton_Right] || dragging[ImGuiMouseButton_Middle])
-    app.camera.pan(io.MouseDelta.x, io.MouseDelta.y, int(app.view.h));  // metres per pixel of the view's height
-  if (overView && io.MouseWheel != 0.0f) app.camera.zoom(io.MouseWheel);
+  const bool orbiting = dragging[ImGuiMouseButton_Left] && !app.plan.picking;
+  const bool panning = dragging[ImGuiMouseButton_Right] || dragging[ImGuiMouseButton_Middle];
+  const bool zooming = overView && io.MouseWheel != 0.0f;
+  if (orbiting) app.camera.orbit(io.MouseDelta.x, io.MouseDelta.y);
+  if (panning) app.camera.pan(io.MouseDelta.x, io.MouseDelta.y, int(app.view.h));  // metres per pixel of the view's height
+  if (zooming) app.camera.zoom(io.MouseWheel);
+  if (orbiting || panning || zooming) app.cameraMoved = true;  // a view resize keeps the user's camera
 }
 
 }  // namespace varsim

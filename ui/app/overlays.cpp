@@ -130,6 +130,7 @@ void drawHelpOverlay(AppState& app) {
       {"F4", "integrator study: RK2/RK4/Newmark vs the variational integrators (seed 000 Figs. 3-5)"},
       {"F12 or P", "save a PNG screenshot in the working directory"},
       {"Ctrl+Q", "quit (saves settings and a --record file; so do the close button and Ctrl+C)"},
+      {"Home", "reset view: frame the whole scene again"},
       {"left drag", "orbit the camera"},
       {"right / middle drag", "pan"},
       {"wheel", "zoom"},

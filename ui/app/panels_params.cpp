@@ -162,13 +162,7 @@ void drawParametersPanel(AppState& app) {
   ImGui::PopItemWidth();
   if (!app.driver.pendingKeys().empty()) {
     ImGui::Separator();
-    if (ImGui::Button("Reset to apply (Backspace)")) {
-      try {
-        app.driver.reset();
-      } catch (const std::exception& e) {
-        app.notify(std::string("reset failed: ") + e.what(), true);
-      }
-    }
+    if (ImGui::Button("Reset to apply (Backspace)")) app.resetScene();
   }
   ImGui::End();
 }

@@ -130,6 +130,7 @@ void drawMainMenu(AppState& app) {
     ImGui::Separator();
     drawMsaaMenu(app);
     ImGui::Separator();
+    if (ImGui::MenuItem("Reset view", "Home")) app.reframeView = true;
     ImGui::MenuItem("Hide all panels", "Tab", &app.hideUi);
     ImGui::MenuItem("Screenshot", "F12 / P", &app.screenshotRequested);
     ImGui::EndMenu();
@@ -139,9 +140,7 @@ void drawMainMenu(AppState& app) {
     if (ImGui::MenuItem(d.paused() ? "Run" : "Pause", "Space")) d.setPaused(!d.paused());
     if (ImGui::MenuItem("Step", ".")) { d.setPaused(true); d.stepOnce(); }
     if (ImGui::MenuItem("Step back", ",")) d.stepBack();
-    if (ImGui::MenuItem("Reset", "Backspace")) {
-      try { d.reset(); } catch (const std::exception& e) { app.notify(std::string("reset failed: ") + e.what(), true); }
-    }
+    if (ImGui::MenuItem("Reset", "Backspace")) app.resetScene();
     ImGui::Separator();
     // Off = --sync-physics: the steps run before the frame is drawn (for comparison; same trajectory).
     bool worker = app.physicsThread;

@@ -13,15 +13,6 @@ namespace varsim {
 
 namespace {
 
-void tryReset(AppState& app) {
-  try {
-    app.driver.reset();
-    app.live.resetRamps();
-  } catch (const std::exception& e) {
-    app.notify(std::string("reset failed: ") + e.what(), true);
-  }
-}
-
 void drawRecordReplay(AppState& app) {
   SimDriver& d = app.driver;
   char path[512];
@@ -41,7 +32,7 @@ void drawRecordReplay(AppState& app) {
     }
   } else {
     if (ImGui::Button("Record from reset")) {
-      tryReset(app);
+      app.resetScene();
       d.startRecording();
     }
     std::snprintf(path, sizeof path, "%s", app.recordPath.c_str());
@@ -82,7 +73,7 @@ void drawSimulationPanel(AppState& app) {
   ImGui::SameLine();
   if (ImGui::Button("Step ->")) { d.setPaused(true); d.stepOnce(); }
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) tryReset(app);
+  if (ImGui::Button("Reset")) app.resetScene();
 
   ImGui::Text("t = %.4f s   step %ld", d.scene().time(), d.step());
   ImGui::PushItemWidth(-110.0f);
@@ -129,7 +120,7 @@ void drawSimulationPanel(AppState& app) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", d.divergedMessage().c_str());
     ImGui::PopTextWrapPos();
-    if (ImGui::Button("Reset (Backspace)")) tryReset(app);
+    if (ImGui::Button("Reset (Backspace)")) app.resetScene();
     ImGui::SameLine();
     ImGui::TextDisabled("or step back with , (comma)");
   }
