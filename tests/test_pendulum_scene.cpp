@@ -288,3 +288,34 @@ TEST_CASE("PendulumTrapezoidalReportsTheSolvabilityBoundAndWarnsWithoutClamping"
   CHECK(panels[0].header[0].kind == PanelWidget::Kind::Text);
   CHECK(makePendulum({{"integrator", "midpoint"}})->panels(ctx).empty());
 }
+
+TEST_CASE("PendulumFirstJointReleaseRunsSeed003Fig3AtItsOwnStep") {
+  // Seed 003 Fig. 3's start: 19 links of 1/19 m with 1 kg bobs, the first joint at 0.5 rad, the others 0, h = 0.01,
+  // 10 s. Its curl (mean |joint angle| / cos^2(0.25)) is 0.028 rad, so the dt rule allows 0.71 19^-1.6 (0.8/0.028) = 0.19 in
+  // units of sqrt(length/g) (h = 0.01 is 0.137). The energy error stays below 1% of the swing's energy, the
+  // potential energy released, m g l (1 - cos 0.5) 19 20 / 2 = 12.0 J.
+  const std::string csv = testOut("pendulum_fig3.csv");
+  const auto r = runCaptured({"run", "pendulum", "--set", "links=19", "--set", "length=0.05263157894736842", "--set",
+                              "mass=1", "--set", "theta0=0.5", "--set", "release=first_joint", "--set", "dt=0.01",
+                              "--duration", "10", "--csv", csv});
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  const auto t = readCsv(csv);
+  const auto e = t.column("energy"), q2 = t.column("q_2"), q1 = t.column("q_1");
+  CHECK(q1[0] == 0.5);
+  CHECK(q2[0] == 0.0);
+  const double swing = 9.81 * (1.0 / 19) * (1 - std::cos(0.5)) * 19 * 20 / 2;
+  double dev = 0;
+  for (double x : e) dev = std::max(dev, std::abs(x - e[0]));
+  MESSAGE("max |E - E0| = " << dev << " J of the swing's " << swing << " J");
+  CHECK(dev < 1e-2 * swing);
+  // The curled release at the same step is still refused, naming what would run.
+  const auto curled = runCaptured({"run", "pendulum", "--set", "links=19", "--set", "length=0.05263157894736842",
+                                   "--set", "theta0=0.5", "--set", "dt=0.01", "--steps", "1"});
+  CHECK(curled.exitCode == 2);
+  CHECK(curled.err.find("allowed here dt <= ") != std::string::npos);
+  // A barely bent chain (seed 003's small-angle runs) is accepted at 0.01 s.
+  CHECK(runCaptured({"run", "pendulum", "--set", "links=19", "--set", "theta0=0.01", "--set", "dt=0.01", "--steps",
+                     "100"})
+            .exitCode == 0);
+}

@@ -37,7 +37,11 @@ std::vector<ParamSpec> pendulumParams() {
       ParamSpec::real("length", 0.5, 0.05, 10.0, "m", "length of every massless rod"),
       ParamSpec::real(
           "theta0", 0.8, -3.14159265358979, 3.14159265358979, "rad",
-          "initial angle of every joint relative to its parent (the first from straight down); released at rest"),
+          "release angle (see release); released at rest"),
+      ParamSpec::choice("release", "every_joint", {"every_joint", "first_joint"},
+                        "every_joint = every joint at theta0 relative to its parent (the first from straight down), a "
+                        "curled chain; first_joint = the first joint at theta0 from straight down and every other at 0, "
+                        "a straight chain swinging (seed 003 Fig. 3's start)"),
       ParamSpec::real("gravity", 9.81, 0.0, 100.0, "m/s^2", "gravitational acceleration, along -z"),
       ParamSpec::real("damping", 0.0, 0.0, 100.0, "N m s", "viscous damping of every joint (torque -c qdot_i)")
           .setLive(),
@@ -48,8 +52,10 @@ std::vector<ParamSpec> pendulumParams() {
           "alpha", 0.5, 0.0, 1.0, "",
           "midpoint only: L_d evaluated at q_k + alpha (q_k+1 - q_k); 1/2 is second order, other values first order"),
       ParamSpec::real("dt", 0.01, 1e-4, 0.05, "s",
-                      "time step; also refused above 0.71 links^-1.6 sqrt(length/gravity) (the step must resolve the "
-                      "chain's whipping links)")
+                      "time step; also refused above 0.71 links^-1.6 max(1, 0.8 rad / c) sqrt(length/gravity), c the "
+                      "release's mean |joint angle| (theta0 for every_joint, theta0/links for first_joint) over "
+                      "cos^2(theta0/2), halved for |theta0| > 2: the step must resolve the whipping of a curled chain or "
+                      "one released near upside down; a gently bent chain swings nearly linearly")
           .setLog(),
       ParamSpec::boolean("cache", true,
                          "memoise the tree's recursive frame quantities (off: recompute everything from scratch, as a "
@@ -57,27 +63,56 @@ std::vector<ParamSpec> pendulumParams() {
   };
 }
 
-// The largest accepted dimensionless step dt sqrt(gravity/length) for N links: 0.71 N^-1.6. A released chain
-// whips (its tip links spin up), so the step must resolve faster motion the more links there are. Measured with
-// every integrator, chains released at theta0 = 0.8 from rest (in units of the link time scale sqrt(length/g)):
-// N = 1 and 2 run 300 units at 0.7; N = 3 fails (midpoint Newton) at 0.14 within 60 units, runs 300 at 0.1;
-// N = 5 fails at 0.1, runs at 0.07; N = 10 fails at 0.05, runs at 0.03; N = 20 and 40 fail at 0.03. The rule keeps
-// below every failure and accepts N = 1 at 0.7 (5 cm links at dt = 0.05). It is not a guarantee for every release:
-// at theta0 = 2 the midpoint's Newton also fails at N = 2, 0.215 and N = 3, 0.1 (exit 3 naming the step); the
-// trapezoidal VI's solvability monitor (seed 002 Sec. 4) warns whenever h exceeds its a-priori bound.
-double maxScaledStep(int links) { return 0.71 * std::pow(double(links), -1.6); }
+// The release: joint angles relative to the parent, at rest.
+VectorXd releaseAngles(const ParamSet &p) {
+  const int n = int(p.integer("links"));
+  const double theta0 = p.real("theta0");
+  if (p.choice("release") == "every_joint") return VectorXd::Constant(n, theta0);
+  VectorXd q = VectorXd::Zero(n);
+  q(0) = theta0;
+  return q;
+}
+
+// How violently a release whips: its mean |joint angle| over cos^2(q_1/2) (q_1 from straight down), which grows
+// without bound as the release nears upside down.
+double releaseCurl(const VectorXd &q) {
+  const double c = std::cos(0.5 * q(0));
+  return q.cwiseAbs().mean() / std::max(c * c, 1e-300);
+}
+
+// The largest accepted dimensionless step dt sqrt(gravity/length): 0.71 N^-1.6 for a chain curled by 0.8 rad at
+// every joint, larger by 0.8 rad / c for a release whose curl c (releaseCurl) is smaller. A released chain whips
+// (its tip links spin up, the more links the faster), and how violently grows with the curl: a gently bent chain
+// swings nearly linearly, where the midpoint VI is stable at any step. Measured at theta0 = 0.8, every joint, in
+// units of sqrt(length/g): N = 1 and 2 run 300 units at 0.7; N = 3 fails (midpoint Newton) at 0.14, runs at 0.1;
+// N = 5 fails at 0.1, runs at 0.07; N = 10 fails at 0.05, runs at 0.03; N = 20 and 40 fail at 0.03. The curl
+// factor, measured by a sweep (N = 2, 5, 10, 19; theta0 = 0.01, 0.1, 0.5, 1.5, 3; both releases; dt at the limit and
+// half of it, 5 s): with mean |q| alone first_joint at theta0 = 3 failed at the limit (N = 5 and 19, Newton also in
+// 1024 substeps) and ran at half of it; the cos^2 divisor keeps those below the curled rule. Seed 003 Fig. 3's
+// start (19 links of 1/19 m, first joint 0.5 rad) has c = 0.028, so h = 0.01 (0.137 units) runs: energy error
+// 3.3e-3 J of the 12.0 J swing over 10 s. Releases beyond 2 rad from straight down get half the step: at
+// theta0 = 3 the curled rule's own limit failed (N = 2 at dt = 0.05, both releases; N = 5 first_joint) while half
+// of it ran 5 s for every N and release of the sweep.
+double maxScaledStep(int links, double curl, double firstAngle) {
+  const double nearUpsideDown = std::abs(firstAngle) > 2.0 ? 0.5 : 1.0;
+  return 0.71 * std::pow(double(links), -1.6) * std::max(1.0, 0.8 / std::max(curl, 1e-300)) * nearUpsideDown;
+}
 
 void checkStepResolvesTheChain(const ParamSet &p) {
   const int n = int(p.integer("links"));
   const double g = p.real("gravity"), l = p.real("length"), dt = p.real("dt");
-  const double scaled = dt * std::sqrt(g / l), limit = maxScaledStep(n);
+  const double curl = releaseCurl(releaseAngles(p));
+  const double scaled = dt * std::sqrt(g / l), limit = maxScaledStep(n, curl, releaseAngles(p)(0));
   if (scaled <= limit) return;
-  char msg[400];
+  char msg[600];
   std::snprintf(msg, sizeof msg,
-                "pendulum: dt = %g s is too large for %d links of %g m under gravity %g m/s^2: dt sqrt(gravity/length) "
-                "= %.3g exceeds 0.71 links^-1.6 = %.3g (the chain's whipping links are not resolved: Newton fails or "
-                "the energy runs away); allowed here dt <= %.3g s",
-                dt, n, l, g, scaled, limit, limit * std::sqrt(l / g));
+                "pendulum: dt = %g s is too large for %d links of %g m under gravity %g m/s^2 released with curl "
+                "%.3g rad (mean |joint angle| / cos^2(q_1/2); release = %s, theta0 = %g): dt sqrt(gravity/length) = "
+                "%.3g exceeds 0.71 links^-1.6 max(1, 0.8/%.3g)%s = %.3g (the chain's whipping links are not resolved: "
+                "Newton fails or the energy runs away); allowed here dt <= %.3g s",
+                dt, n, l, g, curl, p.choice("release").c_str(), p.real("theta0"), scaled, curl,
+                std::abs(p.real("theta0")) > 2.0 ? " / 2 (theta0 beyond 2 rad)" : "", limit,
+                limit * std::sqrt(l / g));
   throw BadInput(msg);
 }
 
@@ -103,9 +138,7 @@ class PendulumScene : public Scene {
     tree_.setCache(params_.flag("cache"));
     forcing_.damping = VectorXd::Constant(links_, params_.real("damping"));
     stepper_ = makeStepper(tree_, params_);
-    // theta0 for the first joint from straight down and for every later joint
-    // relative to its parent; at rest.
-    stepper_->initialize(VectorXd::Constant(links_, params_.real("theta0")), VectorXd::Zero(links_), h_, forcing_);
+    stepper_->initialize(releaseAngles(params_), VectorXd::Zero(links_), h_, forcing_);
     energy0_ = stepper_->energy();
     trapezoidal_ = dynamic_cast<const tree::TreeTrapezoidal *>(stepper_.get());
     updateBound();
@@ -272,7 +305,7 @@ class PendulumScene : public Scene {
 VARSIM_REGISTER_SCENE(SceneInfo{
     "pendulum", "N-link pendulum (tree integrators)",
     "An N-link planar pendulum built as a tree of seed 003 (per link a hinge about the world y axis and a massless rod "
-    "carrying a point mass), released at rest with every joint at theta0, stepped by the generalized-midpoint "
+    "carrying a point mass), released at rest with every joint at theta0 (or only the first: release), stepped by the generalized-midpoint "
     "variational integrator (seed 003 eqs. 21-26, discrete Legendre start), the trapezoidal variational integrator "
     "(seed 002 eqs. 21-25) or RK4 on the continuous equations (the baseline, whose energy drifts at large dt). Joint "
     "damping only removes energy. Columns q_i are joint angles relative to the parent; energy is T + V with V = 0 at "
