@@ -210,3 +210,17 @@ TEST_CASE("OrbitSweepOfTheAcceptedRanges") {
     }
   std::printf("orbit sweep: %d runs\n", runs);
 }
+
+TEST_CASE("OrbitRefusesQuatLgviStepsBeyondDtOmegaOneAtTheStart") {
+  // quat_lgvi's eq. (23) has no root once h |Omega| reaches about 1: spins about each principal axis failed at
+  // h |Omega| = 1.0 (exit 3 at the first steps) and ran 20 s at 0.99, so dt |Omega| >= 1 is refused up front with
+  // the allowed dt; the SO(3)xR3 LGVI runs it 20 s.
+  const auto r = runCaptured({"run", "orbit", "--set", "dt=0.1", "--set", "omega=50,50,50", "--steps", "1"});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.find("allowed dt < 1/|Omega| = 0.011547") != std::string::npos);
+  CHECK(runCaptured({"run", "orbit", "--set", "dt=0.1", "--set", "omega=9.9,0,0", "--duration", "20"}).exitCode == 0);
+  CHECK(runCaptured({"run", "orbit", "--set", "dt=0.1", "--set", "omega=10,0,0", "--steps", "1"}).exitCode == 2);
+  CHECK(runCaptured({"run", "orbit", "--set", "dt=0.1", "--set", "omega=50,50,50", "--set", "integrator=so3xr3_lgvi",
+                     "--duration", "20"})
+            .exitCode == 0);
+}

@@ -20,7 +20,10 @@ std::vector<ParamSpec> orbitParamSpecs() {
                         "quat_lgvi = seed 004 eq. (23) on unit quaternions; so3xr3_lgvi = seed 000 LGVI on SO(3)xR3 "
                         "(cay, C_cay) with the field as a body wrench; rk4 = RK4 of eq. (15), quaternion not "
                         "renormalised"),
-      ParamSpec::real("dt", 0.01, 1e-4, 0.1, "s", "time step (seed 004 Sec. 5: 0.01)").setLive().setLog(),
+      ParamSpec::real("dt", 0.01, 1e-4, 0.1, "s",
+                      "time step (seed 004 Sec. 5: 0.01); with quat_lgvi below 1/|omega| (see omega)")
+          .setLive()
+          .setLog(),
       ParamSpec::real("gm", 1.0, 0.0, 1e3, "m^3/s^2", "gravitational parameter of the central mass (V = -gm m / r)",
                       true),
       ParamSpec::real("planet_radius", 1.0, 0.0, 1e3, "m",
@@ -39,7 +42,8 @@ std::vector<ParamSpec> orbitParamSpecs() {
                         "initial attitude as a quaternion w,x,y,z (body -> world), normalised; not zero"),
       ParamSpec::vector("omega", {0.9765625, 1.953125, 1.482213438735178}, -50.0, 50.0, "rad/s",
                         "initial body angular velocity Omega (default: w0 = 2 J Omega = (1, 2, 3) of Sec. 5); "
-                        "quat_lgvi needs dt |Omega| below about 1 (see README)"),
+                        "with quat_lgvi refused when dt |Omega| >= 1 (no root of eq. (23) beyond it: spins about a "
+                        "principal axis failed at dt |Omega| = 1.0 and ran 20 s at 0.99)"),
   };
 }
 
@@ -63,6 +67,12 @@ void validateOrbitParams(const ParamSet& p) {
   if (2.0 * radius > side)
     throw BadInput("ball_radius = " + formatNumber(radius) + " with side = " + formatNumber(side) +
                    ": the balls overlap; allowed ball_radius <= side/2 = " + formatNumber(0.5 * side));
+  const double spin = p.vec3("omega").norm(), dt = p.real("dt");
+  if (p.choice("integrator") == "quat_lgvi" && !(dt * spin < 1.0))
+    throw BadInput("dt = " + formatNumber(dt) + " s with omega = " + p.valueText("omega") + " (|Omega| = " +
+                   formatNumber(spin) + " rad/s): dt |Omega| = " + formatNumber(dt * spin) +
+                   " >= 1, where quat_lgvi's eq. (23) has no solution; allowed dt < 1/|Omega| = " +
+                   formatNumber(1.0 / spin) + " s (or integrator so3xr3_lgvi / rk4)");
   const QuatRigidState s = orbitInitialState(p);
   const BallCluster body = orbitBody(p);
   const CentralFieldPotential field(body, p.real("gm"));
