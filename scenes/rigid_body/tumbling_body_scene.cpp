@@ -9,6 +9,7 @@
 
 #include "engine/lie/quaternion.h"
 #include "engine/models/rigid_body.h"
+#include "engine/sim/errors.h"
 #include "scenes/rigid_body/free_body_sim.h"
 #include "scenes/rigid_body/rigid_body_drawing.h"
 #include "scenes/scene.h"
@@ -62,13 +63,24 @@ class TumblingBodyScene : public Scene {
   }
 
   void step(double h, const InputVector&) override {
-    // Both or neither: if one diverges the scene state stays as before the step.
+    // The ghost is only a comparison: when it blows up (RK4 far past its stability limit, e.g. h |omega| ~ 17 rad)
+    // it stays where it diverged and is shown as diverged, and the LGVI body, the scene's trajectory, runs on. If the
+    // LGVI diverges the scene state stays as before the step.
     const auto saved = rk4_.saveState();
-    rk4_.step(h);
+    const double divergedBefore = ghostDivergedAt_;
+    if (ghostDivergedAt_ < 0) {
+      try {
+        rk4_.step(h);
+      } catch (const SimulationDiverged&) {
+        rk4_.loadState(saved);
+        ghostDivergedAt_ = time();
+      }
+    }
     try {
       lgvi_.step(h);
     } catch (...) {
       rk4_.loadState(saved);
+      ghostDivergedAt_ = divergedBefore;
       throw;
     }
     trailLgvi_.add(lgvi_.pose().act(0.5 * boxSize_));
@@ -118,6 +130,7 @@ class TumblingBodyScene : public Scene {
     }
     trailLgvi_.clear();
     trailRk4_.clear();
+    ghostDivergedAt_ = -1.0;  // the loaded ghost state is finite; it diverges again if it must
   }
 
   std::vector<PlotSpec> plots() const override {
@@ -180,6 +193,11 @@ class TumblingBodyScene : public Scene {
                   lgvi_.newtonIterations());
     out.hud.push_back(line);
     out.hud.push_back("LGVI (" + lgviOptionsText(lgviOptionsFrom(params_)) + "), " + ghost_ + " ghost");
+    if (ghostDivergedAt_ >= 0) {
+      std::snprintf(line, sizeof line, "%s ghost diverged at t = %.4g s (stopped there)", ghost_.c_str(),
+                    ghostDivergedAt_);
+      out.hud.push_back(line);
+    }
     out.camera.follow = false;
     out.camera.target = {0.0f, 0.0f, 0.0f};
     out.camera.distance = float(4.0 * boxSize_.maxCoeff() + 2.0);
@@ -207,6 +225,7 @@ class TumblingBodyScene : public Scene {
   FreeBodySim lgvi_, rk4_;  // rk4_: the ghost, on the `ghost` baseline (RK4 by default)
   double energy0_ = 0.0, L0_ = 0.0, scaleL_ = 0.0, scaleOmega_ = 0.0;
   PointTrail trailLgvi_, trailRk4_;  // drawing only
+  double ghostDivergedAt_ = -1.0;     // time the ghost's step failed (it stops there), -1 while it runs
 };
 
 }  // namespace
