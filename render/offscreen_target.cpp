@@ -30,11 +30,11 @@ bool OffscreenTarget::ensure(int width, int height, int samples) {
 
 void OffscreenTarget::bind() const { glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_); }
 
-void OffscreenTarget::resolveTo(int x, int y) const {
+void OffscreenTarget::resolveTo(int x, int y, GLuint destination) const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer_);
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, destination);
   glBlitFramebuffer(0, 0, width_, height_, x, y, x + width_, y + height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, destination);
 }
 
 void OffscreenTarget::destroy() {

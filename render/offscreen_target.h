@@ -12,8 +12,13 @@ class OffscreenTarget {
   // (the caller then draws straight into the default framebuffer).
   bool ensure(int width, int height, int samples);
   void bind() const;
-  // Resolves the samples into the default framebuffer at (x, y) (GL's bottom-left origin).
-  void resolveTo(int x, int y) const;
+  // The framebuffer object's id. With samples = 0 the target is single-sampled and is itself where a
+  // caller without a window (headless video) has the renderer draw (Renderer::setTargetFramebuffer) and
+  // reads the pixels from (readFramebufferRgb with this id).
+  GLuint id() const { return framebuffer_; }
+  // Resolves the samples into framebuffer `destination` (0: the window's) at (x, y) (GL's bottom-left
+  // origin), leaving the destination bound.
+  void resolveTo(int x, int y, GLuint destination = 0) const;
   void destroy();
 
  private:

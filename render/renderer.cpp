@@ -55,6 +55,7 @@ struct Renderer::Impl {
   varsim::render::BackdropBuffers backdrop;
   varsim::render::OffscreenTarget offscreen;
   int maxSamples = 0;
+  GLuint target = 0;  // setTargetFramebuffer; 0 is the window
   bool software = false;
   Stats stats;
 
@@ -210,6 +211,8 @@ bool Renderer::worldToScreen(const glm::vec3& p, const OrbitCamera& cam, int w, 
   return cam.project(p, w, h, out);
 }
 
+void Renderer::setTargetFramebuffer(unsigned framebuffer) { impl_->target = framebuffer; }
+
 void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, ViewRect view, int framebufferWidth,
                       int framebufferHeight) {
   using namespace varsim::render;
@@ -219,7 +222,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
   if (!r.ready || framebufferWidth <= 0 || framebufferHeight <= 0) return;
 
   // The whole window first (what shows around the view and under translucent panels).
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, r.target);
   glDisable(GL_SCISSOR_TEST);
   glViewport(0, 0, framebufferWidth, framebufferHeight);
   glDepthMask(GL_TRUE);
@@ -387,7 +390,7 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
   glDisable(GL_BLEND);
   glBindVertexArray(0);
   glUseProgram(0);
-  if (offscreen) r.offscreen.resolveTo(glX, glY);
+  if (offscreen) r.offscreen.resolveTo(glX, glY, r.target);
   glViewport(0, 0, framebufferWidth, framebufferHeight);
   r.stats.cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }

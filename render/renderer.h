@@ -37,6 +37,9 @@ class Renderer {
   // non-positive sizes are skipped; an empty or out-of-range view draws only the clear.
   void render(const varsim::DrawList& list, const OrbitCamera& camera, ViewRect view, int framebufferWidth,
               int framebufferHeight);
+  // Framebuffer object the frame is drawn into instead of the window's (0); a headless caller without a
+  // window passes a single-sampled OffscreenTarget (render/offscreen_target.h) here.
+  void setTargetFramebuffer(unsigned framebuffer);
   // The whole framebuffer as the view.
   void render(const varsim::DrawList& list, const OrbitCamera& camera, int framebufferWidth, int framebufferHeight) {
     render(list, camera, ViewRect{0, 0, framebufferWidth, framebufferHeight}, framebufferWidth, framebufferHeight);

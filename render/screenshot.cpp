@@ -21,7 +21,8 @@
 
 namespace varsim::render {
 
-bool readFramebufferRgb(int width, int height, std::vector<unsigned char>& rgb, std::string& error) {
+bool readFramebufferRgb(int width, int height, std::vector<unsigned char>& rgb, std::string& error,
+                        unsigned framebuffer) {
   // 16k x 16k is far beyond any window; the bound keeps width*height*3 from overflowing an int.
   if (width <= 0 || height <= 0 || width > 16384 || height > 16384) {
     error = "framebuffer size " + std::to_string(width) + "x" + std::to_string(height) +
@@ -36,8 +37,8 @@ bool readFramebufferRgb(int width, int height, std::vector<unsigned char>& rgb, 
   }
   const std::size_t rowBytes = std::size_t(width) * 3;
   std::vector<unsigned char> bottomUp(rowBytes * std::size_t(height));
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-  glReadBuffer(GL_BACK);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
+  glReadBuffer(framebuffer == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, bottomUp.data());
   if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
@@ -51,16 +52,21 @@ bool readFramebufferRgb(int width, int height, std::vector<unsigned char>& rgb, 
   return true;
 }
 
-}  // namespace varsim::render
-
-bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error) {
-  std::vector<unsigned char> rgb;
-  if (!varsim::render::readFramebufferRgb(width, height, rgb, error)) return false;
+bool writeRgbPng(const std::string& path, int width, int height, const std::vector<unsigned char>& rgb,
+                 std::string& error) {
   if (stbi_write_png(path.c_str(), width, height, 3, rgb.data(), width * 3) == 0) {
     error = "cannot write PNG '" + path + "' (directory missing or not writable?)";
     return false;
   }
   return true;
+}
+
+}  // namespace varsim::render
+
+bool saveFramebufferPng(const std::string& path, int width, int height, std::string& error) {
+  std::vector<unsigned char> rgb;
+  return varsim::render::readFramebufferRgb(width, height, rgb, error) &&
+         varsim::render::writeRgbPng(path, width, height, rgb, error);
 }
 
 bool saveFramebufferRegionPng(const std::string& path, int width, int height, int x, int y, int w, int h,
@@ -79,9 +85,5 @@ bool saveFramebufferRegionPng(const std::string& path, int width, int height, in
   for (int r = y0; r < y1; ++r)
     std::memcpy(&crop[std::size_t(r - y0) * rowBytes], &rgb[(std::size_t(r) * std::size_t(width) + std::size_t(x0)) * 3],
                 rowBytes);
-  if (stbi_write_png(path.c_str(), x1 - x0, y1 - y0, 3, crop.data(), int(rowBytes)) == 0) {
-    error = "cannot write PNG '" + path + "' (directory missing or not writable?)";
-    return false;
-  }
-  return true;
+  return varsim::render::writeRgbPng(path, x1 - x0, y1 - y0, crop, error);
 }

@@ -14,6 +14,11 @@ bool saveFramebufferRegionPng(const std::string& path, int width, int height, in
 
 namespace varsim::render {
 // The same read-back without the file: tightly packed RGB rows, top row first (for tests and for
-// checking a frame is not blank). Returns false with a message on failure.
-bool readFramebufferRgb(int width, int height, std::vector<unsigned char>& rgb, std::string& error);
+// checking a frame is not blank, and for video frames). `framebuffer` 0 reads the window's back buffer,
+// another id that framebuffer object's colour attachment. Returns false with a message on failure.
+bool readFramebufferRgb(int width, int height, std::vector<unsigned char>& rgb, std::string& error,
+                        unsigned framebuffer = 0);
+// Writes tightly packed RGB rows (top row first) as a PNG; false with the path when it cannot.
+bool writeRgbPng(const std::string& path, int width, int height, const std::vector<unsigned char>& rgb,
+                 std::string& error);
 }  // namespace varsim::render

@@ -29,11 +29,13 @@ check import "import/ uses the engine and the parsers only" "$gui|render/|scenes
 check render "render/ knows no physics, scenes or UI" "GLFW/|imgui|backends/|$parsers|engine/|import/|scenes/|ui/"
 check scenes "scenes/ fill render/draw_list.h only; no GL, no ui/; parsers through import/" "$gui|$parsers|render/|ui/" \
   '"render/draw_list\.h"'
+check media "media/ knows frames only: FFmpeg, no GL, physics, scenes or UI" "$gui|$parsers|EGL/|engine/|import/|plan/|render/|scenes/|study/|ui/"
+check render "render/ creates no contexts and encodes nothing (EGL in ui/video, FFmpeg in media/)" "EGL/|libav|media/"
 check python "python/ (the bindings) uses engine, import, scenes, plan and study: no GL, render/ or ui/" "$gui|$parsers|render/|ui/"
 for lower in engine import render scenes plan study ui; do
   check "$lower" "nothing includes python/ (the bindings are the top of their stack)" 'python/'
 done
-for headless in ui/core ui/input ui/plot ui/headless_runner.h ui/headless_runner.cpp ui/plan_command.h ui/plan_command.cpp ui/mpc_command.h ui/mpc_command.cpp; do
+for headless in ui/core ui/input ui/plot ui/headless_runner.h ui/headless_runner.cpp ui/plan_command.h ui/plan_command.cpp ui/mpc_command.h ui/mpc_command.cpp ui/run_frames.h ui/run_frames.cpp; do
   check "$headless" "$headless is headless: no GL, GLFW, ImGui, render/ or parsers" "$gui|$parsers|render/|ui/app/"
 done
 

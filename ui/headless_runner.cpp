@@ -19,12 +19,14 @@
 #include "study/study_runner.h"
 #include "ui/mpc_command.h"
 #include "ui/plan_command.h"
+#include "ui/run_frames.h"
 
 namespace varsim {
 
 static const char* kRunUsage =
     "usage: varsim run SCENE|FILE.json [--set key=value]... [--dt H] [--duration T | --steps N] "
-    "[--csv FILE] [--every K] [--input FILE] [--timings]";
+    "[--csv FILE] [--every K] [--input FILE] [--timings] [--video OUT.mp4|.webm|.gif | --frames DIR] [--fps F] "
+    "[--size WxH] [--camera KEY=V,...]";
 
 bool isHeadlessCommand(const std::string& arg) {
   return arg == "list" || arg == "describe" || arg == "run" || arg == "study" || arg == "plan" || arg == "mpc";
@@ -40,6 +42,7 @@ struct RunOptions {
   double every = 1;
   std::string csvPath, inputPath;
   bool timings = false;
+  FrameFlags frameFlags;  // --video and its options, for the frame sink (ui/run_frames.h)
 };
 
 bool endsWith(const std::string& s, const std::string& suffix) {
@@ -92,9 +95,11 @@ RunOptions parseRunArgs(const std::vector<std::string>& args) {
       o.csvPath = fileArg(flag, value);
     } else if (flag == "--input") {
       o.inputPath = fileArg(flag, value);
+    } else if (isFrameFlag(flag)) {
+      o.frameFlags.emplace_back(flag, value);
     } else {
       throw BadInput("unknown option '" + shortText(flag) +
-                     "'; allowed: --set, --dt, --duration, --steps, --csv, --every, --input, --timings");
+                     "'; allowed: --set, --dt, --duration, --steps, --csv, --every, --input, --timings, --video, --frames, --fps, --size, --camera");
     }
   }
   if (o.haveDuration && o.steps >= 0) throw BadInput("--duration and --steps are exclusive; give one");
@@ -127,9 +132,11 @@ int runScene(const std::vector<std::string>& args) {
     if (e.kind == InputEvent::Kind::Reset)
       throw BadInput(e.where + ": reset events are replayed by the app only (`varsim run` writes one run from "
                      "t = 0; split the file at the reset)");
+  const std::unique_ptr<FrameSink> frames = makeFrameSink(o.frameFlags);  // nullptr without --video/--frames
   CsvWriter csv;
   if (!o.csvPath.empty()) csv.open(o.csvPath, run.columns(), o.timings ? CsvTimings::Keep : CsvTimings::Drop);
   csv.write(run.row());
+  if (frames) frames->frame(scene, 0, h);
   for (long k = 0; k < steps; ++k) {
     const auto [first, last] = track.eventsAt(k);  // before step k's physics, as in the app
     for (size_t i = first; i < last; ++i)
@@ -140,8 +147,10 @@ int runScene(const std::vector<std::string>& args) {
     if (first < last) run.endEdits();
     run.step(track.at(k));
     if ((k + 1) % every == 0) csv.write(run.row());
+    if (frames) frames->frame(scene, k + 1, h);
   }
   csv.finish();
+  if (frames) frames->finish();
   std::fprintf(stderr, "%s: %ld steps of h=%s, t=%s\n", o.config.scene.c_str(), steps, formatNumber(h).c_str(),
                formatNumber(scene.time()).c_str());
   return kExitOk;

@@ -1,0 +1,108 @@
+// `varsim run --video/--frames` (ui/video/, media/): runs the binary headless with DISPLAY unset (EGL on
+// Mesa's surfaceless platform), decodes what it wrote and checks frame count, size, codec, motion,
+// determinism, the CSV's bytes and every refusal's exit code and message.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "media/video_probe.h"
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string err;
+};
+
+std::string outPath(const std::string& name) { return std::string(VARSIM_TEST_OUT) + "/video_" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The binary with DISPLAY unset, stderr kept for the message checks.
+Result run(const std::string& args) {
+  const std::string errPath = outPath("stderr.txt");
+  const int status =
+      std::system(("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(VARSIM_BINARY) + " run " + args + " 2>" + errPath).c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(errPath)};
+}
+
+varsim::media::VideoProbe probe(const std::string& path) {
+  varsim::media::VideoProbe p;
+  std::string error;
+  REQUIRE_MESSAGE(varsim::media::probeVideo(path, p, error), error);
+  return p;
+}
+
+const std::string kLadder = "ladder --set links=20 --duration 3 ";
+
+}  // namespace
+
+TEST_CASE("video: the ladder N=20, 3 s at 30 fps, headless without DISPLAY: 91 H.264 frames that move") {
+  const std::string mp4 = outPath("ladder.mp4"), withCsv = outPath("with.csv"), without = outPath("without.csv");
+  const Result r = run(kLadder + "--fps 30 --size 320x180 --video " + mp4 + " --csv " + withCsv);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const auto p = probe(mp4);
+  CHECK(p.codec == "h264");
+  CHECK(p.width == 320);
+  CHECK(p.height == 180);
+  CHECK(p.fps == doctest::Approx(30));
+  CHECK(std::abs(long(p.frameHashes.size()) - 90) <= 1);  // duration x fps, +-1 (frames at t = 0 and t = 3 s)
+  // The ladder falls and whips: nearly every frame differs from the one before.
+  const std::set<std::uint64_t> distinct(p.frameHashes.begin(), p.frameHashes.end());
+  CHECK(distinct.size() >= p.frameHashes.size() - 5);
+  // The CSV is the same bytes with and without video.
+  REQUIRE(run(kLadder + "--csv " + without).code == 0);
+  CHECK(slurp(withCsv) == slurp(without));
+  // A second run of the same command decodes to the same frames.
+  const std::string again = outPath("ladder_again.mp4");
+  REQUIRE(run(kLadder + "--fps 30 --size 320x180 --video " + again).code == 0);
+  CHECK(probe(again).frameHashes == p.frameHashes);
+}
+
+TEST_CASE("video: .webm is VP9, .gif is GIF, --frames writes numbered PNGs that differ while the ladder falls") {
+  const std::string webm = outPath("short.webm"), gif = outPath("short.gif"), dir = outPath("frames");
+  REQUIRE(run("ladder --set links=5 --duration 0.5 --fps 10 --size 160x96 --video " + webm).code == 0);
+  CHECK(probe(webm).codec == "vp9");
+  CHECK(probe(webm).frameHashes.size() == 6);
+  REQUIRE(run("ladder --set links=5 --duration 0.5 --fps 10 --size 160x96 --video " + gif).code == 0);
+  CHECK(probe(gif).codec == "gif");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  REQUIRE(run("ladder --set links=5 --duration 0.2 --fps 10 --size 160x96 --frames " + dir).code == 0);
+  CHECK(std::filesystem::file_size(dir + "/frame_000000.png") > 100);
+  CHECK(std::filesystem::exists(dir + "/frame_000002.png"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/frame_000003.png"));
+  CHECK(slurp(dir + "/frame_000000.png") != slurp(dir + "/frame_000002.png"));
+}
+
+TEST_CASE("video: bad input exits 2 with the reason, never a crash") {
+  const std::string base = "ladder --set links=5 --duration 0.2 ";
+  auto refused = [&](const std::string& args, const std::string& reason) {
+    const Result r = run(base + args);
+    CHECK_MESSAGE(r.code == 2, args);
+    CHECK_MESSAGE(r.err.find(reason) != std::string::npos, (args + " -> " + r.err));
+  };
+  refused("--video " + outPath("x.avi"), "unknown video extension");
+  refused("--video " + outPath("x.mp4") + " --fps 0", "--fps 0");
+  refused("--video " + outPath("x.mp4") + " --size 0x0", "--size 0x0");
+  refused("--video " + outPath("x.mp4") + " --size 100000x100000", "--size 100000x100000");
+  refused("--video /nonexistent_dir/x.mp4", "/nonexistent_dir/x.mp4");
+  const std::string full = outPath("full.mp4");  // a disk that is always full: writes fail with ENOSPC
+  std::filesystem::remove(full);
+  std::filesystem::create_symlink("/dev/full", full);
+  refused("--video " + full, full);
+  refused("--fps 30", "need exactly one of --video");
+  refused("--video " + outPath("x.mp4") + " --camera zoom=3", "unknown camera key");
+  refused("--frames /nonexistent_dir", "not a directory");
+}

@@ -1,0 +1,15 @@
+// The frame sink of `varsim run --video/--frames` (ui/run_frames.h): a headless EGL context, the app's
+// renderer drawing the scene's draw list into an offscreen target with the app's camera framing
+// (OrbitCamera::update adopting the scene's CameraHint), one frame per 1/fps of simulated time, encoded
+// by media/ or written as numbered PNGs.
+#pragma once
+#include <memory>
+
+#include "ui/run_frames.h"
+
+namespace varsim::video {
+
+// Registered by main() with setFrameSinkFactory; throws BadInput (exit 2) on bad options or no EGL.
+std::unique_ptr<FrameSink> makeVideoSink(const FrameFlags& flags);
+
+}  // namespace varsim::video
