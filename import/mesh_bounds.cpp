@@ -7,8 +7,10 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
+#include <filesystem>
 #include <sstream>
+
+#include "engine/sim/file_read.h"
 
 namespace varsim::urdf_import {
 
@@ -61,14 +63,14 @@ std::optional<Bounds> meshBounds(const std::string& path, std::string& why) {
     why = "only STL and OBJ meshes are sized";
     return std::nullopt;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    why = "cannot read the mesh file " + path;
+  // A mesh that is not a regular file, too large or unreadable refuses the URDF (the message names it): a
+  // FIFO or device named as a mesh is an attack on the reader, not a drawing detail to note and skip.
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    why = "no mesh file " + path;
     return std::nullopt;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string bytes = ss.str();
+  const std::string bytes = readUserFile(path, "mesh file", kMaxMeshFileBytes);
   Box box;
   if (ext == ".obj")
     textVertices(bytes, "v", box);

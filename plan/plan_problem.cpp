@@ -9,8 +9,10 @@
 
 #include "engine/control/dmoc_costs.h"
 #include "engine/sim/errors.h"
+#include "engine/sim/file_read.h"
 #include "engine/sim/number_text.h"
 #include "scenes/scene.h"
+#include "scenes/scene_file.h"
 
 namespace varsim {
 namespace {
@@ -27,15 +29,8 @@ std::string registeredScenes() {
 }
 
 nlohmann::json readJson(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BadInput(path + ": cannot open the problem file");
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    return nlohmann::json::parse(text.str());
-  } catch (const std::exception& e) {
-    throw BadInput(path + ": malformed JSON: " + shortText(e.what(), 200));
-  }
+  // The scene files' reader: the same refusals (NUL bytes, depth, repeated keys) with the same messages.
+  return parseStrictJson(readUserFile(path, "plan file", kMaxJsonFileBytes), path);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/sim/errors.h"
+#include "engine/sim/file_read.h"
 #include "engine/sim/number_text.h"
 #include "scenes/scene.h"
 
@@ -114,7 +115,8 @@ class SceneJsonSax {
 
 }  // namespace
 
-static json parseStrictJson(const std::string& text, const std::string& source) {
+json parseStrictJson(const std::string& text, const std::string& source) {
+  refuseNulBytes(text, source);
   json doc;
   SceneJsonSax sax(doc);
   if (json::sax_parse(text, &sax)) return doc;
@@ -180,11 +182,7 @@ SceneConfig parseSceneJson(const std::string& text, const std::string& source) {
 }
 
 SceneConfig loadSceneFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw BadInput(path + ": cannot read scene file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  SceneConfig config = parseSceneJson(ss.str(), path);
+  SceneConfig config = parseSceneJson(readUserFile(path, "scene file", kMaxJsonFileBytes), path);
   // A relative file path names a file beside the scene file (presets travel with their models); when no
   // such file exists it is left for the scene to resolve (working directory, assets/).
   namespace fs = std::filesystem;

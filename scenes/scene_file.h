@@ -1,6 +1,7 @@
 // Scene files: JSON `{"scene": "<name>", "params": {"<key>": value, ...}}` with the keys `describe`
 // prints. Errors name the file, the line/column (malformed JSON) or the key and its allowed range.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "engine/sim/param.h"
@@ -22,6 +23,9 @@ ParamSet sceneDefaults(const std::string& scene);
 // Throws BadInput naming `source`, the line:column or key path, and the reason: malformed JSON,
 // nesting deeper than kMaxSceneJsonDepth, a repeated key, a number beyond a double, a bad value.
 SceneConfig parseSceneJson(const std::string& text, const std::string& source);
+// The strict JSON reader behind parseSceneJson, for other files validated alike (plan files): refuses a NUL
+// byte, nesting deeper than kMaxSceneJsonDepth, a repeated key and an out-of-range number, naming `source`.
+nlohmann::json parseStrictJson(const std::string& text, const std::string& source);
 std::string describeSceneJson(const std::string& scene);  // `varsim describe` output
 std::string sceneToJson(const SceneConfig& config);       // for saving presets from the app
 

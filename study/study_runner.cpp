@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/sim/cli_args.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "engine/sim/param.h"
@@ -48,7 +49,9 @@ std::vector<std::string> methodList(const std::string& value, const StudyProblem
     if (std::find(p.methods.begin(), p.methods.end(), m) == p.methods.end())
       throw BadInput("--methods " + shortText(value) + ": unknown method '" + shortText(m) + "'; allowed (" + p.figure +
                      ") " + allowed);
-    if (std::find(methods.begin(), methods.end(), m) == methods.end()) methods.push_back(m);
+    if (std::find(methods.begin(), methods.end(), m) != methods.end())
+      throw BadInput("--methods " + shortText(value) + ": method '" + shortText(m) + "' listed twice; allowed once each");
+    methods.push_back(m);
     at = comma + 1;
   }
   return methods;
@@ -75,8 +78,10 @@ StudyOptions parseStudyArgs(const std::vector<std::string>& args) {
   StudyOptions o;
   o.figure = args[1];
   const StudyProblem figure = problemFor(o.figure);  // refuses an unknown figure
+  FlagsSeen seen;
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& flag = args[i];
+    seen.once(flag);  // every study flag is single-valued
     if (flag == "--timings") {
       o.timings = true;
       continue;

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <set>
 
+#include "engine/sim/cli_args.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/input_track.h"
 #include "engine/sim/number_text.h"
@@ -70,14 +72,23 @@ RunOptions parseRunArgs(const std::vector<std::string>& args) {
   RunOptions o;
   if (endsWith(args[1], ".json")) o.config = loadSceneFile(args[1]);
   else { o.config.scene = args[1]; o.config.params = sceneDefaults(args[1]); }
+  FlagsSeen seen;
+  static const std::set<std::string> kFlags = {"--set", "--dt", "--duration", "--steps", "--csv", "--every", "--input"};
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& flag = args[i];
+    if (flag != "--timings" && !kFlags.count(flag) && !isFrameFlag(flag))
+      throw BadInput("unknown option '" + shortText(flag) +
+                     "'; allowed: --set, --dt, --duration, --steps, --csv, --every, --input, --timings, --video, "
+                     "--frames, --fps, --size, --camera");
+    // --set may repeat with different keys; every other flag, and each --set key, once.
+    if (flag != "--set") seen.once(flag);
     if (flag == "--timings") { o.timings = true; continue; }
     if (i + 1 >= args.size()) throw BadInput(flag + ": missing value; " + kRunUsage);
     const std::string& value = args[++i];
     if (flag == "--set") {
       const auto eq = value.find('=');
       if (eq == std::string::npos) throw BadInput(flagError(flag, value, "expected key=value"));
+      seen.once("--set " + value.substr(0, eq) + "=");
       o.config.params.setFromString(value.substr(0, eq), value.substr(eq + 1), "--set");
     } else if (flag == "--dt") {
       o.config.params.setFromString("dt", value, "--dt");
@@ -97,11 +108,10 @@ RunOptions parseRunArgs(const std::vector<std::string>& args) {
       o.inputPath = fileArg(flag, value);
     } else if (isFrameFlag(flag)) {
       o.frameFlags.emplace_back(flag, value);
-    } else {
-      throw BadInput("unknown option '" + shortText(flag) +
-                     "'; allowed: --set, --dt, --duration, --steps, --csv, --every, --input, --timings, --video, --frames, --fps, --size, --camera");
     }
   }
+  refuseSameFile({{"scene file", endsWith(args[1], ".json") ? args[1] : ""}, {"--input", o.inputPath},
+                  {"--csv", o.csvPath}});
   if (o.haveDuration && o.steps >= 0) throw BadInput("--duration and --steps are exclusive; give one");
   return o;
 }

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <cstdio>
 
+#include "engine/sim/cli_args.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "plan/ipopt_solver.h"
@@ -26,14 +27,18 @@ PlanArgs parsePlanArgs(const std::vector<std::string>& args) {
   if (args.size() < 2) throw BadInput(kPlanUsage);
   PlanArgs o;
   std::vector<std::string> sets;
+  FlagsSeen seen;
   for (size_t i = 2; i < args.size(); ++i) {
     if (i + 1 >= args.size()) throw BadInput(args[i] + ": missing value; " + kPlanUsage);
     const std::string &flag = args[i], &value = args[++i];
+    if (flag == "--set") seen.once("--set " + value.substr(0, value.find('=')) + "=");
+    else if (flag == "--csv" || flag == "--inputs") seen.once(flag);
     if (flag == "--set") sets.push_back(value);
     else if (flag == "--csv" && !value.empty()) o.csvPath = value;
     else if (flag == "--inputs" && !value.empty()) o.inputsPath = value;
     else throw BadInput("option '" + shortText(flag) + "' with '" + shortText(value) + "': allowed --set, --csv, --inputs");
   }
+  refuseSameFile({{"problem file", args[1]}, {"--csv", o.csvPath}, {"--inputs", o.inputsPath}});
   o.setup = loadPlanProblem(args[1], sets);
   if (o.csvPath.empty() || o.inputsPath.empty()) throw BadInput(std::string("--csv and --inputs are required; ") + kPlanUsage);
   return o;

@@ -12,6 +12,7 @@
 #include <iterator>
 
 #include "engine/sim/errors.h"
+#include "engine/sim/file_read.h"
 #include "engine/sim/number_text.h"
 #include "engine/sim/param.h"
 
@@ -71,7 +72,9 @@ std::vector<std::string> splitCsv(const std::string& line, size_t maxParts = std
   size_t start = 0;
   while (true) {
     const size_t comma = out.size() + 1 < maxParts ? line.find(',', start) : std::string::npos;
-    out.push_back(trim(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    // Cells are not trimmed: " 0.5" is refused by parseNumber exactly as `--set k= 0.5` is.
+    out.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos && !out.back().empty() && out.back().back() == '\r') out.back().pop_back();
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
@@ -220,12 +223,7 @@ InputTrack InputTrack::parse(const std::string& text, const std::string& source,
 }
 
 InputTrack InputTrack::load(const std::string& path, const std::vector<ControlSpec>& controls, double h) {
-  if (path.empty()) throw BadInput("input file: empty path");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BadInput(path + ": cannot read input file");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw BadInput(path + ": read error");
-  return parse(text, path, controls, h);
+  return parse(readUserFile(path, "input file", kMaxInputFileBytes), path, controls, h);
 }
 
 long InputTrack::lastStep() const {

@@ -55,18 +55,19 @@ std::vector<ParamSpec> urdfParams() {
 }
 
 // The file named by `file`: absolute as given; relative against the working directory, then assets/, then
-// assets/urdf/ (a scene file's own directory was already tried when it was loaded, scene_file.cpp).
+// assets/urdf/ (a scene file's own directory was already tried when it was loaded, scene_file.cpp). A path that
+// exists but is no regular file (FIFO, device, directory) is passed on: the file rule refuses it by its kind.
 std::string resolveUrdf(const std::string& value) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path p(value);
   if (p.is_absolute()) {
-    if (!fs::is_regular_file(p, ec)) throw BadInput("key 'file' = '" + value + "': no such file");
+    if (!fs::exists(p, ec)) throw BadInput("key 'file' = '" + value + "': no such file");
     return value;
   }
   const std::vector<fs::path> tried{p, fs::path(VARSIM_ASSET_DIR) / p, fs::path(VARSIM_ASSET_DIR) / "urdf" / p};
   for (const auto& c : tried)
-    if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
+    if (fs::exists(c, ec)) return c.lexically_normal().string();
   throw BadInput("key 'file' = '" + value + "': no such file (looked in the working directory, " +
                  std::string(VARSIM_ASSET_DIR) + " and " + VARSIM_ASSET_DIR + "/urdf)");
 }
