@@ -41,7 +41,7 @@ add_test(NAME app_scene_file_missing
          COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x720x24" $<TARGET_FILE:varsim> --bench-frames 1 --scene
                  ${CMAKE_CURRENT_BINARY_DIR}/no_such_scene.json)
 set_tests_properties(app_scene_file_missing PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
-                     "no_such_scene.json: cannot read scene file")
+                     "no_such_scene.json: cannot open the scene file")
 
 # Partial panel redraws (ui/app/ui_layer.h): with VARSIM_PANEL_CHECK=1 the app redraws every frame that
 # redrew one set of panels again in full and compares the pixels the set covers: none may differ.

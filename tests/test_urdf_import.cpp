@@ -279,7 +279,7 @@ TEST_CASE("UrdfUnsupportedElementsAreRefusedWithTheElementNamed") {
     urdf_import::loadUrdfFile("/nonexistent/arm.urdf");
     FAIL("accepted a missing file");
   } catch (const BadInput& e) {
-    CHECK(std::string(e.what()).find("/nonexistent/arm.urdf: no such URDF file") != std::string::npos);
+    CHECK(std::string(e.what()).find("/nonexistent/arm.urdf: cannot open the URDF file: No such file or directory") != std::string::npos);
   }
 }
 

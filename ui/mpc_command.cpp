@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/sim/errors.h"
+#include "engine/sim/file_read.h"
 #include "engine/sim/number_text.h"
 #include "engine/sim/recorder.h"
 #include "plan/mpc_controller.h"
@@ -85,8 +86,7 @@ MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
 
 // "t,target_x,target_y" lines (a header line or '#' lines skipped), t non-decreasing.
 std::vector<GoalPoint> loadGoalTrack(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw BadInput("--goal-track " + shortText(path) + ": cannot open the file");
+  std::istringstream in(readUserFile(path, "goal track file", kMaxInputFileBytes));  // the one file rule
   std::vector<GoalPoint> out;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
