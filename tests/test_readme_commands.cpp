@@ -52,7 +52,11 @@ std::string trim(const std::string& s) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-// Fenced-block lines that call ./build/ui/varsim, plus inline spans starting with it or xvfb-run.
+// A fenced line starting with this runs the Python module from the build tree (built where pybind11 is found).
+const char* const kPython = "PYTHONPATH=./build/python /usr/bin/python3 ";
+
+// Fenced-block lines that call ./build/ui/varsim or the Python module, plus inline spans starting with
+// ./build/ui/varsim or xvfb-run.
 std::vector<std::string> varsimCommands(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream lines(text);
@@ -64,7 +68,7 @@ std::vector<std::string> varsimCommands(const std::string& text) {
       continue;
     }
     if (fenced) {
-      if (line.find("./build/ui/varsim") != std::string::npos) out.push_back(trim(line));
+      if (line.find("./build/ui/varsim") != std::string::npos || startsWith(trim(line), kPython)) out.push_back(trim(line));
       continue;
     }
     for (size_t a = line.find('`'); a != std::string::npos; a = line.find('`', a + 1)) {
@@ -104,6 +108,10 @@ int runAll(const std::string& label, const std::vector<std::string>& commands, c
     if (!done.insert(cmd).second) continue;
     if (startsWith(cmd, "xvfb-run") && !(VARSIM_APP_BUILT && haveXvfb())) {
       MESSAGE("skipped (needs xvfb-run and the app): " << cmd);
+      continue;
+    }
+    if (startsWith(cmd, kPython) && !fs::exists(std::string(VARSIM_BUILD_DIR) + "/python/varsim/__init__.py")) {
+      MESSAGE("skipped (the Python module is not built here): " << cmd);
       continue;
     }
     const std::string log = dir + "/command.log";
