@@ -86,7 +86,7 @@ MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
 
 // "t,target_x,target_y" lines (a header line or '#' lines skipped), t non-decreasing.
 std::vector<GoalPoint> loadGoalTrack(const std::string& path) {
-  std::istringstream in(readUserFile(path, "goal track file", kMaxInputFileBytes));  // the one file rule
+  std::istringstream in(readUserFile(path, "--goal-track file", kMaxInputFileBytes));  // the one file rule
   std::vector<GoalPoint> out;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
