@@ -66,6 +66,9 @@ struct VideoEncoder::Impl {
       int r = avcodec_receive_packet(codec, packet);
       if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return true;
       if (r < 0) return fail("encoding failed: " + avError(r), error);
+      // Every frame lasts 1/fps. Without a duration the MP4 muxer gives the last sample none, its edit
+      // list ends at that sample's start and players (and libavformat) drop the last frame.
+      if (packet->duration <= 0) packet->duration = 1;
       av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
       packet->stream_index = stream->index;
       r = av_interleaved_write_frame(container, packet);

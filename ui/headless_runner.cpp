@@ -28,7 +28,7 @@ namespace varsim {
 static const char* kRunUsage =
     "usage: varsim run SCENE|FILE.json [--set key=value]... [--dt H] [--duration T | --steps N] "
     "[--csv FILE] [--every K] [--input FILE] [--timings] [--video OUT.mp4|.webm|.gif | --frames DIR] [--fps F] "
-    "[--size WxH] [--camera KEY=V,...]";
+    "[--size WxH] [--camera KEY=V,...] [--hud on|off]";
 
 bool isHeadlessCommand(const std::string& arg) {
   return arg == "list" || arg == "describe" || arg == "run" || arg == "study" || arg == "plan" || arg == "mpc";
@@ -79,7 +79,7 @@ RunOptions parseRunArgs(const std::vector<std::string>& args) {
     if (flag != "--timings" && !kFlags.count(flag) && !isFrameFlag(flag))
       throw BadInput("unknown option '" + shortText(flag) +
                      "'; allowed: --set, --dt, --duration, --steps, --csv, --every, --input, --timings, --video, "
-                     "--frames, --fps, --size, --camera");
+                     "--frames, --fps, --size, --camera, --hud");
     // --set may repeat with different keys; every other flag, and each --set key, once.
     if (flag != "--set") seen.once(flag);
     if (flag == "--timings") { o.timings = true; continue; }
@@ -146,7 +146,7 @@ int runScene(const std::vector<std::string>& args) {
   CsvWriter csv;
   if (!o.csvPath.empty()) csv.open(o.csvPath, run.columns(), o.timings ? CsvTimings::Keep : CsvTimings::Drop);
   csv.write(run.row());
-  if (frames) frames->frame(scene, 0, h);
+  if (frames) frames->frame(run);
   for (long k = 0; k < steps; ++k) {
     const auto [first, last] = track.eventsAt(k);  // before step k's physics, as in the app
     for (size_t i = first; i < last; ++i)
@@ -157,7 +157,7 @@ int runScene(const std::vector<std::string>& args) {
     if (first < last) run.endEdits();
     run.step(track.at(k));
     if ((k + 1) % every == 0) csv.write(run.row());
-    if (frames) frames->frame(scene, k + 1, h);
+    if (frames) frames->frame(run);
   }
   csv.finish();
   if (frames) frames->finish();

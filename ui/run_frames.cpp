@@ -10,7 +10,8 @@ FrameSinkFactory gFactory = nullptr;
 }
 
 bool isFrameFlag(const std::string& flag) {
-  return flag == "--video" || flag == "--frames" || flag == "--fps" || flag == "--size" || flag == "--camera";
+  return flag == "--video" || flag == "--frames" || flag == "--fps" || flag == "--size" || flag == "--camera" ||
+         flag == "--hud";
 }
 
 void setFrameSinkFactory(FrameSinkFactory factory) { gFactory = factory; }

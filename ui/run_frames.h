@@ -1,4 +1,4 @@
-// Frames of a `varsim run` (video or PNG frames): the runner hands the scene to a FrameSink at t = 0 and
+// Frames of a `varsim run` (video or PNG frames): the runner hands its run to a FrameSink at t = 0 and
 // after every step; the sink samples what it needs (one frame per 1/fps of simulated time). The sink is
 // built by a factory the binary registers when it has GL and FFmpeg (ui/video/), so the runner itself
 // links neither and a build without them refuses --video with a message.
@@ -10,13 +10,14 @@
 
 namespace varsim {
 
-class Scene;
+class RunSession;
 
 class FrameSink {
  public:
   virtual ~FrameSink() = default;
-  // The scene after `step` steps of h (step 0: the initial state). Throws BadInput on a write error.
-  virtual void frame(const Scene& scene, long step, double h) = 0;
+  // The run after run.stepCount() steps of run.h() (0: the initial state); the run also gives the sink
+  // what its HUD line shows (time, energy, the energy monitor). Throws BadInput on a write error.
+  virtual void frame(const RunSession& run) = 0;
   // Closes the output; throws BadInput with the path on a write error.
   virtual void finish() = 0;
 };

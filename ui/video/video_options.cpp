@@ -83,12 +83,15 @@ VideoOptions parseVideoOptions(const FrameFlags& flags) {
       o.fps = int(n.value);
     } else if (flag == "--size") {
       parseSize(value, o);
+    } else if (flag == "--hud") {
+      if (value != "on" && value != "off") throw BadInput(why(flag, value, "allowed on or off"));
+      o.hud = value == "on";
     } else {
       parseCamera(value, o.camera);
     }
   }
   if (o.videoPath.empty() == o.framesDir.empty())
-    throw BadInput("--fps, --size and --camera need exactly one of --video OUT.mp4|.webm|.gif and --frames DIR");
+    throw BadInput("--fps, --size, --camera and --hud need exactly one of --video OUT.mp4|.webm|.gif and --frames DIR");
   return o;
 }
 

@@ -21,6 +21,7 @@ struct VideoOptions {
   int fps = 60;
   int width = 1280, height = 720;
   CameraOverride camera;
+  bool hud = true;  // --hud on|off: the HUD lines drawn into the frames
 };
 
 VideoOptions parseVideoOptions(const FrameFlags& flags);

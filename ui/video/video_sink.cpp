@@ -6,45 +6,31 @@
 
 #include "engine/sim/errors.h"
 #include "media/video_encoder.h"
-#include "render/camera.h"
-#include "render/offscreen_target.h"
-#include "render/renderer.h"
 #include "render/screenshot.h"
-#include "scenes/scene.h"
+#include "scenes/run_session.h"
 #include "ui/video/egl_context.h"
+#include "ui/video/frame_maker.h"
+#include "ui/video/video_hud.h"
 #include "ui/video/video_options.h"
 
 namespace varsim::video {
 
 namespace {
 
-constexpr float kDegToRad = 3.14159265358979f / 180.0f;
-
-void applyCamera(const CameraOverride& c, OrbitCamera& camera) {
-  if (c.distance) camera.distance = *c.distance;
-  if (c.azimuthDeg) camera.yaw = *c.azimuthDeg * kDegToRad;
-  if (c.elevationDeg) camera.pitch = *c.elevationDeg * kDegToRad;
-  if (c.target[0]) camera.target = glm::vec3(*c.target[0], *c.target[1], *c.target[2]);
-  if (c.follow) camera.follow = *c.follow;
-}
-
 class VideoSink final : public FrameSink {
  public:
   explicit VideoSink(const VideoOptions& o) : o_(o) {
     std::string error;
     if (!gl_.create(error)) throw BadInput("--video: " + error);
-    if (!renderer_.init(error)) throw BadInput("--video: renderer: " + error);
-    if (!target_.ensure(o.width, o.height, 0))
-      throw BadInput("--size " + std::to_string(o.width) + "x" + std::to_string(o.height) +
-                     ": the GL driver refuses a framebuffer this large");
-    renderer_.setTargetFramebuffer(target_.id());
+    if (!maker_.init(o.width, o.height, error))
+      throw BadInput("--size " + std::to_string(o.width) + "x" + std::to_string(o.height) + ": " + error);
     if (!o.videoPath.empty() && !encoder_.open(o.videoPath, o.width, o.height, o.fps, error)) throw BadInput(error);
   }
 
-  void frame(const Scene& scene, long step, double h) override {
-    const double t = double(step) * h;
+  void frame(const RunSession& run) override {
+    const double h = run.h(), t = double(run.stepCount()) * h;
     while (double(next_) / o_.fps <= t + 0.5 * h) {
-      render(scene);
+      render(run);
       ++next_;
     }
   }
@@ -58,31 +44,33 @@ class VideoSink final : public FrameSink {
   }
 
  private:
-  void render(const Scene& scene) {
+  void render(const RunSession& run) {
+    const Scene& scene = run.scene();
     list_.clear();
     scene.draw(list_);
-    camera_.update(list_.camera, 1.0f / float(o_.fps));  // the app's framing and follow lag
-    if (next_ == 0) applyCamera(o_.camera, camera_);
-    renderer_.render(list_, camera_, o_.width, o_.height);
+    maker_.aim(list_, 1.0f / float(o_.fps), o_.camera);
+    std::vector<HudLine> hud;
+    if (o_.hud)
+      hud = videoHudLines({run.name(), scene.time(), energyOf(run.columns(), run.row()), &run.monitor(),
+                           scene.parameterWarning()},
+                          list_);
     std::string error;
-    if (!render::readFramebufferRgb(o_.width, o_.height, rgb_, error, target_.id())) throw BadInput("--video: " + error);
+    if (!maker_.render(list_, maker_.camera(), hud, error)) throw BadInput("--video: " + error);
     if (!o_.videoPath.empty()) {
-      if (!encoder_.addFrame(rgb_, error)) throw BadInput(error);
+      if (!encoder_.addFrame(maker_.rgb(), error)) throw BadInput(error);
       return;
     }
     char name[32];
     std::snprintf(name, sizeof name, "/frame_%06ld.png", next_);
-    if (!render::writeRgbPng(o_.framesDir + name, o_.width, o_.height, rgb_, error)) throw BadInput("--frames: " + error);
+    if (!render::writeRgbPng(o_.framesDir + name, o_.width, o_.height, maker_.rgb(), error))
+      throw BadInput("--frames: " + error);
   }
 
   VideoOptions o_;
   EglContext gl_;  // first member with GL state: destroyed last
-  Renderer renderer_;
-  render::OffscreenTarget target_;
+  FrameMaker maker_;
   media::VideoEncoder encoder_;
-  OrbitCamera camera_;
   DrawList list_;
-  std::vector<unsigned char> rgb_;
   long next_ = 0;  // index of the next frame to draw
 };
 

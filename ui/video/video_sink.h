@@ -1,7 +1,7 @@
 // The frame sink of `varsim run --video/--frames` (ui/run_frames.h): a headless EGL context, the app's
-// renderer drawing the scene's draw list into an offscreen target with the app's camera framing
-// (OrbitCamera::update adopting the scene's CameraHint), one frame per 1/fps of simulated time, encoded
-// by media/ or written as numbered PNGs.
+// renderer drawing the scene's draw list with the app's framing of the scene (ui/video/frame_maker.h) and
+// the HUD line unless --hud off, one frame per 1/fps of simulated time, encoded by media/ or written as
+// numbered PNGs.
 #pragma once
 #include <memory>
 
