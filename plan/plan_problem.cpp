@@ -28,11 +28,6 @@ std::string registeredScenes() {
   return known;
 }
 
-nlohmann::json readJson(const std::string& path) {
-  // The scene files' reader: the same refusals (NUL bytes, depth, repeated keys) with the same messages.
-  return parseStrictJson(readUserFile(path, "plan file", kMaxJsonFileBytes), path);
-}
-
 }  // namespace
 
 bool PlanProblemRegistry::add(PlanProblemInfo info) {
@@ -51,7 +46,12 @@ const PlanProblemInfo* PlanProblemRegistry::find(const std::string& scene) {
 }
 
 PlanSetup loadPlanProblem(const std::string& path, const std::vector<std::string>& sets) {
-  const nlohmann::json j = readJson(path);
+  return parsePlanProblem(readUserFile(path, "plan file", kMaxJsonFileBytes), path, sets);
+}
+
+PlanSetup parsePlanProblem(const std::string& text, const std::string& path, const std::vector<std::string>& sets) {
+  // The scene files' reader: the same refusals (NUL bytes, depth, repeated keys) with the same messages.
+  const nlohmann::json j = parseStrictJson(text, path);
   if (!j.is_object()) throw BadInput(path + ": expected an object {\"scene\", \"params\", \"plan\"}");
   for (auto it = j.begin(); it != j.end(); ++it)
     if (it.key() != "scene" && it.key() != "params" && it.key() != "plan")

@@ -145,6 +145,8 @@ PlanProblemInfo planProblemOf(std::string scene, std::string title, std::string 
 // scene part like a scene file plus the scene's own cross checks (builds the scene once) and the plan part
 // against the entry's params(). Throws BadInput naming the file, key, value and allowed range.
 PlanSetup loadPlanProblem(const std::string& path, const std::vector<std::string>& sets = {});
+// The same from the file's text (Python's varsim.plan with a dict); `source` stands for the path in messages.
+PlanSetup parsePlanProblem(const std::string& text, const std::string& source, const std::vector<std::string>& sets = {});
 
 // The plan keys of the cost variants every DMOC problem offers (engine/control/dmoc_costs.h): weight_smooth,
 // terminal_weight (0: the target is an equality), free_time (0/1: h a variable in [dt_min, dt_max]), weight_time.
