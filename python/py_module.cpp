@@ -1,9 +1,11 @@
 // The compiled part of `import varsim` (varsim._varsim): scene listing, describe, the Scene class
-// (py_scene_bind.cpp), the integrator study and the error types. python/varsim/__init__.py re-exports it.
+// (py_scene_bind.cpp), the plan (py_plan.cpp), the integrator study and the error types.
+// python/varsim/__init__.py re-exports it.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "engine/sim/errors.h"
+#include "python/py_plan.h"
 #include "python/py_scene.h"
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
@@ -50,4 +52,5 @@ PYBIND11_MODULE(_varsim, m) {
   m.def("study_csv", &python::studyCsvText, py::arg("args"),
         "CSV text of `varsim study` with these arguments (args[0] == 'study'); GIL released while it runs.");
   python::bindScene(m);
+  python::bindPlan(m);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/sim/input_track.h"
 #include "scenes/run_session.h"
 
 namespace varsim::python {
@@ -24,6 +25,11 @@ class PyScene {
   const std::vector<std::string>& columns() const { return columns_; }
 
   void step(long n);
+  // Plays an input track (the `varsim run --input` format) from step 0 of this scene: at each step k its events
+  // apply before the physics and its row at k sets the controls, as the command replays it. Reset events refused.
+  void play(InputTrack track);
+  void playText(const pybind11::object& text, const std::string& source);  // None stops playing
+  bool playing() const { return bool(track_); }
   pybind11::dict run(pybind11::object steps, pybind11::object duration, long every);
   pybind11::dict row();
 
@@ -47,6 +53,8 @@ class PyScene {
   void record(std::vector<std::vector<double>>& out, size_t at) const;  // the row's kept columns into row `at`
   // `steps` steps, recording every `every`-th row into out (if given, sized for them) from row 1 on; the caller releases the GIL.
   void stepLoop(long steps, long every, std::vector<std::vector<double>>* out);
+  void playStep();  // the track's events and controls for the next step
+
 
   SceneConfig config_;
   std::unique_ptr<RunSession> run_;
@@ -55,6 +63,10 @@ class PyScene {
   std::vector<size_t> kept_;  // CSV columns kept (wall-clock columns dropped, as `varsim run` without --timings)
   std::vector<std::string> columns_;
   bool pendingEdits_ = false;
+  std::unique_ptr<InputTrack> track_;  // playing, or null
+  // Measured seconds per step (NaN before the first): step(n) keeps the GIL when n of them take less than a
+  // thread switch would cost, so a tiny step called in a Python loop does not pay two GIL hand-overs.
+  double stepSeconds_;
 };
 
 // Text of a Python value as `--set key=value` would take it: bools as true/false, numbers at round-trip precision,

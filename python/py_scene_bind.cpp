@@ -37,6 +37,12 @@ reads a scene file (JSON) as `varsim run FILE.json` does.)doc")
       .def("step", &PyScene::step, py::arg("n") = 1,
            "Advance n steps of dt with the current controls (GIL released). Raises varsim.Diverged naming the step "
            "and quantity.")
+      .def("play", &PyScene::playText, py::arg("inputs"), py::arg("source") = "varsim.Scene.play",
+           R"doc(Play an input file's text (the `varsim run --input FILE` format: control rows and param/edit events
+by step or time) from step 0 of this scene: from now on each step k applies the events of k, then steps with the
+controls of row k, exactly as `varsim run --input` replays it. set_controls() is refused while it plays;
+play(None) stops it. Reset events are refused (BadInput). `source` names the text in messages.)doc")
+      .def_property_readonly("playing", &PyScene::playing, "True while an input track plays (Scene.play).")
       .def("run", &PyScene::run, py::arg("steps") = py::none(), py::arg("duration") = py::none(),
            py::arg("every") = 1,
            R"doc(Step `steps` times (or round(duration / dt), duration in s; default 10 s) and return a dict of 1-D

@@ -1,6 +1,6 @@
 """varsim: Lie group variational integrators and SPOOK constrained multibodies, from Python.
 
-The physics is the C++ of `varsim run` and `varsim study` (module varsim._varsim); this package adds the
+The physics is the C++ of `varsim run`, `varsim plan` and `varsim study` (module varsim._varsim); this package adds the
 conversions to plain Python and numpy. Units are SI throughout (s, m, kg, J, rad).
 """
 import json as _json
@@ -9,8 +9,10 @@ import numpy as _np
 
 from ._varsim import BadInput, Diverged, Scene, scenes
 from . import _varsim
+from ._plan import PlanFailed, PlanResult, plan
 
-__all__ = ["BadInput", "Diverged", "Scene", "scenes", "describe", "study", "csv_table"]
+__all__ = ["BadInput", "Diverged", "PlanFailed", "PlanResult", "Scene", "scenes", "describe", "plan", "study",
+           "csv_table"]
 
 
 def describe(name):

@@ -37,3 +37,12 @@ def test_helicopter_sweep_example():
     assert len(threaded) == 8
     for a, b in zip(serial, threaded):
         assert a["energy"].tobytes() == b["energy"].tobytes()
+
+
+def test_car_plan_replay_example(tmp_path):
+    out = tmp_path / "car.png"
+    plan, replay, gap = load("car_plan_replay").main(str(out), small=True)
+    assert out.stat().st_size > 10000
+    assert plan.status == "Solve_Succeeded" and plan.steps == 120 and len(replay["t"]) == 121
+    assert gap.max() < 1e-8  # the open-loop replay flies the planned nodes
+    assert np.hypot(replay["x"][-1] - 8.79, replay["y"][-1] - 3.50625) < 1e-6  # in the bay (the preset's target)
