@@ -6,19 +6,18 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "engine/sim/recorder.h"
+#include "python/py_snapshot.h"
 
 namespace py = pybind11;
 
 namespace varsim::python {
 
 namespace {
-constexpr char kMagic[8] = {'v', 'a', 'r', 's', 'i', 'm', 's', '1'};  // save() blob header
 
 py::object paramValue(const ParamSpec& spec, const ParamValue& v) {
   switch (spec.type) {
@@ -209,31 +208,10 @@ void PyScene::setControls(const py::dict& values) {
   inputs_ = next;
 }
 
-py::bytes PyScene::save() const {
-  std::vector<double> state = run_->saveState();
-  state.insert(state.begin(), inputs_.begin(), inputs_.end());
-  std::string blob(kMagic, sizeof kMagic);
-  blob += config_.scene + '\0';
-  blob.append(reinterpret_cast<const char*>(state.data()), state.size() * sizeof(double));
-  return py::bytes(blob);
-}
+py::bytes PyScene::save() const { return py::bytes(saveSnapshot(*run_, inputs_)); }
 
 void PyScene::load(const py::bytes& bytes) {
-  const std::string blob = bytes;
-  const size_t nameEnd = blob.find('\0', sizeof kMagic);
-  if (blob.compare(0, sizeof kMagic, kMagic, sizeof kMagic) != 0 || nameEnd == std::string::npos)
-    throw BadInput("load: not a varsim Scene.save() snapshot (" + std::to_string(blob.size()) + " bytes)");
-  const std::string scene = blob.substr(sizeof kMagic, nameEnd - sizeof kMagic);
-  if (scene != config_.scene)
-    throw BadInput("load: snapshot of scene '" + shortText(scene) + "'; this scene is '" + config_.scene + "'");
-  const size_t bytesLeft = blob.size() - nameEnd - 1;
-  if (bytesLeft % sizeof(double) != 0 || bytesLeft / sizeof(double) < inputs_.size())
-    throw BadInput("load: snapshot of " + std::to_string(bytesLeft) + " state bytes is truncated");
-  std::vector<double> state(bytesLeft / sizeof(double));
-  std::memcpy(state.data(), blob.data() + nameEnd + 1, bytesLeft);
-  const InputVector inputs(state.begin(), state.begin() + long(inputs_.size()));
-  run_->loadState({state.begin() + long(inputs_.size()), state.end()});
-  inputs_ = inputs;
+  inputs_ = loadSnapshot(*run_, bytes, inputs_.size());
   pendingEdits_ = false;
 }
 

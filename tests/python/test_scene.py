@@ -66,6 +66,30 @@ def test_save_load_resumes_bit_identically():
         varsim.Scene("rigid_body").load(snap)
 
 
+def test_save_load_carries_the_settings():
+    # As an app history entry: live parameters, values waiting for a rebuild and scene edits travel with the state,
+    # so a fresh Scene with the same rebuild keys resumes bit-identically.
+    s = varsim.Scene("ladder", links=8)
+    s.step(20)
+    s.set(epsilon=1e-6, gravity=[0.0, 0.0, -5.0], rod_mass=3.0)  # rod_mass waits for a rebuild
+    s.edit("relax.3", "1e-06,0.05")
+    s.step(20)
+    snap = s.save()
+    first = s.run(steps=60)
+    fresh = varsim.Scene("ladder", links=8)
+    fresh.load(snap)
+    assert fresh.params == s.params and fresh.params["epsilon"] == 1e-6 and fresh.params["rod_mass"] == 3.0
+    assert_same_table(fresh.run(steps=60), first)
+    other = varsim.Scene("ladder", links=9)
+    before = other.save()
+    with pytest.raises(varsim.BadInput, match="snapshot taken with links=8; this scene has links=9"):
+        other.load(snap)
+    assert other.save() == before  # refused: nothing changed
+    for bad in (b"", snap[:-3], snap + b"x", b"varsims2" + bytes(5)):
+        with pytest.raises(varsim.BadInput):
+            fresh.load(bad)
+
+
 def test_live_edit_equals_input_file(cli, tmp_path):
     live = [p for p in varsim.describe("ladder")["params"] if p.get("live") and p["type"] == "real"]
     assert live, "ladder has a live real parameter"
