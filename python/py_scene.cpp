@@ -54,6 +54,7 @@ PyScene::PyScene(SceneConfig config, const py::dict& overrides, const std::strin
   const std::vector<std::string>& all = run_->columns();
   for (size_t c = 0; c < all.size(); ++c)
     if (!isWallClockColumn(all[c])) kept_.push_back(c), columns_.push_back(all[c]);
+  views_ = std::make_unique<StateViews>(all);
 }
 
 py::dict PyScene::params() const {
@@ -215,11 +216,5 @@ void PyScene::load(const py::bytes& bytes) {
   pendingEdits_ = false;
 }
 
-py::object PyScene::state() const {
-  const std::vector<double> x = run_->scene().saveState();
-  py::array_t<double> a(py::ssize_t(x.size()), x.data());  // copies
-  a.attr("setflags")(py::arg("write") = false);
-  return std::move(a);
-}
 
 }  // namespace varsim::python

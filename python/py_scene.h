@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/sim/input_track.h"
+#include "python/py_state.h"
 #include "scenes/run_session.h"
 
 namespace varsim::python {
@@ -41,7 +42,7 @@ class PyScene {
 
   pybind11::bytes save() const;
   void load(const pybind11::bytes& blob);
-  pybind11::object state() const;
+  pybind11::dict state() { return views_->views(*run_); }  // see py_state.h
 
   std::string warning() const { return run_->scene().parameterWarning(); }
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -64,6 +65,7 @@ class PyScene {
   std::vector<std::string> columns_;
   bool pendingEdits_ = false;
   std::unique_ptr<InputTrack> track_;  // playing, or null
+  std::unique_ptr<StateViews> views_;
   // Measured seconds per step (NaN before the first): step(n) keeps the GIL when n of them take less than a
   // thread switch would cost, so a tiny step called in a Python loop does not pay two GIL hand-overs.
   double stepSeconds_;

@@ -68,8 +68,13 @@ float64 numpy arrays keyed by column: the current row, then every `every`-th row
       .def("load", &PyScene::load, py::arg("snapshot"),
            "Restore a save() of the same scene with the same parameters (BadInput otherwise).")
       .def("state", &PyScene::state,
-           "The scene's full saved state as a read-only float64 array (a copy; layout per scene family, see "
-           "docs/python.md).")
+           R"doc(The state as a dict of read-only float64 arrays: the standard columns grouped — position (x, y, z; m,
+world), pose (x, y in m, theta in rad: planar vehicles), orientation (qw, qx, qy, qz: body -> world unit
+quaternion), angular_momentum (L, kg m^2/s, about the world origin), linear_momentum (p, kg m/s), q (generalized
+coordinates of tree scenes, rad or m) — where the scene has them, and 'saved': the full state the app's history
+keeps (System::saveState, the family's own layout; see docs/python.md). All are views of one buffer each call
+refills (no allocation, no copy into Python objects): they hold this call's values until the next state() call
+and stay valid after the Scene is gone.)doc")
       .def_property_readonly("warning", &PyScene::warning, "The scene's current parameter warning ('' when none).")
       .def_property_readonly("warnings", &PyScene::warnings,
                              "Every warning line `varsim run` would print on stderr so far (list of str).")

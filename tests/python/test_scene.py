@@ -150,15 +150,45 @@ def test_threads_equal_serial():
         assert a.tobytes() == b.tobytes()
 
 
-def test_state_is_a_read_only_copy():
+GROUPS = {"position": ["x", "y", "z"], "pose": ["x", "y", "theta"], "orientation": ["qw", "qx", "qy", "qz"],
+          "angular_momentum": ["L_x", "L_y", "L_z"], "linear_momentum": ["p_x", "p_y", "p_z"]}
+
+
+def test_state_views_are_read_only_and_equal_the_row():
+    seen = set()
+    for name in varsim.scenes():
+        s = varsim.Scene(name)
+        s.step(3)
+        st, row = s.state(), s.row()
+        assert st["saved"].dtype == np.float64 and st["saved"].size > 0
+        for key, view in st.items():
+            assert not view.flags.writeable and not view.flags.owndata, (name, key)  # views, read-only
+            cols = GROUPS.get(key, [c for c in s.columns if c.startswith("q_")] if key == "q" else None)
+            if key != "saved":
+                assert view.tolist() == [row[c] for c in cols], (name, key)
+                seen.add(key)
+        with pytest.raises(ValueError):
+            st["saved"][0] = 1.0
+        assert st["saved"].base is st[next(iter(st))].base  # one buffer
+    assert seen == set(GROUPS) | {"q"}
+
+
+def test_state_views_outlive_the_scene_and_follow_state_calls():
     s = varsim.Scene("rigid_body")
-    x = s.state()
-    assert x.dtype == np.float64 and x.size > 0 and not x.flags.writeable
-    s.step()
-    assert not np.array_equal(x, s.state())
-    del s
+    x = s.state()["position"]
+    first = x.copy()
+    s.step(10)
+    assert np.array_equal(x, first)  # this call's values until the next state() call
+    y = s.state()["position"]
+    assert np.array_equal(x, y) and not np.array_equal(y, first)  # the same buffer, refilled
+    assert y.tolist() == [s.row()[c] for c in "xyz"]
+    saved = s.state()["saved"]
+    restored = varsim.Scene("rigid_body")
+    restored.load(s.save())
+    assert restored.state()["saved"].tobytes() == saved.tobytes()
+    del s, restored
     gc.collect()
-    assert np.isfinite(x).all()  # the array owns its numbers: it outlives the scene
+    assert np.isfinite(saved).all() and np.array_equal(x, y)  # the buffer outlives the scene
 
 
 def test_diverged_carries_the_cli_message_and_keeps_the_last_good_state(cli):
@@ -172,4 +202,5 @@ def test_diverged_carries_the_cli_message_and_keeps_the_last_good_state(cli):
     assert str(e.value) == cli_message and cli_message.startswith("step 7: ")
     good = varsim.Scene("rigid_body", integrator="rk2", dt=2.0)
     good.step(6)
-    assert s.step_count == 6 and s.row() == good.row() and s.state().tobytes() == good.state().tobytes()
+    assert s.step_count == 6 and s.row() == good.row()
+    assert s.state()["saved"].tobytes() == good.state()["saved"].tobytes()
