@@ -142,3 +142,29 @@ TEST_CASE("video: a car at speed 0 gives equal frames with --hud off; the HUD's 
   REQUIRE(moving.size() == 6);
   CHECK(std::set<std::string>(moving.begin(), moving.end()).size() == 6);
 }
+
+TEST_CASE("video: the app's recording of an input replay is the headless command's file, byte for byte") {
+  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) {
+    MESSAGE("skipped: no xvfb-run to open the app's window");
+    return;
+  }
+  const std::string input = std::string(VARSIM_TEST_DATA) + "/../../assets/inputs/marionette_walk.csv";
+  const std::string app = outPath("app_replay.mp4"), headless = outPath("headless_replay.mp4");
+  const std::string errPath = outPath("app_stderr.txt");
+  const std::string xvfb = "xvfb-run -a -s \"-screen 0 1280x720x24\" " + std::string(VARSIM_BINARY);
+  // The smoke test runs one step per frame (1/60 s each): 20 frames are steps 1..20, recorded from step 0.
+  const int code = std::system((xvfb + " --smoke-test marionette --replay " + input + " --frames 20 --screenshot " +
+                                outPath("app_replay.png") + " --video " + app + " 2>" + errPath).c_str());
+  const bool ok = WIFEXITED(code) && WEXITSTATUS(code) == 0;
+  REQUIRE_MESSAGE(ok, slurp(errPath));
+  CHECK(slurp(errPath).find("video: 21 frames, 0.35 s at 60 fps") != std::string::npos);
+  REQUIRE(run("marionette --input " + input + " --steps 20 --video " + headless).code == 0);
+  CHECK(probe(app).frameHashes.size() == 21);
+  CHECK(slurp(app) == slurp(headless));
+  // A path the app cannot write is refused at the start, naming it (exit 2; xvfb-run may replace the code
+  // when its own clean-up fails, so only a failure is checked).
+  const int bad = std::system((xvfb + " --smoke-test marionette --frames 1 --screenshot " + outPath("app_bad.png") +
+                               " --video /nonexistent_dir/x.mp4 2>" + errPath).c_str());
+  CHECK(bad != 0);
+  CHECK(slurp(errPath).find("video '/nonexistent_dir/x.mp4': cannot open for writing") != std::string::npos);
+}

@@ -300,15 +300,23 @@ int runApp(const std::vector<std::string>& args) {
       followScenePanels(*state);
       state->scenePanels.afterStep(scene);
       planAfterStep(*state);
+      state->videoRecording.afterStep(state->driver);
     };
     try {
       startScene(*app, options);
+      if (std::string error; !options.videoFile.empty() && !app->videoRecording.start(options.videoFile, app->driver, error))
+        throw BadInput(error);  // "video 'PATH': why"
       if (options.mode == AppOptions::Mode::SmokeTest) code = runSmokeTest(*app, options);
       else if (options.mode == AppOptions::Mode::Bench) code = runBench(*app, options);
       else code = runInteractive(*app);
     } catch (const BadInput& e) {
       std::fprintf(stderr, "varsim: error: %s\n", e.what());
       code = 2;
+    }
+    // The recording's GL objects go while the window's context is still current.
+    if (std::string summary; !app->videoRecording.stop(summary) || !summary.empty()) {
+      std::fprintf(stderr, "varsim: %s\n", summary.c_str());
+      if (summary.rfind("video: ", 0) != 0) code = 2;  // a write error
     }
     app->renderer.shutdown();
   }

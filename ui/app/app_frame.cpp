@@ -264,6 +264,7 @@ int runAppFrame(AppState& app, double wallDt) {
     app.realTime.update(wallDt, steps * app.driver.h(), app.driver.speed(),
                         !app.driver.paused() && !app.driver.diverged());
     app.frameCosts.add(FramePhase::OtherUi, phase.lap());
+    flushVideoRecording(app);  // the frames this frame's steps produced (video_recording.h)
     buildDrawList(app);
     addPlanDrawing(app);
     app.frameCosts.add(FramePhase::DrawList, phase.lap());

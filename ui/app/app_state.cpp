@@ -42,6 +42,10 @@ void AppState::onSceneLoaded() {
   live.configure(driver.controls(), bindingsFor(settings, name, driver.controls()));
   driver.setLiveInput(&live);
   if (driver.replaying()) driver.stopReplay();
+  if (std::string summary; videoRecording.active()) {  // a video holds one scene, as an input recording does
+    const bool ok = videoRecording.stop(summary);
+    notify(summary, !ok);
+  }
   settings.lastScene = name;
   reframeView = true;  // the new scene's default view is taken next frame (render/subject_framing.h)
   paramErrors.clear();

@@ -16,6 +16,7 @@
 #include "ui/app/plot_widget.h"
 #include "ui/app/ui_layer.h"
 #include "ui/app/ui_snapshot.h"
+#include "ui/app/video_recording.h"
 #include "ui/app/study_panel.h"
 #include "ui/core/background_job.h"
 #include "ui/core/frame_phases.h"
@@ -66,6 +67,7 @@ struct AppState {
   int calibratingControl = -1;
   AxisCalibrator calibrator;
   bool screenshotRequested = false;
+  VideoRecording videoRecording;  // F9 / View > Record video (video_recording.h); stopped before the window closes
   // The 3-D view's rectangle (logical pixels): the window minus the docked panels, recomputed every
   // frame once the panels are laid out (the camera's mouse input uses the previous frame's).
   ScreenRect view;

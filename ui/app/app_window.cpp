@@ -26,10 +26,10 @@ void glfwErrorCallback(int code, const char* description) {
 }
 
 // The default font (ProggyClean) stops at U+00FF; parameter descriptions and panels use Greek
-// (epsilon, tau, omega, mu), arrows and math symbols. Merged from Debian's fonts-dejavu-core when
+// (epsilon, tau, omega, mu), arrows, math symbols and the record dot. Merged from Debian's fonts-dejavu-core when
 // present; without it those glyphs show as '?' and nothing else changes.
 void mergeSymbolFont(ImGuiIO& io, float sizePixels) {
-  static const ImWchar kRanges[] = {0x0370, 0x03FF, 0x2010, 0x206F, 0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
+  static const ImWchar kRanges[] = {0x0370, 0x03FF, 0x2010, 0x206F, 0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
   const char* path = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
   if (!std::filesystem::exists(path)) return;
   ImFontConfig merge;

@@ -86,6 +86,9 @@ void handleShortcuts(AppState& app) {
       case GLFW_KEY_F4:
         if (!e.repeat) app.study.toggle(d.loaded() ? d.sceneName() : "");
         break;
+      case GLFW_KEY_F9:
+        if (!e.repeat) toggleVideoRecording(app);
+        break;
       case GLFW_KEY_F12:
       case GLFW_KEY_P:
         if (!e.repeat) app.screenshotRequested = true;

@@ -33,6 +33,8 @@ void drawHud(AppState& app) {
     ImGui::PushTextWrapPos(wrapWidth(app));
     ImGui::Text("%s  t = %.3f s  %.0f%% real time  %.0f FPS%s", d.sceneName().c_str(), d.scene().time(), d.speed() * 100.0,
                 app.rates.fps(), d.paused() ? "  [paused]" : "");
+    if (const std::string rec = videoRecordingHudLine(app); !rec.empty())  // video_recording.h
+      ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", rec.c_str());
     if (app.realTime.behind())  // the steps cost more than real time allows (SimDriver::frame's budget)
       ImGui::TextColored(ImVec4(1, 0.45f, 0.3f, 1), "running slower than real time (%.0f %%)", 100.0 * app.realTime.factor());
     // The keys that drive this scene, from the live bindings (so an edited mapping shows as it is).
@@ -129,6 +131,7 @@ void drawHelpOverlay(AppState& app) {
       {"F1", "this help"},
       {"F4", "integrator study: RK2/RK4/Newmark vs the variational integrators (seed 000 Figs. 3-5)"},
       {"F12 or P", "save a PNG screenshot in the working directory"},
+      {"F9", "record the 3-D view to MP4 at the simulation's rate (1280x720, 60 fps); F9 again stops"},
       {"Ctrl+Q", "quit (saves settings and a --record file; so do the close button and Ctrl+C)"},
       {"Home", "reset view: frame the whole scene again"},
       {"left drag", "orbit the camera"},

@@ -133,6 +133,7 @@ void drawMainMenu(AppState& app) {
     if (ImGui::MenuItem("Reset view", "Home")) app.reframeView = true;
     ImGui::MenuItem("Hide all panels", "Tab", &app.hideUi);
     ImGui::MenuItem("Screenshot", "F12 / P", &app.screenshotRequested);
+    if (ImGui::MenuItem("Record video", "F9", app.videoRecording.active())) toggleVideoRecording(app);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Simulation")) {

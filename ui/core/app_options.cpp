@@ -11,7 +11,7 @@
 namespace varsim {
 
 const char* appUsage() {
-  return "usage: varsim [--scene NAME|FILE.json] [--set key=value]... [--replay FILE] [--record FILE]\n"
+  return "usage: varsim [--scene NAME|FILE.json] [--set key=value]... [--replay FILE] [--record FILE] [--video FILE.mp4]\n"
          "              [--gamepad-mappings FILE] [--hide-ui] [--sync-physics]\n"
          "       varsim --smoke-test SCENE [--frames N] --screenshot FILE.png [--no-scene]\n"
          "       varsim --bench-frames SECONDS [--scene NAME|FILE.json] [--hide-ui] [--sync-physics]\n"
@@ -45,6 +45,7 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
       o.sets.emplace_back(value.substr(0, eq), value.substr(eq + 1));
     } else if (flag == "--replay") o.replayFile = value;
     else if (flag == "--record") o.recordFile = value;
+    else if (flag == "--video") o.videoFile = value;
     else if (flag == "--gamepad-mappings") o.gamepadMappings = value;
     else if (flag == "--smoke-test") { o.mode = AppOptions::Mode::SmokeTest; o.scene = value; }
     else if (flag == "--frames") {
@@ -55,7 +56,7 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
     } else if (flag == "--screenshot") o.screenshot = value;
     else if (flag == "--bench-frames") { o.mode = AppOptions::Mode::Bench; o.benchSeconds = numberArg(flag, value, 0.1, 3600); }
     else
-      throw BadInput("unknown option '" + flag + "'; allowed: --scene, --set, --replay, --record, "
+      throw BadInput("unknown option '" + flag + "'; allowed: --scene, --set, --replay, --record, --video, "
                      "--gamepad-mappings, --smoke-test, --frames, --screenshot, --no-scene, --bench-frames, --hide-ui, --sync-physics, --help");
   }
   if (o.mode == AppOptions::Mode::SmokeTest && o.screenshot.empty())

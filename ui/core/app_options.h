@@ -1,5 +1,5 @@
 // Command line of the desktop app (the headless commands list/describe/run are handled before):
-//   varsim [--scene NAME] [--set key=value]... [--replay FILE] [--record FILE]
+//   varsim [--scene NAME] [--set key=value]... [--replay FILE] [--record FILE] [--video FILE.mp4]
 //          [--gamepad-mappings FILE] [--smoke-test SCENE --frames N --screenshot FILE [--no-scene]]
 //          [--bench-frames SECONDS [--scene NAME]] [--hide-ui] [--sync-physics] [--help]
 #pragma once
@@ -14,6 +14,7 @@ struct AppOptions {
   std::string scene;  // empty: last scene from settings, else the first registered one
   std::vector<std::pair<std::string, std::string>> sets;
   std::string replayFile, recordFile, gamepadMappings;
+  std::string videoFile;        // --video: record the 3-D view from the first frame (ui/app/video_recording.h)
   int frames = 120;             // smoke test: frames at a fixed simulated 1/60 s each
   std::string screenshot;       // smoke test output PNG
   bool hideScene = false;       // smoke test: background only (the blank-image reference)
