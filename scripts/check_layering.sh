@@ -21,10 +21,10 @@ check() {
 
 gui='GL/|GLFW/|glad/|imgui|backends/|glm/|stb_'
 parsers='urdf_|tinyxml|console_bridge/'  # model-format parsers: import/ only
-check engine "engine/ uses Eigen and SuiteSparse only" "$gui|$parsers|coin/|Ip[A-Z]|import/|plan/|render/|scenes/|study/|ui/"
-check scenes "scenes/ never see the planner or the study (plan/ and study/ see scenes/)" "coin/|Ip[A-Z]|plan/|study/"
-check plan "plan/ uses the engine, scenes and Ipopt only" "$gui|$parsers|import/|render/|study/|ui/"
-check study "study/ uses the engine and scenes only" "$gui|$parsers|coin/|Ip[A-Z]|import/|plan/|render/|ui/"
+check engine "engine/ uses Eigen and SuiteSparse only" "$gui|$parsers|coin/|Ip[A-Z]|import/|media/|plan/|render/|scenes/|study/|ui/"
+check scenes "scenes/ never see the planner, the study or video encoding (they see scenes/)" "coin/|Ip[A-Z]|media/|plan/|study/"
+check plan "plan/ uses the engine, scenes and Ipopt only" "$gui|$parsers|import/|media/|render/|study/|ui/"
+check study "study/ uses the engine and scenes only" "$gui|$parsers|coin/|Ip[A-Z]|import/|media/|plan/|render/|ui/"
 check import "import/ uses the engine and the parsers only" "$gui|render/|scenes/|ui/"
 check render "render/ knows no physics, scenes or UI" "GLFW/|imgui|backends/|$parsers|engine/|import/|scenes/|ui/"
 check scenes "scenes/ fill render/draw_list.h only; no GL, no ui/; parsers through import/" "$gui|$parsers|render/|ui/" \
