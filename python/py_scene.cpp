@@ -99,8 +99,8 @@ void PyScene::stepLoop(long steps, long every, const std::vector<double*>* out) 
 
 void PyScene::step(long n) {
   if (n < 0) throw BadInput("step: n " + std::to_string(n) + ": negative; allowed a whole number >= 0");
-  // Releasing and retaking the GIL costs ~0.1-0.2 us and lets other Python threads run: worth it from ~20 us of
-  // stepping on (every first call, where the cost is not known yet).
+  // Releasing and retaking the GIL lets other Python threads run but costs two hand-overs: worth it from ~20 us of
+  // stepping on (and on every first call, where the cost is not known yet).
   constexpr double kReleaseAbove = 20e-6;
   const bool release = !(double(n) * stepSeconds_ < kReleaseAbove);
   const auto t0 = std::chrono::steady_clock::now();
