@@ -138,15 +138,17 @@ py::dict PyScene::run(py::object steps, py::object duration, long every) {
   if (!(n >= 0 && n <= 1e8))
     throw BadInput("run: " + formatNumber(n) + " steps; allowed a whole number in [0, 1e+08]");
   const long count = long(std::llround(n));
-  // One numpy array per column, allocated uninitialised and filled in place while the GIL is released: no zeroing
-  // and no copy (recording costs ~0.1 us per row of the rigid body's 28 columns, the step ~0.6 us).
+  // One uninitialised numpy block (columns x rows, C order), each column a contiguous 1-D view of it, filled in place
+  // while the GIL is released: no zeroing, no copy, and one allocation large enough for numpy's huge-page advice —
+  // the rigid body's 1e5 rows fault in ~360 pages instead of ~5450 as 28 separate arrays (~10 ms of the run). The
+  // views keep the block alive together.
   const auto rows = py::ssize_t(count / every + 1);
+  py::array_t<double> block({py::ssize_t(kept_.size()), rows});
   py::dict out;
   std::vector<double*> data;
   for (size_t c = 0; c < kept_.size(); ++c) {
-    py::array_t<double> a(rows);
-    data.push_back(a.mutable_data());
-    out[py::str(columns_[c])] = std::move(a);
+    data.push_back(block.mutable_data() + py::ssize_t(c) * rows);
+    out[py::str(columns_[c])] = py::array_t<double>(rows, data.back(), block);
   }
   py::gil_scoped_release release;
   flushEdits();

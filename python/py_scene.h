@@ -52,8 +52,8 @@ class PyScene {
  private:
   void flushEdits();
   void record(const std::vector<double*>& out, size_t at) const;  // the row's kept columns into row `at`
-  // `steps` steps, recording every `every`-th row into out (per column, if given, sized for them) from row 1 on; the
-  // caller releases the GIL.
+  // `steps` steps, recording every `every`-th row into out (per column, if given) from row 1 on; the caller releases
+  // the GIL.
   void stepLoop(long steps, long every, const std::vector<double*>* out);
   void playStep();  // the track's events and controls for the next step
 
