@@ -93,6 +93,28 @@ struct VideoEncoder::Impl {
   }
 };
 
+// RGB to the codec's pixels. GIF's 3-3-2 colours get an ordered (Bayer) dither, fixed to the pixel grid:
+// swscale's default error diffusion makes noise that differs from frame to frame, which the GIF encoder
+// cannot skip as unchanged and LZW cannot compress (the 20-link ladder, 4 s at 10 fps, 320x180: 852 KB with
+// error diffusion, 27 KB with Bayer, 18 KB undithered but banded).
+SwsContext* makeScaler(int width, int height, AVPixelFormat pixels) {
+  SwsContext* s = sws_alloc_context();
+  if (s == nullptr) return nullptr;
+  av_opt_set_int(s, "srcw", width, 0);
+  av_opt_set_int(s, "srch", height, 0);
+  av_opt_set_int(s, "src_format", AV_PIX_FMT_RGB24, 0);
+  av_opt_set_int(s, "dstw", width, 0);
+  av_opt_set_int(s, "dsth", height, 0);
+  av_opt_set_int(s, "dst_format", pixels, 0);
+  av_opt_set_int(s, "sws_flags", SWS_BILINEAR, 0);
+  if (pixels == AV_PIX_FMT_RGB8) av_opt_set(s, "sws_dither", "bayer", 0);
+  if (sws_init_context(s, nullptr, nullptr) < 0) {
+    sws_freeContext(s);
+    return nullptr;
+  }
+  return s;
+}
+
 VideoEncoder::VideoEncoder() : impl_(std::make_unique<Impl>()) {}
 VideoEncoder::~VideoEncoder() { impl_->close(); }
 
@@ -147,8 +169,7 @@ bool VideoEncoder::open(const std::string& path, int width, int height, int fps,
   m.frame->width = width;
   m.frame->height = height;
   if (av_frame_get_buffer(m.frame, 0) < 0) return m.fail("out of memory", error);
-  m.scaler = sws_getContext(width, height, AV_PIX_FMT_RGB24, width, height, format->pixels, SWS_BILINEAR, nullptr,
-                            nullptr, nullptr);
+  m.scaler = makeScaler(width, height, format->pixels);
   if (m.scaler == nullptr) return m.fail("no pixel conversion to the codec's format", error);
   m.frames = 0;
   return true;

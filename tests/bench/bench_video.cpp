@@ -98,8 +98,8 @@ varsim::SceneConfig config(const std::string& scene, const std::vector<std::pair
 
 void row(const char* label, double seconds, const Timing& t) {
   const double frame = (t.drawList + t.render + t.encode) / double(t.frames);
-  std::printf("| %-24s | %5.1f | %6ld | %7.2f | %7.2f | %6.1f | %8.2f | %7.2f | %7.2f | %7.2f | %5.1f %% |\n", label,
-              seconds, t.frames, t.wall, t.cpu, double(t.frames) / t.cpu, 1e3 * t.physics / double(t.frames),
+  std::printf("| %-24s | %5.1f | %6ld | %7.2f | %6.1f | %7.2f | %6.1f | %8.2f | %7.2f | %7.2f | %7.2f | %5.1f %% |\n",
+              label, seconds, t.frames, t.wall, double(t.frames) / t.wall, t.cpu, double(t.frames) / t.cpu, 1e3 * t.physics / double(t.frames),
               1e3 * t.drawList / double(t.frames), 1e3 * t.render / double(t.frames), 1e3 * t.encode / double(t.frames),
               100.0 * t.encode / double(t.frames) / frame);
 }
@@ -120,12 +120,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_video: %s\n", error.c_str());
     return 2;
   }
-  std::printf("renderer: %s; 1280x720, 60 fps, H.264 (libx264 veryfast, crf 20, 1 thread); per-frame columns in CPU ms;\nframes per CPU s: the rate one core sustains (the wall clock also counts other processes on a shared machine)\n\n",
+  std::printf("renderer: %s; 1280x720, 60 fps, H.264 (libx264 veryfast, crf 20, 1 thread); per-frame columns in CPU ms;\nframes/s by the wall clock (which also counts other processes on a shared machine) and per CPU second\n\n",
               gl.renderer().c_str());
-  std::printf("| %-24s | sim s | frames | wall s | CPU s | frames per CPU s | physics | draw list | render+read+HUD | "
-              "encode | encode share |\n",
+  std::printf("| %-24s | sim s | frames | wall s | frames/s | CPU s | frames per CPU s | physics | draw list | "
+              "render+read+HUD | encode | encode share |\n",
               "recording");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const std::string inputs = std::string(VARSIM_SOURCE_DIR) + "/assets/inputs/";
   const std::vector<Case> cases = {
       {"ladder N=100", config("ladder", {{"links", "100"}}), ""},
