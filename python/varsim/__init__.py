@@ -11,6 +11,11 @@ from ._varsim import BadInput, Diverged, Scene, scenes
 from . import _varsim
 from ._plan import PlanFailed, PlanResult, plan
 
+BadInput.__doc__ = """Refused input (a ValueError): the message of `varsim` (exit 2) naming the file or key, the value and
+the allowed range. Nothing changed."""
+Diverged.__doc__ = """The simulation diverged (a RuntimeError): the message of `varsim run` (exit 3) naming the step and
+the quantity that is not finite. The scene keeps its last good state."""
+
 __all__ = ["BadInput", "Diverged", "PlanFailed", "PlanResult", "Scene", "scenes", "describe", "plan", "study",
            "csv_table"]
 

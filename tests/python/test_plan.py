@@ -95,3 +95,23 @@ def test_play_equals_cli_input_file(cli):
     s.set_controls(throttle=0.5)
     with pytest.raises(varsim.BadInput, match="reset events"):
         s.play("step\nevent,3,reset\n")
+
+
+def test_plans_from_threads_equal_serial():
+    import concurrent.futures
+    path = os.path.join(ROOT, PROBLEM)
+    sizes = [150, 200]
+    serial = [varsim.plan(path, N=n).table for n in sizes]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        threaded = list(pool.map(lambda n: varsim.plan(path, N=n).table, sizes))
+    for a, b in zip(serial, threaded):
+        assert_same_table(a, b)
+
+
+def test_every_public_name_has_a_docstring():
+    for name in varsim.__all__:
+        assert (getattr(varsim, name).__doc__ or "").strip(), name
+    for cls in (varsim.Scene, varsim.PlanResult):
+        for member in dir(cls):
+            if not member.startswith("_"):
+                assert (getattr(cls, member).__doc__ or "").strip(), (cls.__name__, member)
