@@ -127,6 +127,9 @@ void PyScene::playText(const py::object& text, const std::string& source) {
     track_.reset();
     return;
   }
+  if (!py::isinstance<py::str>(text))
+    throw py::type_error("play: inputs must be an input file's text (str) or None, not " +
+                         std::string(py::str(py::type::handle_of(text).attr("__name__"))));
   play(InputTrack::parse(text.cast<std::string>(), source, run_->scene().controls(), run_->h()));
 }
 

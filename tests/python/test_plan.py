@@ -95,6 +95,11 @@ def test_play_equals_cli_input_file(cli):
     s.set_controls(throttle=0.5)
     with pytest.raises(varsim.BadInput, match="reset events"):
         s.play("step\nevent,3,reset\n")
+    with pytest.raises(varsim.BadInput, match="unknown control 'nope'"):
+        s.play("step,nope\n0,1\n", source="x.csv")
+    with pytest.raises(TypeError, match="not int"):
+        s.play(5)
+    assert not s.playing
 
 
 def test_plans_from_threads_equal_serial():
