@@ -313,10 +313,13 @@ int runApp(const std::vector<std::string>& args) {
       std::fprintf(stderr, "varsim: error: %s\n", e.what());
       code = 2;
     }
-    // The recording's GL objects go while the window's context is still current.
-    if (std::string summary; !app->videoRecording.stop(summary) || !summary.empty()) {
+    // The recording's last frames and GL objects, while the window's context is still current.
+    finishPhysics(*app);
+    if (std::string summary; !endVideoRecording(*app, summary)) {
+      std::fprintf(stderr, "varsim: error: %s\n", summary.c_str());
+      code = 2;
+    } else if (!summary.empty()) {
       std::fprintf(stderr, "varsim: %s\n", summary.c_str());
-      if (summary.rfind("video: ", 0) != 0) code = 2;  // a write error
     }
     app->renderer.shutdown();
   }

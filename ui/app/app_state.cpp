@@ -43,7 +43,7 @@ void AppState::onSceneLoaded() {
   driver.setLiveInput(&live);
   if (driver.replaying()) driver.stopReplay();
   if (std::string summary; videoRecording.active()) {  // a video holds one scene, as an input recording does
-    const bool ok = videoRecording.stop(summary);
+    const bool ok = endVideoRecording(*this, summary);
     notify(summary, !ok);
   }
   settings.lastScene = name;

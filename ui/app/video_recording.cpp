@@ -104,10 +104,22 @@ bool VideoRecording::stop(std::string& summary) {
 bool VideoRecording::active() const { return impl_->active; }
 double VideoRecording::seconds() const { return double(impl_->encoded + long(impl_->kept.size())) / kFps; }
 
+bool endVideoRecording(AppState& app, std::string& message) {
+  message.clear();
+  if (!app.videoRecording.active()) return true;
+  std::string error;
+  if (!app.videoRecording.flush(app.cameraMoved ? &app.camera : nullptr, error)) {
+    app.videoRecording.stop(message);
+    message = error;
+    return false;
+  }
+  return app.videoRecording.stop(message);
+}
+
 void toggleVideoRecording(AppState& app) {
   std::string message;
   if (app.videoRecording.active()) {
-    const bool ok = app.videoRecording.stop(message);
+    const bool ok = endVideoRecording(app, message);
     app.notify(message, !ok);
     return;
   }

@@ -47,6 +47,9 @@ void toggleVideoRecording(AppState& app);
 // runAppFrame, after the frame's steps: the frames the steps produced, a write error as a notice (the
 // recording stops, the partial file closed).
 void flushVideoRecording(AppState& app);
+// With the physics worker idle: encodes the frames still kept, closes the file and returns true with the
+// summary in `message`, or false with the write error; true and "" when nothing was recording.
+bool endVideoRecording(AppState& app, std::string& message);
 // The HUD's record line, "● REC 00:12", or "" when not recording.
 std::string videoRecordingHudLine(const AppState& app);
 
