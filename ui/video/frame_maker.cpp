@@ -2,23 +2,9 @@
 #include "ui/video/frame_maker.h"
 
 #include "render/screenshot.h"
-#include "render/subject_framing.h"
+#include "ui/video/video_camera.h"
 
 namespace varsim::video {
-
-namespace {
-
-constexpr float kDegToRad = 3.14159265358979f / 180.0f;
-
-void applyOverride(const CameraOverride& c, OrbitCamera& camera) {
-  if (c.distance) camera.distance = *c.distance;
-  if (c.azimuthDeg) camera.yaw = *c.azimuthDeg * kDegToRad;
-  if (c.elevationDeg) camera.pitch = *c.elevationDeg * kDegToRad;
-  if (c.target[0]) camera.target = glm::vec3(*c.target[0], *c.target[1], *c.target[2]);
-  if (c.follow) camera.follow = *c.follow;
-}
-
-}  // namespace
 
 bool FrameMaker::init(int width, int height, std::string& error) {
   if (!renderer_.init(error)) {
@@ -39,8 +25,7 @@ void FrameMaker::aim(const DrawList& list, float dt, const CameraOverride& overr
     camera_.update(list.camera, dt);
     return;
   }
-  frameSubject(camera_, list, float(width_) / float(height_));  // the app's default view (one code path)
-  applyOverride(override, camera_);
+  startCamera(camera_, list, float(width_) / float(height_), override);
   aimed_ = true;
 }
 
