@@ -31,6 +31,7 @@ struct Child {
   int exitCode = -1;  // -1: killed by the watchdog or a signal
   bool timedOut = false;
   long maxRssKb = 0;
+  double seconds = 0;  // wall time from fork to exit
   std::string err;
 };
 
@@ -61,6 +62,7 @@ Child runVarsim(const std::vector<std::string>& args) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!c.timedOut && WIFEXITED(status)) c.exitCode = WEXITSTATUS(status);
   c.maxRssKb = ru.ru_maxrss;
   c.err = readFile(errPath);
@@ -82,8 +84,9 @@ std::string fresh(const std::string& name) {
 
 // Peak memory bounds hold for the Release build. Under ASan the allocator keeps freed blocks in a quarantine
 // (256 MB by default) and pads every block with redzones, so the sanitizer pass checks a bound 6x as wide
-// (the 64-joint chain: 79 MB in Release, 406 MB under ASan).
+// (the 500-joint chain: 90 MB in Release). Time bounds get 10x (instrumented code on a shared machine).
 const long kRssScale = std::getenv("VARSIM_SANITIZED") ? 6 : 1;
+const double kTimeScale = std::getenv("VARSIM_SANITIZED") ? 10 : 1;
 
 // Exit 2 within the watchdog, a bounded message holding every string in `names`.
 void expectRefused(const std::vector<std::string>& args, const std::vector<std::string>& names) {
@@ -195,18 +198,18 @@ TEST_CASE("hostile command lines: repeated single-valued flags, repeated methods
   expectRefused({"run", "car", "--input", track, "--steps", "1"}, {track + ":2", "throttle"});
 }
 
-TEST_CASE("URDF chains: a serial chain at the depth cap (64) loads in bounded memory, a longer one is refused") {
-  const std::string chain = fresh("chain64.urdf");
-  writeFile(chain, chainUrdf(64));
+TEST_CASE("URDF chains: a serial chain of 500 joints (the joint cap) loads and steps in bounded time and memory") {
+  // Building the tree appends each frame's memo slots (no re-index per frame, no second-derivative tables
+  // unless a contact asks for them). Measured (Release, load + 1 step): 64 joints 0.05 s 36 MB, 200 0.10 s
+  // 43 MB, 500 0.41 s 90 MB; before, 64 took 0.26 s 100 MB and 200 took 1.4 GB and 7-17 s.
+  const std::string chain = fresh("chain500.urdf");
+  writeFile(chain, chainUrdf(500));
   const Child c = runVarsim({"run", "urdf", "--set", "file=" + chain, "--steps", "1"});
-  INFO("exit " << c.exitCode << ", peak RSS " << c.maxRssKb / 1024 << " MB: " << c.err.substr(0, 300));
+  INFO("exit " << c.exitCode << ", " << c.seconds << " s, peak RSS " << c.maxRssKb / 1024 << " MB: " << c.err.substr(0, 300));
   CHECK_FALSE(c.timedOut);
-  CHECK((c.exitCode == 0 || c.exitCode == 3));  // loaded; a long chain may diverge, never hang or crash
-  CHECK(c.maxRssKb < kRssScale * 200 * 1024);   // measured 79 MB
-  // 200 joints took 1.7 GB and 27 s before the cap; now refused at the 65th, before its frames are built.
-  const std::string over = fresh("chain200.urdf");
-  writeFile(over, chainUrdf(200));
-  expectRefused({"run", "urdf", "--set", "file=" + over, "--steps", "1"}, {over, "joint 'j65'", "at most 64"});
+  CHECK(c.exitCode == 0);
+  CHECK(c.seconds < kTimeScale * 3);
+  CHECK(c.maxRssKb < kRssScale * 150 * 1024);
   const std::string many = fresh("chain501.urdf");
   writeFile(many, chainUrdf(501));
   expectRefused({"run", "urdf", "--set", "file=" + many, "--steps", "1"}, {many, "501 joints; at most 500"});

@@ -54,10 +54,28 @@ int Tree::addRaw(Frame f) {
   const int k = frames();
   f.xi.setZero();
   if (f.joint != Joint::Fixed) f.xi(axisOf(f.joint) + (isRotation(f.joint) ? 0 : 3)) = 1;
-  if (f.drive == Drive::Dynamic) f.var = dof(), dynFrame_.push_back(k);
-  if (f.drive == Drive::Kinematic) f.var = kinematicCount(), kinFrame_.push_back(k);
-  frames_.push_back(f);
-  rebuildIndex();
+  if (f.parent != kWorld) f.anc = frames_[f.parent].anc;
+  if (f.drive == Drive::Dynamic) {
+    f.var = dof(), dynFrame_.push_back(k), depth_.push_back(static_cast<int>(f.anc.size()));
+    f.anc.push_back(f.var);  // indices grow down the tree: stays sorted
+    q_.conservativeResize(dof()), qdot_.conservativeResize(dof());
+    q_(f.var) = qdot_(f.var) = 0;
+  }
+  if (f.drive == Drive::Kinematic) {
+    f.var = kinematicCount(), kinFrame_.push_back(k);
+    kinValue_.conservativeResize(kinematicCount()), kinRate_.conservativeResize(kinematicCount());
+    kinValue_(f.var) = kinRate_(f.var) = 0;
+  }
+  f.off1 = static_cast<int>(o1_), f.off2 = static_cast<int>(o2_);
+  o1_ += f.anc.size(), o2_ += f.anc.size() * f.anc.size();
+  if (f.parent != kWorld) children_[static_cast<size_t>(f.parent)].push_back(k);  // k is the largest: ascending
+  frames_.push_back(std::move(f));
+  own_.emplace_back(), children_.emplace_back();
+  const size_t n = frames_.size();
+  local_.grow(n), g_.grow(n), v_.grow(n), ic_.grow(n), w_.grow(n), weight_.grow(n), gravityIn_.grow(n);
+  rowJStamp_.resize(n, 0), rowDStamp_.resize(n, 0);
+  dvq_.grow(o1_), dvqd_.grow(o1_);
+  ++posEpoch_, ++velEpoch_;
   return k;
 }
 
@@ -106,34 +124,12 @@ void Tree::setGravity(const Eigen::Vector3d& gravity) {
   ++posEpoch_, ++velEpoch_;
 }
 
-void Tree::rebuildIndex() {
-  const size_t n = dynFrame_.size();
-  posTable_.assign(frames_.size() * n, -1);
-  size_t o1 = 0, o2 = 0;
-  for (size_t k = 0; k < frames_.size(); ++k) {
-    Frame& f = frames_[k];
-    f.anc = f.parent == kWorld ? std::vector<int>{} : frames_[f.parent].anc;
-    if (f.drive == Drive::Dynamic) f.anc.push_back(f.var);  // indices grow down the tree: stays sorted
-    for (size_t a = 0; a < f.anc.size(); ++a) posTable_[k * n + f.anc[a]] = static_cast<int>(a);
-    f.off1 = static_cast<int>(o1), f.off2 = static_cast<int>(o2);
-    o1 += f.anc.size(), o2 += f.anc.size() * f.anc.size();
-  }
-  own_.resize(frames_.size());
-  children_.assign(frames_.size(), {});
-  for (size_t k = 0; k < frames_.size(); ++k)
-    if (frames_[k].parent != kWorld) children_[frames_[k].parent].push_back(static_cast<int>(k));
-  local_.resize(frames_.size()), g_.resize(frames_.size()), v_.resize(frames_.size());
-  ic_.resize(frames_.size()), w_.resize(frames_.size()), weight_.resize(frames_.size());
-  gravityIn_.resize(frames_.size());
-  rowJStamp_.assign(frames_.size(), 0), rowDStamp_.assign(frames_.size(), 0);
-  dg_.resize(o1), dvq_.resize(o1), dvqd_.resize(o1);
-  ddg_.resize(o2), ddvqq_.resize(o2), ddvqqd_.resize(o2);
-  q_.conservativeResize(n), qdot_.conservativeResize(n);
-  const auto nk = static_cast<Eigen::Index>(kinFrame_.size());
-  kinValue_.conservativeResize(nk), kinRate_.conservativeResize(nk);
-  if (!dynFrame_.empty() && dynFrame_.back() == static_cast<int>(frames_.size()) - 1) q_(n - 1) = qdot_(n - 1) = 0;
-  if (nk > 0 && kinFrame_.back() == static_cast<int>(frames_.size()) - 1) kinValue_(nk - 1) = kinRate_(nk - 1) = 0;
-  ++posEpoch_, ++velEpoch_;
+void Tree::ensureSecondOrder() const {
+  if (ddg_.val.size() != o2_) ddg_.resize(o2_), ddvqq_.resize(o2_), ddvqqd_.resize(o2_);
+}
+
+void Tree::ensureDg() const {
+  if (dg_.val.size() != o1_) dg_.resize(o1_);
 }
 
 void Tree::setQ(const VectorXd& q) {

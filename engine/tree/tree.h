@@ -139,11 +139,23 @@ class Tree {
     std::vector<T, Eigen::aligned_allocator<T>> val;
     std::vector<std::uint64_t> stamp;
     void resize(size_t n) { val.resize(n), stamp.assign(n, 0); }
+    void grow(size_t n) { val.resize(n), stamp.resize(n, 0); }  // keeps the slots already there
   };
 
-  int pos(int k, int i) const { return posTable_[static_cast<size_t>(k) * dynFrame_.size() + i]; }
+  // Where variable i sits in anc(k), or -1: a variable has one position in the anc list of every frame
+  // below it (the count of dynamic ancestors above its own frame), so membership is one comparison.
+  int pos(int k, int i) const {
+    const std::vector<int>& anc = frames_[k].anc;
+    const int d = depth_[static_cast<size_t>(i)];
+    return d < static_cast<int>(anc.size()) && anc[static_cast<size_t>(d)] == i ? d : -1;
+  }
+  // Appends one frame and its memo slots in O(|anc|) (amortised): building a tree of N frames is linear in
+  // its memo size, never a re-index of the whole tree per frame.
   int addRaw(Frame f);
-  void rebuildIndex();
+  // The tables of second derivatives (sum over frames of |anc|^2 slots, cubic in a chain's length) and of
+  // dg (eq. 3) are sized on first use: the Lagrangian and the mass matrix only read composites and rows.
+  void ensureSecondOrder() const;
+  void ensureDg() const;
   double variable(const Frame& f) const;  // the frame's driving value
   double rate(const Frame& f) const;      // its time derivative
   const Matrix4d& local(const Frame& f) const;  // g_k(q_k), memoised like everything else
@@ -178,7 +190,8 @@ class Tree {
 
   std::vector<Frame> frames_;
   std::vector<int> dynFrame_, kinFrame_;
-  std::vector<int> posTable_;
+  std::vector<int> depth_;  // per dynamic variable: its position in anc of every frame below it
+  size_t o1_ = 0, o2_ = 0;  // memo slots of first / second derivatives over all frames
   std::vector<Mass> masses_;
   std::vector<BodyInertia> own_;           // per frame: its own masses (at its origin)
   std::vector<std::vector<int>> children_;  // per frame, ascending

@@ -14,12 +14,14 @@ const Matrix4d& Tree::g(int k) const {
 Matrix4d Tree::dg(int k, int i) const {
   const int p = pos(k, i);
   if (p < 0) return Matrix4d::Zero();  // eq. (3): g_{s,k} does not depend on q_i
+  ensureDg();
   return memo(dg_, frames_[k].off1 + p, posEpoch_, [&] { return computeDg(k, i); });
 }
 
 Matrix4d Tree::ddg(int k, int i, int j) const {
   const int pi = pos(k, i), pj = pos(k, j);
   if (pi < 0 || pj < 0) return Matrix4d::Zero();  // eq. (4), i or j not in anc(k)
+  ensureSecondOrder();
   const size_t slot = frames_[k].off2 + static_cast<size_t>(pi) * frames_[k].anc.size() + pj;
   return memo(ddg_, slot, posEpoch_, [&] { return computeDdg(k, i, j); });
 }

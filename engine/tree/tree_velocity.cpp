@@ -41,6 +41,7 @@ const Vector6d* Tree::dvbDqRow(int k) const {
 Vector6d Tree::ddvbDqDq(int k, int i, int j) const {
   const int pi = pos(k, i), pj = pos(k, j);
   if (pi < 0 || pj < 0) return Vector6d::Zero();
+  ensureSecondOrder();
   const size_t slot = slot2(frames_[k].off2, frames_[k].anc.size(), pi, pj);
   return memo(ddvqq_, slot, velEpoch_, [&] { return computeDdvbDqDq(k, i, j); });
 }
@@ -48,6 +49,7 @@ Vector6d Tree::ddvbDqDq(int k, int i, int j) const {
 Vector6d Tree::ddvbDqDqdot(int k, int i, int j) const {
   const int pi = pos(k, i), pj = pos(k, j);
   if (pi < 0 || pj < 0) return Vector6d::Zero();  // eq. (9), i or j not in anc(k)
+  ensureSecondOrder();
   const size_t slot = slot2(frames_[k].off2, frames_[k].anc.size(), pi, pj);
   return memo(ddvqqd_, slot, posEpoch_, [&] { return computeDdvbDqDqdot(k, i, j); });
 }
