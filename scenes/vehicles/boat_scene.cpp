@@ -151,10 +151,9 @@ class BoatScene : public RigidVehicleScene {
     return plots;
   }
 
-  // A live edit is an input: the base books the jump of the node kinetic energy (held thrust in the node
-  // momentum); the jump of the potential (a new sea under the hull) is booked here.
+  // A live edit is an input: its energy jump at fixed state (a new sea under the hull, the held thrust in the
+  // node momentum) is booked once, as edit work, by whoever applies the edit (RunSession, SimDriver), not here.
   void applyLive(const ParamSet& params) override {
-    const double before = potentialEnergy();
     params_ = params;
     boat_.setSettings(boatSettings(params));
     water_ = WaterSurface(waveSettings(params));
@@ -162,7 +161,6 @@ class BoatScene : public RigidVehicleScene {
     applyIntegratorOptions();
     computeNode(pose(), time());
     refreshNodeWrench();
-    sourceWork_ += potentialEnergy() - before;
   }
 
   // The base's work of inputWrench (thrust, P) plus the work of wind, water and moving waves (sourceWork_).

@@ -59,13 +59,13 @@ void RigidVehicleScene::applyIntegratorOptions() {
 
 void RigidVehicleScene::refreshNodeWrench() {
   if (!lgvi_) return;
-  // The node momentum mu^- + (h/2) f_k moves with f_k; book that half-step impulse so the balance stays exact.
+  // The node momentum mu^- + (h/2) f_k moves with f_k; book that half-step impulse so the momentum balance stays
+  // exact. Its kinetic energy jump is the edit's work, booked by whoever applies the edit (RunSession::endEdits,
+  // SimDriver::afterEdit): adding it to inputWork too counted it twice.
   const Vector6d old = nodeWrench_;
-  const double kineticBefore = kineticEnergy();
   nodeWrench_ = vehicleWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
   nodeInputWrench_ = inputWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
   impulse_ += 0.5 * lgvi_->stepSize() * se3::spatialMomentum(lgvi_->pose(), Vector6d(nodeWrench_ - old));
-  inputWork_ += kineticEnergy() - kineticBefore;  // the edit moved the node momentum by (h/2) df
 }
 
 const se3::Pose& RigidVehicleScene::pose() const { return lgvi_ ? lgvi_->pose() : rk4_->pose(); }
