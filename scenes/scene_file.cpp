@@ -2,6 +2,7 @@
 // are read strictly: bounded depth, no repeated keys, every number finite, messages never echo a whole value.
 #include "scenes/scene_file.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -154,6 +155,17 @@ static ParamValue jsonToValue(const ParamSpec& spec, const json& j, const std::s
   return v;
 }
 
+// Scene names are lower case and matched exactly; a name that differs only in case gets the right spelling.
+static std::string caseHint(const std::string& name) {
+  const auto lower = [](std::string x) {
+    for (char& c : x) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return x;
+  };
+  for (const SceneInfo& s : SceneRegistry::all())
+    if (lower(s.name) == lower(name)) return " (names are case-sensitive: did you mean '" + s.name + "'?)";
+  return "";
+}
+
 ParamSet sceneDefaults(const std::string& scene) {
   if (!SceneRegistry::find(scene)) return SceneRegistry::defaults(shortText(scene));  // throws, listing the scenes
   return SceneRegistry::defaults(scene);
@@ -165,7 +177,11 @@ SceneConfig parseSceneJson(const std::string& text, const std::string& source) {
     throw BadInput(source + ": key 'scene' missing or not a string (expected {\"scene\": name, \"params\": {...}})");
   SceneConfig config;
   config.scene = doc["scene"].get<std::string>();
-  config.params = sceneDefaults(config.scene);
+  try {
+    config.params = sceneDefaults(config.scene);
+  } catch (const BadInput& e) {  // the registry's list of names, with the file and key it came from
+    throw BadInput(source + ": key 'scene': " + e.what() + caseHint(config.scene));
+  }
   for (auto it = doc.begin(); it != doc.end(); ++it)
     if (it.key() != "scene" && it.key() != "params")
       throw BadInput(source + ": unknown top-level key '" + shortText(it.key()) + "'; allowed: scene, params");

@@ -166,6 +166,13 @@ TEST_CASE("hostile streams: FIFOs, device links and directories are refused at o
   expectRefused({"run", big, "--steps", "1"}, {big, "5242880 bytes; allowed: at most 4194304 (4 MiB)"});
 }
 
+TEST_CASE("hostile JSON: a scene name in the wrong case names the file, the key and the valid names") {
+  const std::string upper = fresh("upper.json");
+  writeFile(upper, "{\"scene\":\"CAR\",\"params\":{}}");
+  expectRefused({"run", upper, "--steps", "1"},
+                {upper + ": key 'scene': unknown scene 'CAR'; available: boat, car,", "did you mean 'car'?"});
+}
+
 TEST_CASE("hostile JSON: NUL bytes and repeated keys in scene and plan files are refused with file and place") {
   const std::string nul = fresh("nul.json");
   static const char kNul[] = "{\"scene\":\"car\",\"params\":{}}\0{\"scene\":\"boat\"";
@@ -193,6 +200,13 @@ TEST_CASE("hostile command lines: repeated single-valued flags, repeated methods
   expectRefused({"plan", "x.json", "--csv", "same.csv", "--inputs", "./same.csv"}, {"--csv same.csv", "--inputs ./same.csv"});
   expectRefused({"study", "fig4", "--methods", "lgvi,lgvi"}, {"method 'lgvi' listed twice"});
   expectRefused({"study", "fig4", "--runs", "2", "--runs", "3"}, {"--runs given twice"});
+  // mpc follows the same rule (before the problem file is read).
+  expectRefused({"mpc", "x.json", "--horizon", "20", "--horizon", "30"}, {"--horizon given twice"});
+  expectRefused({"mpc", "x.json", "--cold", "--cold"}, {"--cold given twice"});
+  expectRefused({"mpc", "x.json", "--set", "l=2", "--set", "l=3"}, {"--set l= given twice"});
+  expectRefused({"mpc", "x.json", "--mismatch", "m=2", "--mismatch", "m=3"}, {"--mismatch m= given twice"});
+  expectRefused({"mpc", "x.json", "--csv", "x.json"}, {"problem file x.json", "--csv x.json", "name the same file"});
+  expectRefused({"mpc", "x.json", "--bogus"}, {"unknown option '--bogus'"});
   // Spaces around a number in an input CSV are refused as --set refuses them.
   writeFile(track, "step,throttle,steer\n0, 0.5,0\n");
   expectRefused({"run", "car", "--input", track, "--steps", "1"}, {track + ":2", "throttle"});

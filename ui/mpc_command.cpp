@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "engine/sim/cli_args.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/file_read.h"
 #include "engine/sim/number_text.h"
@@ -59,28 +61,37 @@ double number(const std::string& flag, const std::string& text, double lo, doubl
 
 MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
   if (args.size() < 2) throw BadInput(kMpcUsage);
+  static const std::set<std::string> valued{"--set",     "--csv",        "--goal-track", "--mismatch", "--duration",
+                                            "--horizon", "--period",     "--iterations", "--restart"};
   MpcArgs o;
   o.problem = args[1];
+  FlagsSeen seen;  // the command-line rule of run, plan and study: single-valued flags once
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& flag = args[i];
+    if (flag != "--set" && flag != "--mismatch") seen.once(flag);
     if (flag == "--cold") { o.settings.warmStart = false; continue; }
     if (flag == "--timings") { o.timings = true; continue; }
+    if (!valued.count(flag))
+      throw BadInput("unknown option '" + shortText(flag) +
+                     "'; allowed --set, --csv, --duration, --horizon, --period, --iterations, --restart, --cold, "
+                     "--mismatch, --goal-track, --timings");
     if (i + 1 >= args.size()) throw BadInput(flag + ": missing value; " + kMpcUsage);
     const std::string& value = args[++i];
+    if (flag == "--set" || flag == "--mismatch") seen.once(flag + " " + value.substr(0, value.find('=')) + "=");
     if (flag == "--set") o.sets.push_back(value);
-    else if (flag == "--csv" && !value.empty()) o.csvPath = value;
-    else if (flag == "--goal-track" && !value.empty()) o.goalPath = value;
+    else if ((flag == "--csv" || flag == "--goal-track") && value.empty())
+      throw BadInput(flag + ": empty path; allowed: a file path");
+    else if (flag == "--csv") o.csvPath = value;
+    else if (flag == "--goal-track") o.goalPath = value;
     else if (flag == "--mismatch") o.mismatch.push_back(value);
     else if (flag == "--duration") o.duration = number(flag, value, 0.0, 3600.0);
     else if (flag == "--horizon") o.settings.horizon = int(number(flag, value, 2, 20000));
     else if (flag == "--period") o.settings.period = number(flag, value, 1e-6, 3600.0);
     else if (flag == "--iterations") o.settings.maxIterations = int(number(flag, value, 1, 100000));
-    else if (flag == "--restart") o.settings.restart = number(flag, value, 0.0, 3600.0);
-    else
-      throw BadInput("option '" + shortText(flag) + "' with '" + shortText(value) +
-                     "': allowed --set, --csv, --duration, --horizon, --period, --iterations, --restart, --cold, "
-                     "--mismatch, --goal-track, --timings");
+    else o.settings.restart = number(flag, value, 0.0, 3600.0);  // --restart
   }
+  // The CSV is written; the problem and the goal track are read: one path for two of them loses a file.
+  refuseSameFile({{"problem file", o.problem}, {"--csv", o.csvPath}, {"--goal-track", o.goalPath}});
   return o;
 }
 
