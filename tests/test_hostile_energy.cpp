@@ -58,3 +58,23 @@ TEST_CASE("hostile energy: the floating chain inside its dt rule is not flagged"
     CHECK(spread < 0.25 * std::abs(e0));  // bounded (validateChain's measurement: <= 22 % at the limit)
   }
 }
+
+TEST_CASE("hostile energy: the helicopter spinning on its pad runs unflagged up to its turn rule, refused past it") {
+  // 100 rad/s about x at dt 1/60 turned a skid end ~95 degrees into the ground in one step: +5.1e5 J at step 1.
+  const auto over = runCaptured({"run", "helicopter", "--set", "start_omega=100,0,0", "--steps", "1"});
+  CHECK(over.exitCode == 2);
+  CHECK(over.err.find("key 'start_omega' = 100,0,0 with dt = ") != std::string::npos);
+  CHECK(over.err.find("allowed dt |start_omega| <= 1.2 rad (|start_omega| <= 72 rad/s at this dt)") != std::string::npos);
+  for (const char* spin : {"start_omega=72,0,0", "start_omega=0,0,72", "start_omega=50.9,50.9,0"}) {
+    CAPTURE(spin);
+    const std::string csv = testOut("hostile_energy_heli.csv");
+    const auto r = runCaptured({"run", "helicopter", "--set", spin, "--duration", "5", "--csv", csv});
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const auto t = readCsv(csv);
+    MESSAGE(std::string(spin) << ": E0 " << t.at(0, "energy") << " J, max energy_gain " << maxOf(t.column("energy_gain"))
+                              << " J");
+    CHECK(maxOf(t.column("energy_flag")) == 0.0);
+    CHECK(maxOf(t.column("energy_gain")) <= 0.0);  // contact and drag only take energy out (measured: 0 J)
+  }
+}
