@@ -24,7 +24,7 @@ void putText(std::string& out, const std::string& s) {
 }
 void putNumbers(std::string& out, const std::vector<double>& v) {
   putCount(out, v.size());
-  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+  if (!v.empty()) out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
 }
 
 // Sequential reader that refuses to run past the end.
@@ -49,7 +49,7 @@ class Reader {
     const uint64_t n = count();
     if (n > (blob_.size() - at_) / sizeof(double)) truncated();
     std::vector<double> v(n);
-    std::memcpy(v.data(), blob_.data() + at_, n * sizeof(double));
+    if (n) std::memcpy(v.data(), blob_.data() + at_, n * sizeof(double));  // an empty vector's data() may be null
     at_ += n * sizeof(double);
     return v;
   }
