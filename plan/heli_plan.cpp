@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/control/dmoc_blocks.h"
 #include "engine/control/heli_dmoc.h"
 #include "engine/control/heli_path_pilot.h"
+#include "engine/models/flight_assist.h"
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
 #include "plan/baseline_flight.h"
@@ -21,19 +23,31 @@
 namespace varsim {
 namespace {
 
-std::vector<std::string> padNames() {
+// The landing pads, then "point": a hover at (target_x, target_y, target_z), the goal a receding-horizon controller
+// moves (plan/mpc_controller.h).
+constexpr const char* kPointGoal = "point";
+
+std::vector<std::string> targetNames() {
   std::vector<std::string> names;
   const HelicopterWorld world = HelicopterWorld::standard();
   for (const LandingPad& p : world.pads()) names.push_back(p.name);
+  names.push_back(kPointGoal);
   return names;
 }
 
 std::vector<ParamSpec> heliPlanSpecs() {
   std::vector<ParamSpec> specs = {
       ParamSpec::integer("N", 300, 2, 20000, "segments of the plan (horizon T = N dt)"),
-      ParamSpec::choice("target_pad", "canyon", padNames(), "landing pad: the plan ends resting on its centre"),
+      ParamSpec::choice("target_pad", "canyon", targetNames(),
+                        "landing pad: the plan ends resting on its centre; point: hovering at target_x/y/z"),
       ParamSpec::real("target_heading", 0.7, -12.566370614359172, 12.566370614359172, "rad",
-                      "heading on the pad (about world z)"),
+                      "heading on the pad (about world z); at a point when face_goal = false"),
+      ParamSpec::real("target_x", 0.0, -1e4, 1e4, "m", "goal point x (target_pad = point)"),
+      ParamSpec::real("target_y", 0.0, -1e4, 1e4, "m", "goal point y (target_pad = point)"),
+      ParamSpec::real("target_z", 8.0, 0.5, 1e4, "m", "goal point height of the centre of mass (target_pad = point)"),
+      ParamSpec::boolean("face_goal", true,
+                         "point: end facing the goal from the start when it is over 2 m away, else keep the start's "
+                         "heading"),
       ParamSpec::boolean("via_canyon", true, "initial guess along the canyon's centreline up to the target's leg"),
       ParamSpec::real("cruise_altitude", 12.0, 2.0, 1e4, "m", "height of the initial guess between climb and descent"),
       ParamSpec::real("ceiling", 30.0, 2.0, 1e4, "m", "highest allowed centre of mass (below the canyon rim: through)"),
@@ -71,6 +85,27 @@ std::vector<Vector3d> canyonVia(const HelicopterWorld& w, const Vector3d& start,
   return via;
 }
 
+// Within this horizontal distance the point goal keeps the start's heading: facing a goal the helicopter is already
+// at would turn it round whenever the goal passes over it.
+constexpr double kFaceGoalDistance = 2.0;
+
+// A pad: resting on its centre at target_heading. A point: hovering level there, facing the goal from the start (the
+// measured pose when a controller re-plans) or at target_heading (face_goal = false).
+se3::Pose heliTarget(const ParamSet& q, const HelicopterWorld& world, const Helicopter& heli, const se3::Pose& start) {
+  const std::string& name = q.choice("target_pad");
+  if (name != kPointGoal) {
+    const auto& pads = world.pads();
+    const LandingPad& pad = *std::find_if(pads.begin(), pads.end(), [&](const LandingPad& l) { return l.name == name; });
+    return restingPose(heli, pad.center, q.real("target_heading"));
+  }
+  const Vector3d goal(q.real("target_x"), q.real("target_y"), q.real("target_z"));
+  const Eigen::Vector2d ahead = (goal - start.x).head<2>();
+  double heading = q.real("target_heading");
+  if (q.flag("face_goal"))
+    heading = ahead.norm() > kFaceGoalDistance ? std::atan2(ahead.y(), ahead.x()) : FlightAssist::heading(start.R);
+  return {dmoc::yawMatrix(heading), goal};
+}
+
 HeliDmocSpec heliSpec(const PlanSetup& o) {
   const ParamSet &p = o.scene.params, &q = o.plan;
   requireSceneValue(o, "integrator", "lgvi", "the plan's constraints are the LGVI step");
@@ -92,11 +127,7 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   s.contact = helicopterContactFrom(p);
   const Helicopter heli(s.heli);
   s.spheres = defaultSpheres(heli);
-  const std::string& padName = q.choice("target_pad");
-  const auto& pads = s.world.pads();
-  const LandingPad& pad =
-      *std::find_if(pads.begin(), pads.end(), [&](const LandingPad& l) { return l.name == padName; });
-  s.target = restingPose(heli, pad.center, q.real("target_heading"));
+  s.target = heliTarget(q, s.world, heli, s.start);
   s.margin = q.real("margin");
   s.ceiling = q.real("ceiling");
   const double cruise = q.real("cruise_altitude");

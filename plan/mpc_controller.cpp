@@ -68,6 +68,10 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
 }
 
 std::vector<std::string> MpcController::goalKeys() const {
+  // The helicopter's goal is a named pad unless target_pad = point: then target_x/y/z are the goal.
+  if (setup_.plan.spec("target_pad"))
+    return setup_.plan.choice("target_pad") == "point" ? std::vector<std::string>{"target_x", "target_y", "target_z"}
+                                                       : std::vector<std::string>{};
   for (const char* prefix : {"target", "dock"})
     if (setup_.plan.spec(std::string(prefix) + "_x") && setup_.plan.spec(std::string(prefix) + "_y"))
       return {std::string(prefix) + "_x", std::string(prefix) + "_y"};

@@ -57,7 +57,8 @@ class MpcController {
   // Moves the goal: plan keys (target_x, ...) validated against the problem's ranges (BadInput otherwise).
   void setGoal(const std::vector<std::pair<std::string, double>>& planKeys);
   double goal(const std::string& planKey) const { return setup_.plan.real(planKey); }
-  // The plan keys of the goal's position (target_x/target_y, the boat's dock_x/dock_y); empty when the problem's
+  // The plan keys of the goal's position (target_x/target_y, the boat's dock_x/dock_y, the helicopter's
+  // target_x/y/z with target_pad = point); empty when the problem's
   // goal is not a free position (the helicopter's named landing pad).
   std::vector<std::string> goalKeys() const;
 

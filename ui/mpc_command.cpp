@@ -29,7 +29,8 @@ const char* const kMpcUsage =
     "  --mismatch m=1.2 gives the real vehicle 1.2 times the scene key m the controller believes;\n"
     "  --goal-track FILE: lines 't,x,y' (s, m) moving the goal (target_x/y, the boat's dock_x/y) from time t on.\n"
     "  CSV: the scene's columns, mpc_iterations, mpc_status (1 adopted, 0 stale: last feasible plan kept,\n"
-    "  -1 no re-plan this step), goal_x, goal_y, tracking_error (with a position goal); solve_us with --timings.\n"
+    "  -1 no re-plan this step), goal_x, goal_y (goal_z: the helicopter's point), tracking_error (with a position\n"
+    "  goal); solve_us with --timings.\n"
     "  Exit 0 completed, 4 no feasible plan ever, 2 bad input.";
 
 namespace {
@@ -150,9 +151,12 @@ int mpcCommand(const std::vector<std::string>& args) {
   const long steps = std::lround(o.duration / h);
   const int cx = columnOf(*scene, "x"), cy = columnOf(*scene, "y");
   std::vector<std::string> cols = scene->columns();
-  for (const char* c : {"mpc_iterations", "mpc_status", "goal_x", "goal_y", "tracking_error", "solve_us"})
-    if (!goalKeys.empty() || (std::string(c).rfind("goal", 0) != 0 && std::string(c) != "tracking_error"))
-      cols.push_back(c);
+  const int cz = goalKeys.size() == 3 ? columnOf(*scene, "z") : -1;  // a goal in space: its height tracked too
+  cols.insert(cols.end(), {"mpc_iterations", "mpc_status"});
+  if (!goalKeys.empty()) cols.insert(cols.end(), {"goal_x", "goal_y"});
+  if (cz >= 0) cols.push_back("goal_z");
+  if (!goalKeys.empty()) cols.push_back("tracking_error");
+  cols.push_back("solve_us");
   CsvWriter csv;
   if (!o.csvPath.empty()) csv.open(o.csvPath, cols, o.timings ? CsvTimings::Keep : CsvTimings::Drop);
   std::vector<double> row;
@@ -165,8 +169,11 @@ int mpcCommand(const std::vector<std::string>& args) {
     row.insert(row.end(), {double(s.iterations), status});
     if (!goalKeys.empty()) {
       const double gx = mpc.goal(goalKeys[0]), gy = mpc.goal(goalKeys[1]);
-      const double err = cx >= 0 && cy >= 0 ? std::hypot(row[size_t(cx)] - gx, row[size_t(cy)] - gy) : 0.0;
-      row.insert(row.end(), {gx, gy, err});
+      const double gz = cz >= 0 ? mpc.goal(goalKeys[2]) : 0.0, dz = cz >= 0 ? row[size_t(cz)] - gz : 0.0;
+      const double err = cx >= 0 && cy >= 0 ? std::hypot(row[size_t(cx)] - gx, row[size_t(cy)] - gy, dz) : 0.0;
+      row.insert(row.end(), {gx, gy});
+      if (cz >= 0) row.push_back(gz);
+      row.push_back(err);
     }
     row.push_back(1e6 * s.seconds);
     csv.write(row);
