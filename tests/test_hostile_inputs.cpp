@@ -166,11 +166,15 @@ TEST_CASE("hostile streams: FIFOs, device links and directories are refused at o
   expectRefused({"run", big, "--steps", "1"}, {big, "5242880 bytes; allowed: at most 4194304 (4 MiB)"});
 }
 
-TEST_CASE("hostile JSON: a scene name in the wrong case names the file, the key and the valid names") {
+TEST_CASE("hostile JSON: a wrong scene name or a refused value in a scene file names the file and the key") {
   const std::string upper = fresh("upper.json");
   writeFile(upper, "{\"scene\":\"CAR\",\"params\":{}}");
   expectRefused({"run", upper, "--steps", "1"},
                 {upper + ": key 'scene': unknown scene 'CAR'; available: boat, car,", "did you mean 'car'?"});
+  // A value the scene's own checks refuse (a cross-key range) names the file it came from.
+  const std::string steer = fresh("steer.json");
+  writeFile(steer, "{\"scene\":\"car\",\"params\":{\"steer\":-1}}");
+  expectRefused({"run", steer, "--steps", "1"}, {steer + ": car: key 'steer' = -1: allowed range"});
 }
 
 TEST_CASE("hostile JSON: NUL bytes and repeated keys in scene and plan files are refused with file and place") {

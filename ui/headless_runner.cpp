@@ -127,9 +127,22 @@ long stepsFor(const RunOptions& o, double h) {
   return long(std::llround(n));
 }
 
+// The scene built from the options; a refusal of a scene file's values (the scene's checks, e.g. a cross-key
+// range) names the file, as the file's own parse errors do.
+std::unique_ptr<RunSession> openRun(const RunOptions& o, const std::string& sceneFile) {
+  const auto warn = [](const std::string& w) { std::fprintf(stderr, "varsim: warning: %s\n", w.c_str()); };
+  try {
+    return std::make_unique<RunSession>(o.config, warn);
+  } catch (const BadInput& e) {
+    if (sceneFile.empty() || std::string(e.what()).find(sceneFile) != std::string::npos) throw;
+    throw BadInput(sceneFile + ": " + e.what());
+  }
+}
+
 int runScene(const std::vector<std::string>& args) {
   const RunOptions o = parseRunArgs(args);
-  RunSession run(o.config, [](const std::string& w) { std::fprintf(stderr, "varsim: warning: %s\n", w.c_str()); });
+  const std::unique_ptr<RunSession> session = openRun(o, endsWith(args[1], ".json") ? args[1] : "");
+  RunSession& run = *session;
   Scene& scene = run.scene();
   const double h = run.h();
   const long steps = stepsFor(o, h);
