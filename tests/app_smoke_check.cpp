@@ -3,7 +3,8 @@
 // --screenshot`) three times — the full app, the bare 3-D view (--hide-ui) and the bare view
 // without the scene's geometry (--no-scene) — and asserts exit 0, non-blank images (luminance
 // spread), pixels that differ where the scene is drawn, and the scene's own colour present (taken
-// from its draw list, built here) in clearly more pixels than in the background-only frame.
+// from its draw list, built here) in clearly more pixels than in the background-only frame, and no
+// label of the full app cut at a panel's edge (the app's "clipped text: 0 glyphs" line).
 // `--no-display VARSIM` checks the one-line message and exit 1 without a display; `--energy-flag`
 // the energy monitor's notice and red HUD line on a run that gains energy.
 #include <sys/wait.h>
@@ -195,7 +196,8 @@ int main(int argc, char** argv) {
     for (const auto& f : {full, view, bg}) std::remove(f.c_str());
     const std::string base = "VARSIM_SETTINGS='" + out + "/smoke_settings.json' '" + varsim + "' --smoke-test " + s +
                              " --frames " + std::to_string(frames) + " --screenshot ";
-    const int code = run(base + "'" + full + "' 2>&1");
+    std::string fullLog;
+    const int code = run(base + "'" + full + "' 2>&1", &fullLog);
     const int codeView = run(base + "'" + view + "' --hide-ui 2>&1");
     const int codeBg = run(base + "'" + bg + "' --hide-ui --no-scene 2>&1");
     Image img, sceneOnly, ref;
@@ -219,6 +221,10 @@ int main(int argc, char** argv) {
       else if (differ < 250) why = "scene not visible (< 250 pixels differ from the background-only frame)";
       else if (colour >= 0 && colour - colourBg < 40) why = "scene colour missing (< 40 more pixels than background)";
     }
+    // At 1280x720 no label is cut at a panel's edge (the app's report, ui/app/clipped_text.h).
+    const size_t cut = fullLog.find("clipped text: ");
+    if (why.empty() && (cut == std::string::npos || fullLog.compare(cut, 23, "clipped text: 0 glyphs\n") != 0))
+      why = "label cut at a panel edge: " + fullLog.substr(cut == std::string::npos ? 0 : cut, fullLog.find('\n', cut) - cut);
     std::printf("%-16s %5d %9.1f %10ld %12ld %12ld  %s\n", s.c_str(), std::max({code, codeView, codeBg}), lum, differ,
                 colour, colourBg, why.empty() ? "ok" : ("FAIL: " + why).c_str());
     std::fflush(stdout);

@@ -270,3 +270,16 @@ TEST_CASE("FrameStats: nearest-rank percentiles, histogram bins, moving rates") 
   CHECK(report.find("missed ticks 0") != std::string::npos);
   CHECK(report.find("p99 16.70") != std::string::npos);
 }
+
+TEST_CASE("settings: a restored start says once what it restored, and nothing when all is default") {
+  Settings s;
+  CHECK(restoredSettingsNote(s, true).empty());
+  s.speed = 2.5;
+  s.lastScene = "car";
+  CHECK(restoredSettingsNote(s, true) == "restored speed 250 %, last scene car \u2014 reset in View > Reset saved settings");
+  // --scene on the command line: the saved last scene was not used, so it is not named.
+  CHECK(restoredSettingsNote(s, false) == "restored speed 250 % \u2014 reset in View > Reset saved settings");
+  s.speed = 1.0;
+  s.inputMappings["car"]["steer"] = SavedBinding{};
+  CHECK(restoredSettingsNote(s, false) == "restored input mappings of 1 scene(s) \u2014 reset in View > Reset saved settings");
+}

@@ -286,6 +286,8 @@ int runAppFrame(AppState& app, double wallDt) {
     drawPlanPanel(app);
     app.frameCosts.add(FramePhase::ScenePanels, phase.lap());
     app.study.draw();
+    drawOpenFileWindow(app);
+    drawSceneKeysWindow(app);
     app.frameCosts.add(FramePhase::OtherUi, phase.lap());
   }
   app.layoutView();

@@ -2,12 +2,14 @@
 // persistence, the 3-D view's rectangle.
 #include "ui/app/app_state.h"
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <cstdio>
 #include <filesystem>
 
 #include "engine/sim/errors.h"
+#include "scenes/scene_file.h"
 
 namespace varsim {
 
@@ -50,6 +52,46 @@ void AppState::onSceneLoaded() {
   reframeView = true;  // the new scene's default view is taken next frame (render/subject_framing.h)
   paramErrors.clear();
   calibratingControl = -1;
+  presetName.clear();  // loadPreset names it again after this
+  updateTitle();
+}
+
+bool AppState::loadPreset(const std::string& path) {
+  SceneConfig config;
+  try {
+    config = loadSceneFile(path);
+  } catch (const BadInput& e) {
+    notify(std::string("preset not loaded (the running scene stays): ") + e.what(), true);
+    return false;
+  }
+  if (!loadScene(config.scene, config.params)) return false;
+  presetName = std::filesystem::path(path).stem().string();
+  updateTitle();
+  notify("loaded preset " + presetName + " (" + path + ")");
+  return true;
+}
+
+void AppState::updateTitle() {
+  if (!window || !driver.loaded()) return;
+  const SceneInfo* info = SceneRegistry::find(driver.sceneName());
+  const std::string scene = info ? info->title : driver.sceneName();
+  const std::string title = "varsim \u2014 " + (presetName.empty() ? scene : presetName + " (" + scene + ")");
+  glfwSetWindowTitle(window, title.c_str());
+}
+
+void AppState::resetSavedSettings() {
+  Settings fresh;
+  fresh.windowX = settings.windowX;
+  fresh.windowY = settings.windowY;
+  fresh.windowWidth = settings.windowWidth;
+  fresh.windowHeight = settings.windowHeight;
+  settings = fresh;
+  driver.setSpeed(settings.speed);
+  if (driver.loaded()) {
+    settings.lastScene = driver.sceneName();  // the scene on screen is the last one used from now on
+    live.configure(driver.controls(), bindingsFor(settings, driver.sceneName(), driver.controls()));
+  }
+  notify("saved settings reset: speed 100 %, default panels, plot window and input mappings");
 }
 
 void AppState::resetScene() {

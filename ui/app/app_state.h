@@ -84,6 +84,11 @@ struct AppState {
   float framedViewW = 0.0f, framedViewH = 0.0f;
   std::string panelLayoutFile;         // ImGui's ini (interactive runs only; io.IniFilename points here)
   StudyPanel study;                    // the "Integrator study" window (F4) and its worker thread
+  std::string presetName;  // the scene preset file loaded (its stem, in the window title); "" for a scene's defaults
+  bool sceneKeysOpen = false;  // Help > Keys of every scene (help_menu.cpp)
+  bool openFileOpen = false;   // File > Open file... (file_menu.cpp)
+  std::string openDir;         // the directory that window lists
+  std::string openPath;        // its path entry
   PlanPanelState plan;  // the Plan panel (scenes with a plan problem): its worker, plan and Play (plan_panel.h)
 
   // The physics worker (app_frame.h): while it runs a frame's steps, the main thread touches only
@@ -123,6 +128,14 @@ struct AppState {
   // Rebuilds the scene (pending parameters applied), restarts the input ramps and frames the view;
   // a failure is a notice, the old state stays.
   void resetScene();
+  // A scene preset file (assets/scenes/*.json or any scene file): loaded, named in the window title; a file that
+  // cannot be read or is refused is an error notice naming file, key and value, and the running scene stays.
+  bool loadPreset(const std::string& path);
+  // "varsim — <scene title>" or "varsim — <preset> (<scene>)".
+  void updateTitle();
+  // View > Reset saved settings: speed, last scene, panels, plot window and input mappings back to their defaults
+  // now, anti-aliasing from the next start (the window's size and place are kept); saved at exit like any change.
+  void resetSavedSettings();
   void saveSettings();
   // Interactive runs: ImGui keeps the panel layout in panelLayoutPath(settingsPath), so moved and
   // resized panels come back. Call before the first frame; smoke tests and benchmarks never do.

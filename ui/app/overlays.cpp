@@ -1,6 +1,6 @@
 // Overlays on the 3-D view, placed in its rectangle (app.view): the scene's HUD lines under an app
 // line (hidden with the panels by Tab), world labels projected by the renderer, the notice area
-// (errors stay until dismissed, other notices fade after 8 s; always shown) and the F1 help.
+// (a corner stack of the newest three; errors fade after 30 s, others after 8 s; always shown) and the F1 help.
 #include <imgui.h>
 
 #include <algorithm>
@@ -67,8 +67,12 @@ void drawLabels(AppState& app) {
   }
 }
 
+// Notices stack in the view's lower-left corner, newest last, at most kShownNotices and at most 520 px wide (the
+// rest of the view stays clear); they fade: 8 s for information, 30 s for errors (also printed on stderr).
+constexpr size_t kShownNotices = 3;
+
 void drawNotices(AppState& app) {
-  while (!app.notices.empty() && !app.notices.front().error && app.wallTime - app.notices.front().shownAt > 8.0)
+  while (!app.notices.empty() && app.wallTime - app.notices.front().shownAt > (app.notices.front().error ? 30.0 : 8.0))
     app.notices.pop_front();
   const bool diverged = app.driver.loaded() && app.driver.diverged();
   if (app.notices.empty() && !diverged) return;
@@ -77,9 +81,11 @@ void drawNotices(AppState& app) {
                           ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.7f);
   if (ImGui::Begin("##notices", nullptr, kOverlayFlags & ~ImGuiWindowFlags_NoNav)) {
-    ImGui::PushTextWrapPos(wrapWidth(app));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(520.0f, wrapWidth(app)));
     if (diverged) ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "%s  (Backspace resets)", app.driver.divergedMessage().c_str());
-    for (size_t i = 0; i < app.notices.size(); ++i) {
+    const size_t first = app.notices.size() > kShownNotices ? app.notices.size() - kShownNotices : 0;
+    if (first > 0) ImGui::TextDisabled("(%zu older notices: see the terminal)", first);
+    for (size_t i = first; i < app.notices.size(); ++i) {
       const Notice& n = app.notices[i];
       ImGui::TextColored(n.error ? ImVec4(1, 0.5f, 0.4f, 1) : ImVec4(0.85f, 0.9f, 1, 1), "%s", n.text.c_str());
     }
@@ -129,7 +135,7 @@ void drawHelpOverlay(AppState& app) {
       {"+ / -", "speed up / slow down (x0.1 ... x4, log-spaced)"},
       {"Tab", "hide / show all panels"},
       {"F1", "this help"},
-      {"F4", "integrator study: RK2/RK4/Newmark vs the variational integrators (seed 000 Figs. 3-5)"},
+      {"F4", "integrator study: RK2/RK4/Newmark against the variational integrators"},
       {"F12 or P", "save a PNG screenshot in the working directory"},
       {"F9", "record the 3-D view to MP4 at the simulation's rate (1280x720, 60 fps); F9 again stops"},
       {"Ctrl+Q", "quit (saves settings and a --record file; so do the close button and Ctrl+C)"},
@@ -146,6 +152,7 @@ void drawHelpOverlay(AppState& app) {
     const std::string keys = keyboardLegend(app.live.controls(), app.live.bindings());
     ImGui::Text("This scene: %s", keys.empty() ? "no keyboard controls" : keys.c_str());
   }
+  ImGui::TextDisabled("Every scene's keys: Help > Keys of every scene.  Documentation: Help menu.");
   ImGui::Separator();
   ImGui::TextDisabled("Command line: varsim --help.  Headless: varsim list | describe SCENE | run SCENE ...");
   ImGui::TextDisabled("Gamepad: standard mapping; add SDL_GameControllerDB lines with --gamepad-mappings FILE.");

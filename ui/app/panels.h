@@ -7,6 +7,10 @@ namespace varsim {
 struct AppState;
 
 void drawMainMenu(AppState& app);
+void drawFileMenu(AppState& app);         // file_menu.cpp: scene presets, Open file...
+void drawOpenFileWindow(AppState& app);   // the ImGui file dialog File > Open file... shows
+void drawHelpMenu(AppState& app);         // help_menu.cpp: shortcuts, every scene's keys, documentation pages
+void drawSceneKeysWindow(AppState& app);  // Help > Keys of every scene
 void drawScenePanel(AppState& app);
 void drawSimulationPanel(AppState& app);
 void drawParametersPanel(AppState& app);

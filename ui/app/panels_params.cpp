@@ -11,6 +11,7 @@
 
 #include "engine/sim/errors.h"
 #include "ui/app/app_state.h"
+#include "ui/app/label_fit.h"
 #include "ui/app/panels.h"
 
 namespace varsim {
@@ -92,8 +93,8 @@ bool editText(const char* label, const ParamSet& params, const ParamSpec& spec, 
 void drawParamWidget(AppState& app, const ParamSpec& spec) {
   SimDriver& d = app.driver;
   ParamValue v = d.params().value(spec.key);
-  const std::string label =
-      spec.key + (spec.unit.empty() ? "" : " [" + spec.unit + "]") + (spec.live ? "" : " (reset)");
+  // "*": applies on Reset (said above the list and in the tooltip); fitted to the panel, elided if need be.
+  const std::string label = fitLabel(spec.key + (spec.unit.empty() ? "" : " [" + spec.unit + "]") + (spec.live ? "" : " *"));
   ImGui::PushID(spec.key.c_str());
   bool changed = false;
   switch (spec.type) {
@@ -155,11 +156,11 @@ void drawParamWidget(AppState& app, const ParamSpec& spec) {
 void drawParametersPanel(AppState& app) {
   if (!app.driver.loaded()) return;
   if (!beginPanel(app, "Parameters", "Parameters", &app.settings.panels.parameters)) return;
-  ImGui::TextDisabled("live parameters apply at once; (reset) ones on Reset");
-  ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.48f);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("* applies on Reset (Backspace); the others at once");
+  ImGui::PopStyleColor();
   for (const auto& spec : app.driver.params().specs())
     if (spec.key != "dt") drawParamWidget(app, spec);  // h lives in the simulation panel
-  ImGui::PopItemWidth();
   if (!app.driver.pendingKeys().empty()) {
     ImGui::Separator();
     if (ImGui::Button("Reset to apply (Backspace)")) app.resetScene();

@@ -7,24 +7,45 @@
 #include <cstring>
 
 #include "ui/app/app_state.h"
+#include "ui/app/label_fit.h"
 #include "ui/app/panels.h"
 
 namespace varsim {
 
+namespace {
+
+// A scene's title without its trailing parenthesis (the method or paper reference, shown in the tooltip):
+// "Helicopter (seed 000 Sec. 4.3.1)" -> "Helicopter", "Floating hinge chain (SE(3) x R^m ...)" -> "Floating hinge chain".
+std::string plainTitle(const std::string& title) {
+  if (title.empty() || title.back() != ')') return title;
+  int depth = 0;
+  for (size_t i = title.size(); i-- > 0;) {
+    depth += title[i] == ')' ? 1 : title[i] == '(' ? -1 : 0;
+    if (depth == 0) return i > 1 && title[i - 1] == ' ' ? title.substr(0, i - 1) : title;
+  }
+  return title;
+}
+
+}  // namespace
+
 PanelRect panelRect(const char* panel, float w, float h) {
-  const float top = 22.0f, left = 330.0f, right = std::min(460.0f, 0.36f * w);
-  if (!std::strcmp(panel, "Scenes")) return {0, top, left, 0.22f * h};
-  if (!std::strcmp(panel, "Simulation")) return {0, top + 0.22f * h, left, 0.36f * h};
-  if (!std::strcmp(panel, "Parameters")) return {0, top + 0.58f * h, left, h - top - 0.58f * h};
+  // At 1280x720: columns of 300 px (left) and 384 px (plots), the 3-D view the 596 px between them, full height
+  // unless a scene's own panel (SPOOK tuning, step bound) docks along the bottom.
+  const float top = 22.0f, left = std::clamp(0.234f * w, 240.0f, 330.0f), right = std::clamp(0.3f * w, 280.0f, 460.0f);
+  if (!std::strcmp(panel, "Scenes")) return {0, top, left, 0.3f * h};
+  if (!std::strcmp(panel, "Simulation")) return {0, top + 0.3f * h, left, 0.34f * h};
+  if (!std::strcmp(panel, "Parameters")) return {0, top + 0.64f * h, left, h - top - 0.64f * h};
   if (!std::strcmp(panel, "Plots")) return {w - right, top, right, h - top};
+  // Over the view only when asked for (View > Input mapping), to the side of its centre.
   if (!std::strcmp(panel, "Input")) return {left + 10, 0.3f * h, std::min(620.0f, w - left - right - 20), 0.68f * h};
-  // Along the bottom between the columns: the 3-D view keeps the space above it (view_layout.h).
-  if (!std::strcmp(panel, "Plan (side)")) {  // the Plan panel of a scene with its own panels along the bottom
-    const float height = std::clamp(0.5f * h, 260.0f, 420.0f);
+  // The Plan panel in the plots column's lower half: the 3-D view keeps its full height.
+  if (!std::strcmp(panel, "Plan")) {
+    const float height = std::clamp(0.52f * h, 260.0f, 420.0f);
     return {w - right, h - height, right, height};
   }
-  if (!std::strcmp(panel, "Scene panel") || !std::strcmp(panel, "Plan")) {
-    const float height = std::clamp(0.36f * h, 200.0f, 300.0f);
+  // Along the bottom between the columns: the 3-D view keeps the space above it (view_layout.h).
+  if (!std::strcmp(panel, "Scene panel")) {
+    const float height = std::clamp(0.3f * h, 180.0f, 280.0f);
     return {left, h - height, std::max(380.0f, w - left - right), height};
   }
   return {w * 0.25f, h * 0.15f, w * 0.5f, h * 0.7f};
@@ -64,7 +85,8 @@ void drawScenePanel(AppState& app) {
   for (const auto& info : scenes) {
     const bool selected = app.driver.loaded() && app.driver.sceneName() == info.name;
     if (selected) current = &info;
-    const std::string label = info.title + "  (" + info.name + ")";
+    // Plain names first: the paper reference and the command-line name are in the tooltip.
+    const std::string label = elideText(plainTitle(info.title), ImGui::GetContentRegionAvail().x) + "##" + info.name;
     if (ImGui::Selectable(label.c_str(), selected) && !selected) {
       try {
         app.loadScene(info.name, SceneRegistry::defaults(info.name));
@@ -75,6 +97,7 @@ void drawScenePanel(AppState& app) {
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(420.0f);
+      ImGui::Text("%s  (varsim run %s)", info.title.c_str(), info.name.c_str());
       ImGui::TextUnformatted(info.description.c_str());
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
@@ -118,6 +141,7 @@ void drawMainMenu(AppState& app) {
   if (!open) return;
   app.menuBarHeight = ImGui::GetWindowSize().y;
   PanelVisibility& p = app.settings.panels;
+  drawFileMenu(app);
   if (ImGui::BeginMenu("View")) {
     ImGui::MenuItem("Scenes", nullptr, &p.scenes);
     ImGui::MenuItem("Simulation", nullptr, &p.simulation);
@@ -134,6 +158,10 @@ void drawMainMenu(AppState& app) {
     ImGui::MenuItem("Hide all panels", "Tab", &app.hideUi);
     ImGui::MenuItem("Screenshot", "F12 / P", &app.screenshotRequested);
     if (ImGui::MenuItem("Record video", "F9", app.videoRecording.active())) toggleVideoRecording(app);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reset saved settings")) app.resetSavedSettings();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("speed, last scene, panels shown, plot window and input mappings back to their defaults");
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Simulation")) {
@@ -148,10 +176,7 @@ void drawMainMenu(AppState& app) {
     if (ImGui::MenuItem("Physics on a worker thread", nullptr, &worker)) app.setPhysicsThread(worker);
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("Help")) {
-    ImGui::MenuItem("Shortcuts", "F1", &p.help);
-    ImGui::EndMenu();
-  }
+  drawHelpMenu(app);
   if (app.driver.loaded()) {
     ImGui::SameLine(ImGui::GetWindowWidth() - 360.0f);
     ImGui::TextDisabled("%s   t = %.3f s   %s", app.driver.sceneName().c_str(), app.driver.scene().time(),

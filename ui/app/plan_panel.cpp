@@ -12,6 +12,7 @@
 #include "engine/sim/errors.h"
 #include "plan/plan_endpoints.h"
 #include "ui/app/app_state.h"
+#include "ui/app/label_fit.h"
 #include "ui/app/panels.h"
 #include "ui/app/plot_widget.h"
 #include "ui/core/plan_solve.h"
@@ -21,6 +22,10 @@ namespace varsim {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+// CPU time a solve may take before it stops by itself with a plain-language reason (the presets converge in 1-12 s
+// of CPU: car 26 iterations, helicopter 37, boat 14 with its finite-difference Hessian, snakeboard 71; an
+// unconverging solve otherwise ran until cancelled).
+constexpr double kPlanBudgetSeconds = 60.0;
 const char* kHeadingKey = "target_heading";
 
 std::vector<PlanGoal> goalsOf(const AppState& app) {
@@ -40,15 +45,16 @@ void followScene(AppState& app) {
   st.picking = false;
   st.goal = 0;
   st.result.clear();
-  st.presetNote.clear();
-  st.planParams = st.presetScene = ParamSet{};
+  st.defaults = PlanDefaults{};
+  st.start = PlanStart::Preset;
+  st.planParams = ParamSet{};
   if (!PlanProblemRegistry::find(scene)) return;
   try {
-    const PlanSetup preset = planPreset(scene, &st.presetNote);
-    st.planParams = preset.plan;
-    st.presetScene = preset.scene.params;
+    st.defaults = planDefaults(scene);
+    st.planParams = st.defaults.plan;
+    st.horizonSeconds = st.defaults.horizonSeconds;
   } catch (const BadInput& e) {
-    st.presetNote = e.what();
+    st.defaults.note = e.what();
   }
   // The goal entry the preset's target is (else the "point" entry after the named goals).
   const std::vector<PlanGoal> goals = goalsOf(app);
@@ -119,8 +125,7 @@ void drawGoal(AppState& app) {
 void drawPlanKey(AppState& app, const ParamSpec& spec) {
   ParamSet& p = app.plan.planParams;
   ParamValue v = p.value(spec.key);
-  ImGui::SetNextItemWidth(110.0f);
-  const std::string label = spec.key + (spec.unit.empty() ? "" : " [" + spec.unit + "]");
+  const std::string label = fitLabel(spec.key + (spec.unit.empty() ? "" : " [" + spec.unit + "]"));
   bool changed = false;
   if (spec.type == ParamType::Bool) {
     bool b = v.numbers.at(0) != 0.0;
@@ -148,36 +153,44 @@ void drawPlanKey(AppState& app, const ParamSpec& spec) {
   }
 }
 
-// The scene as the preset plans it (e.g. the car at dt = 0.05 s; the snakeboard with gait off on open ground),
-// offered while the running scene's parameters differ from it.
+// The preset's scene settings the plan uses in place of the running scene's (e.g. the car at dt = 0.05 s; the
+// snakeboard with gait off on open ground): named on a line, and the scene can be loaded so at once.
 void drawPresetScene(AppState& app) {
   PlanPanelState& st = app.plan;
-  std::string differ;
-  for (const ParamSpec& spec : st.presetScene.specs())
-    if (app.driver.params().spec(spec.key) &&
-        st.presetScene.valueText(spec.key) != app.driver.params().valueText(spec.key))
-      differ += "\n  " + spec.key + " = " + st.presetScene.valueText(spec.key);
+  const std::string differ = planSceneDifferences(st.defaults, app.driver.params(), st.start == PlanStart::Preset);
   if (differ.empty()) return;
-  ImGui::SameLine();
-  if (ImGui::SmallButton("preset scene")) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("plans with %s (Play loads the scene so)", differ.c_str());
+  ImGui::PopStyleColor();
+  if (ImGui::SmallButton("Load the preset's scene")) {
     st.playback.stop(app.driver);
-    app.loadScene(st.scene, st.presetScene);
+    app.loadScene(st.scene, st.defaults.presetScene);
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("reload the scene as the preset plans it:%s", differ.c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("reload the scene with the preset's settings and start: %s", differ.c_str());
 }
 
-// Horizon: N steps of the scene's own h (Play steps the plan with it), or T = N h typed in seconds.
+// Horizon: T in seconds (the preset's N dt to start with); N = T / dt at the problem's own dt, shown beside it.
 void drawHorizon(AppState& app) {
   PlanPanelState& st = app.plan;
-  const double h = app.driver.h();
-  if (!st.planParams.spec("N") || !(h > 0.0)) return;
-  drawPlanKey(app, *st.planParams.spec("N"));
-  ImGui::SameLine();
-  double T = double(st.planParams.integer("N")) * h;
+  const double dt = st.defaults.dt;
+  if (!st.planParams.spec("N") || !(dt > 0.0)) return;
   ImGui::SetNextItemWidth(80.0f);
-  if (ImGui::InputDouble("T [s]", &T, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
-    setPlanValue(app, "N", std::max(1.0, std::round(T / h)));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("horizon T = N h at the scene's step h = %.6g s", h);
+  double T = st.horizonSeconds;
+  if (ImGui::InputDouble("horizon [s]", &T, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue)) {
+    if (T > 0.0 && std::isfinite(T)) st.horizonSeconds = T;
+    else app.notify("Plan panel: horizon " + formatNumber(T) + " s refused; allowed: T > 0", true);
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("time to reach the goal; the plan has N = T / dt steps of the problem's dt = %.6g s", dt);
+  ImGui::SameLine();
+  ImGui::TextDisabled("N = %.0f, dt = %.3g s", std::max(1.0, std::round(st.horizonSeconds / dt)), dt);
+  int from = st.start == PlanStart::Current ? 1 : 0;
+  ImGui::SetNextItemWidth(170.0f);
+  if (ImGui::Combo("start", &from, "the preset's start\0where it is now\0")) st.start = from ? PlanStart::Current : PlanStart::Preset;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the preset's start: what the preset is tuned to solve (Play reloads the scene there);\n"
+                      "where it is now: re-plan from the vehicle's current state");
 }
 
 void drawSettings(AppState& app) {
@@ -204,16 +217,8 @@ void startPlan(AppState& app) {
   SimDriver& d = app.driver;
   st.playback.stop(d);
   PlanSetup setup;
-  setup.scene.scene = st.scene;
-  setup.plan = st.planParams;
-  setup.source = "the app's Plan panel";
   try {
-    setup.scene.params = planStartParams(st.scene, d.scene(), d.params());
-    // The transcription does not wrap angles: aim for the goal heading's turn nearest the start heading.
-    if (setup.plan.spec(kHeadingKey) && setup.scene.params.spec("start_heading")) {
-      const double from = setup.scene.params.real("start_heading"), to = setup.plan.real(kHeadingKey);
-      setup.plan.setReal(kHeadingKey, to + 2.0 * kPi * std::round((from - to) / (2.0 * kPi)));
-    }
+    setup = planPanelSetup(st.scene, d.scene(), d.params(), st.defaults, st.planParams, st.horizonSeconds, st.start);
   } catch (const BadInput& e) {
     st.result = std::string("cannot plan from here: ") + e.what();
     st.resultIsError = true;
@@ -230,14 +235,15 @@ void startPlan(AppState& app) {
   st.result += st.startNote;
   st.havePlan = false;
   st.job.setWorkerNice(10);
-  st.job.start(planSolve(std::move(setup), std::move(warm)));
+  st.maxIterations = setup.plan.spec("max_iter") ? int(setup.plan.integer("max_iter")) : 0;
+  st.job.start(planSolve(std::move(setup), std::move(warm), kPlanBudgetSeconds));
 }
 
 void drawButtons(AppState& app) {
   PlanPanelState& st = app.plan;
   const bool running = st.job.running();
   ImGui::BeginDisabled(running);
-  if (ImGui::Button("Plan")) startPlan(app);
+  if (ImGui::Button("Plan the path")) startPlan(app);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("optimal control from where the vehicle is now to the goal (Ipopt, on a worker thread)");
@@ -279,7 +285,7 @@ void drawStatus(AppState& app) {
     ImGui::PopTextWrapPos();
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  if (!st.presetNote.empty()) ImGui::TextWrapped("%s", st.presetNote.c_str());
+  if (!st.defaults.note.empty()) ImGui::TextWrapped("%s", st.defaults.note.c_str());
   if (const PlanEndpointsInfo* e = PlanEndpointsRegistry::find(st.scene); !e || !e->startFrom)
     ImGui::TextWrapped("plans from the scene's start (no start keys for the current state)");
   ImGui::PopStyleColor();
@@ -307,31 +313,17 @@ void drawPlanPanel(AppState& app) {
   PlanPanelState& st = app.plan;
   const PlanProblemInfo* info = PlanProblemRegistry::find(st.scene);
   if (!info || !st.open) return;
-  // The bottom strip belongs to a scene's own panels (the helicopter's) when it has some: then the right column.
-  const bool side = !app.driver.scene().panels(app.scenePanels.context).empty();
-  const char* title = side ? "Plan###Plan (side)" : "Plan";
-  app.panelOutsideView[title] = false;  // always with an opaque background: it may lie over another panel
+  // In the plots column (panels_scene.cpp): the 3-D view keeps its full height, a scene's own panels the bottom.
+  const char* title = "Plan";
+  app.panelOutsideView[title] = false;  // always with an opaque background: it lies over the plots
   ImGui::SetNextWindowBgAlpha(1.0f);
-  if (!beginPanel(app, side ? "Plan (side)" : "Plan", title, &st.open)) return;
+  if (!beginPanel(app, "Plan", title, &st.open)) return;
   ImGui::TextUnformatted(info->title.c_str());
-  if (side) {
-    drawGoal(app);
-    drawSettings(app);
-    drawButtons(app);
-    drawStatus(app);
-    drawConvergence(app, std::max(110.0f, ImGui::GetContentRegionAvail().y - 40.0f));
-  } else if (ImGui::BeginTable("plan", 2, ImGuiTableFlags_Resizable)) {
-    ImGui::TableSetupColumn("settings", ImGuiTableColumnFlags_WidthStretch, 0.62f);
-    ImGui::TableSetupColumn("convergence", ImGuiTableColumnFlags_WidthStretch, 0.38f);
-    ImGui::TableNextColumn();
-    drawGoal(app);
-    drawSettings(app);
-    drawButtons(app);
-    drawStatus(app);
-    ImGui::TableNextColumn();
-    drawConvergence(app, std::max(90.0f, ImGui::GetContentRegionAvail().y - 40.0f));
-    ImGui::EndTable();
-  }
+  drawGoal(app);
+  drawSettings(app);
+  drawButtons(app);
+  drawStatus(app);
+  drawConvergence(app, std::max(110.0f, ImGui::GetContentRegionAvail().y - 40.0f));
   ImGui::End();
 }
 
@@ -341,17 +333,16 @@ void planBeforeStep(AppState& app) {
   PlanJob::State state;
   if (st.job.takeFinished(outcome, state)) {
     const PlanJob::Snapshot s = st.job.snapshot();
-    char line[256];
+    const int iterations = state == PlanJob::State::Solved ? outcome.iterations : s.log.empty() ? 0 : s.log.back().iteration;
+    std::string line = planOutcomeText(state == PlanJob::State::Cancelled ? "cancelled" : s.status,
+                                       state == PlanJob::State::Solved, iterations, s.seconds, st.maxIterations,
+                                       kPlanBudgetSeconds);
     if (state == PlanJob::State::Solved) {
-      std::snprintf(line, sizeof line, "solved (%s): %d iterations, cost %.6g, %.1f s; Play flies it",
-                    outcome.status.c_str(), outcome.iterations, outcome.cost, s.seconds);
+      line += ", cost " + formatNumber(outcome.cost) + "; Play flies it";
       st.plan = std::move(outcome);
       st.havePlan = true;
-    } else {
-      // The scene stays as it was: nothing of a failed or cancelled solve reaches the driver.
-      std::snprintf(line, sizeof line, "not solved: %s (after %d iterations, %.1f s); the scene is unchanged",
-                    s.status.c_str(), s.log.empty() ? 0 : s.log.back().iteration, s.seconds);
     }
+    // A failed or cancelled solve leaves the scene as it was: nothing of it reaches the driver.
     st.result = line + st.startNote;
     st.resultIsError = state != PlanJob::State::Solved;
     app.notify("Plan: " + st.result, st.resultIsError && state != PlanJob::State::Cancelled);

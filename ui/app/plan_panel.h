@@ -1,15 +1,16 @@
 // ui/app/plan_panel.h — the Plan panel (issue 10 item 5) of every scene with a registered plan problem
-// (plan/plan_problem.h): goal (a named bay/pad/dock or a clicked ground point, with a heading), horizon N,
-// weights; Plan solves on a worker thread (ui/core/plan_job.h) while the view keeps drawing, with Cancel at any
+// (plan/plan_problem.h): goal (a named bay/pad/dock or a clicked ground point, with a heading), the horizon in
+// seconds (N derived at the problem's own dt, ui/core/plan_defaults.h), weights; Plan solves on a worker thread (ui/core/plan_job.h) while the view keeps drawing, with Cancel at any
 // time, log-scale convergence plots and the current iterate drawn as a ghost curve; Play flies the converged plan
 // through the stepper (ui/core/plan_playback.h) until a touched control takes over. A failed solve names Ipopt's
-// status and leaves the scene as it was.
+// status in plain words and leaves the scene as it was; a solve past the time budget stops by itself.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "engine/sim/param.h"
+#include "ui/core/plan_defaults.h"
 #include "ui/core/plan_job.h"
 #include "ui/core/plan_playback.h"
 
@@ -21,8 +22,9 @@ struct PlanPanelState {
   bool open = true;
   std::string scene;       // the scene this state follows ("" none; a switch resets the panel)
   ParamSet planParams;     // the problem's plan keys: the preset's values, then the user's
-  ParamSet presetScene;    // the preset's scene parameters (its world, dt and start; "preset scene" loads them)
-  std::string presetNote;  // why the preset could not be read, if so (defaults are used)
+  PlanDefaults defaults;   // the preset: plan keys, scene settings, dt and horizon (plan_defaults.h)
+  double horizonSeconds = 0.0;  // T: the preset's N dt, then the user's
+  PlanStart start = PlanStart::Preset;  // from the preset's start (default) or where the vehicle is now
   int goal = 0;            // index into the problem's named goals; goals.size() = the clicked point
   bool picking = false;    // the next press on the ground sets the goal, a drag from it its heading
   bool pickPressed = false;
@@ -31,6 +33,7 @@ struct PlanPanelState {
   PlanOutcome plan;  // the last converged plan (Play)
   bool havePlan = false;
   bool warmStart = true;  // a re-plan starts from the last plan (if it starts where that plan started)
+  int maxIterations = 0;  // the running solve's max_iter (for its outcome's sentence)
   std::string startNote;  // why the running solve started cold although warm was asked for ("" if not)
   std::string result;     // last solve's line: iterations, cost, time, or Ipopt's status
   bool resultIsError = false;

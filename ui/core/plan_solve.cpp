@@ -1,11 +1,13 @@
 // ui/core/plan_solve.cpp — the Plan panel's solve over the plan problem registry; see the header.
 #include "ui/core/plan_solve.h"
 
+#include <ctime>
 #include <cstdlib>
 
 #include "engine/sim/errors.h"
 #include "plan/ipopt_solver.h"
 #include "plan/plan_endpoints.h"
+#include "ui/core/asset_files.h"
 
 namespace varsim {
 
@@ -17,10 +19,12 @@ const PlanProblemInfo& problemFor(const std::string& scene) {
   return *info;
 }
 
-// VARSIM_ASSETS overrides the build's asset directory (like the renderer's shaders).
-std::string assetPath(const std::string& relative) {
-  const char* env = std::getenv("VARSIM_ASSETS");
-  return std::string(env && *env ? env : VARSIM_ASSET_DIR) + "/" + relative;
+// CPU seconds of the calling thread: the budget counts the solve's own work, so a loaded machine (the niced worker
+// waiting for the cores) does not stop a solve that would converge.
+double threadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
 PlanPath toPlanPath(const std::vector<Eigen::Vector3d>& points) {
@@ -54,8 +58,10 @@ ParamSet planStartParams(const std::string& scene, const Scene& running, const P
   return out;
 }
 
-PlanJob::Solve planSolve(PlanSetup setup, std::shared_ptr<const IpoptResult> warm) {
-  return [setup = std::move(setup), warm = std::move(warm)](PlanJob::Progress& progress) {
+PlanJob::Solve planSolve(PlanSetup setup, std::shared_ptr<const IpoptResult> warm, double budgetSeconds) {
+  return [setup = std::move(setup), warm = std::move(warm), budgetSeconds](PlanJob::Progress& progress) {
+    const double started = threadCpuSeconds();
+    bool overBudget = false;
     const std::unique_ptr<PlanInstance> instance = problemFor(setup.scene.scene).build(setup);
     IpoptSettings settings;
     settings.maxIterations = int(setup.plan.integer("max_iter"));
@@ -65,11 +71,13 @@ PlanJob::Solve planSolve(PlanSetup setup, std::shared_ptr<const IpoptResult> war
     IpoptResult& r = *result;
     r = solveWithIpopt(instance->nlp(), settings, [&](const IpoptIteration& it) {
       const PlanPath ghost = it.x ? toPlanPath(instance->ghostPath(*it.x)) : PlanPath{};
-      return progress.iteration({it.iteration, it.objective, it.primalInfeasibility, it.dualInfeasibility}, ghost);
+      const double elapsed = threadCpuSeconds() - started;
+      overBudget = overBudget || (budgetSeconds > 0.0 && elapsed > budgetSeconds);
+      return !overBudget && progress.iteration({it.iteration, it.objective, it.primalInfeasibility, it.dualInfeasibility}, ghost);
     });
     PlanOutcome out;
     out.solved = r.solved;
-    out.status = r.status;
+    out.status = overBudget && !r.solved ? "Time_Budget_Exceeded" : r.status;
     out.iterations = r.iterations;
     out.cost = r.objective;
     if (!r.solved) return out;

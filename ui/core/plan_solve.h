@@ -24,6 +24,8 @@ ParamSet planStartParams(const std::string& scene, const Scene& running, const P
 
 // The solve of `setup` for PlanJob::start. The setup is validated (BadInput ends the job as Failed). `warm`: a
 // previous outcome's solver state to start from (re-planning; Ipopt's warm start, used when the sizes match).
-PlanJob::Solve planSolve(PlanSetup setup, std::shared_ptr<const IpoptResult> warm = nullptr);
+// `budgetSeconds` > 0: a solve still unconverged after that much CPU time (of the solving thread) stops at its next iteration with the status
+// "Time_Budget_Exceeded" (the panel's budget; max_iter bounds the iterations as well).
+PlanJob::Solve planSolve(PlanSetup setup, std::shared_ptr<const IpoptResult> warm = nullptr, double budgetSeconds = 0.0);
 
 }  // namespace varsim

@@ -288,4 +288,24 @@ void storeBindings(Settings& s, const std::string& scene, const std::vector<Cont
   for (size_t i = 0; i < controls.size() && i < bindings.size(); ++i) m[controls[i].name] = SavedBinding{bindings[i]};
 }
 
+std::string restoredSettingsNote(const Settings& s, bool lastSceneUsed) {
+  const Settings defaults;
+  std::vector<std::string> parts;
+  char buf[64];
+  if (s.speed != defaults.speed) {
+    std::snprintf(buf, sizeof buf, "speed %.0f %%", 100.0 * s.speed);
+    parts.push_back(buf);
+  }
+  if (lastSceneUsed && !s.lastScene.empty()) parts.push_back("last scene " + s.lastScene);
+  if (s.plotWindow != defaults.plotWindow) {
+    std::snprintf(buf, sizeof buf, "plot window %g s", s.plotWindow);
+    parts.push_back(buf);
+  }
+  if (!s.inputMappings.empty()) parts.push_back("input mappings of " + std::to_string(s.inputMappings.size()) + " scene(s)");
+  if (parts.empty()) return {};
+  std::string out = "restored ";
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
+  return out + " \u2014 reset in View > Reset saved settings";
+}
+
 }  // namespace varsim

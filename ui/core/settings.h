@@ -57,6 +57,11 @@ std::string settingsToJson(const Settings& s);
 // Creates the directory if needed and replaces the file atomically; false + error on failure.
 bool saveSettings(const std::string& path, const Settings& s, std::string& error);
 
+// What a start restored from the settings file that a user would notice, said once:
+// "restored speed 250 %, last scene car — reset in View > Reset saved settings"; "" when nothing differs from the
+// defaults. `lastSceneUsed`: the start took the saved last scene (no --scene on the command line).
+std::string restoredSettingsNote(const Settings& s, bool lastSceneUsed);
+
 // Bindings for a scene's controls: saved ones by control name, defaults for the rest.
 std::vector<ControlBinding> bindingsFor(const Settings& s, const std::string& scene,
                                         const std::vector<ControlSpec>& controls);

@@ -162,15 +162,17 @@ ControlBinding sanitizeBinding(ControlBinding b) {
 
 namespace varsim {
 
+std::string bindingKeysText(const ControlSpec& control, const ControlBinding& b) {
+  const std::string pos = keysLabel(b.keyPos, b.moreKeysPos), neg = keysLabel(b.keyNeg, b.moreKeysNeg);
+  if (neg.empty() || isUnipolar(control)) return pos;
+  return pos.empty() ? neg : neg + " | " + pos;
+}
+
 std::string keyboardLegend(const std::vector<ControlSpec>& controls, const std::vector<ControlBinding>& bindings) {
   std::string out;
   for (size_t i = 0; i < controls.size() && i < bindings.size(); ++i) {
-    const ControlBinding& b = bindings[i];
-    const std::string pos = keysLabel(b.keyPos, b.moreKeysPos), neg = keysLabel(b.keyNeg, b.moreKeysNeg);
-    if (pos.empty() && neg.empty()) continue;
-    std::string keys = pos;
-    if (!neg.empty()) keys = isUnipolar(controls[i]) ? pos : neg + " | " + pos;
-    out += (out.empty() ? "" : "  \u00b7  ") + controls[i].name + " " + keys;
+    const std::string keys = bindingKeysText(controls[i], bindings[i]);
+    if (!keys.empty()) out += (out.empty() ? "" : "  \u00b7  ") + controls[i].name + " " + keys;
   }
   return out;
 }

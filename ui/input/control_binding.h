@@ -57,6 +57,8 @@ ControlBinding sanitizeBinding(ControlBinding b);  // clamps indices/rates to va
 // The keys of every binding as one line for the HUD: "throttle W/↑ · brake S/↓ · steer A/← | D/→"
 // (bipolar controls: negative keys | positive keys); empty when no key is bound.
 std::string keyboardLegend(const std::vector<ControlSpec>& controls, const std::vector<ControlBinding>& bindings);
+// One binding's keys as the legend writes them: "W/↑" (unipolar or one direction) or "S/↓ | W/↑" (neg | pos).
+std::string bindingKeysText(const ControlSpec& control, const ControlBinding& binding);
 // Key codes as the HUD writes them ("W/↑"); first = -1 for none.
 std::string keysLabel(int first, const std::vector<int>& more);
 // The one table of game conventions (F1 help shows it), one line per vehicle kind.
