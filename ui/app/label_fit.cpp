@@ -20,6 +20,16 @@ std::string elideText(const std::string& text, float width) {
   return dots <= width ? "..." : "";
 }
 
+std::string plainTitle(const std::string& title) {
+  if (title.empty() || title.back() != ')') return title;
+  int depth = 0;
+  for (size_t i = title.size(); i-- > 0;) {
+    depth += title[i] == ')' ? 1 : title[i] == '(' ? -1 : 0;
+    if (depth == 0) return i > 1 && title[i - 1] == ' ' ? title.substr(0, i - 1) : title;
+  }
+  return title;
+}
+
 std::string fitLabel(const std::string& label, float minWidget) {
   const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemInnerSpacing.x;
   const float labelW = ImGui::CalcTextSize(label.c_str(), nullptr, true).x;

@@ -12,4 +12,8 @@ std::string fitLabel(const std::string& label, float minWidget = 90.0f);
 // `text` shortened with "..." to at most `width` px in the current font ("" if not even "..." fits).
 std::string elideText(const std::string& text, float width);
 
+// A title without its trailing parenthesis (a method or paper reference, shown in a tooltip or the docs): plain
+// names first. "Helicopter (seed 000 Sec. 4.3.1)" -> "Helicopter", "Step bound (seed 002)" -> "Step bound".
+std::string plainTitle(const std::string& title);
+
 }  // namespace varsim

@@ -12,22 +12,6 @@
 
 namespace varsim {
 
-namespace {
-
-// A scene's title without its trailing parenthesis (the method or paper reference, shown in the tooltip):
-// "Helicopter (seed 000 Sec. 4.3.1)" -> "Helicopter", "Floating hinge chain (SE(3) x R^m ...)" -> "Floating hinge chain".
-std::string plainTitle(const std::string& title) {
-  if (title.empty() || title.back() != ')') return title;
-  int depth = 0;
-  for (size_t i = title.size(); i-- > 0;) {
-    depth += title[i] == ')' ? 1 : title[i] == '(' ? -1 : 0;
-    if (depth == 0) return i > 1 && title[i - 1] == ' ' ? title.substr(0, i - 1) : title;
-  }
-  return title;
-}
-
-}  // namespace
-
 PanelRect panelRect(const char* panel, float w, float h) {
   // At 1280x720: columns of 300 px (left) and 384 px (plots), the 3-D view the 596 px between them, full height
   // unless a scene's own panel (SPOOK tuning, step bound) docks along the bottom.

@@ -11,6 +11,7 @@
 
 #include "ui/app/app_state.h"
 #include "ui/app/panel_bars.h"
+#include "ui/app/label_fit.h"
 #include "ui/app/panels.h"
 
 namespace varsim {
@@ -178,7 +179,9 @@ void drawPanel(AppState& app, const ScenePanel& panel, size_t index) {
   const PanelRect r = panelRect("Scene panel", io.DisplaySize.x, io.DisplaySize.y);
   ImGui::SetNextWindowPos(ImVec2(r.x + 30.0f * float(index), r.y - 30.0f * float(index)), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_FirstUseEver);
-  if (beginPanelWindow(app, panel.title.c_str())) {
+  // Plain name shown ("Step bound"), the declared title ("Step bound (seed 002)") kept as the window's ID.
+  const std::string title = plainTitle(panel.title) + "###" + panel.title;
+  if (beginPanelWindow(app, title.c_str())) {
     for (const PanelWidget& w : panel.header) drawWidget(app, w, false);
     if (!panel.tabs.empty() && ImGui::BeginTabBar("tabs")) {
       for (const PanelTab& tab : panel.tabs)
