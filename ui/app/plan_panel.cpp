@@ -102,8 +102,7 @@ void drawGoal(AppState& app) {
                 canClick ? st.planParams.real("target_y") : 0.0);
   st.goal = std::clamp(st.goal, 0, int(goals.size()));
   const std::string current = st.goal < int(goals.size()) ? goals[size_t(st.goal)].name : clicked;
-  ImGui::SetNextItemWidth(140.0f);
-  if (ImGui::BeginCombo("goal", current.c_str())) {
+  if (ImGui::BeginCombo(fitLabel("goal").c_str(), current.c_str())) {  // wide enough for "point (-4.00, 0.50)"
     for (size_t i = 0; i < goals.size(); ++i)
       if (ImGui::Selectable(goals[i].name.c_str(), int(i) == st.goal)) {
         st.goal = int(i);
