@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "ui/app/app_state.h"
+#include "ui/app/label_fit.h"
 #include "ui/app/panels.h"
 #include "ui/core/scene_help.h"
 
@@ -53,7 +54,8 @@ void drawHelpMenu(AppState& app) {
   docsItem(app, "Command line", "cli.md");
   if (ImGui::BeginMenu("Scene pages")) {
     for (const SceneHelp& h : sceneHelpList()) {
-      if (ImGui::MenuItem(h.title.c_str(), h.name.c_str(), false, !h.docsPage.empty())) openDocsPage(app, h.docsPage);
+      if (ImGui::MenuItem(plainTitle(h.title).c_str(), h.name.c_str(), false, !h.docsPage.empty()))
+        openDocsPage(app, h.docsPage);
     }
     ImGui::EndMenu();
   }
@@ -75,7 +77,7 @@ void drawSceneKeysWindow(AppState& app) {
                      "the wheel zooms, Home frames the scene.");
   for (const SceneHelp& h : sceneHelpList()) {
     const bool current = app.driver.loaded() && app.driver.sceneName() == h.name;
-    const std::string header = h.title + " (" + h.name + ")###keys " + h.name;
+    const std::string header = plainTitle(h.title) + " (" + h.name + ")###keys " + h.name;
     if (!ImGui::CollapsingHeader(header.c_str(), current ? ImGuiTreeNodeFlags_DefaultOpen : 0)) continue;
     if (h.keys.empty()) {
       ImGui::TextDisabled("%s", sceneHelpText(h).c_str());

@@ -245,7 +245,7 @@ void drawButtons(AppState& app) {
   if (ImGui::Button("Plan the path")) startPlan(app);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("optimal control from where the vehicle is now to the goal (Ipopt, on a worker thread)");
+    ImGui::SetTooltip("optimal control from the chosen start to the goal (Ipopt, on a worker thread)");
   ImGui::SameLine();
   ImGui::Checkbox("warm", &st.warmStart);
   if (ImGui::IsItemHovered())
@@ -337,7 +337,9 @@ void planBeforeStep(AppState& app) {
                                        state == PlanJob::State::Solved, iterations, s.seconds, st.maxIterations,
                                        kPlanBudgetSeconds);
     if (state == PlanJob::State::Solved) {
-      line += ", cost " + formatNumber(outcome.cost) + "; Play flies it";
+      char cost[48];
+      std::snprintf(cost, sizeof cost, ", cost %.4g; Play flies it", outcome.cost);
+      line += cost;
       st.plan = std::move(outcome);
       st.havePlan = true;
     }
