@@ -123,6 +123,18 @@ void drawParamWidget(AppState& app, const ParamSpec& spec) {
       } else if (v.numbers.size() <= 4) {
         changed = ImGui::InputScalarN(label.c_str(), ImGuiDataType_Double, v.numbers.data(), int(v.numbers.size()),
                                       nullptr, nullptr, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
+      } else if (v.numbers.size() % 3 == 0) {
+        // Rows of three (x, y, z of one body each, e.g. the floating chain's nine sizes), each row labelled
+        // "sizes 1", "sizes 2", ... (the tooltip's help says which body is which).
+        ImGui::TextUnformatted(label.c_str());
+        for (size_t r = 0; r < v.numbers.size() / 3; ++r) {
+          ImGui::PushID(int(r));
+          const std::string row = fitLabel(spec.key + " " + std::to_string(r + 1));
+          changed |= ImGui::InputScalarN(row.c_str(), ImGuiDataType_Double, v.numbers.data() + 3 * r, 3, nullptr,
+                                         nullptr, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.help.c_str());
+          ImGui::PopID();
+        }
       } else {
         ImGui::TextUnformatted(label.c_str());
         for (size_t i = 0; i < v.numbers.size(); ++i) {
