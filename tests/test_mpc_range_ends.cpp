@@ -1,0 +1,59 @@
+// tests/test_mpc_range_ends.cpp — `varsim mpc` at the ends of every option's range (horizon, period, iteration
+// budget, restart, mismatch factor) on the car (car_goto) and the helicopter (heli_follow): each run completes with
+// exit 0, or exit 4 naming the cause when no re-plan could be adopted, and writes one CSV row per step; never a crash.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/csv_table.h"
+#include "tests/headless_capture.h"
+#include "tests/plan_harness.h"
+
+using namespace varsim;
+using namespace varsim::test;
+
+namespace {
+
+void runEnds(const std::string& problem, const std::string& duration, size_t rows,
+             const std::vector<std::vector<std::string>>& cases) {
+  for (const std::vector<std::string>& extra : cases) {
+    const std::string csv = testOut("mpc_ends_" + problem + ".csv");
+    std::vector<std::string> args = {"mpc", problemFile(problem), "--duration", duration, "--csv", csv};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const HeadlessResult r = runCaptured(args);
+    std::string line;
+    for (const std::string& a : extra) line += a + " ";
+    INFO(problem << " " << line << ": exit " << r.exitCode << ": " << r.err);
+    CHECK((r.exitCode == 0 || r.exitCode == 4));
+    if (r.exitCode == 4) CHECK(r.err.find("0 adopted") != std::string::npos);
+    CHECK(r.err.find("solves") != std::string::npos);  // the closing summary line
+    CHECK(readCsv(csv).rows.size() == rows);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("MpcCarAtTheEndsOfEveryRange") {
+  if (sanitizedRun()) return;
+  runEnds("car_goto", "1", 21,
+          {{"--horizon", "2", "--period", "0.05"},    // the shortest horizon, a re-plan every step
+           {"--horizon", "2", "--period", "0.1"},     // the period as long as the horizon
+           {"--iterations", "1"},                     // a budget no solve finishes in
+           {"--iterations", "100000", "--restart", "0"},
+           {"--restart", "0.05"},                     // a cold restart at every re-plan
+           {"--restart", "3600"},
+           {"--cold", "--restart", "0"},
+           {"--mismatch", "m=0.01"},                  // the real car 100 times lighter, then 100 times heavier
+           {"--mismatch", "m=100", "--mismatch", "I=100"}});
+}
+
+TEST_CASE("MpcHelicopterAtTheEndsOfEveryRange") {
+  if (sanitizedRun()) return;
+  runEnds("heli_follow", "0.5", 6,
+          {{"--horizon", "2"},
+           {"--horizon", "30", "--period", "3"},
+           {"--horizon", "30", "--iterations", "1"},
+           {"--horizon", "30", "--mismatch", "mass=0.01"},
+           {"--horizon", "30", "--mismatch", "mass=100"}});
+}
