@@ -10,6 +10,7 @@
 
 #include "engine/sim/errors.h"
 #include "scenes/scene_file.h"
+#include "ui/app/label_fit.h"
 
 namespace varsim {
 
@@ -74,7 +75,7 @@ bool AppState::loadPreset(const std::string& path) {
 void AppState::updateTitle() {
   if (!window || !driver.loaded()) return;
   const SceneInfo* info = SceneRegistry::find(driver.sceneName());
-  const std::string scene = info ? info->title : driver.sceneName();
+  const std::string scene = info ? plainTitle(info->title) : driver.sceneName();
   const std::string title = "varsim \u2014 " + (presetName.empty() ? scene : presetName + " (" + scene + ")");
   glfwSetWindowTitle(window, title.c_str());
 }
