@@ -319,3 +319,24 @@ TEST_CASE("PendulumFirstJointReleaseRunsSeed003Fig3AtItsOwnStep") {
                      "100"})
             .exitCode == 0);
 }
+
+TEST_CASE("PendulumRefusesADampingSteppedUnstably") {
+  // (2 alpha - 1) dt c > 2 m_min (midpoint) or dt c > 2.785 m_min (rk4) grows the velocity every step: refused at
+  // the start with the allowed dt; the same damping at alpha = 1/2 or with the trapezoidal VI runs.
+  for (const char *alpha : {"0.6", "1"}) {
+    CAPTURE(alpha);
+    try {
+      makePendulum({{"damping", "100"}, {"alpha", alpha}});
+      FAIL("accepted");
+    } catch (const BadInput &e) {
+      CHECK(std::string(e.what()).find("allowed here dt <=") != std::string::npos);
+    }
+  }
+  CHECK_THROWS_AS(makePendulum({{"damping", "100"}, {"integrator", "rk4"}}), BadInput);
+  CHECK_NOTHROW(makePendulum({{"damping", "100"}, {"alpha", "0.6"}, {"dt", "0.0024"}}));
+  for (const char *integrator : {"midpoint", "trapezoidal"}) {
+    auto s = makePendulum({{"damping", "100"}, {"integrator", integrator}});
+    const EnergyTrace tr = runEnergy(*s, 0.5);
+    CHECK(tr.e.back() <= tr.e[0]);
+  }
+}

@@ -92,9 +92,9 @@ int TreeMidpoint::solveUnconstrained(const TreeForcing& f, VectorXd& q1) {
   return -1;
 }
 
-void TreeMidpoint::step(const TreeForcing& f) {
-  if (h_ <= 0) throw BadInput("midpoint: step before initialize");
-  f.validate(tree_.dof());
+// One step of h_ from (q_, p_): Newton on (25), then (24). Returns the Newton count, -1 on failure (state kept,
+// the tree's kinematic variables back at t_k).
+int TreeMidpoint::advance(const TreeForcing& f) {
   VectorXd q1 = q_ + h_ * (2 * vPrev_ - vPrev2_);  // predictor: q extrapolated quadratically from q_{k-2..k}
   int it;
   if (constrained()) {
@@ -106,11 +106,56 @@ void TreeMidpoint::step(const TreeForcing& f) {
     it = solveUnconstrained(f, q1);
     kinematicAt(it < 0 ? 0 : 1);
   }
-  if (it < 0)
-    throw SimulationDiverged("midpoint: Newton on eq. (25) did not converge (h = " + std::to_string(h_) + ")");
+  if (it < 0) return -1;
   const VectorXd p1 = nextMomentum(q1, f);
   kinematicAt(1);
-  vPrev2_ = vPrev_, vPrev_ = (q1 - q_) / h_, q_ = q1, p_ = p1, iters_ = it;
+  vPrev2_ = vPrev_, vPrev_ = (q1 - q_) / h_, q_ = q1, p_ = p1;
+  return it;
+}
+
+// The interval h in n = 2^j equal sub-steps (momentum matching across them: each sub-step is the same scheme
+// at h/n, so the composition is a variational step of the same order). The kinematic path, if any, is cut at
+// the same fractions. Returns the summed Newton count, -1 when some sub-step failed (state restored).
+int TreeMidpoint::advanceInSubsteps(const TreeForcing& f, int n) {
+  const double h = h_;
+  const VectorXd q0 = q_, p0 = p_, v1 = vPrev_, v2 = vPrev2_, lambda0 = lambda_;
+  const bool kin = kinActive_;
+  const VectorXd k0 = kin0_, k1 = kin1_, rate = kinRate_;
+  h_ = h / n;
+  int total = 0;
+  for (int i = 0; i < n; ++i) {
+    if (kin) setKinematicTarget(VectorXd(k0 + (double(i + 1) / n) * (k1 - k0)), h_);
+    const int it = advance(f);
+    if (it < 0) {
+      h_ = h, q_ = q0, p_ = p0, vPrev_ = v1, vPrev2_ = v2, lambda_ = lambda0;
+      kin0_ = k0, kin1_ = k1, kinRate_ = rate, kinActive_ = kin, kinPending_ = false;
+      kinematicAt(0);
+      return -1;
+    }
+    total += it;
+  }
+  h_ = h, vPrev2_ = v1, vPrev_ = (q_ - q0) / h;  // the predictor's history is in whole steps again
+  if (kin) kin0_ = k0, kin1_ = k1, kinRate_ = rate, kinActive_ = true;
+  return total;
+}
+
+void TreeMidpoint::step(const TreeForcing& f) {
+  if (h_ <= 0) throw BadInput("midpoint: step before initialize");
+  f.validate(tree_.dof());
+  const VectorXd lambda0 = lambda_;  // a failed constrained Newton leaves its last iterate in lambda_
+  int it = advance(f);
+  substeps_ = 1;
+  // A failed Newton (a start outside its basin at large h|qdot|, stiff penalties, strings snapping taut) is
+  // retried as the same interval in 2, 4, ... 64 sub-steps, as the floating base does (floating_base.cpp);
+  // a step that converged at once is bit-identical to the scheme without the retry.
+  for (int n = 2; it < 0 && n <= kMaxSubsteps; n *= 2) {
+    lambda_ = lambda0;
+    if ((it = advanceInSubsteps(f, n)) >= 0) substeps_ = n;
+  }
+  if (it < 0)
+    throw SimulationDiverged("midpoint: Newton on eq. (25) did not converge (h = " + std::to_string(h_) +
+                             ", also in " + std::to_string(kMaxSubsteps) + " sub-steps)");
+  iters_ = it;
 }
 
 VectorXd TreeMidpoint::qdot() const {

@@ -4,6 +4,7 @@
 // baseline; engine/integrators/tree_*.h) with joint damping. All physics lives
 // in the engine; this file maps parameters, reports diagnostics and draws rods
 // and bobs.
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -43,7 +44,10 @@ std::vector<ParamSpec> pendulumParams() {
                         "curled chain; first_joint = the first joint at theta0 from straight down and every other at 0, "
                         "a straight chain swinging (seed 003 Fig. 3's start)"),
       ParamSpec::real("gravity", 9.81, 0.0, 100.0, "m/s^2", "gravitational acceleration, along -z"),
-      ParamSpec::real("damping", 0.0, 0.0, 100.0, "N m s", "viscous damping of every joint (torque -c qdot_i)")
+      ParamSpec::real("damping", 0.0, 0.0, 100.0, "N m s",
+                      "viscous damping of every joint (torque -c qdot_i); with midpoint alpha > 0.5 refused when "
+                      "(2 alpha - 1) dt c > 2 m_min, with rk4 when dt c > 2.785 m_min (m_min: smallest mass-matrix "
+                      "eigenvalue at the release or straight): there the damping grows the velocity each step")
           .setLive(),
       ParamSpec::choice("integrator", "midpoint", {"midpoint", "trapezoidal", "rk4"},
                         "midpoint = generalized-midpoint VI (seed 003 eqs. 21-26); trapezoidal = VI of seed 002 eqs. "
@@ -116,8 +120,43 @@ void checkStepResolvesTheChain(const ParamSet &p) {
   throw BadInput(msg);
 }
 
+// The damping's own step bound. Linearised, a step maps the velocity by (M - a h c)(M + (1 - a) h c)^-1 with
+// a = alpha for the midpoint VI (its forcing f_d^+ = alpha h f is explicit in the damping), so it grows once
+// (2 alpha - 1) h c > 2 m for an eigenvalue m of the mass matrix M; RK4 on qdot' = -c qdot / m is stable up to
+// h c / m = 2.785 (its real-axis bound). m_min is taken at the release and at the straight chain (the smaller).
+// Measured (3 links of 0.5 m, 1 kg, c = 100 N m s, 3 s): at dt = 0.01 alpha = 0.6, 0.75, 1 and rk4 gained
+// energy and then failed, alpha <= 0.5 and trapezoidal ran. The bound is within 1.6x of the measured edge:
+// alpha = 0.6 bound 0.0025 s, ran at 0.003, flagged at 0.004; alpha = 1 bound 0.0005 s, flagged at 0.0006;
+// rk4 bound 0.0007 s, ran at 0.0008, failed at 0.0012.
+double dampingStepLimit(const ParamSet &p) {
+  const double c = p.real("damping"), alpha = p.real("alpha");
+  const std::string &kind = p.choice("integrator");
+  const double factor = kind == "rk4" ? 1.0 / 2.785 : kind == "midpoint" && alpha > 0.5 ? (2 * alpha - 1) / 2 : 0.0;
+  if (!(c > 0) || factor == 0.0) return INFINITY;
+  Tree t = tree::pendulumChain(int(p.integer("links")), p.real("mass"), p.real("length"));
+  double mMin = INFINITY;
+  for (const VectorXd &q : {releaseAngles(p), VectorXd(VectorXd::Zero(t.dof()))}) {
+    t.setState(q, VectorXd::Zero(t.dof()));
+    mMin = std::min(mMin, tree::massMatrix(t).selfadjointView<Eigen::Lower>().eigenvalues().minCoeff());
+  }
+  return mMin / (factor * c);
+}
+
+void checkStepResolvesTheDamping(const ParamSet &p) {
+  const double limit = dampingStepLimit(p), dt = p.real("dt");
+  if (dt <= limit) return;
+  const bool rk4 = p.choice("integrator") == "rk4";
+  throw BadInput("pendulum: dt = " + formatNumber(dt) + " s with damping = " + formatNumber(p.real("damping")) +
+                 " N m s and " + (rk4 ? std::string("integrator rk4") : "alpha = " + formatNumber(p.real("alpha"))) +
+                 ": the damping is stepped unstably (velocity grows each step: " +
+                 (rk4 ? "dt c / m_min > 2.785" : "(2 alpha - 1) dt c > 2 m_min") +
+                 ", m_min the smallest mass-matrix eigenvalue); allowed here dt <= " + formatNumber(limit) +
+                 " s, or alpha <= 0.5 / integrator trapezoidal");
+}
+
 int validatedLinks(const ParamSet &p) {
   checkStepResolvesTheChain(p);
+  checkStepResolvesTheDamping(p);
   return int(p.integer("links"));
 }
 
