@@ -29,7 +29,9 @@ std::vector<ParamSpec> orbitParamSpecs() {
       ParamSpec::real("planet_radius", 1.0, 0.0, 1e3, "m",
                       "radius of the central body: drawn, and the start and the orbit must stay clear of it (the "
                       "field is that of a point mass)"),
-      ParamSpec::real("ball_mass", 1.0, 0.0, 1e3, "kg", "mass of each of the three uniform balls", true),
+      ParamSpec::real("ball_mass", 1.0, 1e-6, 1e3, "kg",
+                      "mass of each of the three uniform balls; from 1e-6 kg (ran 3 s; 1e-308 gave a non-finite "
+                      "momentum error at t = 0)"),
       ParamSpec::real("ball_radius", 0.1, 0.0, 10.0, "m", "radius of each ball (at most side/2)", true),
       ParamSpec::real("side", 1.0, 0.0, 100.0, "m",
                       "side of the equilateral triangle of ball centres in the body x-y plane (our choice for the "

@@ -24,7 +24,8 @@ std::vector<ParamSpec> carParams() {
       ParamSpec::real("m", 2.0, 0.0, 1e5, "kg", "vehicle mass", true),
       ParamSpec::real("I", 0.1, 0.0, 1e4, "kg m^2", "rear-wheel rolling inertia", true),
       ParamSpec::real("K", 0.6, 0.0, 1e6, "kg m^2", "yaw inertia of the body", true),
-      ParamSpec::real("l", 1.5, 0.0, 20.0, "m", "wheelbase (rear to front axle)", true),
+      ParamSpec::real("l", 1.5, 1e-6, 20.0, "m",
+                      "wheelbase (rear to front axle); from 1e-6 m (ran 3 s; 1e-308 gave a non-finite energy at t = 0)"),
       ParamSpec::real("rho", 0.35, 0.0, 5.0, "m", "wheel radius", true),
       ParamSpec::choice("integrator", "variational", {"variational", "rk2", "rk4"},
                         "variational = the explicit nonholonomic update (seed 000 Sec. 5.2.1); rk2 (explicit midpoint) "
