@@ -15,6 +15,7 @@
 #include "engine/sim/input_track.h"
 #include "engine/sim/number_text.h"
 #include "engine/sim/recorder.h"
+#include "scenes/run_cost.h"
 #include "scenes/run_session.h"
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
@@ -160,6 +161,7 @@ int runScene(const std::vector<std::string>& args) {
   if (!o.csvPath.empty()) csv.open(o.csvPath, run.columns(), o.timings ? CsvTimings::Keep : CsvTimings::Drop);
   csv.write(run.row());
   if (frames) frames->frame(run);
+  RunCost cost(steps);
   for (long k = 0; k < steps; ++k) {
     const auto [first, last] = track.eventsAt(k);  // before step k's physics, as in the app
     for (size_t i = first; i < last; ++i)
@@ -169,6 +171,8 @@ int runScene(const std::vector<std::string>& args) {
                      scene.params().valueText(track.events()[i].key).c_str());
     if (first < last) run.endEdits();
     run.step(track.at(k));
+    const std::string slow = cost.afterStep(k + 1);
+    if (!slow.empty()) std::fprintf(stderr, "varsim: warning: %s: %s\n", o.config.scene.c_str(), slow.c_str());
     if ((k + 1) % every == 0) csv.write(run.row());
     if (frames) frames->frame(run);
   }
