@@ -54,7 +54,8 @@ std::string lgviOptionsText(const LgviOptions& o) {
 std::vector<ParamSpec> bodyParamSpecs(double mass, const Vector3d& inertia, const Vector3d& omega,
                                       const std::string& inertiaHelp, const std::string& omegaHelp) {
   return {ParamSpec::real("mass", mass, 0.0, 1e6, "kg", "body mass", true),
-          ParamSpec::vector("inertia", {inertia[0], inertia[1], inertia[2]}, 0.0, 1e6, "kg m^2", inertiaHelp, true),
+          ParamSpec::vector("inertia", {inertia[0], inertia[1], inertia[2]}, 1e-6, 1e6, "kg m^2",
+                            inertiaHelp + std::string("; from 1e-6 (ran 3 s; 1e-308 gave a non-finite first step)")),
           ParamSpec::vector("omega", {omega[0], omega[1], omega[2]}, -1e3, 1e3, "rad/s", omegaHelp)};
 }
 

@@ -10,7 +10,8 @@ namespace {
 std::vector<ParamSpec> chainParams() {
   std::vector<ParamSpec> p{
       ParamSpec::integer("rods", 20, 1, 1000, "number of rods in the chain"),
-      ParamSpec::real("rod_mass", 0.25, 0.0, 1e6, "kg", "mass of every rod", true),
+      ParamSpec::real("rod_mass", 0.25, 1e-6, 1e6, "kg",
+                      "mass of every rod, from 1e-6 kg (ran 3 s; 1e-308 made the SPOOK system singular)"),
       ParamSpec::real("rod_length", 0.25, 1e-4, 100.0, "m",
                       "length of every rod, from 1e-4 m (ran 20 s unflagged; 1e-5 stopped at step 3, velocity past "
                       "1e5 m/s). rod_model = director: short rods whipping at h = 1/60 turn too far per step "

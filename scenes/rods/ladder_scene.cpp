@@ -11,7 +11,8 @@ namespace {
 std::vector<ParamSpec> ladderParams() {
   std::vector<ParamSpec> p{
       ParamSpec::integer("links", 20, 1, 5000, "number of ladder links N (3N+1 rods, 4N+1 joints, N loops)"),
-      ParamSpec::real("rod_mass", 10.0, 0.0, 1e6, "kg", "mass of every rod (paper: 10)", true),
+      ParamSpec::real("rod_mass", 10.0, 1e-6, 1e6, "kg",
+                      "mass of every rod (paper: 10), from 1e-6 kg (ran 3 s; 1e-308 made the SPOOK system singular)"),
       ParamSpec::real("rod_length", 1.0, 1e-4, 100.0, "m",
                       "length of every rod (paper: 1); from 1e-4 m (ran 20 s unflagged; 1e-5 stopped at t = 0.59 s, "
                       "1e-6 at step 1: velocity past 1e5 m/s)"),

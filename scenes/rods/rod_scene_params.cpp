@@ -76,7 +76,8 @@ std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bo
   std::vector<std::string> steppers{"spook", "rk4_baumgarte"};
   if (allowRattle) steppers.push_back("rattle");
   std::vector<ParamSpec> p{
-      ParamSpec::real("dt", 1.0 / 60, 0.0, 0.1, "s", "physics step h", true),
+      ParamSpec::real("dt", 1.0 / 60, 1e-6, 0.1, "s",
+                      "physics step h, from 1e-6 s (ran with tau = 10; at 1e-308 the SPOOK system was singular)"),
       ParamSpec::vector("gravity", {0, 0, -9.81}, -100, 100, "m/s^2", "gravity (world z up)").setLive(),
       ParamSpec::choice("stepper", "spook", steppers, "integrator: SPOOK (seed 001 eq. 29) or a baseline"),
       ParamSpec::choice("solver", solver, {"ldlt", "umfpack", "block"},

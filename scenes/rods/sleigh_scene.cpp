@@ -21,9 +21,9 @@ std::vector<ParamSpec> sleighParams() {
   std::vector<ParamSpec> p{
       ParamSpec::real("mass", 5.0, 1e-6, 1e6, "kg",
                       "sleigh (rod) mass; from 1e-6 kg (ran 3 s; at 1e-308 the SPOOK system was singular at step 1)"),
-      ParamSpec::real("length", 1.0, 1e-4, 100.0, "m",
-                      "rod length; the blade is at the tail, the centre of mass l/2 ahead; from 1e-4 m (ran 3 s; 1e-5 "
-                      "and shorter stopped at step 1-2, velocity past 1e5 m/s)"),
+      ParamSpec::real("length", 1.0, 0.01, 100.0, "m",
+                      "rod length; the blade is at the tail, the centre of mass l/2 ahead; from 0.01 m (ran 3 s at speed "
+                      "100; 0.001 at speed 100 and 1e-5 at rest stopped at step 1-2, velocity past 1e5 m/s)"),
       ParamSpec::real("speed", 1.0, -100.0, 100.0, "m/s", "initial forward speed of the blade"),
       ParamSpec::real("yaw_rate", 2.0, -100.0, 100.0, "rad/s", "initial yaw rate"),
       ParamSpec::real("side_slip", 0.0, -10.0, 10.0, "m/s", "prescribed velocity across the blade, w of A(q) qdot = w").setLive(),

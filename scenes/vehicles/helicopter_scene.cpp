@@ -62,8 +62,9 @@ enum Control { kYaw = 0, kThrottle = 1, kRoll = 2, kPitch = 3 };
 std::vector<ParamSpec> helicopterParams() {
   std::vector<ParamSpec> p = {
       ParamSpec::real("mass", 600.0, 0.0, 1e5, "kg", "helicopter mass m", true),
-      ParamSpec::vector("inertia", {300.0, 1200.0, 1000.0}, 0.0, 1e7, "kg m^2",
-                        "principal moments J1 (roll, body x), J2 (pitch, y), J3 (yaw, z)", true),
+      ParamSpec::vector("inertia", {300.0, 1200.0, 1000.0}, 1e-6, 1e7, "kg m^2",
+                        "principal moments J1 (roll, body x), J2 (pitch, y), J3 (yaw, z); from 1e-6 (ran 3 s; 1e-308 "
+                        "gave a non-finite first step)"),
       ParamSpec::real("collective", 600.0 * 9.81, 0.0, 1e6, "N",
                       "held main-rotor thrust u_c (assist off); default hovers the default mass")
           .setLive(),
