@@ -297,6 +297,25 @@ TEST_CASE("RealTimeMeter: simulated over wall seconds per completed second; paus
   CHECK(!m.behind());
 }
 
+TEST_CASE("RealTimeMeter: the ratio is measured simulated/wall seconds, not the speed setting; coarse steps widen the window") {
+  RealTimeMeter m;
+  CHECK(!m.measured());
+  for (int f = 0; f < 60; ++f) m.update(1.0 / 60, 1.48 / 60, 2.0, true);  // speed 200 %, 1.48 s per wall s achieved
+  REQUIRE(m.measured());
+  CHECK(m.ratio() == doctest::Approx(1.48));
+  CHECK(m.factor() == doctest::Approx(0.74));
+  // dt = 0.5 s, one step every 4th frame of 1/8 s (1.0x): a 1 s window would see 2 or 3 steps (1.0x or
+  // 1.5x); the window waits for 8 increments of 0.5 s, 4 s of wall time.
+  m.update(0.0, 0.0, 1.0, false);
+  for (int f = 0; f < 11; ++f) m.update(0.125, f % 4 == 0 ? 0.5 : 0.0, 1.0, true);
+  CHECK(!m.measured());
+  for (int f = 11; f < 32; ++f) m.update(0.125, f % 4 == 0 ? 0.5 : 0.0, 1.0, true);
+  REQUIRE(m.measured());
+  CHECK(m.ratio() == doctest::Approx(1.0));
+  m.update(1.0 / 60, 0.0, 1.0, false);  // paused: no measurement shown until the next window
+  CHECK(!m.measured());
+}
+
 TEST_CASE("FramePhaseLog: per-phase rows (wall, thread CPU, all threads) and the frame row") {
   FramePhaseLog log;
   for (int f = 0; f < 100; ++f) {

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "ui/app/app_state.h"
@@ -31,8 +32,12 @@ void drawHud(AppState& app) {
   ImGui::SetNextWindowBgAlpha(0.45f);
   if (ImGui::Begin("##hud", nullptr, kOverlayFlags | ImGuiWindowFlags_NoInputs)) {
     ImGui::PushTextWrapPos(wrapWidth(app));
-    ImGui::Text("%s  t = %.3f s  %.0f%% real time  %.0f FPS%s", d.sceneName().c_str(), d.scene().time(), d.speed() * 100.0,
-                app.rates.fps(), d.paused() ? "  [paused]" : "");
+    // The measured ratio (simulated s / wall s over the last window), not the requested speed.
+    char rate[80] = "measuring real time";
+    if (d.paused()) std::snprintf(rate, sizeof rate, "[paused]");
+    else if (app.realTime.measured())
+      std::snprintf(rate, sizeof rate, "%.2fx real time (measured; speed %.0f%%)", app.realTime.ratio(), d.speed() * 100.0);
+    ImGui::Text("%s  t = %.3f s  %s  %.0f FPS", d.sceneName().c_str(), d.scene().time(), rate, app.rates.fps());
     if (const std::string rec = videoRecordingHudLine(app); !rec.empty())  // video_recording.h
       ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", rec.c_str());
     if (app.realTime.behind())  // the steps cost more than real time allows (SimDriver::frame's budget)
@@ -62,6 +67,15 @@ void drawLabels(AppState& app) {
     if (!app.renderer.worldToScreen(p, app.camera, int(view.w), int(view.h), px)) continue;
     px += glm::vec2(view.x, view.y);
     const ImU32 col = ImGui::ColorConvertFloat4ToU32(ImVec4(label.color.r, label.color.g, label.color.b, label.color.a));
+    if (label.markerPixels > 0.0f) {
+      // The sphere's radius in pixels at its depth: r (H/2) / (depth tan(fov/2)).
+      const float depth = glm::dot(p - app.camera.eye(), app.camera.forward());
+      const float shown = label.markerRadius * 0.5f * view.h / (std::max(depth, 1e-6f) * std::tan(0.5f * app.camera.fovY));
+      if (shown >= label.markerPixels) continue;
+      bg->AddCircle(ImVec2(px.x, px.y), label.markerPixels, IM_COL32(0, 0, 0, 140), 32, 3.0f);
+      bg->AddCircle(ImVec2(px.x, px.y), label.markerPixels, col, 32, 1.5f);
+      px += glm::vec2(0.75f * label.markerPixels, -0.75f * label.markerPixels - ImGui::GetTextLineHeight());
+    }
     bg->AddText(ImVec2(px.x + 1, px.y + 1), IM_COL32(0, 0, 0, 160), label.text.c_str());
     bg->AddText(ImVec2(px.x, px.y), col, label.text.c_str());
   }
@@ -139,7 +153,8 @@ void drawHelpOverlay(AppState& app) {
       {"F12 or P", "save a PNG screenshot in the working directory"},
       {"F9", "record the 3-D view to MP4 at the simulation's rate (1280x720, 60 fps); F9 again stops"},
       {"Ctrl+Q", "quit (saves settings and a --record file; so do the close button and Ctrl+C)"},
-      {"Home", "reset view: frame the whole scene again"},
+      {"Home", "reset view: frame the whole scene again (the scene's default camera)"},
+      {"C", "follow the subject on / off: behind a vehicle or sleigh, centred on the orbiting body"},
       {"left drag", "orbit the camera"},
       {"right / middle drag", "pan"},
       {"wheel", "zoom"},

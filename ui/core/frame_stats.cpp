@@ -23,15 +23,18 @@ void RateMeter::update(double frameSeconds, int steps, double stepMicros) {
 
 void RealTimeMeter::update(double wallSeconds, double simulatedSeconds, double speed, bool running) {
   if (!running || !(speed > 0.0)) {
-    wall_ = simulated_ = 0.0;
+    wall_ = simulated_ = increment_ = 0.0;
     factor_ = 1.0;
+    ratio_ = -1.0;
     return;
   }
-  if (!(wallSeconds >= 0.0) || !std::isfinite(wallSeconds)) return;
-  wall_ += wallSeconds * speed;
+  if (!(wallSeconds >= 0.0) || !std::isfinite(wallSeconds) || !std::isfinite(simulatedSeconds)) return;
+  wall_ += wallSeconds;
   simulated_ += simulatedSeconds;
-  if (wall_ < 1.0 * speed) return;
-  factor_ = simulated_ / wall_;
+  increment_ = std::max(increment_, simulatedSeconds);
+  if (wall_ < std::max(1.0, 8.0 * increment_ / speed)) return;
+  ratio_ = simulated_ / wall_;
+  factor_ = ratio_ / speed;
   wall_ = simulated_ = 0.0;
 }
 

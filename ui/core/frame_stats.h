@@ -21,18 +21,22 @@ class RateMeter {
   long frames_ = 0, steps_ = 0;
 };
 
-// Achieved fraction of real time (at the chosen speed) over the last completed second of running
-// wall time: simulated seconds / (wall seconds × speed). Frames while paused, diverged or viewing the
-// past do not count and restart the window. behind() drives the app's "slower than real time" line.
+// Measured real-time ratio over the last completed window of running wall time: ratio() = simulated
+// seconds / wall seconds (what the HUD shows), factor() = ratio / speed (the achieved fraction of the
+// chosen speed). A window is at least 1 s and 8 of the largest simulated increments one frame made,
+// so coarse steps (dt = 0.5 s) do not quantise it. Frames while paused, diverged or viewing the past
+// do not count and restart the window. behind() drives the app's "slower than real time" line.
 class RealTimeMeter {
  public:
   void update(double wallSeconds, double simulatedSeconds, double speed, bool running);
   double factor() const { return factor_; }
+  double ratio() const { return ratio_; }
+  bool measured() const { return ratio_ >= 0.0; }  // false until a window completed since the last restart
   bool behind() const { return factor_ < kBehind; }
   static constexpr double kBehind = 0.95;  // a 1 s window of 60 steps resolves 1/60; 0.95 is 3 steps short
 
  private:
-  double factor_ = 1.0, wall_ = 0.0, simulated_ = 0.0;
+  double factor_ = 1.0, ratio_ = -1.0, wall_ = 0.0, simulated_ = 0.0, increment_ = 0.0;
 };
 
 class FrameTimeLog {
