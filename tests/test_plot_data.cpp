@@ -95,6 +95,46 @@ TEST_CASE("Autoscale: linear range with padding; constants, NaN and empty handle
   CHECK_FALSE(autoscale(p, {7}, 0, 3, false).valid);  // unknown series
 }
 
+TEST_CASE("Autoscale: a floor relative to the signal's scale; round-off draws flat, an exact zero at 0") {
+  PlotHistory p(64);
+  p.setSeries({"qnorm_err", "zero", "energy_err", "tiny"});
+  const double noise[] = {2.2e-16, -1.1e-16, 0.0, 3.3e-16};
+  for (int i = 0; i < 4; ++i) p.push(i, {noise[i], 0.0, 1e-4 * (i - 1.5), 1.136e-20 + 1e-24 * i});
+  // |q| - 1 (scale 1): round-off of 1e-16 gets the ±1e-9 floor about its middle, not a ±3e-16 axis.
+  YRange r = autoscale(p, {0}, 0, p.size(), false, 1.0);
+  REQUIRE(r.valid);
+  CHECK(r.hi - r.lo == doctest::Approx(2e-9).epsilon(1e-6));
+  CHECK(0.5 * (r.lo + r.hi) == doctest::Approx(1.1e-16).epsilon(1e-6));
+  // Exactly zero everywhere: a unit axis (or ±scale) with the line at 0, never ±1e-12.
+  r = autoscale(p, {1}, 0, p.size(), false, 1.0);
+  CHECK(r.lo == -1.0);
+  CHECK(r.hi == 1.0);
+  r = autoscale(p, {1}, 0, p.size(), false, 250.0);
+  CHECK(r.hi == 250.0);
+  r = autoscale(p, {1}, 0, p.size(), false, 0.0);
+  CHECK(r.hi == 1.0);
+  // E - E0 of 1e-4 J against |E0| = 40 J: resolved as before (5 % padding), the floor is 4e-8.
+  r = autoscale(p, {2}, 0, p.size(), false, 40.0);
+  CHECK(r.lo == doctest::Approx(-1.65e-4).epsilon(1e-9));
+  CHECK(r.hi == doctest::Approx(1.65e-4).epsilon(1e-9));
+  // 1.136e-20 varying by 3e-24 (the four identical tick labels): flat at the floor, ticks distinct.
+  r = autoscale(p, {3}, 0, p.size(), false, 1.0);
+  CHECK(r.hi - r.lo == doctest::Approx(2e-9).epsilon(1e-6));
+  const auto ticks = niceTicks(r.lo, r.hi, 4);
+  REQUIRE(ticks.size() >= 3);
+  CHECK(ticks[1] - ticks[0] == doctest::Approx(5e-10).epsilon(1e-6));
+  // With no declared scale the floor follows the data (1e-9 x 1000): 1000 + 1e-7 draws flat, 1000 + 1e-4 resolves.
+  PlotHistory big(8);
+  big.setSeries({"x"});
+  big.push(0.0, {1000.0});
+  big.push(1.0, {1000.0 + 1e-7});
+  r = autoscale(big, {0}, 0, big.size(), false, 0.0);
+  CHECK(r.hi - r.lo == doctest::Approx(2e-6).epsilon(1e-6));
+  big.push(2.0, {1000.0 + 1e-4});
+  r = autoscale(big, {0}, 0, big.size(), false, 0.0);
+  CHECK(r.hi - r.lo == doctest::Approx(1.1e-4).epsilon(1e-6));
+}
+
 TEST_CASE("AutoscaleLog: decades of |y|, zeros skipped, padded to tenths") {
   PlotHistory p(64);
   p.setSeries({"err"});

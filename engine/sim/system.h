@@ -25,6 +25,9 @@ struct PlotSpec {
   std::string title;
   std::vector<std::string> columns;
   bool logY = false;
+  // Size of what the series are measured against (|E0| for E - E0; 1 for relative errors, |q| - 1 and
+  // values in SI units): an autoscaled axis never resolves less than round-off of it.
+  double scale = 1.0;
 };
 
 class System {

@@ -51,7 +51,7 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
 
   // Toolbar: autoscale, log-y, export.
   if (ImGui::Checkbox("auto", &view.autoscale) && !view.autoscale) {
-    const YRange r = autoscale(data, shown, first, last, view.logY);
+    const YRange r = autoscale(data, shown, first, last, view.logY, spec.scale);
     if (r.valid) { view.yLo = r.lo; view.yHi = r.hi; }
   }
   ImGui::SameLine();
@@ -72,7 +72,7 @@ PlotResult drawPlot(const PlotSpec& spec, const PlotHistory& data, const TimeWin
 
   YRange y{view.yLo, view.yHi, true};
   if (view.autoscale) {
-    y = autoscale(data, shown, first, last, view.logY);
+    y = autoscale(data, shown, first, last, view.logY, spec.scale);
     if (!y.valid) y = {0.0, 1.0, false};
   }
 

@@ -29,7 +29,8 @@ static bool plotValue(double v, bool logY, double& out) {
   return true;
 }
 
-YRange autoscale(const PlotHistory& data, const std::vector<size_t>& series, size_t first, size_t last, bool logY) {
+YRange autoscale(const PlotHistory& data, const std::vector<size_t>& series, size_t first, size_t last, bool logY,
+                 double scale) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   last = std::min(last, data.size());
   for (size_t s : series) {
@@ -47,10 +48,16 @@ YRange autoscale(const PlotHistory& data, const std::vector<size_t>& series, siz
     const double pad = std::max(0.05 * (hi - lo), 0.1);
     return {std::floor((lo - pad) * 10.0) / 10.0, std::ceil((hi + pad) * 10.0) / 10.0, true};
   }
-  if (hi == lo) {
-    const double half = std::max(std::fabs(lo) * 1e-3, 1e-12);
-    return {lo - half, hi + half, true};
+  const double declared = std::isfinite(scale) ? std::fabs(scale) : 0.0;
+  const double size = std::max(declared, std::max(std::fabs(lo), std::fabs(hi)));
+  if (lo == 0.0 && hi == 0.0) {
+    const double half = declared > 0.0 ? declared : 1.0;
+    return {-half, half, true};
   }
+  const double floorHalf = kRoundOffFloor * size, mid = 0.5 * (lo + hi);
+  const double half = hi == lo ? std::max(std::fabs(lo) * 1e-3, floorHalf) : 0.55 * (hi - lo);
+  if (half <= floorHalf) return {mid - floorHalf, mid + floorHalf, true};
+  if (hi == lo) return {lo - half, hi + half, true};
   const double pad = 0.05 * (hi - lo);
   return {lo - pad, hi + pad, true};
 }

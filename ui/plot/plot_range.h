@@ -23,10 +23,14 @@ struct YRange {
   double lo = 0.0, hi = 1.0;  // for log scale: log10 of the bounds
   bool valid = false;         // false when no finite (for log: no nonzero) sample is visible
 };
-// Range over the given series and index range, padded by 5 % of the span. Linear: a constant signal
-// gets ±max(|v|·1e-3, 1e-12) so it still draws as a line. Log: over log10|v| for v ≠ 0, padded
-// outward to whole tenths of a decade.
-YRange autoscale(const PlotHistory& data, const std::vector<size_t>& series, size_t first, size_t last, bool logY);
+// Range over the given series and index range, padded by 5 % of the span. Linear: the half-span is at
+// least kRoundOffFloor × size, size the larger of `scale` (PlotSpec::scale) and the largest |v| shown, so
+// round-off (|q| - 1 at 1e-16) draws as a flat line instead of filling the plot with noise; a constant
+// signal gets at least ±|v|·1e-3; all samples exactly 0 give [-size, size] (a flat line at 0; size 1
+// when both are 0). Log: over log10|v| for v ≠ 0, padded outward to whole tenths of a decade.
+constexpr double kRoundOffFloor = 1e-9;
+YRange autoscale(const PlotHistory& data, const std::vector<size_t>& series, size_t first, size_t last, bool logY,
+                 double scale = 1.0);
 
 // Ticks at 1, 2 or 5 × 10^k inside [lo, hi], about `target` of them.
 std::vector<double> niceTicks(double lo, double hi, int target);
