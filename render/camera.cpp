@@ -85,6 +85,12 @@ void OrbitCamera::update(const varsim::CameraHint& hint, float dtSeconds) {
     return;
   }
   if (!follow || !hintOk || !(dtSeconds > 0.0f)) return;
+  if (!hint.follow) {
+    // A subject in a scene framed as a whole is held at the centre exactly (an orbiting body moves
+    // many of its own sizes per lag time constant); the view direction stays the user's.
+    if (hint.hasSubject && finite3(hint.subject)) target = glm::vec3(hint.subject[0], hint.subject[1], hint.subject[2]);
+    return;
+  }
   // First-order lag, exact for any frame time: alpha = 1 - exp(-dt/tau). A slow frame catches up
   // by the same amount the continuous filter would, so the motion does not depend on frame rate.
   const float alpha = 1.0f - std::exp(-std::min(dtSeconds, 10.0f) / std::max(followTimeConstant, 1e-4f));
@@ -93,6 +99,18 @@ void OrbitCamera::update(const varsim::CameraHint& hint, float dtSeconds) {
   const float goalYaw = yawBehind(hint.heading) + followYawOffset;
   yaw += alpha * wrapAngle(goalYaw - yaw);
   clampLimits();
+}
+
+bool OrbitCamera::setFollow(bool on, const varsim::CameraHint& hint) {
+  if (on && !canFollow(hint)) return false;
+  follow = on;
+  if (!on || hint.follow || !finite3(hint.subject)) return true;
+  // The subject's sphere fills about 40 % of the view's height.
+  target = glm::vec3(hint.subject[0], hint.subject[1], hint.subject[2]);
+  const float r = std::isfinite(hint.subjectRadius) && hint.subjectRadius > 0.0f ? hint.subjectRadius : 1.0f;
+  distance = 2.5f * r / std::sin(0.5f * fovY);
+  clampLimits();
+  return true;
 }
 
 glm::vec3 OrbitCamera::forward() const {

@@ -28,6 +28,11 @@ struct OrbitCamera {
   // Applies follow; the first call (or after adoptedHint = false) adopts hint.distance, hint.target
   // and hint.yaw/pitch (if hint.setsAngles), and switches follow on when the scene asks (hint.follow).
   void update(const varsim::CameraHint& hint, float dtSeconds);
+  // Follow mode switched by the user: on, the camera tracks the hint's follow target (behind a
+  // vehicle) or, in a scene framed as a whole, centres on its moving subject (hint.hasSubject) at a
+  // distance that frames it; off, it stays where it is. False when the scene has nothing to follow.
+  bool setFollow(bool on, const varsim::CameraHint& hint);
+  static bool canFollow(const varsim::CameraHint& hint) { return hint.follow || hint.hasSubject; }
   glm::mat4 view() const;
   glm::mat4 projection(float aspect) const;  // clips at nearClip() and farClip()
   // The clip range grows with the distance, so a scene framed from kilometres away (a 5000-link

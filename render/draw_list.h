@@ -51,6 +51,11 @@ struct TextLabel {
   Vec3f position;  // world
   std::string text;
   Rgba color{1, 1, 1, 1};
+  // A marker for a subject tiny against its surroundings (the orbiting body): with markerPixels > 0
+  // the label and a ring of that radius (px) show only while a sphere of markerRadius (m) about the
+  // position projects smaller than the ring.
+  float markerPixels = 0.0f;
+  float markerRadius = 0.0f;
 };
 
 // What the camera should follow and how far away it sits by default.
@@ -65,6 +70,15 @@ struct CameraHint {
   float yaw = 0.0f, pitch = 0.0f;
   bool showGround = true;
   float groundHeight = 0.0f;
+  // A moving subject in a scene framed as a whole (the orbiting body): follow mode (View menu, C key)
+  // centres on it, at a distance that shows a sphere of subjectRadius; ignored unless hasSubject.
+  bool hasSubject = false;
+  Vec3f subject{0, 0, 0};
+  float subjectRadius = 1.0f;  // m
+  // The box the subject will move in (a pinned chain's swing below its pin), so the default framing
+  // shows the whole motion and not only the first frame; ignored unless hasReach.
+  bool hasReach = false;
+  Vec3f reachLo{0, 0, 0}, reachHi{0, 0, 0};
 };
 
 struct DrawList {

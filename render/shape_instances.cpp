@@ -99,7 +99,8 @@ bool useRibbon(ShapePart& part, float distanceToEye, float pixelsPerRadian) {
   ShapeInstance& in = part.instance;
   const float radius = std::max(in.scale.x, in.scale.y);
   if (part.primitive == Primitive::Capsule) in.halfLength += radius;
-  in.scale = glm::vec3(radius, radius, 1.0f);
+  const float minRadius = kRibbonMinPixels * std::max(distanceToEye, 1e-6f) / std::max(pixelsPerRadian, 1e-6f);
+  in.scale = glm::vec3(std::max(radius, minRadius), std::max(radius, minRadius), 1.0f);
   part.primitive = Primitive::Ribbon;
   return true;
 }

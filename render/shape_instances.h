@@ -60,8 +60,12 @@ inline float lodPixelsPerRadian(int viewportHeight, float fovY) {
 // as ribbons facing the eye: at that width a 3-segment ring and a flat strip look alike, and the
 // strip costs 4 vertices and 2 triangles instead of 12 and 12 (a 5000-link ladder has 15001 rods).
 constexpr float kRibbonMaxPixels = 1.2f;
+// A ribbon is never narrower than twice this (px): the rods of a ladder framed whole project below a
+// pixel and would vanish between the samples of the rasterizer.
+constexpr float kRibbonMinPixels = 0.75f;
 // Turns a thin cylinder or capsule part into a Ribbon (a capsule's strip runs on over its round
-// ends: half length + radius); false, leaving the part alone, for anything else.
+// ends: half length + radius), at least 2 kRibbonMinPixels wide at distanceToEye; false, leaving the
+// part alone, for anything else.
 bool useRibbon(ShapePart& part, float distanceToEye, float pixelsPerRadian);
 // World position of a ribbon vertex as shape.vert.glsl places it (keep them in sync): the strip
 // spans the instance's z axis (cap * halfLength from its origin) and is turned about that axis to

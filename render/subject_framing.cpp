@@ -52,8 +52,14 @@ SubjectBounds subjectBounds(const varsim::DrawList& list) {
   }
   for (const varsim::ShapeItem& s : list.shapes)
     box.add(glm::vec3(s.transform[12], s.transform[13], s.transform[14]), shapeRadius(s));
-  for (const varsim::LineStrip& l : list.lines)
-    for (const varsim::Vec3f& p : l.points) box.add(glm::vec3(p[0], p[1], p[2]), 0.0f);
+  if (hint.hasReach) {
+    box.add(glm::vec3(hint.reachLo[0], hint.reachLo[1], hint.reachLo[2]), 0.0f);
+    box.add(glm::vec3(hint.reachHi[0], hint.reachHi[1], hint.reachHi[2]), 0.0f);
+  }
+  // A vehicle's lines are its trail and planned path (they grow as it drives), not the vehicle.
+  if (!hint.follow)
+    for (const varsim::LineStrip& l : list.lines)
+      for (const varsim::Vec3f& p : l.points) box.add(glm::vec3(p[0], p[1], p[2]), 0.0f);
   return box.b;
 }
 

@@ -13,8 +13,10 @@ struct SubjectBounds {
 };
 
 // Bounds of the subject: every shape (by its bounding sphere) and line point; triangle meshes (water,
-// terrain) are surroundings and left out. A follow scene's subject is the vehicle: only items within
-// the hint's distance of the hint's target count, so arena walls do not shrink it to a speck.
+// terrain) are surroundings and left out. A follow scene's subject is the vehicle: only shapes within
+// half the hint's distance of the hint's target count, so arena walls do not shrink it to a speck and
+// its trail does not count.
+// The hint's reach box (where the subject will move) counts as part of the subject.
 SubjectBounds subjectBounds(const varsim::DrawList& list);
 
 // Points `camera` at the subject's centre from a distance that keeps its bounding sphere inside a

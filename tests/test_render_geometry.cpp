@@ -308,6 +308,11 @@ TEST_CASE("RibbonsFaceTheEye: thin rods become 2-triangle strips turned to the e
   CHECK(cylinder.instance.scale.x == doctest::Approx(0.05f));  // the larger of the two radii
   ShapePart sphere = parts[2];
   CHECK(!useRibbon(sphere, 1e6f, ppr));
+  // A rod far below a pixel is widened to kRibbonMinPixels of half-width at its distance (visible).
+  ShapePart far = parts[0];
+  REQUIRE(useRibbon(far, 200.0f * thin, ppr));
+  CHECK(far.instance.scale.x * ppr / (200.0f * thin) == doctest::Approx(kRibbonMinPixels));
+  CHECK(far.instance.halfLength == doctest::Approx(0.5f + 0.05f));  // the length stays the rod's
   // Placement (shape.vert.glsl's billboard): for rods in any pose and eyes anywhere, both triangles
   // face the eye, the strip spans ±halfLength along the axis and ±radius across it.
   std::mt19937 rng(5);
@@ -317,7 +322,7 @@ TEST_CASE("RibbonsFaceTheEye: thin rods become 2-triangle strips turned to the e
     m = glm::rotate(m, a(rng), glm::normalize(glm::vec3(a(rng), a(rng), a(rng) + 0.01f)));
     std::vector<ShapePart> rod;
     REQUIRE(expandShape(item(varsim::ShapeKind::Capsule, m, {0.02f, 0.02f, 1.5f}), rod));
-    REQUIRE(useRibbon(rod[0], 1e4f, ppr));
+    REQUIRE(useRibbon(rod[0], 20.0f, ppr));  // 0.87 px: a ribbon at the rod's own radius
     const ShapeInstance& in = rod[0].instance;
     const glm::vec3 eye(4 * a(rng), 4 * a(rng), 4 * a(rng)), axis(m[2]), centre(m[3]);
     std::vector<glm::vec3> w;

@@ -97,7 +97,7 @@ class OrbitScene : public Scene {
   }
 
   std::vector<PlotSpec> plots() const override {
-    return {{"Energy error E - E0 (J)", {"energy_err"}},
+    return {{"Energy error E - E0 (J)", {"energy_err"}, false, std::abs(energy0_)},
             {"Angular momentum error |L - L0| / |L0|", {"L_rel_err"}},
             {sim_.kind() == OrbitIntegrator::So3xR3Lgvi ? "|R^T R - I| (so3xr3_lgvi)" : "|q| - 1", {"qnorm_err"}},
             {"Distance to the centre r (m)", {"r"}}};
@@ -116,6 +116,20 @@ class OrbitScene : public Scene {
     out.camera.yaw = horizontal.norm() > 1e-6 ? float(std::atan2(normal_.y(), normal_.x())) : float(-M_PI / 2);
     out.camera.pitch = float(std::min(std::asin(std::min(1.0, std::abs(normal_.z()))), 1.05));
     out.camera.showGround = false;
+    // The body is metres across on an orbit of kilometres: a ring marks it while it is that small, and
+    // follow mode (C) centres on it.
+    const float reach = float(circumradius(sim_.field().body()));
+    const Vector3d x = sim_.node().x;
+    out.camera.hasSubject = true;
+    out.camera.subject = {float(x.x()), float(x.y()), float(x.z())};
+    out.camera.subjectRadius = reach;
+    TextLabel marker;
+    marker.position = out.camera.subject;
+    marker.text = "body (C: follow)";
+    marker.color = {0.95f, 0.55f, 0.1f, 1.0f};
+    marker.markerPixels = 20.0f;
+    marker.markerRadius = reach;
+    out.labels.push_back(marker);
   }
 
  private:

@@ -4,6 +4,7 @@
 // (constraint list with violations and forces, per-constraint ε/τ, conventions, stability warning, ghosts).
 #pragma once
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -156,6 +157,12 @@ inline void frameSwingFaceOn(CameraHint& hint, double radius, double azimuth) {
   hint.yaw = float(azimuth - 1.5707963267948966);
   hint.pitch = 0.12f;
   hint.showGround = false;
+  // Released from rest it swings through the half-disc of this radius below the pin (at most up to the
+  // pin's height on the far side): the default framing covers it, not only the first frame.
+  const float c = float(radius * std::cos(azimuth)), s = float(radius * std::sin(azimuth));
+  hint.hasReach = true;
+  hint.reachLo = {std::min(c, -c), std::min(s, -s), float(-radius)};
+  hint.reachHi = {std::max(c, -c), std::max(s, -s), 0.0f};
 }
 
 }  // namespace varsim

@@ -312,6 +312,9 @@ class PendulumScene : public Scene {
     const double reach = links_ * L;
     frameSwingFaceOn(out.camera, 1.6 * reach, 0.0);
     out.camera.target = {0.0f, 0.0f, float(-0.5 * reach)};
+    // A chaotic double pendulum also swings above its pivot.
+    out.camera.reachLo = {float(-reach), 0.0f, float(-reach)};
+    out.camera.reachHi = {float(reach), 0.0f, float(reach)};
   }
 
  private:

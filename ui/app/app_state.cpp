@@ -105,6 +105,14 @@ void AppState::resetScene() {
   }
 }
 
+void AppState::setFollow(bool on) {
+  if (!camera.setFollow(on, drawList.camera)) {
+    notify("follow: nothing in this scene moves away from the default view");
+    return;
+  }
+  cameraMoved = true;  // a resized view keeps the chosen mode; Home restores the scene's default
+}
+
 void AppState::saveSettings() {
   if (driver.loaded()) storeBindings(settings, driver.sceneName(), live.controls(), live.bindings());
   settings.speed = driver.speed();

@@ -136,6 +136,9 @@ struct AppState {
   // View > Reset saved settings: speed, last scene, panels, plot window and input mappings back to their defaults
   // now, anti-aliasing from the next start (the window's size and place are kept); saved at exit like any change.
   void resetSavedSettings();
+  // Follow / centre-on-subject camera (C key, View menu): render/camera.h setFollow; a notice when the
+  // scene has nothing to follow.
+  void setFollow(bool on);
   void saveSettings();
   // Interactive runs: ImGui keeps the panel layout in panelLayoutPath(settingsPath), so moved and
   // resized panels come back. Call before the first frame; smoke tests and benchmarks never do.

@@ -73,6 +73,9 @@ void handleShortcuts(AppState& app) {
       case GLFW_KEY_HOME:
         if (!e.repeat) app.reframeView = true;
         break;
+      case GLFW_KEY_C:
+        if (!e.repeat && d.loaded()) app.setFollow(!app.camera.follow);
+        break;
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD: d.setSpeed(fasterSpeed(d.speed())); break;
       case GLFW_KEY_MINUS:

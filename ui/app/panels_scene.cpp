@@ -139,6 +139,8 @@ void drawMainMenu(AppState& app) {
     drawMsaaMenu(app);
     ImGui::Separator();
     if (ImGui::MenuItem("Reset view", "Home")) app.reframeView = true;
+    bool follow = app.camera.follow;
+    if (ImGui::MenuItem("Follow subject", "C", &follow, OrbitCamera::canFollow(app.drawList.camera))) app.setFollow(follow);
     ImGui::MenuItem("Hide all panels", "Tab", &app.hideUi);
     ImGui::MenuItem("Screenshot", "F12 / P", &app.screenshotRequested);
     if (ImGui::MenuItem("Record video", "F9", app.videoRecording.active())) toggleVideoRecording(app);
