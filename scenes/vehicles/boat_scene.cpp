@@ -447,6 +447,20 @@ void BoatScene::drawWater(DrawList& out) const {
       mesh.indices.insert(mesh.indices.end(), {idx(a, b), idx(a + 1, b + 1), idx(a, b + 1)});
     }
   out.meshes.push_back(std::move(mesh));
+  // Grid lines on the surface every ~2 m of the world grid (they ride the waves and stay put as the boat
+  // passes), 1 cm above it: a 0.15 m swell is hard to read from the shading alone.
+  const long every = std::max(1L, std::lround(2.0 / s));
+  const Rgba lineColor{0.75f, 0.88f, 1.0f, 0.55f};
+  for (int c = 0; c <= n; ++c) {
+    const bool alongX = (j0 + c) % every == 0, alongY = (i0 + c) % every == 0;
+    LineStrip lx{{}, lineColor, 1.0f, false}, ly{{}, lineColor, 1.0f, false};
+    for (int k = 0; k <= n && (alongX || alongY); ++k) {
+      if (alongX) lx.points.push_back({float((i0 + k) * s), float((j0 + c) * s), float(win.at(i0 + k, j0 + c) + 0.01)});
+      if (alongY) ly.points.push_back({float((i0 + c) * s), float((j0 + k) * s), float(win.at(i0 + c, j0 + k) + 0.01)});
+    }
+    if (alongX) out.lines.push_back(std::move(lx));
+    if (alongY) out.lines.push_back(std::move(ly));
+  }
 }
 
 void BoatScene::draw(DrawList& out) const {
