@@ -286,7 +286,7 @@ InputVector driveInputs(long k) {
 TEST_CASE("CarSceneFollowsTheExplicitUpdate") {
   // No inputs: the constant parameters drive the scene; rows equal carStep bit for bit.
   // Open ground: in the parking lot this circle meets a cone (solid scenery, CarStopsAt... below).
-  auto scene = test::makeScene("car", {{"steer", "0.3"}, {"torque", "0.05"}, {"steer_rate", "-0.02"},
+  auto scene = test::makeScene("car", {{"speed", "4"}, {"steer", "0.3"}, {"torque", "0.05"}, {"steer_rate", "-0.02"},
                                        {"return_to_centre", "false"}, {"world", "open"}});
   const auto rows = test::runScene(*scene, 600, [](long) { return InputVector{0, 0, 0}; });  // steer, throttle, brake
   const CarParams p;
@@ -485,7 +485,7 @@ TEST_CASE("CarEnergyBalanceWithInputWork") {
   const test::SolidRun s = test::runSolid(*straight, 1200, [](long k) { return InputVector{0.0, std::max(0.0, std::sin(0.02 * k)), k > 900 ? 0.5 : 0.0}; });
   // The full drive (steering sweeps too): steering is workless in continuous time, and at alpha = 1/2 the
   // scheme's energy error from a changing sigma stays bounded.
-  auto driven = test::makeScene("car", {{"world", "open"}});
+  auto driven = test::makeScene("car", {{"world", "open"}, {"speed", "4"}});
   const test::SolidRun d = test::runSolid(*driven, 1800, driveInputs);
   const double scaleS = std::max(s.e0, s.eEnd), scaleD = std::max(d.e0, d.eEnd);
   std::printf("car energy balance: steering held |E - E0 - W| <= %.3g J (E up to %.3g J); driven E - E0 - W in [%.3g, %.3g] J "

@@ -47,7 +47,7 @@ TEST_CASE("CarParkSolvesAndReplaysThroughTheStepper") {
 
   const std::string replayCsv = testOut("plan_car_replay.csv");
   const HeadlessResult run = runCaptured(
-      {"run", "car", "--set", "dt=" + kDt, "--steps", kN, "--input", inputs, "--csv", replayCsv});
+      {"run", "car", "--set", "dt=" + kDt, "--set", "speed=4", "--steps", kN, "--input", inputs, "--csv", replayCsv});
   INFO(run.err);
   REQUIRE(run.exitCode == 0);
   const CsvTable replay = readCsv(replayCsv);
@@ -113,7 +113,9 @@ TEST_CASE("RegistryBuildsTheCarAndTheSolverCancelsAndShowsIterates") {
   CHECK(setup.scene.params.real("dt") == 0.25);
   const auto plan = info->build(setup);
   REQUIRE(plan->segments() == 40);
-  CHECK(plan->replayCommand("in.csv", plan->nlp().initialGuess()) == "varsim run car --set dt=0.25 --steps 40 --input in.csv");
+  // The replay names what differs from the scene's defaults: the problem's start speed and dt.
+  CHECK(plan->replayCommand("in.csv", plan->nlp().initialGuess()) ==
+        "varsim run car --set speed=4 --set dt=0.25 --steps 40 --input in.csv");
   std::atomic<bool> cancel{false};
   IpoptSettings settings;
   settings.cancel = &cancel;

@@ -28,7 +28,7 @@ std::string smallProblem() {
   std::FILE* f = std::fopen(problem.c_str(), "w");
   REQUIRE(f);
   std::fprintf(f,
-               "{\"scene\": \"car\", \"params\": {\"world\": \"open\", \"dt\": 0.05},\n"
+               "{\"scene\": \"car\", \"params\": {\"world\": \"open\", \"dt\": 0.05, \"speed\": 4},\n"
                " \"plan\": {\"N\": %d, \"target_x\": 3.0, \"target_y\": 0.3, \"target_heading\": 0.2, "
                "\"weight_smooth\": 0.01}}\n",
                kN);
@@ -155,7 +155,8 @@ TEST_CASE("PlanJobReportsAThrowingSolveAsFailed") {
 TEST_CASE("PlayIsBitIdenticalToTheHeadlessReplay") {
   const std::string inputs = planInputs();
   const std::string csv = testOut("plan_panel_replay.csv");
-  const HeadlessResult run = runCaptured({"run", "car", "--set", "dt=0.05", "--set", "world=open", "--steps",
+  const HeadlessResult run = runCaptured({"run", "car", "--set", "dt=0.05", "--set", "world=open", "--set", "speed=4",
+                                          "--steps",
                                           std::to_string(kN), "--input", inputs, "--csv", csv});
   INFO(run.err);
   REQUIRE(run.exitCode == 0);

@@ -70,10 +70,10 @@ TEST_CASE("CarSceneIntegratorChoice") {
   // close, and their energy is exact (psi_dot is constant).
   const auto rows = [](const char* method) {
     auto scene = test::makeScene(
-        "car", {{"world", "open"}, {"steer", "0.2"}, {"return_to_centre", "false"}, {"integrator", method}});
+        "car", {{"world", "open"}, {"speed", "4"}, {"steer", "0.2"}, {"return_to_centre", "false"}, {"integrator", method}});
     return test::runScene(*scene, 600, [&](long) { return InputVector(scene->controls().size(), 0.0); });
   };
-  auto scene = test::makeScene("car", {{"world", "open"}, {"steer", "0.2"}, {"return_to_centre", "false"}});
+  auto scene = test::makeScene("car", {{"world", "open"}, {"speed", "4"}, {"steer", "0.2"}, {"return_to_centre", "false"}});
   const auto variational = test::runScene(*scene, 600, [&](long) { return InputVector(3, 0.0); });
   CHECK(variational == rows("variational"));
   const int x = test::columnOf(*scene, "x"), y = test::columnOf(*scene, "y"), e = test::columnOf(*scene, "energy");

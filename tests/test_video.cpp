@@ -138,7 +138,7 @@ TEST_CASE("video: a car at speed 0 gives equal frames with --hud off; the HUD's 
   CHECK(on[0] != off[0]);  // the HUD box and text are in the frame
   CHECK(std::set<std::string>(on.begin(), on.end()).size() == 6);  // t = 0.000, 0.100, ... s
   // A moving car with the HUD off: every frame differs.
-  const auto moving = pngFrames("car --duration 0.5 --fps 10 --size 160x96 --hud off", "moving_off");
+  const auto moving = pngFrames("car --set speed=4 --duration 0.5 --fps 10 --size 160x96 --hud off", "moving_off");
   REQUIRE(moving.size() == 6);
   CHECK(std::set<std::string>(moving.begin(), moving.end()).size() == 6);
 }

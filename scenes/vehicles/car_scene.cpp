@@ -31,7 +31,8 @@ std::vector<ParamSpec> carParams() {
                         "variational = the explicit nonholonomic update (seed 000 Sec. 5.2.1); rk2 (explicit midpoint) "
                         "and rk4 = baselines on the reduced ODE (Fig. 5), torque and steering rate held over the step"),
       ParamSpec::real("alpha", 0.5, 0.0, 1.0, "", "quadrature point: 1/2 second order; 0 loses, 1 gains energy (ERRATA)"),
-      ParamSpec::real("speed", 4.0, -1e3, 1e3, "rad/s", "initial rear-wheel rolling rate u^psi (car speed = rho u^psi)"),
+      ParamSpec::real("speed", 0.0, -1e3, 1e3, "rad/s",
+                      "initial rear-wheel rolling rate u^psi (car speed = rho u^psi; 0: at rest until driven)"),
       ParamSpec::real("steer", 0.0, -100.0, 100.0, "", "initial sigma = tan(steering angle); |steer| <= tan(steer_limit)"),
       ParamSpec::real("torque", 0.0, -1e4, 1e4, "N m", "constant rear-wheel torque f^psi while throttle and brake are released")
           .setLive(),
