@@ -219,6 +219,12 @@ void PyScene::setControls(const py::dict& values) {
 
 py::bytes PyScene::save() const { return py::bytes(saveSnapshot(*run_, inputs_)); }
 
+py::dict PyScene::state(const py::handle& owner) {
+  py::dict out = views_->views(*run_);
+  StateViews::addBlocks(run_->scene(), owner, out);
+  return out;
+}
+
 void PyScene::load(const py::bytes& bytes) {
   inputs_ = loadSnapshot(*run_, bytes, inputs_.size());
   pendingEdits_ = false;

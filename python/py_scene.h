@@ -42,7 +42,8 @@ class PyScene {
 
   pybind11::bytes save() const;
   void load(const pybind11::bytes& blob);
-  pybind11::dict state() { return views_->views(*run_); }  // see py_state.h
+  // See py_state.h; owner: the Python object holding this PyScene (base of the in-place views).
+  pybind11::dict state(const pybind11::handle& owner);
 
   std::string warning() const { return run_->scene().parameterWarning(); }
   const std::vector<std::string>& warnings() const { return warnings_; }

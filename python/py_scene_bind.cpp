@@ -69,14 +69,18 @@ float64 numpy arrays keyed by column: the current row, then every `every`-th row
       .def("load", &PyScene::load, py::arg("snapshot"),
            "Restore a save() of the same scene built with the same rebuild-only parameters (live ones and edits are "
            "restored); anything else raises BadInput and leaves the scene unchanged.")
-      .def("state", &PyScene::state,
-           R"doc(The state as a dict of read-only float64 arrays: the standard columns grouped — position (x, y, z; m,
-world), pose (x, y in m, theta in rad: planar vehicles), orientation (qw, qx, qy, qz: body -> world unit
-quaternion), angular_momentum (L, kg m^2/s, about the world origin), linear_momentum (p, kg m/s), q (generalized
-coordinates of tree scenes, rad or m) — where the scene has them, and 'saved': the full state the app's history
-keeps (System::saveState, the family's own layout; see docs/python.md). All are views of one buffer each call
-refills (no allocation, no copy into Python objects): they hold this call's values until the next state() call
-and stay valid after the Scene is gone.)doc")
+      .def(
+          "state", [](const py::object& self) { return self.cast<PyScene&>().state(self); },
+          R"doc(The state as a dict of read-only float64 arrays.
+In place (no copy; the integrator's own storage, updated in place by every step, edit and load; each view keeps
+the Scene alive): rods (ladder, hanging_chain, sleigh) 'q', 'v' (coordinates and rates) and, when all bodies are
+rods, 'x', 'u', 'x_dot', 'u_dot' ([rods x 3]: centres in m, unit directions, their rates); rigid_body,
+tumbling_body, helicopter, boat 'R' ([3 x 3] body -> world), 'x' (m, world), 'xi' (body omega rad/s, v m/s) and
+with the LGVI 'mu_minus' (body left momentum). Copied (one buffer each call refills; a view holds this call's
+values until the next state() call): the standard columns grouped — position (x, y, z; m, world), pose (x, y in
+m, theta in rad: planar vehicles), orientation (qw, qx, qy, qz), angular_momentum (L, kg m^2/s, about the world
+origin), linear_momentum (p, kg m/s), q (generalized coordinates of tree scenes, rad or m) — where the scene has
+them, and 'saved': the full state the app's history keeps (see docs/python.md).)doc")
       .def_property_readonly("warning", &PyScene::warning, "The scene's current parameter warning ('' when none).")
       .def_property_readonly("warnings", &PyScene::warnings,
                              "Every warning line `varsim run` would print on stderr so far (list of str).")

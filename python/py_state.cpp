@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace py = pybind11;
 
@@ -57,6 +58,19 @@ py::dict StateViews::views(const RunSession& run) {
   std::copy(saved_.begin(), saved_.end(), data + at);
   view("saved", at, saved_.size());
   return out;
+}
+
+void StateViews::addBlocks(const Scene& scene, const py::handle& owner, py::dict& out) {
+  for (const StateBlock& b : scene.stateBlocks()) {
+    if (out.contains(b.name)) throw std::logic_error("state(): block '" + b.name + "' repeats a key");
+    const auto bytes = [](long n) { return py::ssize_t(n) * py::ssize_t(sizeof(double)); };
+    std::vector<py::ssize_t> shape{b.rows}, strides{bytes(b.rowStride)};
+    if (b.cols != 1) shape.push_back(b.cols), strides.push_back(bytes(b.colStride));
+    // const_cast only to build the array: it is flagged read-only before Python sees it.
+    py::array_t<double> v(shape, strides, const_cast<double*>(b.data), owner);
+    v.attr("setflags")(py::arg("write") = false);
+    out[py::str(b.name)] = v;
+  }
 }
 
 }  // namespace varsim::python

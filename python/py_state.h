@@ -1,7 +1,8 @@
-// Scene.state(): named read-only numpy arrays of a scene's state — the standard columns grouped as vectors
-// (position, orientation, momenta, planar pose, generalized coordinates) and the full saved state — as views of one
-// buffer that each call refills. No allocation per call and no copy into Python objects: the views share the
-// buffer, which they keep alive themselves (they outlive the Scene safely).
+// Scene.state(): named read-only numpy arrays of a scene's state. The scene's stateBlocks (scenes/state_block.h) are
+// views of the integrator's own storage, no copy, whose base is the Python Scene (so they keep it, and the storage,
+// alive). The standard columns grouped as vectors (position, orientation, momenta, planar pose, generalized
+// coordinates) and the full saved state are copied into one buffer that each call refills; those views keep that
+// buffer alive themselves.
 #pragma once
 #include <pybind11/pybind11.h>
 
@@ -26,6 +27,9 @@ class StateViews {
   explicit StateViews(const std::vector<std::string>& columns) : groups_(stateGroups(columns)) {}
   // Refills the buffer from run's row and System::saveStateInto and returns {group: view, ..., "saved": view}.
   pybind11::dict views(const RunSession& run);
+  // Adds a read-only view per scene.stateBlocks() to out, each with base `owner` (the Python object that owns the
+  // scene); BadInput-free: a name already in out is a programming error (std::logic_error).
+  static void addBlocks(const Scene& scene, const pybind11::handle& owner, pybind11::dict& out);
 
  private:
   std::vector<StateGroup> groups_;

@@ -13,6 +13,7 @@
 #include "engine/sim/system.h"
 #include "render/draw_list.h"
 #include "scenes/scene_panel.h"
+#include "scenes/state_block.h"
 
 namespace varsim {
 
@@ -54,6 +55,11 @@ class Scene : public System {
   // kinetic energy times (1 + (h|ω|)²) plus weight times size). The monitor measures a gain against
   // the running maximum of this, |E0|, |E| and |W| (engine/sim/energy_monitor.h); 0 leaves only those.
   virtual double energyScale() const { return 0.0; }
+
+  // The state read in place (scenes/state_block.h): blocks whose storage keeps its address for the scene's life and
+  // whose values each step, edit and loadState rewrite there. Empty: the family's state is not laid out that way
+  // (python/ then offers only copies).
+  virtual std::vector<StateBlock> stateBlocks() const { return {}; }
 
   // ---- Scene-declared panels (scenes/scene_panel.h; drawn by ui/app/scene_panels.cpp) ----
   // The scene's own windows as plain data, built from its state and the UI's context (picked item,

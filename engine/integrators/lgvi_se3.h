@@ -142,7 +142,7 @@ class LgviSe3 {
 
   const se3::Pose& pose() const { return g_; }
   const Vector6d& xi() const { return xiPrev_; }  // last segment velocity xi_{k-1} (body, (omega, v))
-  Vector6d momentumBody() const { return muMinus_; }  // mu^-_k, body frame (angular about c.o.m.; linear)
+  const Vector6d& momentumBody() const { return muMinus_; }  // mu^-_k, body frame (angular about c.o.m.; linear)
   // (L about the world origin; p) = Ad*_{g^-1} mu^-: L = R pi + x x R p_b, p = R p_b.
   Vector6d spatialMomentum() const { return se3::spatialMomentum(g_, muMinus_); }
   // mu^-_k + (h/2) f_k: the momentum AT node k (average of left and right momenta); equals II xi(0) at

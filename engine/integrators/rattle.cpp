@@ -71,7 +71,7 @@ void Rattle::step(MechanicalState& s, double h) {
   }
   MechanicalState next{q1, v1, s.t + h, s.step + 1};
   checkDivergence(model_, next, config_.limits, "RATTLE");
-  s = std::move(next);
+  commitState(s, next);
 }
 
 }  // namespace varsim

@@ -207,7 +207,7 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
     force_.swap(nextForce_);
     haveForce_ = haveNextForce_;
   }
-  state.q.swap(twist_.q);  // twist_ is scratch: startFrame rebuilds it
+  state.q = twist_.q;  // a copy, not a swap: state.q keeps its address (commitState)
   model_.toRates(state.q, twist_.v, state.v);
   state.t += h;  // not twist_.t: n additions of h/n round differently from one of h
   state.step += 1;

@@ -56,7 +56,7 @@ void Rk4Baumgarte::step(MechanicalState& s, double h) {
   MechanicalState next{q + (h / 6.0) * (v + 2.0 * v2 + 2.0 * v3 + v4), v + (h / 6.0) * (a1 + 2.0 * a2 + 2.0 * a3 + a4),
                        s.t + h, s.step + 1};
   checkDivergence(model_, next, config_.limits, "RK4-Baumgarte");
-  s = std::move(next);
+  commitState(s, next);
 }
 
 }  // namespace varsim

@@ -238,17 +238,14 @@ void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, co
   profile_.analyses = st.analyses;
 
   const auto updateStart = SteadyClock::now();
-  // next_ is scratch kept across steps (no allocation); swapped in only once the step is accepted.
+  // next_ is scratch kept across steps (no allocation); copied in only once the step is accepted.
   next_.t = state.t + h;
   next_.step = state.step + 1;
   if (retraction_) retraction_->retract(state.q, next_.v, h, next_.q);
   else next_.q = state.q + h * next_.v;
   // Jv_ is dead once t is built: the check's g(q_{k+1}) goes there, not into more memory.
   checkDivergence(model_, next_, config_.limits, "SPOOK", jacobian_.rows(), Jv_.data());
-  state.q.swap(next_.q);
-  state.v.swap(next_.v);
-  state.t = next_.t;
-  state.step = next_.step;
+  commitState(state, next_);
   multipliers_.swap(lambda_);  // lambda_ is the solve's output only: the old multipliers are its scratch
   profile_.updateUs = microsecondsSince(updateStart);
   profile_.stepUs = startUs + microsecondsSince(stepStart);

@@ -74,6 +74,15 @@ struct MechanicalState {
   long step = 0;  // steps taken, for divergence messages
 };
 
+// Accepts a step: next's values into state's own buffers (equal sizes, so no allocation and q, v keep their
+// addresses; scenes hand them out in place, scenes/state_block.h). Steppers commit through this, never a swap/move.
+inline void commitState(MechanicalState& state, const MechanicalState& next) {
+  state.q = next.q;
+  state.v = next.v;
+  state.t = next.t;
+  state.step = next.step;
+}
+
 // Divergence limits shared by all steppers: a step whose result breaks them is refused.
 struct DivergenceLimits {
   double maxSpeed = 1e5;      // m/s: any |v_i| above this means the integration blew up

@@ -102,6 +102,21 @@ Vector6d FreeBodySim::spatialMomentum() const { return se3::spatialMomentum(pose
 
 Vector6d FreeBodySim::velocity() const { return lgvi_ ? lgvi_->xi() : baseline_->xi(); }
 
+std::vector<StateBlock> rigidBodyBlocks(const se3::Pose& g, const Vector6d& xi, const Vector6d* muMinus) {
+  std::vector<StateBlock> out{
+      {"R", g.R.data(), 3, 3, 1, 3, "rotation body -> world, R[i, j] (Eigen's column-major storage)"},
+      {"x", g.x.data(), 3, 1, 1, 1, "body origin (m, world)"},
+      {"xi", xi.data(), 6, 1, 1, 1, "body velocity (omega rad/s, v m/s); LGVI: the last segment's xi_{k-1}"}};
+  if (muMinus)
+    out.push_back({"mu_minus", muMinus->data(), 6, 1, 1, 1, "LGVI left momentum mu^-_k (body: kg m^2/s, kg m/s)"});
+  return out;
+}
+
+std::vector<StateBlock> FreeBodySim::stateBlocks() const {
+  if (lgvi_) return rigidBodyBlocks(lgvi_->pose(), lgvi_->xi(), &lgvi_->momentumBody());
+  return rigidBodyBlocks(baseline_->pose(), baseline_->xi(), nullptr);
+}
+
 double FreeBodySim::kineticEnergy() const { return kineticEnergyOfMomentum(inertia_, nodeMomentumBody()); }
 
 double FreeBodySim::energyScale(double h, double size) const {

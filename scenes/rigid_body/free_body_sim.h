@@ -15,6 +15,7 @@
 #include "engine/integrators/lgvi_se3.h"
 #include "engine/integrators/rigid_body_baseline.h"
 #include "engine/sim/param.h"
+#include "scenes/state_block.h"
 
 namespace varsim {
 
@@ -33,6 +34,11 @@ RigidBodyInertia inertiaFromParams(const ParamSet& params);
 void validateBodyParams(const ParamSet& params);
 // (value - reference)/|reference|, or the plain difference when the reference is 0.
 double relativeChange(double value, double reference);
+
+// A rigid body's state in place (scenes/state_block.h): "R" [3 x 3] body -> world, "x" (m, world), "xi" (body
+// velocity: omega rad/s, v m/s) and, for the LGVI (muMinus non-null), "mu_minus". The references must be members of
+// an integrator object that lives as long as the scene.
+std::vector<StateBlock> rigidBodyBlocks(const se3::Pose& g, const Vector6d& xi, const Vector6d* muMinus);
 
 class FreeBodySim {
  public:
@@ -61,6 +67,9 @@ class FreeBodySim {
   int newtonIterations() const;       // 0 for the explicit baselines
   double stepMicros() const { return stepMicros_; }  // wall time of the last step, us
   double time() const;
+
+  // rigidBodyBlocks of the integrator's members, rewritten in place by each step and loadState.
+  std::vector<StateBlock> stateBlocks() const;
 
   std::vector<double> saveState() const;
   void loadState(const std::vector<double>& state);  // throws BadInput on a wrong layout

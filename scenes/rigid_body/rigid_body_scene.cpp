@@ -101,6 +101,7 @@ class RigidBodyScene : public Scene {
   }
   double time() const override { return sim_.time(); }
   double energyScale() const override { return sim_.energyScale(dt(), boxSize_.maxCoeff()); }
+  std::vector<StateBlock> stateBlocks() const override { return sim_.stateBlocks(); }
 
   std::vector<std::string> columns() const override {
     return {"t",   "energy", "L_x",     "L_y",       "L_z",            "p_x",                 "p_y",

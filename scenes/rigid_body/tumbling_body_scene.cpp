@@ -89,6 +89,7 @@ class TumblingBodyScene : public Scene {
   double time() const override { return lgvi_.time(); }
   // The monitored `energy` is the LGVI body's; RK4's loss is the comparison the scene shows.
   double energyScale() const override { return lgvi_.energyScale(dt(), boxSize_.maxCoeff()); }
+  std::vector<StateBlock> stateBlocks() const override { return lgvi_.stateBlocks(); }  // the LGVI body, not the ghost
 
   std::vector<std::string> columns() const override {
     return {"t",          "energy",         "L_x",           "L_y",       "L_z",      "p_x",      "p_y",

@@ -45,6 +45,8 @@ class RodScene : public Scene {
   // change the constraint's stored energy, not E, so they do no work in the monitor's balance: an
   // edit that makes a stretched joint spring back shows as a gain if it exceeds the tolerance.
   double energyScale() const override;
+  // The main simulation's q, v in place (RodSimulation::stateBlocks).
+  std::vector<StateBlock> stateBlocks() const override { return main_->stateBlocks(); }
 
   struct ConstraintStatus {
     std::string name;

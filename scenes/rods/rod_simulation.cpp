@@ -102,4 +102,21 @@ size_t RodSimulation::readState(const std::vector<double>& in, size_t pos) {
   return pos + extra;
 }
 
+std::vector<StateBlock> RodSimulation::stateBlocks() const {
+  const long n = long(state.q.size());
+  std::vector<StateBlock> out{
+      {"q", state.q.data(), n, 1, 1, 1, "coordinates: per rod centre x (m) then unit direction u, per particle x (m)"},
+      {"v", state.v.data(), n, 1, 1, 1, "their rates: m/s and 1/s"}};
+  const std::vector<RodSystem::Body>& bodies = system_.bodies();
+  bool rods = !bodies.empty() && n == 6 * long(bodies.size());
+  for (size_t b = 0; b < bodies.size() && rods; ++b) rods = bodies[b].isRod && bodies[b].offset == 6 * int(b);
+  if (!rods) return out;
+  const long m = long(bodies.size());
+  out.push_back(strided("x", state.q.data(), m, 3, 6, "rod centres (m, world), one row per rod"));
+  out.push_back(strided("u", state.q.data() + 3, m, 3, 6, "rod unit directions, one row per rod"));
+  out.push_back(strided("x_dot", state.v.data(), m, 3, 6, "centre velocities (m/s)"));
+  out.push_back(strided("u_dot", state.v.data() + 3, m, 3, 6, "direction rates (1/s)"));
+  return out;
+}
+
 }  // namespace varsim

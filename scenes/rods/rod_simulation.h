@@ -11,6 +11,7 @@
 #include "engine/integrators/rk4_baumgarte.h"
 #include "engine/integrators/spook.h"
 #include "engine/models/rod_system.h"
+#include "scenes/state_block.h"
 
 namespace varsim {
 
@@ -50,6 +51,10 @@ class RodSimulation {
   size_t stateSize() const;                           // the numbers appendState appends
   static constexpr size_t kStateHead = 5;             // t, step, diverged, divergedAt, energyGrowthAt
   size_t readState(const std::vector<double>& in, size_t pos);  // returns the next position; BadInput on size
+  // state.q and state.v in place (every stepper commits into them, engine/models/constrained_model.h commitState;
+  // readState assigns at equal size): "q", "v" flat, and when every body is a rod (6 coordinates each, in order)
+  // "x", "u", "x_dot", "u_dot" as [bodies x 3] views of them.
+  std::vector<StateBlock> stateBlocks() const;
 
   MechanicalState state;
   bool diverged = false;

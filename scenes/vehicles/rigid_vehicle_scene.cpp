@@ -31,6 +31,11 @@ std::vector<ParamSpec> rigidVehicleParams() {
 
 RigidVehicleScene::RigidVehicleScene(ParamSet params) : Scene(std::move(params)) {}
 
+std::vector<StateBlock> RigidVehicleScene::stateBlocks() const {
+  if (lgvi_) return rigidBodyBlocks(lgvi_->pose(), lgvi_->xi(), &lgvi_->momentumBody());
+  return rigidBodyBlocks(rk4_->pose(), rk4_->xi(), nullptr);
+}
+
 void RigidVehicleScene::startBody(const RigidBodyInertia& inertia, const se3::Pose& g0, const Vector6d& xi0) {
   inertia_ = inertia;
   const double h = dt();

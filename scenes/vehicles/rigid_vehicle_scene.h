@@ -49,6 +49,8 @@ class RigidVehicleScene : public Scene {
   // term); RK4, the RK4 quadrature of its power. A live edit that changes the node wrench books the jump of
   // the node kinetic energy here too. Part of the saved state.
   double inputWork() const override { return inputWork_; }
+  // The body integrator's pose, velocity and (LGVI) mu^- in place (rigidBodyBlocks); the actuators are not included.
+  std::vector<StateBlock> stateBlocks() const override;
 
  protected:
   // The vehicle's total body wrench for the CURRENT actuator state; also called at RK4 stage states.
