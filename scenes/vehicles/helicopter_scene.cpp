@@ -117,7 +117,8 @@ void checkStartAboveTerrain(const ParamSet& p) {
   Vector6d xi0;
   helicopterStartFrom(p, g0, xi0);
   double depth = -world.signedDistance(g0.x);
-  for (const Vector3d& r : Helicopter(helicopterSettingsFrom(p)).contactPoints())
+  const Helicopter heli(helicopterSettingsFrom(p));  // named: contactPoints() refers into it
+  for (const Vector3d& r : heli.contactPoints())
     depth = std::max(depth, -world.signedDistance(g0.act(r)));
   if (depth > kStartDepth)
     throw BadInput("key 'start_position' = " + p.valueText("start_position") + " (with start_heading, start_pitch, "
