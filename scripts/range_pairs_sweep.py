@@ -79,11 +79,11 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     binary = os.path.realpath(a.binary)
-    todo = list(cases(binary, a.per_scene))
+    runs = list(cases(binary, a.per_scene))
     counts = {"exit 0": 0, "exit 2": 0, "exit 3": 0, "other": 0, "timeout": 0, "energy flag": 0,
               "cost warning": 0, "timeout after a cost warning": 0}
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        for args, rc, err in pool.map(lambda c: run(binary, c, a.duration, a.timeout), todo):
+        for args, rc, err in pool.map(lambda c: run(binary, c, a.duration, a.timeout), runs):
             flagged = "energy gained without input" in err
             costed = "estimated wall time" in err
             key = {0: "exit 0", 2: "exit 2", 3: "exit 3", "timeout": "timeout"}.get(rc, "other")
@@ -94,7 +94,7 @@ def main():
             if rc not in (0, 2) or flagged:
                 last = [l for l in err.splitlines() if l.strip()][-1:] or [""]
                 print(f"{key}{' FLAG' if flagged else ''}: {' '.join(args[2:-2])} :: {last[0][:200]}", flush=True)
-    print(f"{len(todo)} runs of {a.duration} s (timeout {a.timeout} s):")
+    print(f"{len(runs)} runs of {a.duration} s (timeout {a.timeout} s):")
     for k, v in counts.items():
         print(f"  {k}: {v}")
     return 0
