@@ -16,7 +16,7 @@
 
 namespace varsim::tree {
 
-TreeMidpoint::TreeMidpoint(Tree& tree, double alpha) : TreeStepper(tree), alpha_(alpha) {
+TreeMidpoint::TreeMidpoint(Tree& tree, double alpha) : ImplicitTreeStepper(tree), alpha_(alpha) {
   if (!(alpha >= 0 && alpha <= 1)) throw BadInput("midpoint: alpha = " + std::to_string(alpha) + " not in [0, 1]");
 }
 
@@ -113,45 +113,19 @@ int TreeMidpoint::advance(const TreeForcing& f) {
   return it;
 }
 
-// The interval h in n = 2^j equal sub-steps (momentum matching across them: each sub-step is the same scheme
-// at h/n, so the composition is a variational step of the same order). The kinematic path, if any, is cut at
-// the same fractions. Returns the summed Newton count, -1 when some sub-step failed (state restored).
-int TreeMidpoint::advanceInSubsteps(const TreeForcing& f, int n) {
-  const double h = h_;
-  const VectorXd q0 = q_, p0 = p_, v1 = vPrev_, v2 = vPrev2_, lambda0 = lambda_;
-  const bool kin = kinActive_;
-  const VectorXd k0 = kin0_, k1 = kin1_, rate = kinRate_;
-  h_ = h / n;
-  int total = 0;
-  for (int i = 0; i < n; ++i) {
-    if (kin) setKinematicTarget(VectorXd(k0 + (double(i + 1) / n) * (k1 - k0)), h_);
-    const int it = advance(f);
-    if (it < 0) {
-      h_ = h, q_ = q0, p_ = p0, vPrev_ = v1, vPrev2_ = v2, lambda_ = lambda0;
-      kin0_ = k0, kin1_ = k1, kinRate_ = rate, kinActive_ = kin, kinPending_ = false;
-      kinematicAt(0);
-      return -1;
-    }
-    total += it;
-  }
-  h_ = h, vPrev2_ = v1, vPrev_ = (q_ - q0) / h;  // the predictor's history is in whole steps again
-  if (kin) kin0_ = k0, kin1_ = k1, kinRate_ = rate, kinActive_ = true;
-  return total;
+void TreeMidpoint::beginSubsteps(int n, const TreeForcing&) {
+  whole_.h = h_, whole_.q0 = q_, whole_.v1 = vPrev_;
+  h_ = h_ / n;
+}
+
+void TreeMidpoint::endSubsteps(const TreeForcing&) {
+  h_ = whole_.h, vPrev2_ = whole_.v1, vPrev_ = (q_ - whole_.q0) / h_;
 }
 
 void TreeMidpoint::step(const TreeForcing& f) {
   if (h_ <= 0) throw BadInput("midpoint: step before initialize");
   f.validate(tree_.dof());
-  const VectorXd lambda0 = lambda_;  // a failed constrained Newton leaves its last iterate in lambda_
-  int it = advance(f);
-  substeps_ = 1;
-  // A failed Newton (a start outside its basin at large h|qdot|, stiff penalties, strings snapping taut) is
-  // retried as the same interval in 2, 4, ... 64 sub-steps, as the floating base does (floating_base.cpp);
-  // a step that converged at once is bit-identical to the scheme without the retry.
-  for (int n = 2; it < 0 && n <= kMaxSubsteps; n *= 2) {
-    lambda_ = lambda0;
-    if ((it = advanceInSubsteps(f, n)) >= 0) substeps_ = n;
-  }
+  const int it = advanceOrSubstep(f);
   if (it < 0)
     throw SimulationDiverged("midpoint: Newton on eq. (25) did not converge (h = " + std::to_string(h_) +
                              ", also in " + std::to_string(kMaxSubsteps) + " sub-steps)");

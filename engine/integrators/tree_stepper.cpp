@@ -143,6 +143,43 @@ int TreeStepper::solveConstrained(const NewtonProblem& p, const VectorXd& qk, co
   return it;
 }
 
+// The interval h in n = 2^j equal sub-steps (momentum matching across them: each sub-step is the same scheme
+// at h/n, so the composition is a variational step of the same order). Returns the summed Newton count, -1 when
+// some sub-step failed (state restored from saveState, the kinematic path as it was).
+int ImplicitTreeStepper::advanceInSubsteps(const TreeForcing& f, int n) {
+  const std::vector<double> saved = saveState();
+  const VectorXd lambda0 = lambda_, k0 = kin0_, k1 = kin1_, rate = kinRate_;
+  const bool kin = kinActive_;
+  beginSubsteps(n, f);
+  const double hSub = saved[0] / n;
+  int total = 0;
+  for (int i = 0; i < n; ++i) {
+    if (kin) setKinematicTarget(VectorXd(k0 + (double(i + 1) / n) * (k1 - k0)), hSub);
+    const int it = advance(f);
+    if (it < 0) {
+      kin0_ = k0, kin1_ = k1, kinRate_ = rate, kinActive_ = kin, kinPending_ = false;
+      kinematicAt(0);  // before loadState: a scheme may evaluate the tree at t_k there
+      loadState(saved), lambda_ = lambda0;
+      return -1;
+    }
+    total += it;
+  }
+  endSubsteps(f);
+  if (kin) kin0_ = k0, kin1_ = k1, kinRate_ = rate, kinActive_ = true;
+  return total;
+}
+
+int ImplicitTreeStepper::advanceOrSubstep(const TreeForcing& f) {
+  const VectorXd lambda0 = lambda_;  // a failed constrained Newton leaves its last iterate in lambda_
+  int it = advance(f);
+  substeps_ = 1;
+  for (int n = 2; it < 0 && n <= kMaxSubsteps; n *= 2) {
+    lambda_ = lambda0;
+    if ((it = advanceInSubsteps(f, n)) >= 0) substeps_ = n;
+  }
+  return it;
+}
+
 double TreeStepper::energy() const {
   tree_.setState(q(), qdot());
   return kineticEnergy(tree_) + potentialEnergy(tree_);

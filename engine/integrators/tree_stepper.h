@@ -110,4 +110,30 @@ class TreeStepper {
   bool kinPending_ = false, kinActive_ = false;
 };
 
+// The implicit tree schemes (midpoint, trapezoidal): a step whose Newton solve fails (a start outside its
+// basin at large h|qdot|, stiff penalties, strings snapping taut) is retried as the same interval in 2, 4, ...
+// kMaxSubsteps equal sub-steps, as the floating base does (floating_base.cpp); a step that converged at once is
+// bit-identical to the scheme without the retry. The kinematic path, if any, is cut at the same fractions.
+class ImplicitTreeStepper : public TreeStepper {
+ public:
+  using TreeStepper::TreeStepper;
+  static constexpr int kMaxSubsteps = 64;
+  int substeps() const { return substeps_; }  // of the last step: 1, or the sub-steps a failed Newton was retried in
+
+ protected:
+  // One step of the scheme's current step size from its state: the Newton count, or -1 with the state kept and
+  // the tree's kinematic variables back at t_k.
+  virtual int advance(const TreeForcing& f) = 0;
+  // Enter steps of h/n (the scheme's discrete momentum carried over) / leave them for whole steps of h again.
+  virtual void beginSubsteps(int n, const TreeForcing& f) = 0;
+  virtual void endSubsteps(const TreeForcing& f) = 0;
+  // advance(f), retried in sub-steps on failure: the summed Newton count, -1 when even kMaxSubsteps failed
+  // (state kept). Sets substeps().
+  int advanceOrSubstep(const TreeForcing& f);
+
+ private:
+  int advanceInSubsteps(const TreeForcing& f, int n);
+  int substeps_ = 1;
+};
+
 }  // namespace varsim::tree

@@ -71,21 +71,35 @@ Eigen::MatrixXd TreeTrapezoidal::jacobian(const VectorXd& v, const TreeForcing& 
   return J;
 }
 
-void TreeTrapezoidal::step(const TreeForcing& f) {
-  if (h_ <= 0) throw BadInput("trapezoidal: step before initialize");
-  f.validate(tree_.dof());
+int TreeTrapezoidal::advance(const TreeForcing& f) {
   VectorXd v = v_;  // Algorithm 1: Newton from v = v_k
   const NewtonProblem problem{[&](const VectorXd& x) { return residual(x, f); },
                               [&](const VectorXd& x) { return jacobian(x, f); }};
   const int it = solveStep(problem, q_, q_, h_, v);
   if (it < 0) {
     refreshAtQk();  // the tree was moved by the failed iterations; the integrator state is unchanged
-    throw SimulationDiverged("trapezoidal: Newton on eq. (24) did not converge (h = " + std::to_string(h_) + ")");
+    return -1;
   }
   const Eigen::MatrixXd Mk = at_.M;
-  q_ += h_ * v, v_ = v, iters_ = it;
+  q_ += h_ * v, v_ = v;
   refreshAtQk();
   pm_ = 0.5 * (Mk + at_.M) * v_;
+  return it;
+}
+
+void TreeTrapezoidal::rescale(double h, const TreeForcing& f) {
+  pm_ += (h_ - h) * (0.25 * at_.Rvk * v_ - 0.5 * at_.gradV + 0.5 * f.force(v_));
+  h_ = h, atV_.v.resize(0);  // M(q_k + h v) depends on h
+}
+
+void TreeTrapezoidal::step(const TreeForcing& f) {
+  if (h_ <= 0) throw BadInput("trapezoidal: step before initialize");
+  f.validate(tree_.dof());
+  const int it = advanceOrSubstep(f);
+  if (it < 0)
+    throw SimulationDiverged("trapezoidal: Newton on eq. (24) did not converge (h = " + std::to_string(h_) +
+                             ", also in " + std::to_string(kMaxSubsteps) + " sub-steps)");
+  iters_ = it;
 }
 
 VectorXd TreeTrapezoidal::qdot() const { return at_.M.ldlt().solve(pm_ + knownMomentum()); }

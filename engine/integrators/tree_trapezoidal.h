@@ -2,7 +2,8 @@
 // generalized coordinates, L_d = h/2 [L(q_k, v_{k+1}) + L(q_{k+1}, v_{k+1})] with L = 1/2 v^T M(q) v - V(q)
 // and f_d^± = h/2 f, i.e. eq. (21)/(22); each step solves e_k(v) = 0 (eq. 24) for v_{k+1} by Newton from
 // v = v_k (Algorithm 1) with the Jacobian (25); q_{k+1} = q_k + h v_{k+1}. Forcing f = f^x + B u with
-// f^x = -c∘v (joint damping) and B = 1 (tree_stepper.h). Kinematic rates do not enter this L.
+// f^x = -c∘v (joint damping) and B = 1 (tree_stepper.h). Kinematic rates do not enter this L. A step whose
+// Newton fails is retried in 2, 4, ... 64 sub-steps (ImplicitTreeStepper; bit-identical when none is needed).
 #pragma once
 
 #include <vector>
@@ -16,9 +17,9 @@ namespace varsim::tree {
 VectorXd trapezoidalBias(const Eigen::MatrixXd& Rvk, const Eigen::MatrixXd& Rv, const VectorXd& gradVk,
                          const VectorXd& vk, const VectorXd& v, const TreeForcing& f);
 
-class TreeTrapezoidal : public TreeStepper {
+class TreeTrapezoidal : public ImplicitTreeStepper {
  public:
-  explicit TreeTrapezoidal(Tree& tree) : TreeStepper(tree) {}
+  explicit TreeTrapezoidal(Tree& tree) : ImplicitTreeStepper(tree) {}
 
   // Discrete Legendre transform: v_0 = qdot_0 and the stored momentum term 1/2 [M(q_{-1}) + M(q_0)] v_0 is
   // chosen so that the discrete momentum at t_0 (the terms of (21) known before the step) equals the
@@ -53,8 +54,14 @@ class TreeTrapezoidal : public TreeStepper {
   const AtV& piecesAt(const VectorXd& v, bool withR1) const;
   void refreshAtQk();
   VectorXd knownMomentum() const;  // h/4 (I ⊗ v_k^T)∇M v_k - h/2 ∇V at q_k (conservative)
+  int advance(const TreeForcing& f) override;
+  // The discrete momentum at t_k, pm + h/4 (I ⊗ v_k^T)∇M v_k - h/2 ∇V + h/2 f(v_k) (the terms of (21) known
+  // before the step), is linear in h: a new step size keeps it (and v_k) by moving pm.
+  void rescale(double h, const TreeForcing& f);
+  void beginSubsteps(int n, const TreeForcing& f) override { wholeH_ = h_, rescale(h_ / n, f); }
+  void endSubsteps(const TreeForcing& f) override { rescale(wholeH_, f); }
 
-  double h_ = 0;
+  double h_ = 0, wholeH_ = 0;
   VectorXd q_, v_, pm_;  // pm_ = 1/2 [M(q_{k-1}) + M(q_k)] v_k
   AtQk at_;
   mutable AtV atV_;
