@@ -126,7 +126,23 @@ TEST_CASE("RigidBodySceneShowsTheBoundBesideHAndWarnsAboveIt") {
     const bool warned = header[0].kind == PanelWidget::Kind::Warning;
     CHECK(warned == large);
     bool shown = false;
-    for (const auto& w : header) shown |= w.label.find("h_bar TLN (19): 0.5") != std::string::npos;
+    for (const auto& w : header) shown |= w.label.find("largest safe step, tangent = tln: 0.5") != std::string::npos;
     CHECK(shown);
+  }
+}
+
+TEST_CASE("StepBoundPanelNamesTheSelectedIntegrator") {
+  // Each baseline is named as selected (rk2 was once called "RK4 baseline"); the LGVI shows its Newton count.
+  for (const char* method : {"lgvi", "rk2", "rk2i", "rk4", "newmark"}) {
+    auto s = test::makeScene("rigid_body", {{"integrator", method}});
+    s->step(s->dt(), {});
+    const auto panels = s->panels(PanelContext{});
+    REQUIRE(panels.size() == 1);
+    std::string all;
+    for (const auto& w : panels[0].header) all += w.label + "\n";
+    CHECK(all.find(std::string("integrator ") + method + ":") != std::string::npos);
+    CHECK((all.find("Newton") != std::string::npos) == (std::string(method) == "lgvi"));
+    CHECK(all.find("RK4") == std::string::npos);
+    CHECK(all.find("h_bar") == std::string::npos);  // the paper's symbol only in tooltips
   }
 }

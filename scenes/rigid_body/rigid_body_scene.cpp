@@ -142,7 +142,7 @@ class RigidBodyScene : public Scene {
   // Seed 002's a-priori step bounds beside h (issue 12 item 4).
   std::vector<ScenePanel> panels(const PanelContext&) const override {
     return {stepBoundPanel(sim_.inertia().J, sim_.velocity().head<3>(), dt(), sim_.newtonIterations(),
-                           lgviOptionsFrom(params_).tangent, sim_.isLgvi())};
+                           lgviOptionsFrom(params_).tangent, sim_.integratorName())};
   }
 
   void applyLive(const ParamSet& params) override {

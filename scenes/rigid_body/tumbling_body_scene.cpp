@@ -166,7 +166,7 @@ class TumblingBodyScene : public Scene {
     plot.series = {"LGVI", ghost_};
     // Seed 002's a-priori step bounds for the LGVI beside h (issue 12 item 4), then the comparison.
     std::vector<PanelWidget> header = stepBoundWidgets(lgvi_.inertia().J, lgvi_.velocity().head<3>(), dt(),
-                                                       lgvi_.newtonIterations(), lgviOptionsFrom(params_).tangent, true);
+                                                       lgvi_.newtonIterations(), lgviOptionsFrom(params_).tangent, "lgvi");
     header.push_back(PanelWidget::text(formatFixed("attitude difference %.3g rad", row.back())));
     header.push_back(std::move(table));
     header.push_back(std::move(plot));

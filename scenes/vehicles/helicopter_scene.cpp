@@ -187,7 +187,7 @@ class HelicopterScene : public RigidVehicleScene {
   // Seed 002's a-priori step bounds beside h for the airframe inertia and the last segment's omega (issue 12).
   std::vector<ScenePanel> panels(const PanelContext&) const override {
     return {stepBoundPanel(principalInertia(params_.real("mass"), params_.vec3("inertia")).J, segmentOmega(), dt(),
-                           newtonIterations(), lgviOptionsFrom(params_).tangent, usesLgvi())};
+                           newtonIterations(), lgviOptionsFrom(params_).tangent, params_.choice("integrator"))};
   }
 
   std::vector<PlotSpec> plots() const override {
