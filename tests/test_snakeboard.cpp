@@ -6,6 +6,7 @@
 // `phi` trim under the gait, solid arena walls, and the energy balance against inputWork()).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -126,7 +127,8 @@ TEST_CASE("SnakeboardReferenceFileReproduced") {
 
 TEST_CASE("SnakeboardSceneReproducesReferenceFile") {
   const auto table = test::readCsv(VARSIM_TEST_DATA "/reference/snakeboard_gait.csv");
-  auto scene = test::makeScene("snakeboard", {{"dt", "0.01"}});
+  // The paper's pure gait: no cruise limit, no steering (both change the rotor amplitude and the trim).
+  auto scene = test::makeScene("snakeboard", {{"dt", "0.01"}, {"gait_cruise_speed", "0"}, {"gait_steer", "false"}});
   const auto rows = test::runScene(*scene, 1000, [](long) { return InputVector{0, 0}; });
   double d = 0;
   for (const char* col : {"x", "y", "theta", "psi", "phi"}) {
@@ -324,8 +326,8 @@ TEST_CASE("SnakeboardSceneInputsAndBadParameters") {
 TEST_CASE("SnakeboardPhiIsTheGaitSteeringTrim") {
   // With the gait on, phi = phi_0 + A_phi sin(w t + delta): over whole cycles phi averages phi_0, psi is
   // unchanged, and the path bends (a different heading after 3 cycles than with phi_0 = 0).
-  auto straight = test::makeScene("snakeboard", {{"world", "open"}});
-  auto trimmed = test::makeScene("snakeboard", {{"world", "open"}, {"phi", "0.3"}});
+  auto straight = test::makeScene("snakeboard", {{"world", "open"}, {"gait_cruise_speed", "0"}});
+  auto trimmed = test::makeScene("snakeboard", {{"world", "open"}, {"phi", "0.3"}, {"gait_cruise_speed", "0"}});
   const auto rs = test::runScene(*straight, 360, [](long) { return InputVector{0, 0}; });
   const auto rt = test::runScene(*trimmed, 360, [](long) { return InputVector{0, 0}; });
   const int cphi = test::columnOf(*trimmed, "phi"), cpsi = test::columnOf(*trimmed, "psi"), cth = test::columnOf(*trimmed, "theta");
@@ -371,9 +373,9 @@ TEST_CASE("SnakeboardStopsAtArenaWallsWithoutOverlapOrEnergyGain") {
         std::printf("snakeboard into the wall at %.1f m/s, e = %.1f: %ld impact(s), min clearance %.3g m, E %.4g -> %.4g J\n",
                     speed, e, r.impacts, r.minClearance, r.e0, r.eEnd);
     }
-  // Riding the gait for 60 s in the arena (it meets the wall after ~17 s): never inside, and the energy
-  // never rises above what the gait put in.
-  auto gait = test::makeScene("snakeboard");
+  // Riding the gait for 60 s in the arena without steering or a cruise limit (it meets the wall after ~14 s): never
+  // inside, and the energy never rises above what the gait put in.
+  auto gait = test::makeScene("snakeboard", {{"gait_steer", "false"}, {"gait_cruise_speed", "0"}});
   const test::SolidRun g = test::runSolid(*gait, 3600, [](long) { return InputVector{0, 0}; });
   std::printf("snakeboard gait in the arena, 60 s: %ld impacts, min clearance %.3g m, E - E0 - W in [%.3g, %.3g] J, "
               "E up to %.3g J\n",
@@ -383,6 +385,32 @@ TEST_CASE("SnakeboardStopsAtArenaWallsWithoutOverlapOrEnergyGain") {
   CHECK(g.minClearance >= 0.0);
   CHECK(test::worstIndependentOverlap(g, {-0.58, 0.58, -0.18, 0.18}, arena(0.4).obstacles) <= 1e-3);
   CHECK(g.maxEnergyRise <= 1e-3 * g.eMax);  // the O(h^2) balance error of the gait, not a gain at impacts
+}
+
+TEST_CASE("SnakeboardDefaultGaitRidesAMinuteClearOfWallsAndCrates") {
+  // The default ride (gait, arena): it pumps to the cruise speed, glides, and steers clear of walls and crates. From
+  // the scene's own columns: no impact, the least clearance, the speed held near cruise (1.5 m/s), and it roams.
+  auto scene = test::makeScene("snakeboard");
+  const std::vector<std::string> cols = scene->columns();
+  const auto col = [&](const char* name) { return size_t(std::find(cols.begin(), cols.end(), name) - cols.begin()); };
+  double minClear = 1e300, maxSpeed = 0.0, xMin = 0.0, xMax = 0.0, yMin = 0.0, yMax = 0.0;
+  std::vector<double> row;
+  for (int k = 0; k < 3600; ++k) {
+    scene->step(scene->dt(), {0.0, 0.0});
+    scene->diagnostics(row);
+    minClear = std::min(minClear, row[col("clearance")]);
+    if (k >= 1200) maxSpeed = std::max(maxSpeed, row[col("speed")]);
+    xMin = std::min(xMin, row[col("x")]), xMax = std::max(xMax, row[col("x")]);
+    yMin = std::min(yMin, row[col("y")]), yMax = std::max(yMax, row[col("y")]);
+  }
+  std::printf("snakeboard default 60 s: impacts %g, least clearance %.3g m, speed %.3g m/s at 60 s (max %.3g after 20 s), "
+              "x [%.3g, %.3g], y [%.3g, %.3g] m\n",
+              row[col("impacts")], minClear, row[col("speed")], maxSpeed, xMin, xMax, yMin, yMax);
+  CHECK(row[col("impacts")] == 0.0);
+  CHECK(minClear > 1.0);                            // measured 1.92 m
+  CHECK(maxSpeed < 2.2);                            // glides near the cruise speed (without the limit: 18 m/s)
+  CHECK(row[col("speed")] > 1.0);
+  CHECK(std::max(xMax - xMin, yMax - yMin) > 10.0);  // it rides about the arena, not on the spot
 }
 
 TEST_CASE("SnakeboardEnergyBalanceWithInputWork") {

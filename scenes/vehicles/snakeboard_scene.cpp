@@ -13,6 +13,7 @@
 #include "engine/sim/errors.h"
 #include "engine/sim/input_track.h"
 #include "scenes/scene.h"
+#include "scenes/vehicles/snakeboard_autosteer.h"
 #include "scenes/vehicles/vehicle_drawing.h"
 #include "scenes/vehicles/vehicle_scenery.h"
 
@@ -48,6 +49,14 @@ std::vector<ParamSpec> snakeboardParams() {
                       "gait frequency w / (2 pi); with the gait on refused above 0.05 / dt (fewer than 20 steps per "
                       "period: the under-resolved gait gains energy)",
                       true)
+          .setLive(),
+      ParamSpec::real("gait_cruise_speed", 1.5, 0.0, 20.0, "m/s",
+                      "the gait pumps (rotor amplitude A_psi) up to this speed, then glides (the rotor eases off from "
+                      "75 % of it); 0: no limit (the frictionless board gains about 0.3 m/s per s for ever)")
+          .setLive(),
+      ParamSpec::boolean("gait_steer", true,
+                         "the gait steers clear of the arena's walls and crates (adds up to 0.35 rad of trim towards "
+                         "the clearest arc 2.5 s ahead); off: it holds the trim phi")
           .setLive(),
       ParamSpec::real("gait_phase", 0.0, -2 * kPi, 2 * kPi, "rad",
                       "delta: steering phase relative to the rotor; cos(delta) > 0 drives forward (body -x)")
@@ -153,7 +162,10 @@ class SnakeboardScene : public Scene {
 
   std::vector<ControlSpec> controls() const override {
     return {
-        {"rotor", -1.0, 1.0, 0.0, "gait off: torso angle target psi = psi_max * rotor (followed with shape_response)"},
+        {"rotor", -1.0, 1.0, 0.0,
+         "gait off: torso angle target psi = psi_max * rotor (followed with shape_response). To ride, pump: "
+         "twist and steer together, W with A then S with D, switching about once a second (W with D rides "
+         "backwards); a twist alone turns the torso, not the board"},
         {"steer", -1.0, 1.0, 0.0,
          "gait off: > 0 steers right (like the car): steering target phi = phi - phi_max * steer, within +-1.4 rad "
          "(phi > 0 turns left)"},
@@ -167,7 +179,17 @@ class SnakeboardScene : public Scene {
     const double ramp = p.real("gait_ramp"), lag = std::exp(-h / ramp);
     Generator next = gen_;
     next.envelope = p.flag("gait") ? std::min(1.0, gen_.envelope + h / ramp) : std::max(0.0, gen_.envelope - h / ramp);
-    next.amplitudePsi = p.real("gait_psi_amplitude") + (gen_.amplitudePsi - p.real("gait_psi_amplitude")) * lag;
+    // The rotor pumps up to the cruise speed, then eases off (snakeboard_autosteer.h): a glide, not speed for ever.
+    const double speed = -state_.xi[1];
+    const double psiTarget = p.real("gait_psi_amplitude") * cruiseFactor(speed, p.real("gait_cruise_speed"));
+    next.amplitudePsi = psiTarget + (gen_.amplitudePsi - psiTarget) * lag;
+    // Trim added to steer clear of walls and crates, followed with a 0.3 s lag (no jump in the steering).
+    const double room = snakeboard::kMaxSteer - std::abs(p.real("phi")) - p.real("gait_phi_amplitude");
+    const double steerTarget = p.flag("gait") && p.flag("gait_steer")
+                                   ? autoSteerTrim(state_.g, speed, board_.l, std::min(0.35, std::max(0.0, room)),
+                                                   footprint_, obstacles_)
+                                   : 0.0;
+    next.steer = steerTarget + (gen_.steer - steerTarget) * std::exp(-h / 0.3);
     next.amplitudePhi = p.real("gait_phi_amplitude") + (gen_.amplitudePhi - p.real("gait_phi_amplitude")) * lag;
     next.delta = p.real("gait_phase") + (gen_.delta - p.real("gait_phase")) * lag;
     next.target = Eigen::Vector2d(p.real("psi_max") * in[0],
@@ -225,13 +247,13 @@ class SnakeboardScene : public Scene {
             s.p,               s.uPsi,           s.uPhi,          s.zeta,        s.xi[0],        s.xi[1],
             s.xi[2],           gPrev_.theta,     gPrev_.x,        gPrev_.y,      gen_.envelope,  gen_.amplitudePsi,
             gen_.amplitudePhi, gen_.delta,       gen_.phase0,     gen_.tAnchor,  gen_.stick[0],  gen_.stick[1],
-            gen_.target[0],    gen_.target[1],   wheelRoll_[0],   wheelRoll_[1],  inputWork_};
+            gen_.target[0],    gen_.target[1],   wheelRoll_[0],   wheelRoll_[1],  inputWork_,     gen_.steer};
     impact_.save(v);
     return v;
   }
 
   void loadState(const std::vector<double>& v) override {
-    if (v.size() != 36) throw BadInput("snakeboard: state vector has " + std::to_string(v.size()) + " entries, expected 36");
+    if (v.size() != 37) throw BadInput("snakeboard: state vector has " + std::to_string(v.size()) + " entries, expected 37");
     k_ = long(v[0]);
     state_.g = {v[1], v[2], v[3]};
     state_.psi = v[4];
@@ -253,7 +275,8 @@ class SnakeboardScene : public Scene {
     wheelRoll_[0] = v[26];
     wheelRoll_[1] = v[27];
     inputWork_ = v[28];
-    impact_.load(v, 29);
+    gen_.steer = v[29];
+    impact_.load(v, 30);
     trail_.truncateAfter(time());
   }
 
@@ -282,13 +305,14 @@ class SnakeboardScene : public Scene {
     double envelope = 1.0;  // 1: gait, 0: sticks
     double amplitudePsi = 0.0, amplitudePhi = 0.0, delta = 0.0;
     double phase0 = 0.0, tAnchor = 0.0;  // gait phase = phase0 + w (t - tAnchor)
+    double steer = 0.0;                   // rad, trim added by the look-ahead steering (gait_steer)
     Eigen::Vector2d stick = Eigen::Vector2d::Zero(), target = Eigen::Vector2d::Zero();
   };
 
   double omega() const { return 2.0 * kPi * params_.real("gait_frequency"); }
   double phase(double t, const Generator& g) const { return g.phase0 + omega() * (t - g.tAnchor); }
   SnakeboardGait gaitOf(const Generator& g) const {
-    return {g.amplitudePsi, g.amplitudePhi, omega(), g.delta, params_.real("phi")};
+    return {g.amplitudePsi, g.amplitudePhi, omega(), g.delta, params_.real("phi") + g.steer};
   }
   // Segment shape momentum dl/du of the last segment.
   Eigen::Vector2d shapeMomentum() const {
@@ -398,10 +422,13 @@ void SnakeboardScene::draw(DrawList& out) const {
   std::snprintf(line, sizeof line, "torso psi %.1f deg, steering phi %.1f deg", s.psi * kRadToDeg, s.phi * kRadToDeg);
   out.hud.push_back(line);
   if (params_.flag("gait"))
-    std::snprintf(line, sizeof line, "gait %.2f Hz, A_psi %.2f, A_phi %.2f, trim %.2f, delta %.2f rad",
-                  params_.real("gait_frequency"), gen_.amplitudePsi, gen_.amplitudePhi, params_.real("phi"), gen_.delta);
+    std::snprintf(line, sizeof line, "gait %.2f Hz: torso +-%.2f, steer %.2f +- %.2f rad%s", params_.real("gait_frequency"),
+                  gen_.amplitudePsi, params_.real("phi") + gen_.steer, gen_.amplitudePhi,
+                  std::abs(gen_.steer) > 0.01                                        ? ", veering off"
+                  : gen_.amplitudePsi < 0.5 * params_.real("gait_psi_amplitude") ? ", gliding"
+                                                                                    : "");
   else
-    std::snprintf(line, sizeof line, "gait off: sticks/keys twist the torso and steer; pump to ride");
+    std::snprintf(line, sizeof line, "gait off: to ride, twist the torso to and fro, steer in rhythm");
   out.hud.push_back(line);
   if (const std::string hit = impactHudLine(arena_, impact_, time(), params_.real("restitution")); !hit.empty())
     out.hud.push_back(hit);

@@ -44,7 +44,8 @@ const char* const kKeyConventions[4][2] = {
     {"car", "W/\u2191 throttle, S/\u2193 brake (then reverse once stopped), A/D or \u2190/\u2192 steer (centres on release)"},
     {"helicopter", "W/S collective (climb), A/D yaw, \u2191/\u2193 pitch (forward/back), \u2190/\u2192 roll"},
     {"boat", "W/\u2191 both thrusters, A/\u2190 right thruster only (turn left), D/\u2192 left only (no reverse)"},
-    {"snakeboard", "gait off: W/S or \u2191/\u2193 twist the torso, A/D or \u2190/\u2192 steer; pump both to ride"},
+    {"snakeboard", "gait off: W/S or \u2191/\u2193 twist the torso, A/D or \u2190/\u2192 steer; to ride, pump: W+A, then "
+                   "S+D, switching about once a second"},
 };
 
 namespace {
