@@ -1,20 +1,22 @@
 // Live plots: the driver's plot groups (scene plots() or defaults from the standard columns), one
 // shared time window (5 s … 10 min) that follows the newest sample while running and freezes on
-// pause (or on request), and export of each plot's visible data.
+// pause (or on request), and export of each plot's visible data. A scene with a plan problem shows its Plan panel
+// as the column's second tab.
 #include <imgui.h>
 
 #include <cstdio>
 
 #include "ui/app/app_state.h"
 #include "ui/app/panels.h"
+#include "ui/app/plan_panel.h"
 #include "ui/plot/plot_export.h"
 
 namespace varsim {
 
-void drawPlotsPanel(AppState& app) {
+namespace {
+
+void drawPlots(AppState& app) {
   SimDriver& d = app.driver;
-  if (!d.loaded()) return;
-  if (!beginPanel(app, "Plots", "Plots", &app.settings.panels.plots)) return;
   // Window selection.
   char current[32];
   auto windowLabel = [](double s, char* buf, size_t n) {
@@ -54,6 +56,28 @@ void drawPlotsPanel(AppState& app) {
         app.notify(error, true);
       }
     }
+  }
+}
+
+}  // namespace
+
+void drawPlotsPanel(AppState& app) {
+  if (!app.driver.loaded()) return;
+  const bool plan = planTabShown(app);  // before Begin: it follows the scene
+  if (!beginPanel(app, "Plots", "Plots", &app.settings.panels.plots)) return;
+  // A scene with a plan problem gets its Plan panel as a second tab of this column (not over the plots or the view).
+  if (plan && ImGui::BeginTabBar("##plots_plan")) {
+    if (ImGui::BeginTabItem("Plots")) {
+      drawPlots(app);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Plan", &app.plan.open)) {
+      drawPlanContents(app);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  } else {
+    drawPlots(app);
   }
   ImGui::End();
 }

@@ -22,11 +22,8 @@ PanelRect panelRect(const char* panel, float w, float h) {
   if (!std::strcmp(panel, "Plots")) return {w - right, top, right, h - top};
   // Over the view only when asked for (View > Input mapping), to the side of its centre.
   if (!std::strcmp(panel, "Input")) return {left + 10, 0.3f * h, std::min(620.0f, w - left - right - 20), 0.68f * h};
-  // The Plan panel in the plots column's lower half: the 3-D view keeps its full height.
-  if (!std::strcmp(panel, "Plan")) {
-    const float height = std::clamp(0.52f * h, 260.0f, 420.0f);
-    return {w - right, h - height, right, height};
-  }
+  // The Plan panel is the Plots panel's second tab; its own window (Plots hidden) takes the plots column.
+  if (!std::strcmp(panel, "Plan")) return {w - right, top, right, h - top};
   // Along the bottom between the columns: the 3-D view keeps the space above it (view_layout.h).
   if (!std::strcmp(panel, "Scene panel")) {
     const float height = std::clamp(0.3f * h, 180.0f, 280.0f);

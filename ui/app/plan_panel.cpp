@@ -307,22 +307,28 @@ void drawConvergence(AppState& app, float height) {
 
 }  // namespace
 
-void drawPlanPanel(AppState& app) {
+bool planTabShown(AppState& app) {
   followScene(app);
-  PlanPanelState& st = app.plan;
-  const PlanProblemInfo* info = PlanProblemRegistry::find(st.scene);
-  if (!info || !st.open) return;
-  // In the plots column (panels_scene.cpp): the 3-D view keeps its full height, a scene's own panels the bottom.
-  const char* title = "Plan";
-  app.panelOutsideView[title] = false;  // always with an opaque background: it lies over the plots
-  ImGui::SetNextWindowBgAlpha(1.0f);
-  if (!beginPanel(app, "Plan", title, &st.open)) return;
+  return app.plan.open && PlanProblemRegistry::find(app.plan.scene) != nullptr;
+}
+
+void drawPlanContents(AppState& app) {
+  const PlanProblemInfo* info = PlanProblemRegistry::find(app.plan.scene);
+  if (!info) return;
   ImGui::TextUnformatted(info->title.c_str());
   drawGoal(app);
   drawSettings(app);
   drawButtons(app);
   drawStatus(app);
   drawConvergence(app, std::max(110.0f, ImGui::GetContentRegionAvail().y - 40.0f));
+}
+
+void drawPlanPanel(AppState& app) {
+  // With the Plots panel shown the Plan panel is its second tab (panels_plots.cpp): it covers neither the 3-D view
+  // nor the plots. Alone it takes the plots column.
+  if (!planTabShown(app) || app.settings.panels.plots) return;
+  if (!beginPanel(app, "Plan", "Plan", &app.plan.open)) return;
+  drawPlanContents(app);
   ImGui::End();
 }
 

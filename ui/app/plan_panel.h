@@ -40,7 +40,12 @@ struct PlanPanelState {
   std::string stepNotice;  // from planAfterStep (physics worker), shown by planBeforeStep (UI thread)
 };
 
+// The Plan panel's own window, only while the Plots panel is hidden; otherwise it is the Plots panel's "Plan" tab.
 void drawPlanPanel(AppState& app);
+// Whether the scene has a plan problem and View > Plan is on (the panel follows the scene first).
+bool planTabShown(AppState& app);
+// Goal, settings, buttons, status and the convergence plot (in the tab or the window).
+void drawPlanContents(AppState& app);
 // Once per frame before the physics steps: a finished solve is taken over and a touched control ends Play.
 void planBeforeStep(AppState& app);
 // After every physics step (driver afterStep, on the physics worker when the app runs one): Play hands over
