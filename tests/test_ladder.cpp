@@ -71,7 +71,7 @@ TEST_CASE("ladder: topology counts (ERRATA: n = 3N+1 rods, 4N+1 joints, N loops,
     CHECK(d.energy == doctest::Approx(-10 * 9.81 * (N + (N + 1) / 2.0)).epsilon(1e-14));
   }
   CHECK_THROWS_AS(Ladder(LadderConfig{0}), BadInput);
-  CHECK_THROWS_AS(Ladder(LadderConfig{5001}), BadInput);
+  CHECK_THROWS_AS(Ladder(LadderConfig{Ladder::kMaxLinks + 1}), BadInput);
 }
 
 TEST_CASE("rod systems: closed loops of the joint graph (edges - nodes + components, the ground a node)") {

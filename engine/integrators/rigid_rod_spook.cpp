@@ -69,6 +69,7 @@ double RigidRodSpook::subStep(double hs, double hb, double& first) {
     spook_.step(start, twist_);
   }
   ++lastSolves_;
+  lastSolvesUs_ += spook_.profile().stepUs;
   first = 0;
   if (maxChord_ <= 0) return 0;
   double miss = first = model_.endLinearisationErrorAbout(spook_.predictedPose(), before_.v, twist_.q, twist_.v, hs);
@@ -95,6 +96,7 @@ void RigidRodSpook::relinearise(const SpookFrameStart& start, double& miss) {
       ++lastSolves_;
       ++lastRelin_;
       spook_.step(start, twist_, &iterate_, &shift_);  // from before_, as the first solve: its g_k, ğ, f kept
+      lastSolvesUs_ += spook_.profile().stepUs;
       next = model_.endLinearisationErrorAbout(spook_.predictedPose(), iterate_, twist_.q, twist_.v, hs);
       solveLog_.push_back({j, next, spook_.retrodictionJump()});
     } catch (const SimulationDiverged&) {
@@ -174,6 +176,7 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
   // Throws with `state` untouched (twist_ and before_ are scratch).
   int n = maxTurn_ > 0 ? int(std::clamp(std::ceil(h * fastestTurnRate(twist_) / maxTurn_), 1.0, double(kMaxSubSteps))) : 1;
   lastSolves_ = 0;
+  lastSolvesUs_ = 0;
   lastRelin_ = 0;
   lastRedone_ = false;
   solveLog_.clear();

@@ -77,6 +77,9 @@ class RigidRodSpook {
   bool lastRedone() const { return lastRedone_; }  // the last step was redone with more sub-steps
   int lastSolves() const { return lastSolves_; }   // SPOOK steps the last step took (redone ones included)
   int lastRelinearisations() const { return lastRelin_; }  // of them, re-linearised re-solves (setRelinearise)
+  // µs: the last step's SPOOK solves (SpookProfile::stepUs summed over them); the rest of step() is the sub-step
+  // and re-linearisation checks and the rate/twist conversions (bench_ladder --scene splits the two).
+  double lastSolvesUs() const { return lastSolvesUs_; }
   double lastChord() const { return lastChord_; }  // m: its accepted sub-steps' largest end miss (maxChord > 0)
   double lastSubStepLength() const { return hBefore_; }  // s: h / lastSubSteps() (spook().multipliers()); 0 before any
   // Every SPOOK solve of the last step in order (maxChord > 0): its re-linearisation index (0: the first
@@ -111,6 +114,7 @@ class RigidRodSpook {
   int lastSubSteps_ = 1, lastSolves_ = 1, lastRelin_ = 0;
   bool lastRedone_ = false;
   double lastChord_ = 0;
+  double lastSolvesUs_ = 0;
   double hBefore_ = 0;  // s: the last accepted sub-step (saved state; 0: none yet)
 };
 

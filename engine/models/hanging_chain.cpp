@@ -8,8 +8,8 @@
 namespace varsim {
 
 HangingChain::HangingChain(const HangingChainConfig& config) : config_(config), system_(config.gravity) {
-  if (config.rods < 1 || config.rods > 1000)
-    throw BadInput("chain: rods = " + std::to_string(config.rods) + ": allowed integer in [1, 1000]");
+  if (config.rods < 1 || config.rods > kMaxRods)
+    throw BadInput("chain: rods = " + std::to_string(config.rods) + ": allowed integer in [1, " + std::to_string(kMaxRods) + "]");
   if (!(config.rodMass > 0) || !(config.rodLength > 0) || !(config.tipMass >= 0))
     throw BadInput("chain: rod mass and length must be > 0, tip mass >= 0");
   const double l = config.rodLength;

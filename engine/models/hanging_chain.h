@@ -1,7 +1,7 @@
 // A chain (rope) of rigid rods: rod 1's tail pinned at the origin, each further rod's tail joined
 // to the previous rod's head by a ball joint. Released at rest as a straight line at `angle` from
 // the downward vertical in the x–z plane (π/2 = horizontal, the whip), optionally with an
-// out-of-plane tilt so the motion is truly 3-D. N up to 1000 rods.
+// out-of-plane tilt so the motion is truly 3-D. N up to kMaxRods.
 #pragma once
 #include <Eigen/Core>
 
@@ -10,7 +10,7 @@
 namespace varsim {
 
 struct HangingChainConfig {
-  int rods = 20;                             // 1..1000
+  int rods = 20;                             // 1..HangingChain::kMaxRods
   double rodMass = 0.25;                     // kg per rod
   double rodLength = 0.25;                   // m per rod
   double angle = 1.5707963267948966;         // rad from the downward vertical (π/2: horizontal)
@@ -21,6 +21,8 @@ struct HangingChainConfig {
 
 class HangingChain {
  public:
+  // What the model builds; the scene's `rods` range is what the sweeps showed sane.
+  static constexpr int kMaxRods = 20000;
   explicit HangingChain(const HangingChainConfig& config);  // throws BadInput on bad sizes
   const HangingChainConfig& config() const { return config_; }
   RodSystem& system() { return system_; }

@@ -9,7 +9,8 @@ namespace varsim {
 
 Ladder::Ladder(const LadderConfig& config) : config_(config), system_(config.gravity) {
   const int N = config.links;
-  if (N < 1 || N > 5000) throw BadInput("ladder: links = " + std::to_string(N) + ": allowed integer in [1, 5000]");
+  if (N < 1 || N > kMaxLinks)
+    throw BadInput("ladder: links = " + std::to_string(N) + ": allowed integer in [1, " + std::to_string(kMaxLinks) + "]");
   const double l = config.rodLength;
   const int n = 3 * N + 1;
   // Rod j (1-based): j mod 3 == 1 rung k = (j−1)/3 at x = k l; j mod 3 == 2 upper rail from x = k l

@@ -14,7 +14,7 @@
 namespace varsim {
 
 struct LadderConfig {
-  int links = 20;                            // N, 1..5000
+  int links = 20;                            // N, 1..Ladder::kMaxLinks
   double rodMass = 10.0;                     // kg (paper: 10)
   double rodLength = 1.0;                    // m (paper: 1)
   Eigen::Vector3d gravity{0.0, 0.0, -9.81};  // m/s², world z up
@@ -23,7 +23,9 @@ struct LadderConfig {
 
 class Ladder {
  public:
-  explicit Ladder(const LadderConfig& config);  // throws BadInput if links ∉ [1, 5000]
+  // What the model builds (30 001 rods at the top); the scene's `links` range is what the sweeps showed sane.
+  static constexpr int kMaxLinks = 10000;
+  explicit Ladder(const LadderConfig& config);  // throws BadInput if links ∉ [1, kMaxLinks]
   const LadderConfig& config() const { return config_; }
   RodSystem& system() { return system_; }
   const RodSystem& system() const { return system_; }

@@ -58,6 +58,11 @@ void RodSimulation::step(double h) {
   lastStepUs_ = microsecondsSince(start);
 }
 
+double RodSimulation::lastSolvesUs() const {
+  if (rigid_) return rigid_->lastSolvesUs();
+  return spook_ ? spook_->profile().stepUs : lastStepUs_;
+}
+
 void RodSimulation::stepOrFreeze(double h) {
   if (diverged) return;
   try {

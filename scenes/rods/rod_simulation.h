@@ -47,6 +47,8 @@ class RodSimulation {
   Rk4Baumgarte* rk4() { return rk4_.get(); }
   void setLimits(const DivergenceLimits& limits);
   double lastStepUs() const { return lastStepUs_; }
+  // µs of the last step's SPOOK solves (rigid: summed over its sub-steps and re-solves); the whole step otherwise.
+  double lastSolvesUs() const;
   void appendState(std::vector<double>& out) const;  // t, step, diverged, divergedAt, q, v; rigid: its stepper's state
   size_t stateSize() const;                           // the numbers appendState appends
   static constexpr size_t kStateHead = 5;             // t, step, diverged, divergedAt, energyGrowthAt

@@ -9,8 +9,9 @@
 //   bench_ladder --cliff         rigid block 1 thread, CPU per step and per link for N = 500, 1000, … 5000
 //   bench_ladder --step N [solver] [director|rigid] [steps] [threads]   one N (for perf record)
 //   bench_ladder --stability [rigid]  the (h, τ/h, ε) sweep behind spookStabilityWarning (N = 20, 10 s)
-//   bench_ladder --scene [large]  the ladder and chain scenes' whole step as `varsim run` does it, split into
-//                                stepper, sub-steps, diagnostics, bookkeeping, beside the stepper alone (large: N = 10 000)
+//   bench_ladder --scene [maxN] [steps]  the ladder and chain scenes' whole step as `varsim run` does it over the
+//                                fall (steps, default 600), split into solves, sub-step checks, diagnostics and
+//                                bookkeeping, beside the same stepper alone; N = 100 … maxN (default 20 000)
 //   bench_ladder --soak [hours]  N = 100 for one simulated hour (default): NaN-free, violation bounded
 #include <algorithm>
 #include <chrono>
@@ -361,7 +362,7 @@ int main(int argc, char** argv) {
   else if (argc > 1 && std::strcmp(argv[1], "--speed") == 0) speedTable();
   else if (argc > 1 && std::strcmp(argv[1], "--slope") == 0) slopeRounds(argc > 2 ? std::max(1, std::atoi(argv[2])) : 5);
   else if (argc > 1 && std::strcmp(argv[1], "--cliff") == 0) cliff();
-  else if (argc > 1 && std::strcmp(argv[1], "--scene") == 0) bench::sceneTable(argc > 2 && std::strcmp(argv[2], "large") == 0);
+  else if (argc > 1 && std::strcmp(argv[1], "--scene") == 0) bench::sceneTable(argc > 2 ? std::atoi(argv[2]) : 20000, argc > 3 ? std::max(1, std::atoi(argv[3])) : 600);
   else if (argc > 2 && std::strcmp(argv[1], "--step") == 0)
     stepOnly(std::atoi(argv[2]), parseSparseSolverKind(argc > 3 ? argv[3] : "block"), argc > 4 && std::strcmp(argv[4], "rigid") == 0,
              argc > 5 ? std::atoi(argv[5]) : 200, argc > 6 ? std::atoi(argv[6]) : 1);

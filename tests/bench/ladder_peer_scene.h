@@ -25,8 +25,13 @@ struct RodScenePeer {
 
   // kind "ladder" or "chain"; n links or rods; overrides: (key, value) as on `varsim run --set`.
   RodScenePeer(const std::string& kind, int n, const std::vector<std::pair<std::string, std::string>>& overrides = {}) {
-    varsim::ParamSet p = varsim::SceneRegistry::defaults(kind);
-    p.setFromString(kind == "chain" ? "rods" : "links", std::to_string(n), "bench");
+    // A count above the parameter's range is allowed here: the sweeps that decide the range run through this.
+    const std::string countKey = kind == "chain" ? "rods" : "links";
+    std::vector<varsim::ParamSpec> specs = varsim::SceneRegistry::defaults(kind).specs();
+    for (varsim::ParamSpec& s : specs)
+      if (s.key == countKey && n > s.maxValue) s.maxValue = n;
+    varsim::ParamSet p(specs);
+    p.setFromString(countKey, std::to_string(n), "bench");
     p.setFromString("trails", "false", "bench");
     for (const auto& [key, value] : overrides) p.setFromString(key, value, "bench");
     owner = varsim::SceneRegistry::create(kind, p);
