@@ -45,9 +45,18 @@ std::vector<ParamSpec> heliPlanSpecs() {
       ParamSpec::real("target_x", 0.0, -1e4, 1e4, "m", "goal point x (target_pad = point)"),
       ParamSpec::real("target_y", 0.0, -1e4, 1e4, "m", "goal point y (target_pad = point)"),
       ParamSpec::real("target_z", 8.0, 0.5, 1e4, "m", "goal point height of the centre of mass (target_pad = point)"),
+      ParamSpec::real("target_vx", 0.0, -100.0, 100.0, "m/s",
+                      "point goal moving at (target_vx, target_vy, target_vz) from target_x/y/z: the plan ends where "
+                      "it is at N dt"),
+      ParamSpec::real("target_vy", 0.0, -100.0, 100.0, "m/s", "see target_vx"),
+      ParamSpec::real("target_vz", 0.0, -100.0, 100.0, "m/s", "see target_vx"),
+      ParamSpec::real("weight_track", 0.0, 0.0, 1e6, "1/(m^2 s)",
+                      "point goal: + weight h sum_k |x_k - goal(k dt)|^2 over nodes 1..N (following a moving goal)"),
       ParamSpec::boolean("face_goal", true,
-                         "point: end facing the goal from the start when it is over 2 m away, else keep the start's "
-                         "heading"),
+                         "point: end facing along the goal's motion (faster than 0.5 m/s), else facing the goal from "
+                         "the start when it is over 2 m away, else keeping the start's heading"),
+      ParamSpec::boolean("end_at_rest", true,
+                         "true: the plan ends at rest in hover trim; false: in motion (a receding horizon's end)"),
       ParamSpec::boolean("via_canyon", true, "initial guess along the canyon's centreline up to the target's leg"),
       ParamSpec::real("cruise_altitude", 12.0, 2.0, 1e4, "m", "height of the initial guess between climb and descent"),
       ParamSpec::real("ceiling", 30.0, 2.0, 1e4, "m", "highest allowed centre of mass (below the canyon rim: through)"),
@@ -85,23 +94,36 @@ std::vector<Vector3d> canyonVia(const HelicopterWorld& w, const Vector3d& start,
   return via;
 }
 
+// The point goal `t` seconds on: target_x/y/z moving at target_vx/vy/vz.
+Vector3d pointGoal(const ParamSet& q, double t) {
+  return Vector3d(q.real("target_x"), q.real("target_y"), q.real("target_z")) +
+         t * Vector3d(q.real("target_vx"), q.real("target_vy"), q.real("target_vz"));
+}
+
 // Within this horizontal distance the point goal keeps the start's heading: facing a goal the helicopter is already
 // at would turn it round whenever the goal passes over it.
 constexpr double kFaceGoalDistance = 2.0;
+constexpr double kFaceGoalSpeed = 0.5;  // m/s: above it the goal is faced along its motion
 
 // A pad: resting on its centre at target_heading. A point: hovering level there, facing the goal from the start (the
 // measured pose when a controller re-plans) or at target_heading (face_goal = false).
-se3::Pose heliTarget(const ParamSet& q, const HelicopterWorld& world, const Helicopter& heli, const se3::Pose& start) {
+se3::Pose heliTarget(const ParamSet& q, const HelicopterWorld& world, const Helicopter& heli, const se3::Pose& start,
+                     double horizon) {
   const std::string& name = q.choice("target_pad");
   if (name != kPointGoal) {
     const auto& pads = world.pads();
     const LandingPad& pad = *std::find_if(pads.begin(), pads.end(), [&](const LandingPad& l) { return l.name == name; });
     return restingPose(heli, pad.center, q.real("target_heading"));
   }
-  const Vector3d goal(q.real("target_x"), q.real("target_y"), q.real("target_z"));
+  const Vector3d goal = pointGoal(q, horizon);
   const Eigen::Vector2d ahead = (goal - start.x).head<2>();
   double heading = q.real("target_heading");
-  if (q.flag("face_goal"))
+  // A moving goal is faced along its motion (where the helicopter flies with it), not from wherever it is now: a
+  // helicopter that overshoots a goal about to move off would otherwise be asked to turn round.
+  const Eigen::Vector2d motion(q.real("target_vx"), q.real("target_vy"));
+  if (q.flag("face_goal") && motion.norm() > kFaceGoalSpeed)
+    heading = std::atan2(motion.y(), motion.x());
+  else if (q.flag("face_goal"))
     heading = ahead.norm() > kFaceGoalDistance ? std::atan2(ahead.y(), ahead.x()) : FlightAssist::heading(start.R);
   return {dmoc::yawMatrix(heading), goal};
 }
@@ -127,7 +149,14 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   s.contact = helicopterContactFrom(p);
   const Helicopter heli(s.heli);
   s.spheres = defaultSpheres(heli);
-  s.target = heliTarget(q, s.world, heli, s.start);
+  s.target = heliTarget(q, s.world, heli, s.start, s.N * s.h);
+  const bool point = q.choice("target_pad") == kPointGoal;
+  const bool moving = q.real("target_vx") != 0.0 || q.real("target_vy") != 0.0 || q.real("target_vz") != 0.0;
+  if (!point && (moving || q.real("weight_track") > 0.0))
+    throw BadInput(o.source + ": keys 'target_v*', 'weight_track': allowed 0 unless target_pad = point (a pad "
+                   "does not move)");
+  if (point && q.real("weight_track") > 0.0)
+    for (int k = 0; k <= s.N; ++k) s.trackTargets.push_back(pointGoal(q, k * s.h));
   s.margin = q.real("margin");
   s.ceiling = q.real("ceiling");
   const double cruise = q.real("cruise_altitude");
@@ -140,15 +169,22 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   s.weightYaw = q.real("weight_yaw");
   s.weightTilt = q.real("weight_tilt");
   s.freeEnd = q.real("terminal_weight") > 0.0;
+  s.endAtRest = q.flag("end_at_rest");
   if (dmocFreeTime(o))  // h enters every LGVI row and the scene's dt range ends at the preset's 0.1 s
     throw BadInput(o.source + ": key 'free_time' = 1: allowed 0 for the helicopter (fixed step h = dt)");
   return s;
 }
 
+DmocCostOptions heliCostOptions(const PlanSetup& setup) {
+  DmocCostOptions c = dmocCostOptions(setup);
+  c.track = setup.plan.real("weight_track");
+  return c;
+}
+
 class HeliPlan : public DmocPlanInstance<HeliDmoc> {
  public:
   explicit HeliPlan(const PlanSetup& setup)
-      : DmocPlanInstance(setup, heliSpec(setup)), costs_(dmoc_, dmoc_.layout(), dmocCostOptions(setup)) {}
+      : DmocPlanInstance(setup, heliSpec(setup)), costs_(dmoc_, dmoc_.layout(), heliCostOptions(setup)) {}
   const Nlp& nlp() const override { return costs_; }
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;

@@ -3,6 +3,7 @@
 // input events to the running scene step by step. The dynamics are the plan problems' own (no second copy).
 #include "plan/mpc_controller.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/sim/errors.h"
@@ -17,16 +18,25 @@ namespace {
 // fly (its dynamics residual is far below what one period of closed loop corrects); anything worse is stale.
 constexpr double kFeasible = 1e-6;
 
-Eigen::VectorXd shifted(const Eigen::VectorXd& v, int stride, int segments, int steps, bool repeatLastNode) {
+Eigen::VectorXd shifted(const Eigen::VectorXd& v, int stride, int segments, int steps, bool extrapolate) {
   Eigen::VectorXd out = v;
   const int state = int(v.size()) - stride * segments;
   for (int i = 0; i < stride * segments; ++i) {
     const int src = i + steps * stride;
     if (src < stride * segments) out[i] = v[src];
+    else if (!extrapolate) out[i] = 0.0;  // multipliers of the vacated tail: none yet
     else {
-      const int j = i % stride;  // the vacated tail: rest at node N, no control
-      out[i] = j < state && repeatLastNode ? v[stride * segments + j] : 0.0;
+      // The vacated tail continues the last segment: its twist and controls held, the node state extrapolated
+      // linearly from nodes N-1 and N (rest when the plan ends at rest; in motion, moving on, which the dynamics
+      // rows nearly satisfy where a tail at rest with no control violated them).
+      const int j = i % stride, m = i / stride + steps - segments;  // node k is the old node k + steps = N + m
+      const double last = v[stride * segments + (j < state ? j : 0)];
+      out[i] = j < state ? last + m * (last - v[stride * (segments - 1) + j]) : v[stride * (segments - 1) + j];
     }
+  }
+  for (int j = 0; extrapolate && steps > 0 && j < state; ++j) {  // node N: the old node N + steps
+    const double last = v[stride * segments + j];
+    out[stride * segments + j] = last + steps * (last - v[stride * (segments - 1) + j]);
   }
   return out;
 }
@@ -80,11 +90,38 @@ std::vector<std::string> MpcController::goalKeys() const {
 
 void MpcController::setGoal(const std::vector<std::pair<std::string, double>>& planKeys) {
   for (const auto& [key, value] : planKeys) setup_.plan.setReal(key, value);
+  goalStep_ = -1;
 }
 
 void MpcController::replan(const Scene& running, long step) {
+  try {
+    solve(running, step);
+  } catch (const BadInput& e) {
+    // The measured state or the moved goal is outside what the problem accepts (a spin the scene refuses to start
+    // from, a target beyond a key's range): no plan this period; the last feasible one keeps running.
+    last_ = {step, 0, std::string("refused: ") + e.what(), false, false, 0.0};
+    ++solves_, ++stale_;
+  }
+}
+
+void MpcController::solve(const Scene& running, long step) {
   PlanSetup s = setup_;
   PlanEndpointsRegistry::find(s.scene.scene)->startFrom(running, s.scene.params);
+  const std::vector<std::string> keys = goalKeys();
+  const double dt = s.scene.params.real("dt");
+  const double age = goalStep_ >= 0 ? double(step - goalStep_) * dt : 0.0;  // s since the goal was set
+  for (size_t i = 0; i < keys.size() && i < goalVelocity_.size(); ++i) {
+    if (!std::isfinite(goalVelocity_[i])) continue;  // no usable estimate: aim at the goal itself
+    // Only a problem that knows a moving goal (the helicopter's target_vx for target_x) is given the velocity: the
+    // others' plans end at rest, and aiming them where the goal will be made the car's worse (a target pushed
+    // into a kerb at the aisle's end).
+    const std::string velocityKey = keys[i].substr(0, keys[i].size() - 1) + "v" + keys[i].back();
+    const ParamSpec *spec = s.plan.spec(keys[i]), *vSpec = s.plan.spec(velocityKey);
+    if (!vSpec) continue;
+    // The goal moves on from where it was set: a track of points is followed along the lines between them.
+    s.plan.setReal(keys[i], std::clamp(s.plan.real(keys[i]) + goalVelocity_[i] * age, spec->minValue, spec->maxValue));
+    s.plan.setReal(velocityKey, std::clamp(goalVelocity_[i], vSpec->minValue, vSpec->maxValue));
+  }
   std::unique_ptr<PlanInstance> plan = problem_->build(s);
   IpoptSettings ipopt;
   ipopt.maxIterations = settings_.maxIterations;
@@ -124,6 +161,7 @@ void MpcController::replan(const Scene& running, long step) {
 }
 
 InputVector MpcController::beforeStep(Scene& running, ParamSet& edited, long step) {
+  if (goalStep_ < 0) goalStep_ = step;  // the goal (re)set since the last step holds from this step on
   if (planStep_ < 0 || (step - last_.step) >= periodSteps_) replan(running, step);
   if (planStep_ < 0) return neutralInputs(running.controls());  // no feasible plan yet: hands off
   const long local = step - planStep_;

@@ -57,6 +57,12 @@ class MpcController {
   // Moves the goal: plan keys (target_x, ...) validated against the problem's ranges (BadInput otherwise).
   void setGoal(const std::vector<std::pair<std::string, double>>& planKeys);
   double goal(const std::string& planKey) const { return setup_.plan.real(planKey); }
+  // The goal's velocity, one entry per goalKeys() (m/s; fewer entries: the rest 0). Used by problems with velocity
+  // keys (the helicopter's target_vx/vy/vz for target_x/y/z: its plan ends where the goal will be and, with
+  // weight_track, follows the goal's path on the way; ignored by the others): each re-plan gives the problem the
+  // velocity and the goal moved on by it for the time since setGoal (a track of points is followed as the lines
+  // between them); clamped to the keys' ranges.
+  void setGoalVelocity(std::vector<double> velocity) { goalVelocity_ = std::move(velocity); }
   // The plan keys of the goal's position (target_x/target_y, the boat's dock_x/dock_y, the helicopter's
   // target_x/y/z with target_pad = point); empty when the problem's
   // goal is not a free position (the helicopter's named landing pad).
@@ -69,7 +75,8 @@ class MpcController {
   int restartsTaken() const { return restartsTaken_; }  // re-plans that adopted the cold solve over the warm one
 
  private:
-  void replan(const Scene& running, long step);
+  void replan(const Scene& running, long step);  // solve(), or a stale re-plan when the problem refuses the state
+  void solve(const Scene& running, long step);
   PlanSetup setup_;
   MpcSettings settings_;
   const PlanProblemInfo* problem_ = nullptr;
@@ -81,6 +88,8 @@ class MpcController {
   MpcSolve last_;
   int solves_ = 0, stale_ = 0, restartsTaken_ = 0;
   long restartSteps_ = 0, lastRestart_ = 0;
+  std::vector<double> goalVelocity_;
+  long goalStep_ = -1;  // the physics step the goal was set at (-1: set since the last step)
 };
 
 }  // namespace varsim

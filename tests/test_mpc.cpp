@@ -55,7 +55,9 @@ TEST_CASE("MpcShiftMovesPrimalAndDualBySegments") {
   r.zU = r.x;
   r.lambda = Eigen::VectorXd::LinSpaced(7, 1.0, 7.0);
   const IpoptResult s = shiftSolution(r, 3, 1);
-  const double x[11] = {3, 4, 5, 6, 7, 8, 9, 10, 0, 9, 10};  // tail: node N repeated, control 0
+  // Tail: the last segment continued: node N (9, 10) then, as the new node N, node N moved on by node N - node N-1
+  // (3, 3); the control of the last segment (8) held.
+  const double x[11] = {3, 4, 5, 6, 7, 8, 9, 10, 8, 12, 13};
   for (int i = 0; i < 11; ++i) CHECK(s.x[i] == x[i]);
   CHECK(s.zL[0] == 103.0);
   CHECK(s.zL[5] == 108.0);

@@ -37,10 +37,35 @@ TEST_CASE("MpcHelicopterClimbsToAPointGoal") {
   CHECK(t.at(last, "goal_z") == 8.0);
   CHECK(error0 == doctest::Approx(std::sqrt(12.0 * 12.0 + 6.9 * 6.9)));  // (100, 0, 1.1) to (112, 0, 8)
   CHECK(solves == 40);  // one re-plan per 0.1 s step
-  CHECK(adopted >= 36);  // measured: 40 of 40; error 13.8 -> 7.8 m at a climb of 2.9 m in 4 s, skids >= 0.35 m up
-  CHECK(error < 0.65 * error0);
-  CHECK(t.at(last, "z") > 3.5);
-  CHECK(minClearance > 0.2);
+  // Measured: 25 of 40 adopted (the take-off's re-plans that miss the 30-iteration budget keep the last plan), error
+  // 13.8 -> 1.31 m at z = 7.0 m after 4 s, skids >= 0.19 m up. With every horizon ending at rest in hover (the plan
+  // problem's default end_at_rest = true, no tracking) it was 40 of 40 but 13.8 -> 7.8 m at z = 3.9 m.
+  CHECK(adopted >= 22);
+  CHECK(error < 0.15 * error0);
+  CHECK(t.at(last, "z") > 6.0);
+  CHECK(minClearance > 0.15);
+}
+
+TEST_CASE("HeliPlanEndsInMotionWhenAskedAndAtRestByDefault") {
+  if (sanitizedRun()) return;
+  // heli_follow's problem as one plan (3 s from rest on the ground to the point goal): end_at_rest = false leaves the
+  // last segment's twist free, so the plan arrives moving; the default keeps the plan problem's rest in hover.
+  double speed[2] = {0.0, 0.0};
+  for (int rest = 0; rest < 2; ++rest) {
+    const std::string csv = testOut(rest ? "heli_point_rest.csv" : "heli_point_moving.csv");
+    const HeadlessResult r = runPlan(problemFile("heli_follow"),
+                                     {"end_at_rest=" + std::string(rest ? "true" : "false"), "weight_track=0"}, csv,
+                                     csv + ".inputs");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const CsvTable t = readCsv(csv);
+    const size_t lastSegment = t.rows.size() - 2;  // node N-1's row holds segment N-1's twist
+    speed[rest] = std::hypot(t.at(lastSegment, "v_x"), t.at(lastSegment, "v_y"), t.at(lastSegment, "v_z"));
+    CHECK(std::abs(t.at(t.rows.size() - 1, "z") - 8.0) < 0.05);
+  }
+  MESSAGE("last segment's speed: " << speed[0] << " m/s moving, " << speed[1] << " m/s at rest");
+  CHECK(speed[0] > 3.0);  // measured 7.7 m/s
+  CHECK(speed[1] == 0.0);
 }
 
 TEST_CASE("MpcHelicopterPadGoalIsNotMovable") {

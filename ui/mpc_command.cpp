@@ -115,6 +115,13 @@ std::vector<GoalPoint> loadGoalTrack(const std::string& path) {
   return out;
 }
 
+// The track's velocity from line i to the next (the goal's motion the controller anticipates); 0 after the last line.
+std::vector<double> trackVelocity(const std::vector<GoalPoint>& goals, size_t i) {
+  if (i + 1 >= goals.size() || !(goals[i + 1].t > goals[i].t)) return {0.0, 0.0};
+  const double dt = goals[i + 1].t - goals[i].t;
+  return {(goals[i + 1].x - goals[i].x) / dt, (goals[i + 1].y - goals[i].y) / dt};
+}
+
 ParamSet realVehicle(const PlanSetup& setup, const std::vector<std::string>& mismatch) {
   ParamSet p = setup.scene.params;
   for (const std::string& m : mismatch) {
@@ -180,8 +187,10 @@ int mpcCommand(const std::vector<std::string>& args) {
   };
   write(-1.0);
   for (long k = 0; k < steps; ++k) {
-    for (; nextGoal < goals.size() && goals[nextGoal].t <= k * h + 1e-12; ++nextGoal)
+    for (; nextGoal < goals.size() && goals[nextGoal].t <= k * h + 1e-12; ++nextGoal) {
       mpc.setGoal({{goalKeys[0], goals[nextGoal].x}, {goalKeys[1], goals[nextGoal].y}});
+      mpc.setGoalVelocity(trackVelocity(goals, nextGoal));
+    }
     const InputVector u = mpc.beforeStep(*scene, edited, k);
     const bool replanned = mpc.lastSolve().step == k;
     adopted += replanned && mpc.lastSolve().adopted;

@@ -27,6 +27,18 @@ DmocCosts::DmocCosts(const Nlp& base, DmocLayout layout, DmocCostOptions options
   if (options_.timeWeight > 0.0 && layout_.hIndex < 0)
     throw BadInput("plan: key 'weight_time' = " + formatNumber(options_.timeWeight) +
                    ": allowed only with free_time = 1 (the final time is fixed)");
+  requireWeight(options_.track, "weight_track");
+  if (options_.track > 0.0 && (layout_.hIndex >= 0 || layout_.tracked.empty()))
+    throw BadInput("plan: key 'weight_track' = " + formatNumber(options_.track) +
+                   ": allowed only with free_time = 0 and a goal to track (else 0)");
+}
+
+double DmocCosts::trackSum(const Eigen::VectorXd& x) const {
+  double s = 0.0;
+  for (size_t i = 0; i < layout_.tracked.size(); ++i)
+    for (size_t j = 0; j < layout_.tracked[i].size(); ++j)
+      s += std::pow(x[layout_.tracked[i][j]] - layout_.trackTargets[i][Eigen::Index(j)], 2);
+  return s;
 }
 
 void DmocCosts::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const {
@@ -64,6 +76,7 @@ double DmocCosts::objective(const Eigen::VectorXd& x) const {
     J += options_.terminalWeight * d * d;
   }
   if (options_.timeWeight > 0.0) J += options_.timeWeight * layout_.N * stepSize(x);
+  if (options_.track > 0.0) J += options_.track * layout_.h * trackSum(x);
   return J;
 }
 
@@ -82,6 +95,11 @@ Eigen::VectorXd DmocCosts::gradient(const Eigen::VectorXd& x) const {
   for (size_t i = 0; options_.terminalWeight > 0.0 && i < layout_.terminal.size(); ++i)
     g[layout_.terminal[i]] += 2.0 * options_.terminalWeight * (x[layout_.terminal[i]] - layout_.target[Eigen::Index(i)]);
   if (options_.timeWeight > 0.0) g[layout_.hIndex] += options_.timeWeight * layout_.N;
+  for (size_t i = 0; options_.track > 0.0 && i < layout_.tracked.size(); ++i)
+    for (size_t j = 0; j < layout_.tracked[i].size(); ++j) {
+      const int v = layout_.tracked[i][j];
+      g[v] += 2.0 * options_.track * layout_.h * (x[v] - layout_.trackTargets[i][Eigen::Index(j)]);
+    }
   return g;
 }
 
@@ -115,6 +133,8 @@ void DmocCosts::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen:
   }
   for (size_t i = 0; options_.terminalWeight > 0.0 && i < layout_.terminal.size(); ++i)
     add(layout_.terminal[i], layout_.terminal[i], objFactor * 2.0 * options_.terminalWeight);
+  for (size_t i = 0; options_.track > 0.0 && i < layout_.tracked.size(); ++i)  // Ipopt sums repeated entries
+    for (int v : layout_.tracked[i]) add(v, v, objFactor * 2.0 * options_.track * layout_.h);
 }
 
 }  // namespace varsim

@@ -21,6 +21,10 @@ struct DmocLayout {
   Eigen::VectorXd controlWeights;          // diagonal of W, one entry per entry of u_k, >= 0
   std::vector<int> terminal;               // variable indices the target fixes (bounds xL = xU = target)
   Eigen::VectorXd target;                  // their target values
+  // Reference tracking (a receding horizon following a moving goal): tracked[i] are variable indices (a node's
+  // position) drawn to trackTargets[i]; empty when the transcription offers none.
+  std::vector<std::vector<int>> tracked;
+  std::vector<Eigen::VectorXd> trackTargets;
 };
 
 struct DmocCostOptions {
@@ -29,10 +33,15 @@ struct DmocCostOptions {
   // + terminalWeight sum_i (x_i - target_i)^2 (one weight over mixed units: scale it to the problem).
   double terminalWeight = 0.0;
   double timeWeight = 0.0;      // + timeWeight N h: the final time (needs hIndex >= 0), >= 0
+  // + track h sum_i |x[tracked[i]] - trackTargets[i]|^2 (>= 0; needs a fixed h and tracked entries): a running cost
+  // that pulls every node towards the goal's predicted path, where a terminal penalty alone lets a re-planned
+  // horizon put off the approach to the end of a horizon that never comes.
+  double track = 0.0;
 };
 
-// `base` must outlive the wrapper. Throws BadInput naming the key (weight_smooth, terminal_weight, weight_time)
-// on a negative or non-finite weight, or a time weight without a free h.
+// `base` must outlive the wrapper. Throws BadInput naming the key (weight_smooth, terminal_weight, weight_time,
+// weight_track) on a negative or non-finite weight, a time weight without a free h, or tracking with a free h or
+// nothing to track.
 class DmocCosts : public Nlp {
  public:
   DmocCosts(const Nlp& base, DmocLayout layout, DmocCostOptions options);
@@ -63,6 +72,7 @@ class DmocCosts : public Nlp {
   double difference(const Eigen::VectorXd& x, int k, size_t j) const;                      // d_kj
   double smoothSum(const Eigen::VectorXd& x) const;                                        // S
   double powerOfStep(double h) const { return layout_.controlsAreNodes ? h * h * h : h; }  // h^p
+  double trackSum(const Eigen::VectorXd& x) const;  // sum_i |x[tracked[i]] - trackTargets[i]|^2
   const Nlp& base_;
   DmocLayout layout_;
   DmocCostOptions options_;

@@ -164,8 +164,12 @@ void HeliDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd&
   xL.segment<3>(0).setZero(), xU.segment<3>(0).setZero();
   xL.segment<3>(3) = xU.segment<3>(3) = s.start.x;
   xL.segment<4>(12) = xU.segment<4>(12) = u0;
-  xL.segment<4>(kBlock * (N - 1) + 12) = xU.segment<4>(kBlock * (N - 1) + 12) = uTrim_;  // lands in trim, stays
-  xL.segment<6>(kBlock * (N - 1) + 6).setZero(), xU.segment<6>(kBlock * (N - 1) + 6).setZero();
+  if (s.endAtRest) {
+    xL.segment<4>(kBlock * (N - 1) + 12) = xU.segment<4>(kBlock * (N - 1) + 12) = uTrim_;  // lands in trim, stays
+    xL.segment<6>(kBlock * (N - 1) + 6).setZero(), xU.segment<6>(kBlock * (N - 1) + 6).setZero();
+  } else {
+    xU[kBlock * N + 5] = s.ceiling;  // the last node is reached in flight: under the ceiling like the others
+  }
   xL.segment<3>(kBlock * N).setZero(), xU.segment<3>(kBlock * N).setZero();
   xL.segment<3>(kBlock * N + 3) = xU.segment<3>(kBlock * N + 3) = s.target.x;
 
@@ -199,7 +203,7 @@ Eigen::VectorXd HeliDmoc::initialGuess() const {
         k == 0
             ? Eigen::Vector4d(Eigen::Vector4d(s.u0.collective, s.u0.yaw, s.u0.pitch, s.u0.roll).cwiseQuotient(uScale_))
             : uTrim_;
-    if (k == N - 1) continue;  // at rest on the last segment
+    if (k == N - 1 && s.endAtRest) continue;  // at rest on the last segment
     // xi from the guess's own poses: eq. (9) on SO(3)xR^3 holds exactly (tau^-1 of the relative rotation, v = R^T
     // dx/h).
     const Matrix3d dR = Rbar_[k].transpose() * Rbar_[k + 1];
@@ -218,6 +222,11 @@ DmocLayout HeliDmoc::layout() const {
   l.controlWeights = W_;
   for (int i = 0; i < 6; ++i) l.terminal.push_back(kBlock * spec_.N + i);
   l.target = (Eigen::VectorXd(6) << 0.0, 0.0, 0.0, spec_.target.x).finished();
+  for (size_t k = 1; k < spec_.trackTargets.size() && int(k) <= spec_.N; ++k) {
+    const int o = kBlock * int(k) + 3;
+    l.tracked.push_back({o, o + 1, o + 2});
+    l.trackTargets.push_back(spec_.trackTargets[k]);
+  }
   return l;
 }
 

@@ -19,7 +19,7 @@
 // scene's penalty contact is exactly zero, so the rows equal the scene's step; dynResidual() evaluates them with the
 // contact term on (the scene's full wrench) to show it. Fixed: node 0 (pose, xi(0), u_0 = the scene's start
 // actuators), node N (pose resting on the pad), xi_{N-1} = 0 and u_{N-1} = trim (hover, no tilt, no tail force):
-// the vehicle touches down at node N-2 and stays at rest (node velocity 0). Nodes 1, N-2, N-1 have no clearance rows:
+// the vehicle touches down at node N-2 and stays at rest (node velocity 0); endAtRest = false frees xi_{N-1}, u_{N-1}. Nodes 1, N-2, N-1 have no clearance rows:
 // they are fixed by the data (node 1 = node 0 at rest, N-2 = N-1 = N) and an inequality that holds with equality at
 // every feasible point has no interior (Ipopt stalls on it).
 #pragma once
@@ -65,6 +65,12 @@ struct HeliDmocSpec {
   // The end pose is not fixed (a terminal penalty, DmocCosts): nodes N-2..N get clearance rows too, since the data no
   // longer rest them on the pad (their contact points would otherwise be free to sink into the ground).
   bool freeEnd = false;
+  // false: xi_{N-1} and u_{N-1} are free (within the actuator limits) instead of rest in trim, and nodes N-2..N get
+  // clearance rows: a receding horizon (plan/mpc_controller.h) must be allowed to end moving, or every plan brakes
+  // for a goal that has moved on by the next re-plan.
+  bool endAtRest = true;
+  // Nodes 1..N drawn to these positions by DmocCosts' tracking term (layout().tracked); empty: none.
+  std::vector<Vector3d> trackTargets;
 };
 
 // One bounding sphere of the airframe with its rotor disc at any tilt in range and the tail rotor.
@@ -125,8 +131,8 @@ class HeliDmoc : public Nlp {
   int rateRow0() const { return numDynamics(); }
   int clearanceRow0() const { return rateRow0() + 4 * (spec_.N - 1); }
   int rowsPerNode() const;
-  // Nodes 2..N-3 have clearance rows (N-2..N rest on the pad by the data); with a free end (freeEnd) 2..N.
-  int lastClearanceNode() const { return spec_.freeEnd ? spec_.N : spec_.N - 3; }
+  // Nodes 2..N-3 have clearance rows (N-2..N rest on the pad by the data); with a free end or one in motion 2..N.
+  int lastClearanceNode() const { return spec_.freeEnd || !spec_.endAtRest ? spec_.N : spec_.N - 3; }
 
   HeliDmocSpec spec_;
   Helicopter heli_;

@@ -125,9 +125,10 @@ struct HeliRow {
 // heli_follow for `seconds`: the MPC (horizon 30 = 3 s at h = 0.1, budget `iterations`) or the flight assist with
 // the path pilot (engine/control/heli_path_pilot.h) following the goal itself (its position 0.2 s ahead, velocity,
 // heading along it). Wall clearance: every bounding sphere of the plan's (defaultSpheres) to every canyon rock.
-HeliRow heliFollow(bool mpcOn, int iterations, double seconds) {
+HeliRow heliFollow(bool mpcOn, int iterations, double seconds, const std::vector<std::string>& sets = {},
+                   bool anticipate = true) {
   const std::string dir = std::string(VARSIM_SOURCE_DIR) + "/assets/problems/";
-  const PlanSetup setup = loadPlanProblem(dir + "heli_follow.json");
+  const PlanSetup setup = loadPlanProblem(dir + "heli_follow.json", sets);
   const GoalTrack track = loadTrack(dir + "heli_follow_goals.csv");
   MpcSettings settings;
   settings.horizon = 30;
@@ -166,6 +167,7 @@ HeliRow heliFollow(bool mpcOn, int iterations, double seconds) {
     InputVector u;
     if (mpcOn) {
       mpc.setGoal({{"target_x", goal.x()}, {"target_y", goal.y()}});
+      if (anticipate) mpc.setGoalVelocity({gv.x(), gv.y()});  // as varsim mpc does from the goal track
       const std::clock_t c0 = std::clock();
       u = mpc.beforeStep(*scene, edited, k);
       const double cpuMs = 1e3 * double(std::clock() - c0) / CLOCKS_PER_SEC;
