@@ -70,6 +70,10 @@ class MpcController {
 
   const MpcSolve& lastSolve() const { return last_; }
   int periodSteps() const { return periodSteps_; }
+  // The adopted plan (the app's autopilot applies and draws it from its worker's copy): its controls as the scene's
+  // input events and sticks, local step 0 = physics step planStep(); planStep() < 0 before the first adopted plan.
+  const InputTrack& plannedInputs() const { return track_; }
+  long planStep() const { return planStep_; }
   int solves() const { return solves_; }
   int staleSolves() const { return stale_; }  // re-plans not adopted
   int restartsTaken() const { return restartsTaken_; }  // re-plans that adopted the cold solve over the warm one
