@@ -24,6 +24,7 @@
 #include "ui/app/app_frame.h"
 #include "ui/app/clipped_text.h"
 #include "ui/app/app_state.h"
+#include "ui/app/autopilot_ui.h"
 #include "ui/app/app_window.h"
 #include "ui/app/panels.h"
 #include "ui/core/app_options.h"
@@ -122,6 +123,8 @@ int runInteractive(AppState& app) {
 // N frames at exactly 1/60 s of simulated wall time each (independent of how long they take), then
 // a PNG of the last frame. The image is what the Xvfb smoke tests inspect.
 int runSmokeTest(AppState& app, const AppOptions& o) {
+  // The Autopilot waits for each re-plan here (synchronous): the run is the closed loop of `varsim mpc`.
+  if (o.autopilot && !engageAutopilot(app, o.autopilotX, o.autopilotY, true)) return 2;
   for (int f = 0; f < o.frames; ++f) {
     glfwPollEvents();
     runAppFrame(app, 1.0 / 60.0);
@@ -143,6 +146,7 @@ int runSmokeTest(AppState& app, const AppOptions& o) {
     glfwSwapBuffers(app.window);
   }
   saveRecording(app);
+  if (o.autopilot) std::fprintf(stderr, "varsim: %s\n", autopilotReport(app).c_str());
   std::fprintf(stderr, "varsim: smoke test %s: %d frames, %ld steps, t=%.4g s, screenshot %s%s\n",
                app.driver.sceneName().c_str(), o.frames, app.driver.step(), app.driver.scene().time(),
                o.screenshot.c_str(), app.driver.diverged() ? (" (" + app.driver.divergedMessage() + ")").c_str() : "");

@@ -18,6 +18,7 @@
 #include "render/screenshot.h"
 #include "render/subject_framing.h"
 #include "ui/app/app_state.h"
+#include "ui/app/autopilot_ui.h"
 #include "ui/app/keyboard.h"
 #include "ui/app/panel_redraw_check.h"
 #include "ui/app/panels.h"
@@ -252,6 +253,7 @@ int runAppFrame(AppState& app, double wallDt) {
   if (app.driver.loaded()) {
     handleCameraMouse(app);
     planBeforeStep(app);  // a finished solve; a touched control takes over from a played plan
+    autopilotBeforeStep(app);  // goal keys; a touched control, reset or step back ends the autopilot
     if (!threaded) {
       app.frameCosts.add(FramePhase::OtherUi, phase.lap());
       steps = app.driver.frame(wallDt);
@@ -267,6 +269,7 @@ int runAppFrame(AppState& app, double wallDt) {
     flushVideoRecording(app);  // the frames this frame's steps produced (video_recording.h)
     buildDrawList(app);
     addPlanDrawing(app);
+    addAutopilotDrawing(app);
     app.frameCosts.add(FramePhase::DrawList, phase.lap());
     app.camera.update(app.drawList.camera, float(wallDt));
     frameViewIfDue(app);

@@ -43,7 +43,8 @@ bool AppState::loadScene(const std::string& name, const ParamSet& params) {
 void AppState::onSceneLoaded() {
   const std::string& name = driver.sceneName();
   live.configure(driver.controls(), bindingsFor(settings, name, driver.controls()));
-  driver.setLiveInput(&live);
+  if (autopilot.active()) autopilot.disengage();  // its plans belong to the scene it was engaged on
+  driver.setLiveInput(&autopilotInput);
   if (driver.replaying()) driver.stopReplay();
   if (std::string summary; videoRecording.active()) {  // a video holds one scene, as an input recording does
     const bool ok = endVideoRecording(*this, summary);

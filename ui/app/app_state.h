@@ -18,6 +18,8 @@
 #include "ui/app/ui_snapshot.h"
 #include "ui/app/video_recording.h"
 #include "ui/app/study_panel.h"
+#include "ui/core/autopilot.h"
+#include "ui/core/autopilot_input.h"
 #include "ui/core/background_job.h"
 #include "ui/core/frame_phases.h"
 #include "ui/core/frame_stats.h"
@@ -90,6 +92,10 @@ struct AppState {
   std::string openDir;         // the directory that window lists
   std::string openPath;        // its path entry
   PlanPanelState plan;  // the Plan panel (scenes with a plan problem): its worker, plan and Play (plan_panel.h)
+  // The Autopilot (MPC) (ui/app/autopilot_ui.h): its worker re-plans; its input replaces the devices' while it flies.
+  Autopilot autopilot;
+  AutopilotInput autopilotInput{driver, autopilot, live};
+  long autopilotSeenStep = -1;  // the driver's step at the last frame (a smaller one: reset or step back)
 
   // The physics worker (app_frame.h): while it runs a frame's steps, the main thread touches only
   // the draw list, camera, renderer and ImGui's draw data. Destroyed first (declared last): it

@@ -49,6 +49,7 @@ void drawHelpMenu(AppState& app) {
   }
   docsItem(app, "Getting started", "getting-started.md");
   docsItem(app, "Planning (the Plan panel)", "planning.md");
+  docsItem(app, "Autopilot (MPC)", "app-autopilot.md");
   docsItem(app, "Integrator study (F4)", "study.md");
   docsItem(app, "Numerics", "numerics.md");
   docsItem(app, "Command line", "cli.md");

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include "ui/app/app_state.h"
+#include "ui/app/autopilot_ui.h"
 #include "ui/core/speed_ladder.h"
 #include "ui/input/key_names.h"
 
@@ -75,6 +76,9 @@ void handleShortcuts(AppState& app) {
         break;
       case GLFW_KEY_C:
         if (!e.repeat && d.loaded()) app.setFollow(!app.camera.follow);
+        break;
+      case GLFW_KEY_M:
+        if (!e.repeat && d.loaded()) toggleAutopilot(app);
         break;
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD: d.setSpeed(fasterSpeed(d.speed())); break;

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "ui/app/app_state.h"
+#include "ui/app/autopilot_ui.h"
 #include "ui/app/panels.h"
 
 namespace varsim {
@@ -47,6 +48,8 @@ void drawHud(AppState& app) {
     if (!keys.empty() && !d.replaying()) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "keys: %s", keys.c_str());
     if (const std::string plan = planHudLine(app); !plan.empty())  // input source: plan or live (plan_panel.h)
       ImGui::TextColored(ImVec4(0.4f, 0.9f, 1, 1), "%s", plan.c_str());
+    if (const std::string pilot = autopilotHudLine(app); !pilot.empty())  // the Autopilot's last re-plan
+      ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.9f, 1), "%s", pilot.c_str());
     for (const auto& line : app.drawList.hud) ImGui::TextWrapped("%s", line.c_str());
     if (const EnergyMonitor& e = d.energyMonitor(); e.flagged())  // energy_monitor.h; latched until reset
       ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "ENERGY GAIN up to %+.3g J without input, since t = %.3f s",
@@ -155,6 +158,8 @@ void drawHelpOverlay(AppState& app) {
       {"Ctrl+Q", "quit (saves settings and a --record file; so do the close button and Ctrl+C)"},
       {"Home", "reset view: frame the whole scene again (the scene's default camera)"},
       {"C", "follow the subject on / off: behind a vehicle or sleigh, centred on the orbiting body"},
+      {"M", "Autopilot (MPC) on / off: car and helicopter fly to a goal; any control takes them back"},
+      {"T/G, F/H", "with the autopilot on: move its goal along world x, y"},
       {"left drag", "orbit the camera"},
       {"right / middle drag", "pan"},
       {"wheel", "zoom"},

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "ui/app/app_state.h"
+#include "ui/app/autopilot_ui.h"
 #include "ui/app/label_fit.h"
 #include "ui/app/panels.h"
 
@@ -153,6 +154,11 @@ void drawMainMenu(AppState& app) {
     if (ImGui::MenuItem("Step", ".")) { d.setPaused(true); d.stepOnce(); }
     if (ImGui::MenuItem("Step back", ",")) d.stepBack();
     if (ImGui::MenuItem("Reset", "Backspace")) app.resetScene();
+    if (ImGui::MenuItem("Autopilot (MPC)", "M", app.autopilot.active(), Autopilot::available(d.sceneName())))
+      toggleAutopilot(app);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("car, helicopter: model-predictive control re-plans 10 times a second towards a goal;\n"
+                        "T/G and F/H move the goal, any control takes the vehicle back");
     ImGui::Separator();
     // Off = --sync-physics: the steps run before the frame is drawn (for comparison; same trajectory).
     bool worker = app.physicsThread;

@@ -15,10 +15,9 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// The start keys startFrom writes come from the running state; every other preset key is a setting.
-bool isStartKey(const std::string& key) { return key.rfind("start_", 0) == 0 || key == "speed" || key == "steer"; }
-
 }  // namespace
+
+bool isStartKey(const std::string& key) { return key.rfind("start_", 0) == 0 || key == "speed" || key == "steer"; }
 
 PlanDefaults planDefaults(const std::string& scene) {
   PlanDefaults d;

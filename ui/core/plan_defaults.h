@@ -21,6 +21,10 @@ struct PlanDefaults {
   std::string note;             // why the preset could not be read, if so (the defaults are used)
 };
 
+// The start keys (start_*, speed, steer) plan/plan_endpoints' startFrom writes from the running state; every other
+// key of a preset's scene part is a setting.
+bool isStartKey(const std::string& key);
+
 // The defaults of `scene`'s plan problem (planPreset): throws BadInput if no problem plans for the scene.
 PlanDefaults planDefaults(const std::string& scene);
 
