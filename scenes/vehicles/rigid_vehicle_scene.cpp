@@ -101,6 +101,19 @@ double RigidVehicleScene::kineticEnergy() const {
   return kineticEnergyOfMomentum(inertia_, Vector6d(bodyMomentumAtNode() + 0.5 * lgvi_->stepSize() * nodeEndWrench_));
 }
 
+// The kinetic energy of the node momentum changes over a step by the trapezoidal work of the node forces plus
+// (h^2/8m)(|F_{k+1}|^2 - |F_k|^2) (lgvi_se3.h segmentWork; F: the force in the node momentum). The share of the
+// inputs, (h^2/8m)(|F|^2 - |F - F_in|^2), is booked with their work: a suction of 1e5 Pa on the boat's bottom
+// (4.8e5 N on 1200 kg at h = 1/60) reads +2.7 kJ in one step without it, flagged as energy from nowhere.
+// Translation on SO(3)xR^3 only, where the identity is exact; |F| is frame-invariant.
+double RigidVehicleScene::inputTelescoping() const {
+  if (!lgvi_ || lgvi_->options().group != LgviGroup::SO3xR3) return 0.0;
+  const Vector3d force = (nodeWrench_ + nodeEndWrench_).tail<3>();
+  const Vector3d other = force - nodeInputWrench_.tail<3>();
+  const double h = lgvi_->stepSize();
+  return h * h / (8.0 * inertia_.mass) * (force.squaredNorm() - other.squaredNorm());
+}
+
 Vector3d RigidVehicleScene::segmentVelocity() const {
   if (rk4_) return rk4_->pose().R * rk4_->xi().tail<3>();
   return lgvi_->pose().R * lgvi_->momentumBody().tail<3>() / inertia_.mass;
@@ -124,6 +137,7 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
       const se3::Pose gk = lgvi_->pose();
       const Vector6d fk = nodeWrench_;
       const double hBefore = lgvi_->stepSize();
+      const double telescopingBefore = inputTelescoping();
       ImplicitWrench fEnd;
       if (hasEndOfStepWrench())
         fEnd = [this](const se3::Pose& g, const Vector6d& xi, double t, ImplicitWrenchJacobian* jac) {
@@ -142,8 +156,9 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
                   0.5 * lgvi_->stepSize() * se3::spatialMomentum(lgvi_->pose(), nodeWrench_) -
                   0.5 * hBefore * se3::spatialMomentum(gk, fk);
       const Vector6d inputNext = inputWrench(lgvi_->pose(), lgvi_->xi(), lgvi_->time());
-      inputWork_ += lgvi_->segmentWork(nodeInputWrench_, inputNext);
+      const double trapezoid = lgvi_->segmentWork(nodeInputWrench_, inputNext);
       nodeInputWrench_ = inputNext;
+      inputWork_ += trapezoid + inputTelescoping() - telescopingBefore;
     } else {
       static constexpr double kWeights[4] = {1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0};
       int stage = 0;

@@ -45,8 +45,8 @@ class RigidVehicleScene : public Scene {
   bool usesLgvi() const { return lgvi_ != nullptr; }
   long sanitizedInputSteps() const { return sanitizedSteps_; }  // steps whose inputs had to be repaired
   // Work of inputWrench() since t = 0 (J): LGVI, sum of LgviSe3::segmentWork over the node input wrenches
-  // (the scheme's own work, so energy - inputWork only changes by dissipation and a bounded telescoping
-  // term); RK4, the RK4 quadrature of its power. A live edit that changes the node wrench books the jump of
+  // plus the inputs' share of the telescoping term (inputTelescoping; the scheme's own work, so energy -
+  // inputWork only changes by dissipation and, with SE(3) or torques, a bounded telescoping term); RK4, the RK4 quadrature of its power. A live edit that changes the node wrench books the jump of
   // the node kinetic energy here too. Part of the saved state.
   double inputWork() const override { return inputWork_; }
   // The body integrator's pose, velocity and (LGVI) mu^- in place (rigidBodyBlocks); the actuators are not included.
@@ -107,6 +107,7 @@ class RigidVehicleScene : public Scene {
 
  private:
   Vector6d bodyMomentumAtNode() const;
+  double inputTelescoping() const;  // the inputs' share of the node kinetic energy's telescoping term, J
 
   std::unique_ptr<LgviSe3> lgvi_;
   std::unique_ptr<Rk4RigidBody> rk4_;
