@@ -56,7 +56,10 @@ TEST_CASE("SceneHud: every scene shows at most four short lines") {
 
 TEST_CASE("SceneHud: rod scenes with ghosts and an unstable setting stay within four lines") {
   for (const char* name : {"ladder", "chain", "sleigh"}) {
-    auto scene = makeScene(name, {{"ghosts", "true"}, {"tau", "0"}});
+    auto scene = makeScene(name, {{"ghosts", "true"}});
+    ParamSet live = scene->params();
+    live.setFromString("tau", "0", "test");
+    scene->applyLive(live);  // the ladder and chain refuse a start below tau = 0.1 dt: reached live here
     const DrawList dl = drawAfterSteps(*scene, 20);
     checkHud(dl, name);
     bool ghosts = false, warning = false;

@@ -23,10 +23,13 @@ using floating::FloatingStepper;
 
 std::vector<ParamSpec> chainParams() {
   return {
-      ParamSpec::vector("masses", {1.0, 2.0, 1.0}, 0.0, 1e4, "kg", "masses of the left box, the base, the right box",
-                        true),
-      ParamSpec::vector("sizes", {0.8, 0.25, 0.25, 0.8, 0.5, 0.5, 0.8, 0.25, 0.25}, 0.0, 100.0, "m",
-                        "box edge lengths (x,y,z) of the left box, the base, the right box; laid out along x", true),
+      ParamSpec::vector("masses", {1.0, 2.0, 1.0}, 1e-6, 1e4, "kg",
+                        "masses of the left box, the base, the right box; from 1e-6 kg (ran 20 s with 1e-6 beside "
+                        "1e4; 5e-324 gave a singular inertia)"),
+      ParamSpec::vector("sizes", {0.8, 0.25, 0.25, 0.8, 0.5, 0.5, 0.8, 0.25, 0.25}, 1e-3, 100.0, "m",
+                        "box edge lengths (x,y,z) of the left box, the base, the right box; laid out along x; from 1e-3 m "
+                        "(every edge 1e-3 ran 20 s, also with omega 10,10,10 at dt 0.01; 2e-4 there and 1e-4 "
+                        "alone stopped in Newton at t = 0.65 s and 10.8 s)"),
       ParamSpec::vector("hinge_axes", {0.0, 0.0, 1.0, 0.0, 1.0, 0.0}, -1.0, 1.0, "",
                         "unit axes (base frame) of the left and the right hinge, 6 numbers"),
       ParamSpec::vector("joint_angles", {0.4, -0.6}, -3.14159265358979, 3.14159265358979, "rad", "initial r_1, r_2"),

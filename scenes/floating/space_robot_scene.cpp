@@ -28,13 +28,22 @@ constexpr double kSettle = 1.5;  // s: ease to the rest shape before the loops
 constexpr double kHold = 0.5;    // s: hold the rest shape after each loop (the arm comes to rest)
 constexpr double kLimit = 2.8;   // rad: joint reference limit of the manual mode
 
+// Lower bounds of the body keys: the floating chain's measured floors (1e-6 kg, 1e-3 m). Here every decade of a
+// mass down to 1e-300 kg and of a length down to 1e-100 m ran 10 s; 5e-324 kg and 1e-300 m gave singular inertias.
+std::string massHelp(const std::string& what) {
+  return what + "; from 1e-6 kg (ran 10 s down to 1e-300; 5e-324 gave a singular inertia)";
+}
+std::string sizeHelp(const std::string& what) {
+  return what + "; from 1e-3 m (ran 10 s down to 1e-100; 1e-300 gave a singular inertia)";
+}
+
 std::vector<ParamSpec> robotParams() {
   return {
-      ParamSpec::real("base_mass", 20.0, 0.0, 1e4, "kg", "satellite body mass", true),
-      ParamSpec::vector("base_size", {1.0, 1.0, 1.0}, 0.0, 100.0, "m", "satellite box edges", true),
-      ParamSpec::vector("link_masses", {3.0, 3.0, 2.0}, 0.0, 1e4, "kg", "arm link masses (shoulder, upper, fore)",
-                        true),
-      ParamSpec::vector("link_lengths", {0.6, 0.8, 0.8}, 0.0, 100.0, "m", "arm link lengths", true),
+      ParamSpec::real("base_mass", 20.0, 1e-6, 1e4, "kg", massHelp("satellite body mass")),
+      ParamSpec::vector("base_size", {1.0, 1.0, 1.0}, 1e-3, 100.0, "m", sizeHelp("satellite box edges")),
+      ParamSpec::vector("link_masses", {3.0, 3.0, 2.0}, 1e-6, 1e4, "kg",
+                        massHelp("arm link masses (shoulder, upper, fore)")),
+      ParamSpec::vector("link_lengths", {0.6, 0.8, 0.8}, 1e-3, 100.0, "m", sizeHelp("arm link lengths")),
       ParamSpec::vector("rest_angles", {0.0, -0.5, 1.0}, -kLimit, kLimit, "rad",
                         "rest shape r0: joints about base z, y, y (the loops start and end here)"),
       ParamSpec::real("max_rate", 1.0, 0.0, 5.0, "rad/s", "joint rate at full stick").setLive(),

@@ -32,6 +32,10 @@ std::vector<ParamSpec> bodyParamSpecs(double mass, const Vector3d& inertia, cons
 RigidBodyInertia inertiaFromParams(const ParamSet& params);
 // Scene validation: throws BadInput naming `inertia` and the violated triangle inequality.
 void validateBodyParams(const ParamSet& params);
+// A start whose first LGVI step has no root in Newton's reach is refused (BadInput naming dt, the start, the LGVI
+// options and the largest dt, halving, whose first step solves; `alternatives` is appended to that advice).
+// omega, dt and the LGVI keys are read from `params`, velocity and gravity when the scene has them.
+void checkFirstLgviStepSolves(const ParamSet& params, const std::string& alternatives);
 // (value - reference)/|reference|, or the plain difference when the reference is 0.
 double relativeChange(double value, double reference);
 

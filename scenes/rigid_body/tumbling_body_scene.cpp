@@ -23,7 +23,9 @@ std::vector<ParamSpec> tumblingParams() {
       1.0, {0.1, 0.4, 0.45}, {0.1, 10.0, 0.1},
       "principal moments J1,J2,J3 (T-handle-like: J1 << J2 < J3; J2 is the unstable axis)",
       "initial body angular velocity: a spin about axis 2 with a small perturbation");
-  specs.push_back(ParamSpec::real("dt", 0.1, 0.0, 1.0, "s", "time step of BOTH integrators (large on purpose)", true)
+  specs.push_back(ParamSpec::real("dt", 0.1, 0.0, 1.0, "s", "time step of BOTH integrators (large on purpose); refused when the LGVI's first step has no root Newton "
+                                    "reaches (large dt |omega|, a small newton_max_iter), naming the dt that solves it",
+                                    true)
                       .setLive()
                       .setLog());
   specs.push_back(ParamSpec::choice("ghost", "rk4", {"rk4", "rk2", "rk2i", "newmark", "newmark_so3xr3"},
@@ -239,7 +241,10 @@ VARSIM_REGISTER_SCENE(SceneInfo{
     "Standard columns (energy, L_*, p_*, pose, newton_iters, step_us) are the LGVI body's; *_rk4 the ghost's "
     "(the `ghost` baseline: rk4 by default, or rk2, rk2i, newmark).",
     tumblingParams,
-    validateBodyParams,
+    [](const ParamSet& p) {
+      validateBodyParams(p);
+      checkFirstLgviStepSolves(p, ", or group so3xr3");
+    },
     [](const ParamSet& p) -> std::unique_ptr<Scene> { return std::make_unique<TumblingBodyScene>(p); }});
 
 }  // namespace varsim

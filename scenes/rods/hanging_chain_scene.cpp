@@ -66,6 +66,6 @@ VARSIM_REGISTER_SCENE(SceneInfo{
     "A chain (rope) of up to 1000 rigid rods joined end to end by ball joints, pinned at the origin and released "
     "straight from an angle; the free end whips through the bottom. SPOOK keeps the joints within the compliance "
     "stretch at h = 1/60; the baselines can be run as ghosts.",
-    chainParams, nullptr, [](const ParamSet& p) { return std::make_unique<ChainScene>(p); }});
+    chainParams, validateRigidRodStart, [](const ParamSet& p) { return std::make_unique<ChainScene>(p); }});
 
 }  // namespace varsim

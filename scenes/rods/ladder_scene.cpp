@@ -49,7 +49,7 @@ VARSIM_REGISTER_SCENE(SceneInfo{
     "4N+1 ball joints, N closed loops, one corner pinned at the origin, released horizontally. SPOOK solves one sparse "
     "linear system per step; the whiplash at the free end reaches tens of m/s. Optional ghosts run RK4+Baumgarte and "
     "RATTLE side by side (both break down during whiplash at h = 1/60).",
-    ladderParams, nullptr, [](const ParamSet& p) { return std::make_unique<LadderScene>(p); }});
+    ladderParams, validateRigidRodStart, [](const ParamSet& p) { return std::make_unique<LadderScene>(p); }});
 
 RodScene::SpeedProfile LadderScene::speedProfile() const {
   const Eigen::VectorXd v = whiplashProfile();

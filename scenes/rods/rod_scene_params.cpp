@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/integrators/rigid_rod_spook.h"
+#include "engine/sim/errors.h"
 
 namespace varsim {
 
@@ -21,7 +22,9 @@ std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, 
           .setLog());
   p.push_back(ParamSpec::real("tau", defaultTau, 0.0, 10.0, "s",
                               "SPOOK stabilisation time τ in seconds (default 2h at dt = 1/60). It stays fixed in seconds "
-                              "when dt changes, so τ/h changes with it (dt = 1/120 makes the default 4h)")
+                              "when dt changes, so τ/h changes with it (dt = 1/120 makes the default 4h). Rigid-rod ladder and "
+                              "chain: tau tau_joints and tau tau_pins below 0.1 dt are refused (0.1 dt ran; 0.05 dt gained "
+                              "energy, 0 stopped within 1.5 s)")
                   .setLive());
   if (withGamma)
     p.push_back(ParamSpec::real("gamma", 1e-8, 0.0, 1.0, "s/kg", "SPOOK relaxation γ of the nonholonomic rows (Γ = γ/h)")
@@ -71,6 +74,39 @@ constexpr long kRelineariseDefault = 4;
 constexpr double kRodModelEpsilon = 1e-10;
 constexpr double kPaperEpsilon = 1e-8;  // seed 001 Sec. 6 (ERRATA: h = 1/60, ε = 1e-8, τ = 2h)
 
+// tau/h below which a rigid-rod start is refused. Measured (`varsim run`, rigid rods, dt = 1/60): tau/h = 0.1 and
+// 0.25 ran the chain and the ladder 10 s alone and 3 s with gravity 100 per axis, eps_pins 1e8, eps_joints 1e8,
+// rod_length 1e-4 or rod_mass 1e-6 (chain also angle pi, tip_mass 1e6, 1000 rods), unflagged; tau/h = 0.05 flagged
+// the chain with rod_length 1e-4 (0.048 did not: the edge is ragged), 0.0096 stopped it at step 5 and flagged the
+// ladder at 10 s; tau = 0 (the range end) stopped both at t = 1.2-1.5 s, tau_pins = 0 the chain at 2.96 s. The
+// director model's unit rows behave otherwise (tau_unit = 0 ran, 0.048 h stopped): not ruled.
+constexpr double kMinTauOverH = 0.1;
+
+void validateRigidRodStart(const ParamSet& p) {
+  if (p.choice("stepper") != "spook" || p.choice("rod_model") != "rigid") return;
+  // No sub-step rule at all: measured, the chain of 20 gained energy from t = 1.23 s (+60 J > 12.3 J), with
+  // gravity 100 per axis it came apart at 1.17 s, the chain of 1000 at 8.6 s, ladders N = 150 and 1000 at 4.9 and
+  // 3.3 s; max_turn = 0.03 or any max_chord > 0 (1e-9 to 0.1) ran the chain 3 s unflagged, also at gravity 100.
+  if (p.real("max_chord") == 0 && p.real("max_turn") == 0)
+    throw BadInput("key 'max_chord' = 0 with max_turn = 0: rigid rods without any sub-step rule gained energy or came "
+                   "apart (chain of 20 flagged at 1.2 s, ladders N = 150 and 1000 stopped at 4.9 and 3.3 s); "
+                   "max_chord > 0 (default 1e-4 m) or max_turn = 0.03 rad runs");
+  const double h = p.real("dt");
+  for (const char* group : {"joints", "pins"}) {
+    const std::string multiplier = std::string("tau_") + group;
+    if (!p.spec(multiplier)) continue;
+    const double tau = effectiveRelaxation(p, group).tau;
+    if (tau >= kMinTauOverH * h) continue;
+    throw BadInput("key 'tau' = " + p.valueText("tau") + " s with " + multiplier + " = " + p.valueText(multiplier) +
+                   ", dt = " + p.valueText("dt") + " s: the " + group + " rows' stabilisation time tau " +
+                   multiplier + " = " + formatNumber(tau) + " s is tau/h = " + formatNumber(tau / h) +
+                   ", below " + formatNumber(kMinTauOverH) +
+                   " (constraint oscillations undamped: tau = 0 stopped the chain and the ladder within 1.5 s, "
+                   "tau/h = 0.0096 at step 5, 0.05 gained energy; 0.1 ran); tau " + multiplier + " >= " +
+                   formatNumber(kMinTauOverH * h) + " s runs");
+  }
+}
+
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
                                       const char* rodModel, const char* solver) {
   std::vector<std::string> steppers{"spook", "rk4_baumgarte"};
@@ -96,7 +132,9 @@ std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bo
     p.push_back(ParamSpec::real("max_chord", 1e-4, 0.0, 0.1, "m",
                                 "rigid rods: a sub-step whose joint linearisation missed a rod end by more than this is "
                                 "redone shorter (adaptive sub-steps, down to dt/64; 0: off). The miss grows with the "
-                                "change of a rod's rotation rate within the step (whiplash), not with the rate itself"));
+                                "change of a rod's rotation rate within the step (whiplash), not with the rate itself. "
+                                "0 with max_turn = 0 (no sub-step rule) is refused on SPOOK: the chain of 20 gained "
+                                "energy from 1.2 s, ladders N = 150 and 1000 stopped at 4.9 and 3.3 s"));
     p.push_back(ParamSpec::integer("max_relinearise", kRelineariseDefault, 0, RigidRodSpook::kMaxRelinearise,
                                    "rigid rods: a sub-step that missed max_chord is first solved again with the joint "
                                    "rows linearised about the pose it reached, up to this many times (Newton on the rows "

@@ -36,6 +36,11 @@ DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon);
 // `max_turn` and its re-linearisations `max_relinearise` (scenes without them use the director model).
 // Default ε: 1e-10 with `rodModel` and joints (ladder, chain: stiff enough for their whiplash forces), else the paper's
 // 1e-8 (the sleigh's rows hold no whip).
+// Start rules of the rigid-rod ladder and chain on SPOOK: a sub-step rule (max_chord or max_turn > 0), and every
+// joints and pins row needs tau tau_g >= 0.1 dt
+// (kMinTauOverH; BadInput naming tau, the multiplier, dt and the tau that runs), at the start and for live edits.
+void validateRigidRodStart(const ParamSet& params);
+
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
                                       const char* rodModel = nullptr, const char* solver = "ldlt");
 
