@@ -135,6 +135,14 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   requireSceneValue(o, "contact", "implicit",
                     "drag and contact in the end-of-step wrench, as the transcription has them");
   requireSceneValue(o, "world", "canyon", "the target is a pad of the canyon world");
+  for (const char* key : {"wind", "push"})
+    if (p.vec3(key) != Vector3d::Zero())
+      throw BadInput(o.source + ": key '" + key + "' = " + p.valueText(key) +
+                     ": allowed 0,0,0 (the plan has no wind or pushes; varsim mpc --disturb gives them to the real "
+                     "vehicle only)");
+  if (p.real("gust_strength") != 0.0)
+    throw BadInput(o.source + ": key 'gust_strength' = " + p.valueText("gust_strength") +
+                   ": allowed 0 (the plan has no gusts; varsim mpc --disturb gives them to the real vehicle only)");
   HeliDmocSpec s;
   s.heli = helicopterSettingsFrom(p);
   s.lgvi = lgviOptionsFrom(p);

@@ -3,6 +3,7 @@
 // re-plans each period and writes its controls as input events, exactly as an input file's events would.
 #include "ui/mpc_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -22,11 +23,14 @@ namespace varsim {
 
 const char* const kMpcUsage =
     "usage: varsim mpc PROBLEM.json [--set key=value]... [--duration S] [--csv FILE] [--horizon N] [--period S]\n"
-    "       [--iterations K] [--restart S] [--cold] [--mismatch key=factor]... [--goal-track FILE] [--timings]\n"
+    "       [--iterations K] [--restart S] [--cold] [--mismatch key=factor]... [--disturb key=value]...\n"
+    "       [--push T,PX,PY,PZ]... [--goal-track FILE] [--timings]\n"
     "  closed loop: every --period s (default 0.1) the problem is re-solved over --horizon segments (default 60)\n"
     "  from the vehicle's measured state, warm-started (--cold: not), at most --iterations Ipopt iterations (30);\n"
     "  every --restart s (default 1, 0: never) a cold solve runs beside the warm one and the cheaper is adopted;\n"
     "  --mismatch m=1.2 gives the real vehicle 1.2 times the scene key m the controller believes;\n"
+    "  --disturb key=value sets a scene key on the real vehicle only (the helicopter's gust_strength, gust_seed,\n"
+    "  wind); --push T,PX,PY,PZ gives it the impulse (N s, world) at time T through its live key push;\n"
     "  --goal-track FILE: lines 't,x,y' (s, m) moving the goal (target_x/y, the boat's dock_x/y) from time t on.\n"
     "  CSV: the scene's columns, mpc_iterations, mpc_status (1 adopted, 0 stale: last feasible plan kept,\n"
     "  -1 no re-plan this step), goal_x, goal_y (goal_z: the helicopter's point), tracking_error (with a position\n"
@@ -39,9 +43,15 @@ struct GoalPoint {
   double t, x, y;
 };
 
+struct PushEvent {
+  double t;
+  std::string value;  // "px,py,pz"
+};
+
 struct MpcArgs {
   std::string problem, csvPath, goalPath;
-  std::vector<std::string> sets, mismatch;
+  std::vector<std::string> sets, mismatch, disturb;
+  std::vector<PushEvent> pushes;
   MpcSettings settings;
   double duration = 10.0;
   bool timings = false;
@@ -60,26 +70,38 @@ double number(const std::string& flag, const std::string& text, double lo, doubl
   return v;
 }
 
+// "T,PX,PY,PZ": the time (s, 0 to 3600) and the impulse vector as the push key's text (its range checked there).
+PushEvent parsePush(const std::string& text) {
+  const size_t comma = text.find(',');
+  if (comma == std::string::npos || std::count(text.begin(), text.end(), ',') != 3)
+    throw BadInput("--push '" + shortText(text) + "': allowed T,PX,PY,PZ (s, then N s)");
+  return {number("--push time", text.substr(0, comma), 0.0, 3600.0), text.substr(comma + 1)};
+}
+
 MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
   if (args.size() < 2) throw BadInput(kMpcUsage);
-  static const std::set<std::string> valued{"--set",     "--csv",        "--goal-track", "--mismatch", "--duration",
-                                            "--horizon", "--period",     "--iterations", "--restart"};
+  static const std::set<std::string> valued{"--set",     "--csv",    "--goal-track", "--mismatch", "--duration",
+                                            "--horizon", "--period", "--iterations", "--restart",  "--disturb",
+                                            "--push"};
   MpcArgs o;
   o.problem = args[1];
   FlagsSeen seen;  // the command-line rule of run, plan and study: single-valued flags once
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& flag = args[i];
-    if (flag != "--set" && flag != "--mismatch") seen.once(flag);
+    if (flag != "--set" && flag != "--mismatch" && flag != "--disturb" && flag != "--push") seen.once(flag);
     if (flag == "--cold") { o.settings.warmStart = false; continue; }
     if (flag == "--timings") { o.timings = true; continue; }
     if (!valued.count(flag))
       throw BadInput("unknown option '" + shortText(flag) +
                      "'; allowed --set, --csv, --duration, --horizon, --period, --iterations, --restart, --cold, "
-                     "--mismatch, --goal-track, --timings");
+                     "--mismatch, --disturb, --push, --goal-track, --timings");
     if (i + 1 >= args.size()) throw BadInput(flag + ": missing value; " + kMpcUsage);
     const std::string& value = args[++i];
-    if (flag == "--set" || flag == "--mismatch") seen.once(flag + " " + value.substr(0, value.find('=')) + "=");
+    if (flag == "--set" || flag == "--mismatch" || flag == "--disturb")
+      seen.once(flag + " " + value.substr(0, value.find('=')) + "=");
     if (flag == "--set") o.sets.push_back(value);
+    else if (flag == "--disturb") o.disturb.push_back(value);
+    else if (flag == "--push") o.pushes.push_back(parsePush(value));
     else if ((flag == "--csv" || flag == "--goal-track") && value.empty())
       throw BadInput(flag + ": empty path; allowed: a file path");
     else if (flag == "--csv") o.csvPath = value;
@@ -122,8 +144,14 @@ std::vector<double> trackVelocity(const std::vector<GoalPoint>& goals, size_t i)
   return {(goals[i + 1].x - goals[i].x) / dt, (goals[i + 1].y - goals[i].y) / dt};
 }
 
-ParamSet realVehicle(const PlanSetup& setup, const std::vector<std::string>& mismatch) {
+ParamSet realVehicle(const PlanSetup& setup, const std::vector<std::string>& mismatch,
+                     const std::vector<std::string>& disturb) {
   ParamSet p = setup.scene.params;
+  for (const std::string& d : disturb) {
+    const size_t eq = d.find('=');
+    if (eq == std::string::npos) throw BadInput("--disturb '" + shortText(d) + "': allowed key=value");
+    p.setFromString(d.substr(0, eq), d.substr(eq + 1), "--disturb");
+  }
   for (const std::string& m : mismatch) {
     const size_t eq = m.find('=');
     if (eq == std::string::npos) throw BadInput("--mismatch '" + shortText(m) + "': allowed key=factor");
@@ -152,8 +180,10 @@ int mpcCommand(const std::vector<std::string>& args) {
   if (!o.goalPath.empty() && goalKeys.empty())
     throw BadInput("--goal-track: the goal of scene '" + setup.scene.scene + "' is not a position the track can move");
   const std::vector<GoalPoint> goals = o.goalPath.empty() ? std::vector<GoalPoint>{} : loadGoalTrack(o.goalPath);
-  ParamSet edited = realVehicle(setup, o.mismatch);
+  ParamSet edited = realVehicle(setup, o.mismatch, o.disturb);
   const std::unique_ptr<Scene> scene = SceneRegistry::create(setup.scene.scene, edited);
+  if (!o.pushes.empty() && !edited.spec("push"))
+    throw BadInput("--push: scene '" + setup.scene.scene + "' has no key 'push'");
   const double h = scene->dt();
   const long steps = std::lround(o.duration / h);
   const int cx = columnOf(*scene, "x"), cy = columnOf(*scene, "y");
@@ -191,6 +221,10 @@ int mpcCommand(const std::vector<std::string>& args) {
       mpc.setGoal({{goalKeys[0], goals[nextGoal].x}, {goalKeys[1], goals[nextGoal].y}});
       mpc.setGoalVelocity(trackVelocity(goals, nextGoal));
     }
+    for (const PushEvent& p : o.pushes)  // the real vehicle is pushed; the controller only sees where it went
+      if (std::lround(p.t / h) == k || std::lround(p.t / h) + 1 == k)  // then back to 0: the next push acts too
+        applyInputEvent(*scene, setup.scene.scene, edited,
+                        {k, InputEvent::Kind::Param, "push", std::lround(p.t / h) == k ? p.value : "0,0,0", "--push"});
     const InputVector u = mpc.beforeStep(*scene, edited, k);
     const bool replanned = mpc.lastSolve().step == k;
     adopted += replanned && mpc.lastSolve().adopted;

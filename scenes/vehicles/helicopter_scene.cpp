@@ -10,6 +10,7 @@
 #include "engine/models/helicopter.h"
 #include "engine/models/helicopter_world.h"
 #include "engine/models/rigid_body.h"
+#include "engine/models/wind_gusts.h"
 #include "engine/sim/errors.h"
 #include "scenes/rigid_body/free_body_sim.h"
 #include "scenes/vehicles/helicopter_setup.h"
@@ -75,6 +76,18 @@ std::vector<ParamSpec> helicopterParams() {
           .setLive(),
       ParamSpec::real("drag_linear", 80.0, 0.0, 1e6, "N s/m", "linear aerodynamic drag: force -c v").setLive(),
       ParamSpec::real("drag_angular", 1500.0, 0.0, 1e7, "N m s/rad", "rotational drag: torque -c omega").setLive(),
+      ParamSpec::vector("wind", {0.0, 0.0, 0.0}, -50.0, 50.0, "m/s",
+                        "steady wind (world): drag force -drag_linear (v - wind - gust)")
+          .setLive(),
+      ParamSpec::real("gust_strength", 0.0, 0.0, 20.0, "m/s",
+                      "seeded gusts added to the wind: linear between samples 1 s apart, horizontal components "
+                      "normal with this standard deviation, vertical 0.3 of it (0: none)")
+          .setLive(),
+      ParamSpec::integer("gust_seed", 1, 0, 2147483647, "which gust sequence (same seed, same gusts)").setLive(),
+      ParamSpec::vector("push", {0.0, 0.0, 0.0}, -1e5, 1e5, "N s",
+                        "an impulse (world, at the centre of mass) given over the next step whenever the value "
+                        "changes to a non-zero one (set at the start: added to the start velocity)")
+          .setLive(),
       ParamSpec::boolean("assist", true, "flight assist: attitude, altitude and heading hold from the sticks")
           .setLive(),
       ParamSpec::vector("actuator_max", {12000.0, 2000.0, 0.25}, 0.0, 1e6, "N, N, rad",
@@ -174,6 +187,11 @@ class HelicopterScene : public RigidVehicleScene {
     actuators_ = assistOn_ ? assist_.command(heli_, g0, xi0.head<3>(), params.vec3("start_velocity"), StickCommand{},
                                              RotorState{}, 0.0, assistState_)
                            : heldActuators(StickCommand{});
+    readDisturbances(params);
+    // A push set at the start is part of the start velocity (the start node's wrench would enter only by half,
+    // mu^-_0 = II xi(0) - (h/2) f_0, and a step's work bookkeeping starts after it).
+    if (lastPush_ != Vector3d::Zero()) xi0.tail<3>() += g0.R.transpose() * lastPush_ / params.real("mass");
+    pushForce_.setZero();
     startBody(principalInertia(params.real("mass"), params.vec3("inertia")), g0, xi0);
   }
 
@@ -204,6 +222,7 @@ class HelicopterScene : public RigidVehicleScene {
     const bool on = params.flag("assist");
     if (on && !assistOn_) assistState_.engaged = false;  // re-engage on the current altitude/heading
     assistOn_ = on;
+    readDisturbances(params);
     applyIntegratorOptions();
     refreshNodeWrench();
   }
@@ -212,8 +231,8 @@ class HelicopterScene : public RigidVehicleScene {
 
  protected:
   // Node wrench f_k: gravity and rotor controls (explicit contact: also drag and contact, the old baseline).
-  Vector6d vehicleWrench(const se3::Pose& g, const Vector6d& xi, double /*t*/) const override {
-    Vector6d f = heli_.gravityWrench(g.R) + heli_.controlWrench(actuators_);
+  Vector6d vehicleWrench(const se3::Pose& g, const Vector6d& xi, double t) const override {
+    Vector6d f = heli_.gravityWrench(g.R) + heli_.controlWrench(actuators_) + disturbanceWrench(g, t);
     if (!implicit_) f += dissipativeWrench(g, xi, nullptr);
     return f;
   }
@@ -224,8 +243,8 @@ class HelicopterScene : public RigidVehicleScene {
                            ImplicitWrenchJacobian* jac) const override {
     return dissipativeWrench(g, xi, jac);
   }
-  Vector6d inputWrench(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/) const override {
-    return heli_.controlWrench(actuators_);  // thrust and tail rotor: the only energy sources
+  Vector6d inputWrench(const se3::Pose& g, const Vector6d& /*xi*/, double t) const override {
+    return heli_.controlWrench(actuators_) + disturbanceWrench(g, t);  // rotors, wind and pushes: the energy sources
   }
 
   void updateActuators(double h, const InputVector& in) override {
@@ -234,6 +253,7 @@ class HelicopterScene : public RigidVehicleScene {
                                                           actuators_, h, assistState_)
                                         : heldActuators(sticks_);
     actuators_ = heli_.advanceActuators(actuators_, target, h);
+    pushForce_.setZero();  // a push acts over the one step after it was set
   }
 
   double potentialEnergy() const override {  // gravity and the elastic energy of the penalty contact
@@ -287,6 +307,22 @@ class HelicopterScene : public RigidVehicleScene {
     return heli_.clampToLimits(a);
   }
 
+  // The wind's and a push's force (world, at the centre of mass) as a body wrench: the wind enters the drag
+  // -c (v - w) as its explicit part c w (the -c v part stays in the implicit drag), the push as push / h for one step.
+  Vector6d disturbanceWrench(const se3::Pose& g, double t) const {
+    const Vector3d force = heli_.settings().dragLinear * (wind_ + gustVelocity(gusts_, t)) + pushForce_;
+    Vector6d f = Vector6d::Zero();
+    f.tail<3>() = g.R.transpose() * force;
+    return f;
+  }
+  void readDisturbances(const ParamSet& p) {
+    wind_ = p.vec3("wind");
+    gusts_ = {p.real("gust_strength"), std::uint64_t(p.integer("gust_seed")), 1.0};
+    const Vector3d push = p.vec3("push");
+    if (push != lastPush_ && push != Vector3d::Zero()) pushForce_ = push / p.real("dt");
+    lastPush_ = push;
+  }
+
   // Drag (-c_w omega, -c_v v) and contact (engine/models/helicopter_world.h: the planner uses the same function).
   Vector6d dissipativeWrench(const se3::Pose& g, const Vector6d& xi, ImplicitWrenchJacobian* jac) const {
     return helicopterDissipativeWrench(heli_, hasWorld_ ? &world_ : nullptr, contact_, g, xi, jac ? &jac->dPose : nullptr,
@@ -310,6 +346,8 @@ class HelicopterScene : public RigidVehicleScene {
   bool implicit_ = true;  // drag and contact in the end-of-step wrench (contact=implicit with the LGVI)
   HelicopterWorld world_;
   ContactSettings contact_;
+  Vector3d wind_ = Vector3d::Zero(), lastPush_ = Vector3d::Zero(), pushForce_ = Vector3d::Zero();
+  GustSettings gusts_;
 };
 
 void HelicopterScene::draw(DrawList& out) const {
