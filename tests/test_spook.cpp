@@ -329,3 +329,29 @@ TEST_CASE("spook: a values-only ConstraintJacobian gives the full one's values a
   CHECK(values.matrix().nonZeros() == 0);
   CHECK_THROWS_AS(values.evaluate(s.q, s.t), std::logic_error);
 }
+
+TEST_CASE("spook: stepInto gives step's result bit for bit, leaves its start as it was and needs two states") {
+  for (const bool predicted : {false, true}) {
+    CAPTURE(predicted);
+    Ladder ladder(LadderConfig{6});
+    SpookConfig config;
+    config.predictedLinearisation = predicted;
+    SpookStepper inPlace(ladder.system(), config), into(ladder.system(), config);
+    MechanicalState a = ladder.system().initialState(), from = a, to;
+    for (int k = 0; k < 40; ++k) {
+      const MechanicalState start = from;
+      inPlace.step(inPlace.beginStep(a, 1.0 / 60), a);
+      into.stepInto(into.beginStep(from, 1.0 / 60), from, to);
+      CHECK(from.q == start.q);  // the start untouched
+      CHECK(from.v == start.v);
+      REQUIRE(to.q == a.q);
+      REQUIRE(to.v == a.v);
+      CHECK(to.t == a.t);
+      CHECK(to.step == a.step);
+      CHECK(into.multipliers() == inPlace.multipliers());
+      std::swap(from, to);
+    }
+    const SpookFrameStart start = into.beginStep(from, 1.0 / 60);
+    CHECK_THROWS_AS(into.stepInto(start, from, from), BadInput);
+  }
+}

@@ -53,20 +53,20 @@ double RigidRodSpook::overshoot(double hs, double chord, double first) const {
   return r;
 }
 
-// One sub-step of size hs from before_ (= twist_ on entry), retrodicted over hb, the sub-step that led to it
+// One sub-step of size hs from before_ into twist_, retrodicted over hb, the sub-step that led to it
 // (SpookStepper::beginStep; 0: unknown): the first solve about q_k ⊕ hs v_k — Newton's step
 // from v_k at the carried joint forces once there are any (rigid_rod_spook.h), else the solve with the forces'
 // directions frozen there (K = 0: always) — then the re-linearisations if its miss is within reach. Returns
 // the end miss of the solve kept (m, about the q̃ SpookStepper already retracted for it; 0 without maxChord);
 // `first` receives the first solve's.
 double RigidRodSpook::subStep(double hs, double hb, double& first) {
-  const SpookFrameStart start = spook_.beginStep(twist_, hs, hb);  // g_k, ğ, D, f: once for all its solves
-  if (newtonFirst() && haveNextForce_) {                           // Newton's first solve (rigid_rod_spook.h)
-    guessImpulse_ = hs * nextForce_;  // at q̃ = q_k ⊕ hs v_k, which beginStep retracted (its predictedPose)
-    model_.rotationStiffness(spook_.predictedPose(), guessImpulse_, hs, twist_.t, shift_);
-    spook_.step(start, twist_, &twist_.v, &shift_);  // ṽ = v_k itself: that q̃ is re-used, no copy to compare
+  const SpookFrameStart start = spook_.beginStep(before_, hs, hb);  // g_k, ğ, D, f: once for all its solves
+  if (newtonFirst() && carriedForce_) {                             // Newton's first solve (rigid_rod_spook.h)
+    guessImpulse_ = hs * *carriedForce_;  // at q̃ = q_k ⊕ hs v_k, which beginStep retracted (its predictedPose)
+    model_.rotationStiffness(spook_.predictedPose(), guessImpulse_, hs, before_.t, shift_);
+    spook_.stepInto(start, before_, twist_, &before_.v, &shift_);  // ṽ = v_k itself: that q̃ is re-used, no copy to compare
   } else {
-    spook_.step(start, twist_);
+    spook_.stepInto(start, before_, twist_);
   }
   ++lastSolves_;
   lastSolvesUs_ += spook_.profile().stepUs;
@@ -88,26 +88,25 @@ double RigidRodSpook::subStep(double hs, double hb, double& first) {
 void RigidRodSpook::relinearise(const SpookFrameStart& start, double& miss) {
   const double hs = start.h;
   for (int j = 1; j <= maxRelinearise_ && miss > maxChord_; ++j) {
-    iterate_ = twist_.v;
+    iterate_.swap(twist_.v);  // the solve below writes all of twist_
     model_.rotationStiffness(twist_.q, spook_.multipliers(), hs, twist_.t, shift_);
-    twist_ = before_;
     double next = miss;
     try {
       ++lastSolves_;
       ++lastRelin_;
-      spook_.step(start, twist_, &iterate_, &shift_);  // from before_, as the first solve: its g_k, ğ, f kept
+      spook_.stepInto(start, before_, twist_, &iterate_, &shift_);  // from before_, as the first solve: its g_k, ğ, f kept
       lastSolvesUs_ += spook_.profile().stepUs;
       next = model_.endLinearisationErrorAbout(spook_.predictedPose(), iterate_, twist_.q, twist_.v, hs);
       solveLog_.push_back({j, next, spook_.retrodictionJump()});
     } catch (const SimulationDiverged&) {
-      next = miss;  // state left at before_ by the throw
+      next = miss;  // twist_ left as it was (its v is stale: rebuilt below)
     }
     if (next < miss) {
       miss = next;
       continue;
     }
     model_.retract(before_.q, iterate_, hs, twist_.q);  // back to iterate j − 1, as SpookStepper::step built it
-    twist_.v = iterate_;
+    twist_.v.swap(iterate_);
     twist_.t = before_.t + hs;
     twist_.step = before_.step + 1;
     return;
@@ -164,17 +163,19 @@ void RigidRodSpook::loadState(const std::vector<double>& state) {
 // iterates (subStep) and the redo grows n from the miss left after iterating. Every choice is a function of the frame's
 // start state: runs are bit-reproducible.
 // The frame's start in twist form, made again from the untouched `state` for a redo (bit for bit: no copy kept).
+// Each sub-step steps from before_ into twist_ (SpookStepper::stepInto), and the two are exchanged after it: before_
+// is always the start of the sub-step being taken.
 void RigidRodSpook::startFrame(const MechanicalState& state) {
-  twist_.q = state.q;
-  model_.toTwist(state.q, state.v, twist_.v);
-  twist_.t = state.t;
-  twist_.step = state.step;
+  before_.q = state.q;
+  model_.toTwist(state.q, state.v, before_.v);
+  before_.t = state.t;
+  before_.step = state.step;
 }
 
 void RigidRodSpook::step(MechanicalState& state, double h) {
   startFrame(state);
   // Throws with `state` untouched (twist_ and before_ are scratch).
-  int n = maxTurn_ > 0 ? int(std::clamp(std::ceil(h * fastestTurnRate(twist_) / maxTurn_), 1.0, double(kMaxSubSteps))) : 1;
+  int n = maxTurn_ > 0 ? int(std::clamp(std::ceil(h * fastestTurnRate(before_) / maxTurn_), 1.0, double(kMaxSubSteps))) : 1;
   lastSolves_ = 0;
   lastSolvesUs_ = 0;
   lastRelin_ = 0;
@@ -183,20 +184,17 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
   for (;;) {
     double worst = 0;
     lastChord_ = 0;
-    if (newtonFirst()) {
-      nextForce_ = force_;
-      haveNextForce_ = haveForce_;
-    }
+    carriedForce_ = haveForce_ ? &force_ : nullptr;  // the frame's first sub-step starts from the carried forces
     for (int i = 0; i < n; ++i) {
-      if (maxChord_ > 0) before_ = twist_;  // read only by the chord rule and the re-linearisation
       double first = 0;
       const double chord = subStep(h / n, i == 0 ? hBefore_ : h / n, first);
       if (newtonFirst()) {
         nextForce_ = spook_.multipliers() / (h / n);
-        haveNextForce_ = true;
+        carriedForce_ = &nextForce_;
       }
       worst = std::max(worst, overshoot(h / n, chord, first));
       lastChord_ = std::max(lastChord_, chord);
+      std::swap(before_, twist_);  // its end is the next sub-step's start (buffers exchanged, not copied)
       if (worst > 1 && n < kMaxSubSteps && subStepFallback_) break;  // redone anyway: the rest would be wasted
     }
     if (worst <= 1 || n == kMaxSubSteps || !subStepFallback_) break;
@@ -207,12 +205,12 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
   lastSubSteps_ = n;
   hBefore_ = h / n;
   if (newtonFirst()) {
-    force_.swap(nextForce_);
-    haveForce_ = haveNextForce_;
+    force_.swap(nextForce_);  // n ≥ 1 sub-steps ran: nextForce_ holds the last one's
+    haveForce_ = true;
   }
-  state.q = twist_.q;  // a copy, not a swap: state.q keeps its address (commitState)
-  model_.toRates(state.q, twist_.v, state.v);
-  state.t += h;  // not twist_.t: n additions of h/n round differently from one of h
+  state.q = before_.q;  // the frame's end (swapped in after its last sub-step); a copy: state.q keeps its address
+  model_.toRates(state.q, before_.v, state.v);
+  state.t += h;  // not before_.t: n additions of h/n round differently from one of h
   state.step += 1;
 }
 

@@ -98,11 +98,13 @@ class RigidRodSpook {
   int maxRelinearise_ = 0;
   bool subStepFallback_ = true;
   double reach_ = kRelineariseReach;
-  MechanicalState twist_, before_;  // scratch: the twist-form state now and at the sub-step's start
+  MechanicalState twist_, before_;  // scratch: the twist-form state at the sub-step's end and at its start
   Eigen::VectorXd iterate_, shift_;
-  // Newton's first solve: F at the frame's start (state), F of the frame's last sub-step so far, scratch.
+  // Newton's first solve: F at the frame's start (state), F of the frame's last sub-step so far, scratch; the F the
+  // next sub-step starts from (force_ or nextForce_; null: none yet).
   Eigen::VectorXd force_, nextForce_, guessImpulse_;
-  bool haveForce_ = false, haveNextForce_ = false;
+  bool haveForce_ = false;
+  const Eigen::VectorXd* carriedForce_ = nullptr;
   bool newtonFirst() const { return maxRelinearise_ > 0 && maxChord_ > 0; }
   std::vector<Solve> solveLog_;
   static constexpr int kMaxSubSteps = 64;

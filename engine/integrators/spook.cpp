@@ -206,12 +206,32 @@ void SpookStepper::step(MechanicalState& state, double h, const Eigen::VectorXd*
 
 void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, const Eigen::VectorXd* predictor,
                         const Eigen::VectorXd* massShift) {
+  solveNext(start, state, predictor, massShift);
+  commitState(state, next_);
+  finishStep();
+}
+
+void SpookStepper::stepInto(const SpookFrameStart& start, const MechanicalState& from, MechanicalState& to,
+                            const Eigen::VectorXd* predictor, const Eigen::VectorXd* massShift) {
+  if (&from == &to) throw BadInput("SPOOK: stepInto needs two states (step() steps one in place)");
+  solveNext(start, from, predictor, massShift);
+  to.q.swap(next_.q);  // next_ is scratch: its next use overwrites what `to` held (no copy)
+  to.v.swap(next_.v);
+  to.t = next_.t;
+  to.step = next_.step;
+  finishStep();
+}
+
+// The step from `state` into next_, its divergence check included (a throw leaves every caller's state as it was).
+void SpookStepper::solveNext(const SpookFrameStart& start, const MechanicalState& state, const Eigen::VectorXd* predictor,
+                             const Eigen::VectorXd* massShift) {
   if (start.epoch != epoch_ || start.t != state.t || start.step != state.step)
     throw BadInput("SPOOK: step from a frame start that is stale (another beginStep or a relaxation change since) "
                    "or made for another state (t, step)");
-  const double h = start.h, startUs = startUs_;
+  const double h = start.h;
+  stepStartUs_ = startUs_;
   startUs_ = 0;
-  const auto stepStart = SteadyClock::now();
+  stepStart_ = SteadyClock::now();
   const Eigen::VectorXd& M = model_.massDiagonal();
   const Eigen::VectorXd& v = state.v;
 
@@ -223,7 +243,7 @@ void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, co
     r_ = rStart_ + shift->cwiseProduct(*predictor);
     r = &r_;
   }
-  profile_.assemblyUs = startUs + microsecondsSince(stepStart);
+  profile_.assemblyUs = stepStartUs_ + microsecondsSince(stepStart_);
 
   // G's pattern is fixed for the life of its ConstraintJacobian: named by its id, not compared index by index.
   const long patternId = config_.predictedLinearisation ? predicted_->patternId() : jacobian_.patternId();
@@ -237,18 +257,21 @@ void SpookStepper::step(const SpookFrameStart& start, MechanicalState& state, co
   profile_.matrixNnz = st.matrixNnz;
   profile_.analyses = st.analyses;
 
-  const auto updateStart = SteadyClock::now();
-  // next_ is scratch kept across steps (no allocation); copied in only once the step is accepted.
+  updateStart_ = SteadyClock::now();
+  // next_ is scratch kept across steps (no allocation); the caller takes it only once the step is accepted.
   next_.t = state.t + h;
   next_.step = state.step + 1;
   if (retraction_) retraction_->retract(state.q, next_.v, h, next_.q);
   else next_.q = state.q + h * next_.v;
   // Jv_ is dead once t is built: the check's g(q_{k+1}) goes there, not into more memory.
   checkDivergence(model_, next_, config_.limits, "SPOOK", jacobian_.rows(), Jv_.data());
-  commitState(state, next_);
+}
+
+// After the state took next_: the multipliers, and the profile's update and step times.
+void SpookStepper::finishStep() {
   multipliers_.swap(lambda_);  // lambda_ is the solve's output only: the old multipliers are its scratch
-  profile_.updateUs = microsecondsSince(updateStart);
-  profile_.stepUs = startUs + microsecondsSince(stepStart);
+  profile_.updateUs = microsecondsSince(updateStart_);
+  profile_.stepUs = stepStartUs_ + microsecondsSince(stepStart_);
 }
 
 }  // namespace varsim

@@ -98,6 +98,12 @@ class SpookStepper {
   // bit for bit what a fresh step(state, h, …) would compute.
   void step(const SpookFrameStart& start, MechanicalState& state, const Eigen::VectorXd* predictor = nullptr,
             const Eigen::VectorXd* massShift = nullptr);
+  // The same step from `from` (the state the start was made for, left as it is) into `to` (another object; a
+  // stepper's scratch): bit for bit step(start, from, …)'s result, but `to` exchanges its q and v buffers with the
+  // stepper's scratch instead of being copied into, and `from` stays the step's start — a caller that re-solves or
+  // checks a step against its start (rigid_rod_spook.h) keeps no copy of it. On a throw `to` is unchanged.
+  void stepInto(const SpookFrameStart& start, const MechanicalState& from, MechanicalState& to,
+                const Eigen::VectorXd* predictor = nullptr, const Eigen::VectorXd* massShift = nullptr);
 
   void setRelaxation(int constraint, const ConstraintRelaxation& r);  // throws BadInput if invalid
   void setGroupRelaxation(int group, const ConstraintRelaxation& r);
@@ -171,6 +177,11 @@ class SpookStepper {
   double factorsH_ = 0;
   bool factorsStale_ = true;
   void updateFactors(double h);
+  void solveNext(const SpookFrameStart& start, const MechanicalState& state, const Eigen::VectorXd* predictor,
+                 const Eigen::VectorXd* massShift);  // the step into next_ (step, stepInto)
+  void finishStep();
+  double stepStartUs_ = 0;  // the step's share of its beginStep (µs), and its clocks (solveNext to finishStep)
+  SteadyClock::time_point stepStart_, updateStart_;
   void assembleFrameStart(const MechanicalState& state, double h, double hBefore);
   void retrodict(const MechanicalState& state, double h, double hBefore);
   const SparseMatrixD& linearisePredicted(const MechanicalState& state, double h, const Eigen::VectorXd& predictor);

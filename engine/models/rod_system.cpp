@@ -241,7 +241,7 @@ void RodSystem::appliedForce(const Eigen::VectorXd&, const Eigen::VectorXd&, dou
 
 double RodSystem::potentialEnergy(const Eigen::VectorXd& q) const {
   double V = 0.0;
-  for (const Body& b : bodies_) V -= b.mass * gravity_.dot(q.segment<3>(b.offset));
+  for (const Body& b : bodies_) V -= bodyPotential(b, q);
   return V;
 }
 
@@ -329,15 +329,26 @@ double RodSystem::endSpeed(int body, const Eigen::VectorXd& v) const {
 // √(max a_i) = max √a_i, the same bits (every step of a scene: rodDiagnostics).
 double RodSystem::maxEndSpeed(const Eigen::VectorXd& v) const {
   double s2 = 0.0;
-  for (size_t b = 0; b < bodies_.size(); ++b) {
-    if (!bodies_[b].isRod) {
-      s2 = std::max(s2, pointAt(resolve({int(b), 0}), v).squaredNorm());
-      continue;
-    }
-    const double head = pointAt(resolve({int(b), 1}), v).squaredNorm();
-    s2 = std::max(s2, std::max(head, pointAt(resolve({int(b), -1}), v).squaredNorm()));
-  }
+  for (size_t b = 0; b < bodies_.size(); ++b) s2 = std::max(s2, squaredEndSpeed(int(b), v));
   return std::sqrt(s2);
+}
+
+double RodSystem::squaredEndSpeed(int b, const Eigen::VectorXd& v) const {
+  if (!bodies_[size_t(b)].isRod) return pointAt(resolve({b, 0}), v).squaredNorm();
+  const double head = pointAt(resolve({b, 1}), v).squaredNorm();
+  return std::max(head, pointAt(resolve({b, -1}), v).squaredNorm());
+}
+
+// potentialEnergy and maxEndSpeed in one pass over the bodies, each summed or maxed in the same order (same bits).
+void RodSystem::bodyStatistics(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double& potential,
+                               double& maxSpeed) const {
+  double V = 0.0, s2 = 0.0;
+  for (size_t b = 0; b < bodies_.size(); ++b) {
+    V -= bodyPotential(bodies_[b], q);
+    s2 = std::max(s2, squaredEndSpeed(int(b), v));
+  }
+  potential = V;
+  maxSpeed = std::sqrt(s2);
 }
 
 double RodSystem::constraintViolation(int i, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t) const {
@@ -354,10 +365,9 @@ double RodSystem::constraintViolation(int i, const Eigen::VectorXd& q, const Eig
 RodDiagnostics rodDiagnostics(const RodSystem& system, const MechanicalState& state) {
   RodDiagnostics d;
   d.kinetic = system.kineticEnergy(state.v);
-  d.potential = system.potentialEnergy(state.q);
+  system.bodyStatistics(state.q, state.v, d.potential, d.maxSpeed);
   d.energy = d.kinetic + d.potential;
   system.gapStatistics(state.q, d.constraintRms, d.constraintMax, d.unitRms, d.unitMax);
-  d.maxSpeed = system.maxEndSpeed(state.v);
   return d;
 }
 

@@ -77,6 +77,8 @@ class RodSystem : public ConstrainedModel {
   // RMS and max of jointGaps() and of unitResiduals() in one pass without building them (rodDiagnostics: every step).
   void gapStatistics(const Eigen::VectorXd& q, double& gapRms, double& gapMax, double& unitRms, double& unitMax) const;
   double maxEndSpeed(const Eigen::VectorXd& v) const;  // max over rod ends / particles of |ṗ|
+  // potentialEnergy(q) and maxEndSpeed(v), bit for bit, in one pass over the bodies (rodDiagnostics: every step).
+  void bodyStatistics(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double& potential, double& maxSpeed) const;
   double endSpeed(int body, const Eigen::VectorXd& v) const;  // max over the body's ends
   // Gap or residual of constraint i in its own units (m for joints/pins/plane, m/s for no-slip,
   // dimensionless for unit rows): the norm of its rows.
@@ -133,6 +135,8 @@ class RodSystem : public ConstrainedModel {
   static Eigen::Vector3d pointAt(const PointRef& p, const Eigen::VectorXd& q);
   void valueOf(const Eval& e, const Eigen::VectorXd& q, double* value) const;
   static int rowsOf(Kind k) { return k == Kind::Joint || k == Kind::Pin ? 3 : 1; }
+  double squaredEndSpeed(int body, const Eigen::VectorXd& v) const;  // max over its ends of |ṗ|²
+  double bodyPotential(const Body& b, const Eigen::VectorXd& q) const { return b.mass * gravity_.dot(q.segment<3>(b.offset)); }
   double halfLength(BodyPoint p) const { return bodies_[size_t(p.body)].isRod ? 0.5 * p.s * bodies_[size_t(p.body)].length : 0.0; }
   std::string pointName(BodyPoint p) const;
 

@@ -47,8 +47,19 @@ void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, d
   applyParams();
 }
 
+const RodDiagnostics& RodScene::mainDiagnostics() const {
+  if (diagnosedVersion_ != stateVersion_) {
+    diagnosed_ = rodDiagnostics(*system_, main_->state);
+    diagnosedVersion_ = stateVersion_;
+  }
+  return diagnosed_;
+}
+
 void RodScene::applyParams() {
   system_->setGravity(params_.vec3("gravity"));
+  ++stateVersion_;  // the potential energy follows gravity
+  weightTimesSize_ = 0.0;
+  for (const auto& b : system_->bodies()) weightTimesSize_ += b.mass * system_->gravity().norm() * b.length;
   const DivergenceLimits limits = rodLimits(*system_, maxEpsilon());
   const SparseSolverKind solver = parseSparseSolverKind(params_.choice("solver"));
   auto configure = [&](RodSimulation& sim) {
@@ -71,6 +82,7 @@ void RodScene::applyLive(const ParamSet& params) {
 void RodScene::step(double h, const InputVector&) {
   lastH_ = h;
   main_->step(h);  // throws SimulationDiverged with the state kept
+  ++stateVersion_;
   // Ghosts: a divergence freezes one; the first energy growth above E(0) is latched (ghostHealth).
   const double allowed = 1e-3 * std::max(std::abs(initialEnergy_), 1.0);
   for (auto& g : ghosts_) {
@@ -84,11 +96,7 @@ void RodScene::step(double h, const InputVector&) {
   }
 }
 
-double RodScene::energyScale() const {
-  double weightTimesSize = 0.0;
-  for (const auto& b : system_->bodies()) weightTimesSize += b.mass * system_->gravity().norm() * b.length;
-  return system_->kineticEnergy(main_->state.v) + weightTimesSize;
-}
+double RodScene::energyScale() const { return mainDiagnostics().kinetic + weightTimesSize_; }
 
 std::vector<std::string> RodScene::columns() const {
   std::vector<std::string> c{"t",        "energy",  "constraint_rms", "constraint_max", "max_speed",
@@ -103,7 +111,7 @@ std::vector<std::string> RodScene::columns() const {
 }
 
 void RodScene::diagnostics(std::vector<double>& row) const {
-  const RodDiagnostics d = rodDiagnostics(*system_, main_->state);
+  const RodDiagnostics& d = mainDiagnostics();
   const SpookProfile* p = profile();
   // Baselines: solve_us is their whole step (every stage is a solve), factor_nnz 0.
   row = {main_->state.t, d.energy, d.constraintRms, d.constraintMax, d.maxSpeed,
@@ -132,6 +140,7 @@ void RodScene::saveStateInto(std::vector<double>& out) const {
 }
 
 void RodScene::loadState(const std::vector<double>& state) {
+  ++stateVersion_;  // first: a refused state may have changed part of the main state
   size_t pos = main_->readState(state, 0);
   for (auto& g : ghosts_) pos = g->readState(state, pos);
   if (pos != state.size()) throw BadInput("rod scene state: expected " + std::to_string(pos) + " numbers, got " + std::to_string(state.size()));
@@ -160,7 +169,7 @@ void RodScene::draw(DrawList& out) const {
   }
   // HUD: what to watch while it swings (at most three lines here, under the scene's own). Solver
   // cost, conventions and the full stability warning are in the SPOOK tuning panel.
-  const RodDiagnostics d = rodDiagnostics(*system_, main_->state);
+  const RodDiagnostics& d = mainDiagnostics();
   char buf[200];
   std::snprintf(buf, sizeof buf, "%s: E = %.6g J, gap rms %.1e m, v max %.3g m/s", stepperName(main_->kind()), d.energy,
                 d.constraintRms, d.maxSpeed);

@@ -134,6 +134,14 @@ class RodScene : public Scene {
  private:
   void applyParams();
   double maxEpsilon() const;
+  // The main simulation's rodDiagnostics, computed once per state: the run loop's row, the energy monitor's
+  // energyScale and the drawn HUD all read it (one O(N) pass per step instead of three). Every change of the
+  // main state or of gravity bumps stateVersion_.
+  const RodDiagnostics& mainDiagnostics() const;
+  long stateVersion_ = 0;
+  mutable long diagnosedVersion_ = -1;
+  mutable RodDiagnostics diagnosed_;
+  double weightTimesSize_ = 0;  // J: Σ m|g| l over the bodies (energyScale), set with gravity
   std::vector<std::string> groups_;
   std::map<int, ConstraintRelaxation> overrides_;
   std::deque<Eigen::Vector3d> trail_;
