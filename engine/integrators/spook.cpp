@@ -58,6 +58,11 @@ void SpookStepper::setAllRelaxation(const ConstraintRelaxation& r) {
   ++epoch_;
 }
 
+void SpookStepper::setThreads(int threads) {
+  solver_->setThreads(threads);  // validates first
+  config_.threads = threads;
+}
+
 void SpookStepper::setSolver(SparseSolverKind kind) {
   if (kind == solver_->kind()) return;
   solver_ = makeSparseSolver(kind);

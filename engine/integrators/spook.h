@@ -110,6 +110,7 @@ class SpookStepper {
   void setAllRelaxation(const ConstraintRelaxation& r);
   const ConstraintRelaxation& relaxation(int constraint) const { return relax_.at(size_t(constraint)); }
   void setSolver(SparseSolverKind kind);
+  void setThreads(int threads);  // SpookConfig::threads, live (BadInput outside 1..2); bit-identical results
   SparseSolverKind solverKind() const { return solver_->kind(); }
   void setLimits(const DivergenceLimits& limits) { config_.limits = limits; }
 

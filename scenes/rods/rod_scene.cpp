@@ -70,6 +70,9 @@ void RodScene::applyParams() {
     }
   };
   configure(*main_);
+  // The main simulation's solve on two threads where that pays (rod_scene_params.h); ghosts keep one.
+  if (SpookStepper* s = main_->spook())
+    s->setThreads(solverThreads(params_.spec("threads") ? params_.integer("threads") : 1, system_->bodies().size()));
   for (auto& g : ghosts_) configure(*g);
   if (!params_.flag("trails")) trail_.clear();
 }

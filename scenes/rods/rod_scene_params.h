@@ -28,6 +28,13 @@ void applyRelaxation(SpookStepper& spook, const RodSystem& system, const ParamSe
 // Divergence limit on violations scaled by the softest compliance: a joint of compliance ε under
 // the system's weight W may legitimately stretch ε W; beyond max(10 m, 10 ε W) it has come apart.
 DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon);
+// Threads of the SPOOK solve for `threads` (0: automatic) on a system of `bodies` bodies: two from
+// kTwoThreadBodies on, else one. The block solver's second lane measured 1.2x at the 500-link ladder (1501 rods)
+// and 1.35x at 1000 links with a free second core (bench_ladder --speed, load 1); with both cores busy (load 9)
+// bench_ladder --threads measured 0.92-1.00 from 1000 links on and 0.85-0.94 below: two threads start where
+// the gain is clear and the loss under load small.
+constexpr int kTwoThreadBodies = 3000;
+int solverThreads(long threads, size_t bodies);
 
 // Parameters every RodScene declares besides the model's own: dt, gravity, stepper (the allowed
 // ones), solver (default `solver`: "block" for the one-dimensional ladder and chain, whose constraint

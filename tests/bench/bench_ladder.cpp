@@ -12,6 +12,8 @@
 //   bench_ladder --scene [maxN] [steps]  the ladder and chain scenes' whole step as `varsim run` does it over the
 //                                fall (steps, default 600), split into solves, sub-step checks, diagnostics and
 //                                bookkeeping, beside the same stepper alone; N = 100 … maxN (default 20 000)
+//   bench_ladder --threads [maxN] [steps]  the same scenes at threads = 1 and 2 (alternated, wall per step, default
+//                                120 steps): the crossover behind the scenes' automatic threads (rod_scene_params.h)
 //   bench_ladder --soak [hours]  N = 100 for one simulated hour (default): NaN-free, violation bounded
 #include <algorithm>
 #include <chrono>
@@ -362,6 +364,8 @@ int main(int argc, char** argv) {
   else if (argc > 1 && std::strcmp(argv[1], "--speed") == 0) speedTable();
   else if (argc > 1 && std::strcmp(argv[1], "--slope") == 0) slopeRounds(argc > 2 ? std::max(1, std::atoi(argv[2])) : 5);
   else if (argc > 1 && std::strcmp(argv[1], "--cliff") == 0) cliff();
+  else if (argc > 1 && std::strcmp(argv[1], "--threads") == 0)
+    bench::threadTable(argc > 2 ? std::atoi(argv[2]) : 20000, argc > 3 ? std::max(1, std::atoi(argv[3])) : 120);
   else if (argc > 1 && std::strcmp(argv[1], "--scene") == 0) bench::sceneTable(argc > 2 ? std::atoi(argv[2]) : 20000, argc > 3 ? std::max(1, std::atoi(argv[3])) : 600);
   else if (argc > 2 && std::strcmp(argv[1], "--step") == 0)
     stepOnly(std::atoi(argv[2]), parseSparseSolverKind(argc > 3 ? argv[3] : "block"), argc > 4 && std::strcmp(argv[4], "rigid") == 0,

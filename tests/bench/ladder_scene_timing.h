@@ -146,4 +146,41 @@ inline void sceneTable(int maxN, int steps) {
   }
 }
 
+// The thread crossover: per scene and N, the scene at threads = 1 and at threads = 2 stepped in alternation
+// (`steps` steps from release each), median wall µs per step and the speed-up 1T / 2T, and whether the two ended
+// in the same state bit for bit. The scene's automatic choice (threads = 0) is printed beside.
+inline void threadTable(int maxN, int steps) {
+  std::printf("scene step at threads = 1 and 2 (registry defaults, %d steps from release, alternated), median wall us per "
+              "step; load %.1f at start\n%-7s %6s %7s %9s %9s %9s %6s %5s\n",
+              steps, loadNow(), "scene", "N", "bodies", "1 thread", "2 threads", "speed-up", "auto", "same");
+  const std::vector<std::pair<std::string, std::string>> scenes{{"ladder", "links"}, {"chain", "rods"}};
+  for (const auto& [name, key] : scenes) {
+    const std::vector<int> sizes = name == "ladder" ? std::vector<int>{100, 300, 600, 1000, 3000, 5000, 8000, 10000}
+                                                    : std::vector<int>{300, 1000, 3000, 5000, 10000, 20000};
+    for (int n : sizes) {
+      if (n > maxN) continue;
+      bool above = false;
+      ParamSet one = benchParams(name, key, n, above), two = one;
+      one.setFromString("threads", "1", "bench");
+      two.setFromString("threads", "2", "bench");
+      auto a = SceneRegistry::create(name, one), b = SceneRegistry::create(name, two);
+      const InputVector inputs(a->controls().size(), 0.0);
+      std::vector<double> wallOne, wallTwo;
+      for (int k = 0; k < steps; ++k) {
+        auto w0 = std::chrono::steady_clock::now();
+        a->step(a->dt(), inputs);
+        wallOne.push_back(usSince(w0));
+        w0 = std::chrono::steady_clock::now();
+        b->step(b->dt(), inputs);
+        wallTwo.push_back(usSince(w0));
+      }
+      const size_t bodies = dynamic_cast<RodScene&>(*a).system().bodies().size();
+      const double t1 = medianOf(wallOne), t2 = medianOf(wallTwo);
+      std::printf("%-7s %5d%s %7zu %9.0f %9.0f %9.2f %6d %5s\n", name.c_str(), n, above ? "*" : " ", bodies, t1, t2, t1 / t2,
+                  solverThreads(0, bodies), a->saveState() == b->saveState() ? "yes" : "NO");
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace varsim::bench
