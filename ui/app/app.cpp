@@ -123,6 +123,18 @@ int runInteractive(AppState& app) {
 // N frames at exactly 1/60 s of simulated wall time each (independent of how long they take), then
 // a PNG of the last frame. The image is what the Xvfb smoke tests inspect.
 int runSmokeTest(AppState& app, const AppOptions& o) {
+  if (!o.switchFrom.empty()) {
+    // What a user sees after picking the scene in the Scenes panel: another scene first, then the switch.
+    const std::string target = app.driver.sceneName();
+    const ParamSet params = app.driver.params();
+    if (!app.loadScene(o.switchFrom, SceneRegistry::defaults(o.switchFrom))) return 2;
+    for (int f = 0; f < 30; ++f) {
+      glfwPollEvents();
+      runAppFrame(app, 1.0 / 60.0);
+      glfwSwapBuffers(app.window);
+    }
+    if (!app.loadScene(target, params)) return 2;
+  }
   // The Autopilot waits for each re-plan here (synchronous): the run is the closed loop of `varsim mpc`.
   if (o.autopilot && !engageAutopilot(app, o.autopilotX, o.autopilotY, true)) return 2;
   for (int f = 0; f < o.frames; ++f) {

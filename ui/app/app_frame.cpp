@@ -275,6 +275,7 @@ int runAppFrame(AppState& app, double wallDt) {
     frameViewIfDue(app);
   }
 
+  app.plan.shown = false;  // until the Plan tab or window draws this frame (addPlanDrawing reads last frame's)
   if (!app.hideUi) {
     drawMainMenu(app);
     if (app.settings.panels.scenes) drawScenePanel(app);
@@ -301,6 +302,7 @@ int runAppFrame(AppState& app, double wallDt) {
   if (!app.hideUi) {
     drawSceneViewMarks(app);
     handlePlanGoalClick(app);
+    handleAutopilotGoalDrag(app);
   }
   if (app.settings.panels.help) drawHelpOverlay(app);
   drawOverlays(app);

@@ -1,12 +1,13 @@
 // ui/app/autopilot_ui.cpp — the Autopilot (MPC) in the app (ui/core/autopilot.h): M or Simulation > Autopilot
-// engages it on the car or the helicopter with a goal 8 m ahead; T/G move the goal along world x, F/H along y (4 m/s
-// while held); the goal and the predicted path are drawn in the 3-D view and the HUD tells the last re-plan;
+// engages it on the car or the helicopter with a goal 8 m ahead; Ctrl + drag on the ground puts the goal there, T/G
+// move it along world x, F/H along y (4 m/s while held); the goal and the predicted path are drawn in the 3-D view and the HUD tells the last re-plan;
 // touching a control (key, button, stick beyond its dead-zone) hands the vehicle back, as from the Plan panel's Play.
 #include "ui/app/autopilot_ui.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -74,7 +75,7 @@ bool engageAutopilot(AppState& app, double goalX, double goalY, bool synchronous
     }
     app.autopilot.engage(scene, d.scene(), goalX, goalY, synchronous);
     app.autopilotSeenStep = d.step();
-    app.notify("Autopilot on: T/G and F/H move the goal; any control takes the vehicle back");
+    app.notify("Autopilot on: Ctrl+drag on the ground or T/G, F/H move the goal; any control takes the vehicle back");
     return true;
   } catch (const std::exception& e) {
     app.notify(std::string("Autopilot: ") + e.what(), true);
@@ -92,6 +93,19 @@ void toggleAutopilot(AppState& app) {
   engageAutopilot(app, x + kGoalAhead * std::cos(th), y + kGoalAhead * std::sin(th), false);
 }
 
+void autopilotKeyPressed(AppState& app, int key) {
+  if (!app.autopilot.active()) return;
+  for (const ControlBinding& b : app.live.bindings()) {
+    const bool bound = key == b.keyPos || key == b.keyNeg ||
+                       std::find(b.moreKeysPos.begin(), b.moreKeysPos.end(), key) != b.moreKeysPos.end() ||
+                       std::find(b.moreKeysNeg.begin(), b.moreKeysNeg.end(), key) != b.moreKeysNeg.end();
+    if (!bound) continue;
+    restoreUserValues(app, app.autopilot.disengage());
+    app.notify("Autopilot off: you took the controls");
+    return;
+  }
+}
+
 void autopilotBeforeStep(AppState& app) {
   if (!app.autopilot.active()) return;
   // A reset, a step back or a scene switch ends it: its plans belong to the state they were made from.
@@ -107,6 +121,17 @@ void autopilotBeforeStep(AppState& app) {
   const double dx = down(GLFW_KEY_T) - down(GLFW_KEY_G), dy = down(GLFW_KEY_F) - down(GLFW_KEY_H);
   const double step = kGoalSpeed * double(ImGui::GetIO().DeltaTime);
   if (dx != 0.0 || dy != 0.0) app.autopilot.moveGoal(dx * step, dy * step);
+}
+
+bool autopilotGoalDragging(const AppState& app) {
+  return app.autopilot.active() && ImGui::GetIO().KeyCtrl && ImGui::IsMouseDown(ImGuiMouseButton_Left);
+}
+
+void handleAutopilotGoalDrag(AppState& app) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!autopilotGoalDragging(app) || io.WantCaptureMouse || !app.view.contains(io.MousePos.x, io.MousePos.y)) return;
+  double x = 0.0, y = 0.0;
+  if (groundPoint(app, x, y)) app.autopilot.setGoal(x, y);
 }
 
 void addAutopilotDrawing(AppState& app) {
@@ -127,9 +152,12 @@ void addAutopilotDrawing(AppState& app) {
   ball.transform[14] = top;
   ball.size = {0.25f, 0, 0};
   app.drawList.shapes.push_back(ball);
-  if (v.predicted.size() >= 2) {
+  // From the current step on: a re-plan that took longer than a step measured an older state.
+  const size_t from = size_t(std::clamp(app.driver.step() - v.predictedFrom, 0L, long(v.predicted.size())));
+  if (v.predicted.size() >= from + 2) {
     LineStrip s;
-    for (const auto& p : v.predicted) s.points.push_back({p[0], p[1], p[2] + 0.05f});
+    for (size_t i = from; i < v.predicted.size(); ++i)
+      s.points.push_back({v.predicted[i][0], v.predicted[i][1], v.predicted[i][2] + 0.05f});
     s.color = {0.95f, 0.3f, 0.9f, 0.9f};
     s.width = 3.0f;
     app.drawList.lines.push_back(std::move(s));

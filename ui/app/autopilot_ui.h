@@ -16,6 +16,12 @@ bool engageAutopilot(AppState& app, double goalX, double goalY, bool synchronous
 // Once per frame before the physics steps (UI thread): a touched control, a reset or a step back ends it; the goal
 // keys T/G (world x) and F/H (world y) move the goal.
 void autopilotBeforeStep(AppState& app);
+// A key press (from the key queue): a key bound to one of the scene's controls ends the autopilot like a held one.
+void autopilotKeyPressed(AppState& app, int key);
+// Ctrl + press or drag on the ground puts the goal there; after AppState::layoutView.
+void handleAutopilotGoalDrag(AppState& app);
+// True while that drag holds the left button (the camera does not orbit then).
+bool autopilotGoalDragging(const AppState& app);
 // The goal marker and the predicted path in this frame's draw list.
 void addAutopilotDrawing(AppState& app);
 // "AUTOPILOT (M off): goal 3.2 m away; re-plan 12 ms, 6 iterations, converged", empty when off.

@@ -56,6 +56,7 @@ void handleShortcuts(AppState& app) {
     const bool simulationKey = e.key == GLFW_KEY_SPACE || e.key == GLFW_KEY_PERIOD || e.key == GLFW_KEY_COMMA ||
                                e.key == GLFW_KEY_BACKSPACE;
     if (simulationKey && !d.loaded()) continue;
+    if (!e.repeat) autopilotKeyPressed(app, e.key);  // a control's key, even a tap between frames, takes back
     switch (e.key) {
       case GLFW_KEY_SPACE:
         if (!e.repeat) d.setPaused(!d.paused());
@@ -122,7 +123,7 @@ void handleCameraMouse(AppState& app) {
     dragging[b] = app.cameraDrag[b] && !ImGui::IsMouseClicked(b) && ImGui::IsMouseDragging(b, 0.0f);
   }
   // While the Plan panel picks a goal, a left drag sets its heading instead (plan_panel_view.cpp).
-  const bool orbiting = dragging[ImGuiMouseButton_Left] && !app.plan.picking;
+  const bool orbiting = dragging[ImGuiMouseButton_Left] && !app.plan.picking && !autopilotGoalDragging(app);
   const bool panning = dragging[ImGuiMouseButton_Right] || dragging[ImGuiMouseButton_Middle];
   const bool zooming = overView && io.MouseWheel != 0.0f;
   if (orbiting) app.camera.orbit(io.MouseDelta.x, io.MouseDelta.y);

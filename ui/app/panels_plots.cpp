@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "ui/app/app_state.h"
+#include "ui/app/label_fit.h"
 #include "ui/app/panels.h"
 #include "ui/app/plan_panel.h"
 #include "ui/plot/plot_export.h"
@@ -43,7 +44,12 @@ void drawPlots(AppState& app) {
   const TimeWindow window = timeWindow(tEnd, app.settings.plotWindow);
   const double marker = d.atPresent() ? -1.0 : d.scene().time();
   for (const auto& group : d.plotGroups()) {
-    if (!ImGui::CollapsingHeader(group.title.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) continue;
+    // A title wider than the column is shortened with "..." (the whole title in the tooltip); the ID stays the title.
+    const float room = ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() - 2.0f * ImGui::GetStyle().FramePadding.x;
+    const std::string shown = elideText(group.title, room);
+    const bool open = ImGui::CollapsingHeader((shown + "###" + group.title).c_str(), ImGuiTreeNodeFlags_DefaultOpen);
+    if (shown != group.title && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", group.title.c_str());
+    if (!open) continue;
     PlotView& view = app.plotViews[d.sceneName() + "/" + group.title];
     const PlotResult res = drawPlot(group, data, window, view, marker, 130.0f);
     if (res.exportRequested) {

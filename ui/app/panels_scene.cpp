@@ -158,7 +158,7 @@ void drawMainMenu(AppState& app) {
       toggleAutopilot(app);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("car, helicopter: model-predictive control re-plans 10 times a second towards a goal;\n"
-                        "T/G and F/H move the goal, any control takes the vehicle back");
+                        "Ctrl+drag on the ground or T/G, F/H move the goal; any control takes the vehicle back");
     ImGui::Separator();
     // Off = --sync-physics: the steps run before the frame is drawn (for comparison; same trajectory).
     bool worker = app.physicsThread;

@@ -315,6 +315,7 @@ bool planTabShown(AppState& app) {
 void drawPlanContents(AppState& app) {
   const PlanProblemInfo* info = PlanProblemRegistry::find(app.plan.scene);
   if (!info) return;
+  app.plan.shown = true;
   ImGui::TextUnformatted(info->title.c_str());
   drawGoal(app);
   drawSettings(app);

@@ -20,6 +20,7 @@ struct AppState;
 
 struct PlanPanelState {
   bool open = true;
+  bool shown = false;      // its contents were drawn last frame (the Plan tab selected, or its window)
   std::string scene;       // the scene this state follows ("" none; a switch resets the panel)
   ParamSet planParams;     // the problem's plan keys: the preset's values, then the user's
   PlanDefaults defaults;   // the preset: plan keys, scene settings, dt and horizon (plan_defaults.h)
@@ -57,5 +58,8 @@ void addPlanDrawing(AppState& app);
 std::string planHudLine(const AppState& app);
 // While picking a goal: press on the ground = position, drag = heading; after AppState::layoutView.
 void handlePlanGoalClick(AppState& app);
+// Where the mouse ray meets the scene's ground plane (false: it never does, e.g. above the horizon); also the
+// Autopilot's goal drag (autopilot_ui.h).
+bool groundPoint(const AppState& app, double& x, double& y);
 
 }  // namespace varsim

@@ -37,7 +37,8 @@ ShapeItem goalArrow(double x, double y, double z, double heading) {
   return a;
 }
 
-// Where the mouse ray meets the scene's ground plane (false: it never does, e.g. above the horizon).
+}  // namespace
+
 bool groundPoint(const AppState& app, double& x, double& y) {
   const ImGuiIO& io = ImGui::GetIO();
   const ScreenRect& view = app.view;
@@ -50,13 +51,13 @@ bool groundPoint(const AppState& app, double& x, double& y) {
   return true;
 }
 
-}  // namespace
-
 void addPlanDrawing(AppState& app) {
   PlanPanelState& st = app.plan;
   if (st.scene.empty() || !app.driver.loaded() || st.scene != app.driver.sceneName()) return;
   const ParamSet& p = st.planParams;
-  if (p.spec("target_x") && p.spec("target_y")) {
+  // The goal arrow while the Plan panel is in sight or at work: behind another tab it would be a stray arrow.
+  const bool inUse = st.shown || st.picking || st.havePlan || st.job.running();
+  if (inUse && p.spec("target_x") && p.spec("target_y")) {
     const double heading = p.spec("target_heading") ? p.real("target_heading") : 0.0;
     app.drawList.shapes.push_back(
         goalArrow(p.real("target_x"), p.real("target_y"), app.drawList.camera.groundHeight, heading));

@@ -13,7 +13,8 @@ namespace varsim {
 const char* appUsage() {
   return "usage: varsim [--scene NAME|FILE.json] [--set key=value]... [--replay FILE] [--record FILE] [--video FILE.mp4]\n"
          "              [--gamepad-mappings FILE] [--hide-ui] [--sync-physics]\n"
-         "       varsim --smoke-test SCENE [--frames N] --screenshot FILE.png [--no-scene] [--autopilot X,Y]\n"
+         "       varsim --smoke-test SCENE [--frames N] --screenshot FILE.png [--no-scene] [--switch-from SCENE]\n"
+         "                 [--autopilot X,Y]\n"
          "       varsim --bench-frames SECONDS [--scene NAME|FILE.json] [--hide-ui] [--sync-physics]\n"
          "       varsim list | describe SCENE | run SCENE|FILE.json ...   (headless, no display needed)\n";
 }
@@ -54,6 +55,7 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
       o.frames = int(n.value);
       haveFrames = true;
     } else if (flag == "--screenshot") o.screenshot = value;
+    else if (flag == "--switch-from") o.switchFrom = value;
     else if (flag == "--autopilot") {
       const auto comma = value.find(',');
       if (comma == std::string::npos) throw BadInput("--autopilot " + shortText(value) + ": expected X,Y (m)");
@@ -63,13 +65,14 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
     } else if (flag == "--bench-frames") { o.mode = AppOptions::Mode::Bench; o.benchSeconds = numberArg(flag, value, 0.1, 3600); }
     else
       throw BadInput("unknown option '" + flag + "'; allowed: --scene, --set, --replay, --record, --video, "
-                     "--gamepad-mappings, --smoke-test, --frames, --screenshot, --no-scene, --autopilot, --bench-frames, --hide-ui, "
+                     "--gamepad-mappings, --smoke-test, --frames, --screenshot, --no-scene, --switch-from, --autopilot, --bench-frames, --hide-ui, "
                      "--sync-physics, --help");
   }
   if (o.mode == AppOptions::Mode::SmokeTest && o.screenshot.empty())
     throw BadInput("--smoke-test needs --screenshot FILE.png");
-  if (o.mode != AppOptions::Mode::SmokeTest && (haveFrames || !o.screenshot.empty() || o.hideScene || o.autopilot))
-    throw BadInput("--frames, --screenshot, --no-scene and --autopilot belong to --smoke-test");
+  if (o.mode != AppOptions::Mode::SmokeTest &&
+      (haveFrames || !o.screenshot.empty() || o.hideScene || o.autopilot || !o.switchFrom.empty()))
+    throw BadInput("--frames, --screenshot, --no-scene, --switch-from and --autopilot belong to --smoke-test");
   if (!o.replayFile.empty() && !o.recordFile.empty() && o.replayFile == o.recordFile)
     throw BadInput("--replay and --record name the same file '" + o.replayFile + "'");
   return o;

@@ -2,7 +2,7 @@
 //   varsim [--scene NAME] [--set key=value]... [--replay FILE] [--record FILE] [--video FILE.mp4]
 //          [--gamepad-mappings FILE] [--smoke-test SCENE --frames N --screenshot FILE [--no-scene]]
 //          [--bench-frames SECONDS [--scene NAME]] [--hide-ui] [--sync-physics] [--help]
-//          [--smoke-test car|helicopter ... --autopilot X,Y]
+//          [--smoke-test car|helicopter ... --autopilot X,Y] [--smoke-test ... --switch-from SCENE]
 #pragma once
 #include <string>
 #include <vector>
@@ -22,6 +22,7 @@ struct AppOptions {
   bool hideUi = false;          // start with the panels hidden (Tab shows them)
   bool syncPhysics = false;     // physics on the UI thread (as smoke tests always do), not the worker
   double benchSeconds = 0.0;    // bench: wall seconds of paced 60 FPS frames
+  std::string switchFrom;       // smoke test: this scene runs 30 frames first, then the switch to the tested one
   bool autopilot = false;       // smoke test: the Autopilot (MPC) flies to (autopilotX, autopilotY) from the start
   double autopilotX = 0.0, autopilotY = 0.0;
 };

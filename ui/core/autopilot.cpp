@@ -154,28 +154,42 @@ std::vector<std::string> Autopilot::applyEvents(Scene& scene, ParamSet& edited, 
 InputVector Autopilot::beforeStep(Scene& running, long step) {
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    // Every period, and every step until a first plan is adopted (as the controller itself re-plans).
-    const bool due = plan_.step < 0 || step - handedOver_ >= periodSteps_;
-    if (!requested_ && due) {
-      request_ = {step, running.saveState(), goal_};
-      requested_ = true;
-      handedOver_ = step;
-      changed_.notify_all();
-      if (synchronous_) changed_.wait(lock, [this] { return finished_ || stop_; });
-    }
-    if (finished_) {
+    // Every period; synchronous, also every step until a first plan is adopted (as the controller re-plans).
+    const bool due = handedOver_ < 0 || step - handedOver_ >= periodSteps_ || (synchronous_ && plan_.step < 0);
+    // The re-plan made for this step is waited for: it starts from the state this step has.
+    if (due && requested_) changed_.wait(lock, [this] { return finished_ || stop_; });
+    const auto adopt = [this, step] {
+      if (!finished_ || (result_.step >= 0 && step < result_.step)) return;  // a plan for a later step waits for it
       finished_ = false;
       if (result_.step >= 0 && result_.step != plan_.step) {
         plan_ = std::move(result_);
         appliedTo_ = plan_.step - 1;
       }
+    };
+    adopt();
+    if (due && !stop_) {
+      request_ = {step, running.saveState(), goal_, synchronous_ ? 0 : periodSteps_, plan_};
+      requested_ = true;
+      handedOver_ = step;
+      changed_.notify_all();
+      if (synchronous_) {
+        changed_.wait(lock, [this] { return finished_ || stop_; });
+        adopt();
+      }
     }
   }
-  if (plan_.step < 0) return neutralInputs(running.controls());  // no feasible plan yet: hands off
+  if (plan_.step < 0 || step < plan_.step) return neutralInputs(running.controls());  // no plan yet: hands off
   for (const std::string& key : applyEvents(running, edited_, plan_, appliedTo_ + 1 - plan_.step, step - plan_.step))
     if (std::find(eventKeys_.begin(), eventKeys_.end(), key) == eventKeys_.end()) eventKeys_.push_back(key);
   appliedTo_ = step;
   return plan_.inputs.at(step - plan_.step);
+}
+
+bool Autopilot::readyFor(long step) const {
+  if (synchronous_) return true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const bool due = handedOver_ < 0 || step - handedOver_ >= periodSteps_;
+  return !(due && requested_);
 }
 
 void Autopilot::loop() {
@@ -191,15 +205,32 @@ void Autopilot::loop() {
   }
 }
 
+void Autopilot::stepAhead(const Request& r) {
+  model_->loadState(r.state);
+  const Plan& cur = r.current;
+  const InputVector neutral = neutralInputs(model_->controls());
+  if (cur.step >= 0) applyEvents(*model_, modelEdited_, cur, 0, r.step - cur.step - 1);  // the keys as they stand
+  for (long k = r.step; k < r.step + r.ahead; ++k) {
+    if (cur.step < 0 || k < cur.step) {
+      model_->step(model_->dt(), neutral);
+      continue;
+    }
+    applyEvents(*model_, modelEdited_, cur, k - cur.step, k - cur.step);
+    model_->step(model_->dt(), cur.inputs.at(k - cur.step));
+  }
+}
+
 void Autopilot::solve(const Request& r) {
   Plan p;
   std::vector<std::array<float, 3>> path;
+  const long target = r.step + r.ahead;
   try {
-    model_->loadState(r.state);
+    stepAhead(r);
+    const std::vector<double> start = model_->saveState();
     controller_->setGoal({{goalKeys_[0], r.goal[0]}, {goalKeys_[1], r.goal[1]}});
-    controller_->beforeStep(*model_, modelEdited_, r.step);  // re-plans: a period has passed since the last
+    controller_->beforeStep(*model_, modelEdited_, target);  // re-plans: a period has passed since the last
     p = {controller_->planStep(), controller_->plannedInputs()};
-    if (p.step >= 0) path = predict(r, p);
+    if (p.step >= 0) path = predict(start, target, p);
   } catch (const std::exception&) {
     p = Plan{};  // a state the problem refuses: the last plan keeps running (stale)
   }
@@ -210,16 +241,19 @@ void Autopilot::solve(const Request& r) {
   view_.last = controller_->lastSolve();
   view_.solves = controller_->solves();
   view_.stale = controller_->staleSolves();
-  if (!path.empty()) view_.predicted = std::move(path);
+  if (!path.empty()) {
+    view_.predicted = std::move(path);
+    view_.predictedFrom = target;
+  }
   changed_.notify_all();
 }
 
-std::vector<std::array<float, 3>> Autopilot::predict(const Request& r, const Plan& plan) {
-  // The vehicle's path under the plan from the handed-over state: the plan's own controls through the scene's
+std::vector<std::array<float, 3>> Autopilot::predict(const std::vector<double>& state, long from, const Plan& plan) {
+  // The vehicle's path under the plan from the state it was made for: the plan's own controls through the scene's
   // stepper (which reproduces the planned nodes), so what is drawn is what the vehicle will do without a disturbance.
-  predictor_->loadState(r.state);
+  predictor_->loadState(state);
   ParamSet edited = predictor_->params();
-  const long local0 = r.step - plan.step, last = plan.inputs.lastStep();
+  const long local0 = from - plan.step, last = plan.inputs.lastStep();
   const std::vector<std::string> columns = predictor_->columns();
   const int cx = columnOf(columns, "x"), cy = columnOf(columns, "y"), cz = columnOf(columns, "z");
   std::vector<std::array<float, 3>> out;

@@ -1,9 +1,12 @@
 // ui/core/autopilot.h — the app's "Autopilot (MPC)" on a vehicle (issue 34 item 4): plan/mpc_controller, the
 // receding-horizon loop `varsim mpc` runs, flies the running vehicle to a goal the user moves. Each control period
 // the physics side hands the vehicle's state to a worker thread, which re-plans on its own copy of the scene (the
-// controller reads only the state) while the physics keeps stepping on the last adopted plan; the plan's controls
-// reach the vehicle as its input events and sticks, the way an input file's do. Synchronous mode (smoke tests)
-// waits for each re-plan before the step it measured: the closed loop of `varsim mpc`, step for step.
+// controller reads only the state) while the physics keeps stepping on the last adopted plan for that period. The
+// worker first steps its copy one period ahead on that plan (what the vehicle will do meanwhile), so the new plan
+// starts where the vehicle will be when it takes over; a re-plan not done by then is waited for (the simulation
+// runs slower than real time instead of flying a plan made for an older state). The plan's controls reach the
+// vehicle as its input events and sticks, the way an input file's do. Synchronous mode (smoke tests) waits for
+// each re-plan before the step it measured: the closed loop of `varsim mpc`, step for step.
 #pragma once
 
 #include <array>
@@ -24,6 +27,7 @@ namespace varsim {
 struct AutopilotView {
   bool active = false;
   std::vector<std::array<float, 3>> predicted;  // the vehicle's path under the adopted plan (world m)
+  long predictedFrom = 0;                       // the physics step of predicted[0] (one point per step after it)
   std::array<double, 3> goal{};                 // x, y (z: the helicopter's height goal)
   bool goalHasHeight = false;
   MpcSolve last;            // the latest re-plan: iterations, status, adopted, wall seconds
@@ -60,22 +64,29 @@ class Autopilot {
   // events up to this step to `running` (those a late plan's first steps held too: the last value of each key), and
   // returns the step's stick inputs (neutral before the first adopted plan).
   InputVector beforeStep(Scene& running, long step);
+  // False when beforeStep(step) would wait for the worker (not in synchronous mode: there it always waits).
+  bool readyFor(long step) const;
 
   AutopilotView view() const;
 
  private:
-  struct Request {
-    long step = -1;
-    std::vector<double> state;
-    std::array<double, 2> goal{};
-  };
   struct Plan {
     long step = -1;  // the physics step its node 0 is
     InputTrack inputs;
   };
+  struct Request {
+    long step = -1;            // the physics step the state was measured before
+    std::vector<double> state;
+    std::array<double, 2> goal{};
+    int ahead = 0;             // steps to predict on `current` before planning (0: synchronous)
+    Plan current;              // the plan the vehicle flies meanwhile
+  };
   void loop();
   void solve(const Request& r);  // worker thread
-  std::vector<std::array<float, 3>> predict(const Request& r, const Plan& plan);
+  // The vehicle's path under `plan` from `state` at physics step `from`.
+  std::vector<std::array<float, 3>> predict(const std::vector<double>& state, long from, const Plan& plan);
+  // Steps model_ from r.state over r.ahead steps on r.current (events and sticks; neutral before a first plan).
+  void stepAhead(const Request& r);
   void stopWorker();
   // Applies the plan's events of local steps [fromLocal, toLocal] to `scene`; returns the keys they set.
   std::vector<std::string> applyEvents(Scene& scene, ParamSet& edited, const Plan& plan, long fromLocal,

@@ -16,6 +16,7 @@ class AutopilotInput : public InputSource {
     InputVector manual = live_.inputsForStep(step, h);
     return pilot_.active() && driver_.loaded() ? pilot_.beforeStep(driver_.scene(), step) : manual;
   }
+  bool readyForStep(long step) override { return !pilot_.active() || pilot_.readyFor(step); }
 
  private:
   SimDriver& driver_;

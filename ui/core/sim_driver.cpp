@@ -146,6 +146,7 @@ int SimDriver::frame(double wallDt) {
   int done = 0;
   while (done < owed_) {
     if (done > 0 && !credit_.allows(spent(), 1e-6 * lastStepMicros_)) break;
+    if (!replay_ && live_ && !live_->readyForStep(step_)) break;  // e.g. the Autopilot's re-plan still running
     if (!doStep()) break;
     ++done;
   }

@@ -12,6 +12,10 @@ class InputSource {
   virtual ~InputSource() = default;
   // Inputs (control units) for physics step `step` (0 = first step after reset) of size h.
   virtual InputVector inputsForStep(long step, double h) = 0;
+  // False while the inputs of `step` are not ready (the Autopilot's re-plan for it still running): the driver's
+  // frame runs no further steps (they are owed, and beyond the backlog limit missed: slower than real time)
+  // instead of blocking. A single step (stepOnce) asks inputsForStep regardless, which then waits.
+  virtual bool readyForStep(long /*step*/) { return true; }
 };
 
 // Replays a recorded InputTrack exactly by step; past its last row the last values hold.
