@@ -55,12 +55,13 @@ inline ParamSet benchParams(const std::string& name, const std::string& countKey
   return params;
 }
 
-// One scene with `countKey` = n, `steps` steps from release (the registry's 10 s fall at 600). The scene and the
+// One scene with `countKey` = n on one solver thread, `steps` steps from release (the registry's 10 s fall at 600). The scene and the
 // stepper alone — a RodSimulation with the scene's rod model, sub-step rules, re-linearisations, relaxation and
 // limits, so the same trajectory and solves — are stepped in alternation (each step of one, then of the other),
 // so load bursts hit both.
 inline SceneSplit timeScene(const std::string& name, const std::string& countKey, int n, int steps, bool& aboveRange) {
-  const ParamSet params = benchParams(name, countKey, n, aboveRange);
+  ParamSet params = benchParams(name, countKey, n, aboveRange);
+  params.setFromString("threads", "1", "bench");  // one thread's CPU time measures all of it (two: threadTable)
   auto scene = SceneRegistry::create(name, params);
   auto& rods = dynamic_cast<RodScene&>(*scene);
   const RodSystem& system = rods.system();
