@@ -1,9 +1,11 @@
 // tests/test_mpc_range_ends.cpp — `varsim mpc` at the ends of every option's range (horizon, period, iteration
-// budget, restart, mismatch factor) on the car (car_goto) and the helicopter (heli_follow): each run completes with
-// exit 0, or exit 4 naming the cause when no re-plan could be adopted, and writes one CSV row per step; never a crash.
+// budget, restart, mismatch factor; the helicopter's disturbances and receding-horizon keys) on the car (car_goto) and
+// the helicopter (heli_follow): each run completes with exit 0, or exit 4 naming the cause when no re-plan could be
+// adopted, and writes one CSV row per step; never a crash. Values outside the ranges exit 2 naming the key.
 #include <doctest/doctest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/csv_table.h"
@@ -55,5 +57,27 @@ TEST_CASE("MpcHelicopterAtTheEndsOfEveryRange") {
            {"--horizon", "30", "--period", "3"},
            {"--horizon", "30", "--iterations", "1"},
            {"--horizon", "30", "--mismatch", "mass=0.01"},
-           {"--horizon", "30", "--mismatch", "mass=100"}});
+           {"--horizon", "30", "--mismatch", "mass=100"},
+           // the disturbances and the receding-horizon keys at their range ends
+           {"--horizon", "30", "--disturb", "gust_strength=20"},
+           {"--horizon", "30", "--disturb", "wind=50,50,50"},
+           {"--horizon", "30", "--push", "0.2,1e5,1e5,1e5"},
+           {"--horizon", "30", "--set", "weight_track=1e6"},
+           {"--horizon", "30", "--set", "target_vx=100", "--set", "target_vy=-100", "--set", "target_vz=100"},
+           {"--horizon", "30", "--set", "end_at_rest=true", "--set", "weight_track=0"}});
+}
+
+TEST_CASE("MpcDisturbancesOutsideTheirRangesAreRefused") {
+  const std::string problem = problemFile("heli_follow");
+  for (const auto& [flag, value, expected] :
+       {std::tuple<const char*, const char*, const char*>{"--disturb", "gust_strength=20.5", "gust_strength"},
+        {"--disturb", "wind=0,0,51", "wind"},
+        {"--push", "0.2,2e5,0,0", "push"},
+        {"--push", "-1,0,0,0", "--push time"},
+        {"--disturb", "colour=1", "colour"}}) {
+    const HeadlessResult r = runCaptured({"mpc", problem, "--duration", "0.1", flag, value});
+    INFO(flag << " " << value << ": " << r.err);
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find(expected) != std::string::npos);
+  }
 }

@@ -184,6 +184,7 @@ int mpcCommand(const std::vector<std::string>& args) {
   const std::unique_ptr<Scene> scene = SceneRegistry::create(setup.scene.scene, edited);
   if (!o.pushes.empty() && !edited.spec("push"))
     throw BadInput("--push: scene '" + setup.scene.scene + "' has no key 'push'");
+  for (const PushEvent& p : o.pushes) ParamSet(edited).setFromString("push", p.value, "--push");  // its range, now
   const double h = scene->dt();
   const long steps = std::lround(o.duration / h);
   const int cx = columnOf(*scene, "x"), cy = columnOf(*scene, "y");
