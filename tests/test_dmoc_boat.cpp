@@ -117,7 +117,6 @@ TEST_CASE("JacobianAndGradientMatchFiniteDifferences") {
 }
 
 TEST_CASE("IpoptDocksAgainstHeadWindAndCurrentAndTheReplayFollowsThePlan") {
-  if (std::getenv("VARSIM_SANITIZED")) return;  // 0.3 s CPU in Release (L-BFGS), ~15x under ASan
   const int N = 20;
   BoatDmocSpec spec = dockSpec(N, 15.0 / N);
   spec.fdHessian = false;  // L-BFGS: 36 iterations, 0.3 s; the FD Hessian: 6 iterations, 1.5 s CPU

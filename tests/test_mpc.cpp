@@ -69,7 +69,6 @@ TEST_CASE("MpcShiftMovesPrimalAndDualBySegments") {
 }
 
 TEST_CASE("MpcCarReachesTheGoalAndWarmStartsCutIterations") {
-  if (sanitizedRun()) return;
   const std::string warm = testOut("mpc_car_warm.csv"), cold = testOut("mpc_car_cold.csv");
   const HeadlessResult w = runMpc(warm, {"--duration", "8", "--restart", "0"});  // warm starts only
   INFO(w.err);
@@ -86,7 +85,6 @@ TEST_CASE("MpcCarReachesTheGoalAndWarmStartsCutIterations") {
 }
 
 TEST_CASE("MpcRejectsAMassMismatchThatTheOpenLoopReplayMisses") {
-  if (sanitizedRun()) return;
   const std::string closed = testOut("mpc_car_mismatch.csv"), open = testOut("mpc_car_open.csv");
   // The same controller re-planning every 0.1 s against solving once over the whole 8 s (period = horizon).
   REQUIRE(runMpc(closed, {"--duration", "8", "--mismatch", "m=1.2"}).exitCode == 0);

@@ -73,7 +73,6 @@ TEST_CASE("HeliPlanRefusesWindItDoesNotModel") {
 }
 
 TEST_CASE("MpcHelicopterRecoversFromAPush") {
-  if (sanitizedRun()) return;
   // Hovering at the goal (112, 0, 8); at 0.5 s a 3000 N s sideways push (5 m/s for the 600 kg helicopter).
   const std::string csv = testOut("mpc_heli_push.csv");
   const HeadlessResult r = runCaptured({"mpc", problemFile("heli_follow"), "--set", "start_position=112,0,8",

@@ -13,7 +13,6 @@ using namespace varsim;
 using namespace varsim::test;
 
 TEST_CASE("MpcCarFollowsAGoalThroughTheLotWithoutContact") {
-  if (sanitizedRun()) return;
   const std::string problem = problemFile("car_follow"), csv = testOut("mpc_car_follow.csv");
   const std::string track = problem.substr(0, problem.size() - 5) + "_goals.csv";  // car_follow_goals.csv
   const HeadlessResult r = runCaptured({"mpc", problem, "--duration", "6", "--goal-track", track, "--csv", csv});

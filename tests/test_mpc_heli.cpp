@@ -15,7 +15,6 @@ using namespace varsim;
 using namespace varsim::test;
 
 TEST_CASE("MpcHelicopterClimbsToAPointGoal") {
-  if (sanitizedRun()) return;
   const std::string csv = testOut("mpc_heli_point.csv");
   const HeadlessResult r = runCaptured({"mpc", problemFile("heli_follow"), "--duration", "4", "--csv", csv});
   INFO(r.err);
@@ -47,7 +46,6 @@ TEST_CASE("MpcHelicopterClimbsToAPointGoal") {
 }
 
 TEST_CASE("HeliPlanEndsInMotionWhenAskedAndAtRestByDefault") {
-  if (sanitizedRun()) return;
   // heli_follow's problem as one plan (3 s from rest on the ground to the point goal): end_at_rest = false leaves the
   // last segment's twist free, so the plan arrives moving; the default keeps the plan problem's rest in hover.
   double speed[2] = {0.0, 0.0};

@@ -37,7 +37,6 @@ void runEnds(const std::string& problem, const std::string& duration, size_t row
 }  // namespace
 
 TEST_CASE("MpcCarAtTheEndsOfEveryRange") {
-  if (sanitizedRun()) return;
   runEnds("car_goto", "1", 21,
           {{"--horizon", "2", "--period", "0.05"},    // the shortest horizon, a re-plan every step
            {"--horizon", "2", "--period", "0.1"},     // the period as long as the horizon
@@ -51,7 +50,6 @@ TEST_CASE("MpcCarAtTheEndsOfEveryRange") {
 }
 
 TEST_CASE("MpcHelicopterAtTheEndsOfEveryRange") {
-  if (sanitizedRun()) return;
   runEnds("heli_follow", "0.5", 6,
           {{"--horizon", "2"},
            {"--horizon", "30", "--period", "3"},

@@ -28,7 +28,6 @@ const double kDockX = -0.5 * 0.8944271909999159, kDockY = -0.5 * 0.4472135954999
 }  // namespace
 
 TEST_CASE("BoatDockPlanSolvesAndReplaysThroughTheStepper") {
-  if (sanitizedRun()) return;  // a 0.3 s solve in Release (L-BFGS); ~15x slower there
   const std::string csv = testOut("plan_boat.csv"), inputs = testOut("plan_boat_inputs.csv");
   const std::vector<std::string> sets = {"N=60", "hessian=lbfgs", "dock_x=" + formatNumber(kDockX),
                                          "dock_y=" + formatNumber(kDockY)};
@@ -80,7 +79,6 @@ double thrustRoughness(const CsvTable& plan) {
 }
 
 TEST_CASE("SmoothnessCostThroughDmocCostsSmoothsTheThrust") {
-  if (sanitizedRun()) return;  // two 0.3-0.8 s solves in Release
   const std::vector<std::string> dock = {"N=60", "hessian=lbfgs", "dock_x=" + formatNumber(kDockX),
                                          "dock_y=" + formatNumber(kDockY)};
   std::vector<std::string> smooth = dock;
@@ -99,7 +97,6 @@ TEST_CASE("SmoothnessCostThroughDmocCostsSmoothsTheThrust") {
 }
 
 TEST_CASE("PdTrackerAlongThePlanFliesItForAboutTheOptimalEffort") {
-  if (sanitizedRun()) return;  // a 0.3 s solve in Release
   const PlanSetup setup = loadPlanProblem(
       kProblem, {"N=60", "hessian=lbfgs", "dock_x=" + formatNumber(kDockX), "dock_y=" + formatNumber(kDockY)});
   const auto plan = PlanProblemRegistry::find("boat")->build(setup);

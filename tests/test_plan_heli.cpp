@@ -133,7 +133,6 @@ TEST_CASE("APlanFromATiltedHelicopterStartsAtItsAttitudeAndReplays") {
 
   // Plan from there to the 'east' pad: node 0 is the tilted attitude, and the stepper replays the plan from it.
   // Not under the sanitizers (a second solve of ~10 s there; the solve and replay path is the first test's).
-  if (sanitizedRun()) return;
   const int N = 100;
   std::vector<std::string> sets = {"target_pad=east", "via_canyon=false", "N=" + std::to_string(N)};
   std::vector<std::string> runArgs = {"run", "helicopter", "--set", "dt=0.1", "--steps", std::to_string(N)};
@@ -165,7 +164,6 @@ TEST_CASE("TheFlightAssistBaselineFollowsThePlanWithMoreEffort") {
   // Measured (east pad, N = 120): effort 0.1945 vs 0.1442, max deviation 1.66 m, final error 1.07 m, 0.15 m/s.
   // N = 120 only: the sanitized horizon (N = 90, 9 s for 72 m) needs more tilt than the assist's 20 deg, and a second
   // N = 120 solve under the sanitizers would cost ~10 s (the pilot and scene calls are exercised by the Release run).
-  if (sanitizedRun()) return;
   const PlanSetup setup = loadPlanProblem(kProblem, {"target_pad=east", "via_canyon=false", "N=120"});
   const auto plan = PlanProblemRegistry::find("helicopter")->build(setup);
   IpoptSettings settings;
@@ -189,7 +187,6 @@ TEST_CASE("HelicopterCostVariantsSmoothAndTerminalPenalty") {
   // dmoc_costs.h over the helicopter (DmocCosts on HeliDmoc::layout()): weight_smooth makes the actuator histories
   // smoother (measured N = 120: sum |du|^2 8-22x smaller per actuator; N = 100: 3-4x), terminal_weight frees the
   // end pose for a penalty (100: 2e-5 m off the pad centre, 0.3 mm above the resting height, cost 0.14352 vs 0.14417).
-  if (sanitizedRun()) return;  // three solves; the derivatives of the variants are checked in test_dmoc_heli
   const auto solve = [](const std::string& variant) {
     const PlanSetup setup = loadPlanProblem(kProblem, {"target_pad=east", "via_canyon=false", "N=100", variant});
     const auto plan = PlanProblemRegistry::find("helicopter")->build(setup);

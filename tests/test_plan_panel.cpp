@@ -286,7 +286,6 @@ TEST_CASE("ReplanningStartsFromTheLastPlan") {
 
 TEST_CASE("PlayOfAStickPlanIsBitIdenticalToTheHeadlessReplay") {
   // The snakeboard's plan drives the rotor/steer sticks (input rows, not parameter events), replayed with gait off.
-  if (sanitizedRun()) return;  // two 0.4 s solves; the car case covers Play under the sanitizers
   const std::string problem = problemFile("snakeboard_reach");
   const std::string inputs = testOut("plan_panel_snake_inputs.csv"), csv = testOut("plan_panel_snake_replay.csv");
   const HeadlessResult r = runCaptured({"plan", problem, "--csv", testOut("plan_panel_snake.csv"), "--inputs", inputs});
