@@ -3,7 +3,7 @@
 // runner: columns and initial geometry, bounded energy of the variational
 // integrators, dissipation with joint damping, RK4's drift at large h, exact
 // save/load and cache on/off, and a sweep over the accepted parameter ranges
-// (exit 0 with sane energy, or exit 3 naming the failed Newton solve).
+// (exit 0 with sane energy, or refused with exit 2 naming the largest dt allowed).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -106,10 +106,12 @@ TEST_CASE("PendulumVariationalIntegratorsKeepEnergyBoundedOverTwentySeconds") {
 TEST_CASE("PendulumRk4DriftsAtLargeStepWhereTheVariationalIntegratorsDoNot") {
   // Double pendulum released at 1.2 rad (E0 = 0.062 J), h = 0.03, 40 s; drift =
   // mean E over the last 10 s minus mean E over the first 10 s. Measured: rk4
-  // -0.742 J (a steady leak), midpoint +0.038 J, trapezoidal -0.006 J (their
-  // errors oscillate, max |E - E0| 0.79 and 1.13 J, without trend). (At h =
-  // 0.05 the midpoint's Newton fails at 1.2 rad and gains 3 J at 1.0 rad: large
-  // steps are the solvability monitor's business, not this.)
+  // -0.742 J (a steady leak), midpoint +0.165 J, trapezoidal +0.202 J (their
+  // errors oscillate, max |E - E0| about 1 J). The chaotic swing turns a joint
+  // by more than 0.5 rad in some steps of 0.03 s, which the VIs then redo in
+  // sub-steps (tree_stepper.h): the run is no longer one fixed symplectic map,
+  // and the drift measure moved from +0.038 / -0.006 J (every step whole) to the
+  // values above, still a quarter of RK4's leak or less.
   auto drift = [](const char *integrator) {
     auto s = makePendulum({{"links", "2"}, {"theta0", "1.2"}, {"dt", "0.03"}, {"integrator", integrator}});
     const EnergyTrace tr = runEnergy(*s, 40.0);
@@ -121,8 +123,8 @@ TEST_CASE("PendulumRk4DriftsAtLargeStepWhereTheVariationalIntegratorsDoNot") {
   };
   const double rk4 = drift("rk4");
   CHECK(rk4 < -0.5);
-  CHECK(std::abs(drift("midpoint")) < 0.1);
-  CHECK(std::abs(drift("trapezoidal")) < 0.1);
+  CHECK(std::abs(drift("midpoint")) < 0.3 * std::abs(rk4));
+  CHECK(std::abs(drift("trapezoidal")) < 0.3 * std::abs(rk4));
 }
 
 TEST_CASE("PendulumDampingOnlyRemovesEnergy") {
@@ -187,7 +189,8 @@ TEST_CASE("PendulumSweepOfTheAcceptedRanges") {
   // step 7): it is refused at validation (exit 2) because dt sqrt(g/l) exceeds
   // 0.71 N^-1.6, the step that resolves the chain's whipping links (see
   // maxScaledStep in the scene; 40 links of 5 cm need dt <= 1.4e-4 s, of 10 m
-  // dt <= 2.0e-3 s). Values beyond the ranges are exit 2 as well.
+  // dt <= 2.0e-3 s; the midpoint takes the 10 m links at 0.05 s, within its
+  // measured dt sqrt(g/l) <= 0.22). Values beyond the ranges are exit 2 as well.
   int ok = 0, refusedRuns = 0;
   const bool sanitized = std::getenv("VARSIM_SANITIZED") != nullptr;
   for (const char *links : {"1", "40"})
@@ -208,8 +211,10 @@ TEST_CASE("PendulumSweepOfTheAcceptedRanges") {
                                      ", " + integrator + ", " + steps + " steps";
             INFO(what << " -> exit " << r.exitCode << ": " << r.err);
             // The corners that cannot be simulated: 40 links at h = 0.05 (dt sqrt(g/l) = 0.70 and 0.050
-            // against 0.71 * 40^-1.6 = 0.0019), refused with the reason and the largest dt allowed.
-            const bool refused = big && std::string(dt) == "0.05";
+            // against 0.71 * 40^-1.6 = 0.0019), refused with the reason and the largest dt allowed; the midpoint
+            // runs the 10 m links (0.050 <= 0.22, its measured step).
+            const bool midpointRuns = std::string(integrator) == "midpoint" && std::string(length) == "10";
+            const bool refused = big && std::string(dt) == "0.05" && !midpointRuns;
             CHECK(r.exitCode == (refused ? 2 : 0));
             if (r.exitCode == 2) {
               ++refusedRuns;
@@ -228,18 +233,21 @@ TEST_CASE("PendulumSweepOfTheAcceptedRanges") {
             if (std::string(integrator) != "rk4") CHECK(loss < 0.1 * scale);  // RK4 may leak (its known drift)
           }
   std::printf("pendulum sweep: %d runs exit 0, %d refused (exit 2)\n", ok, refusedRuns);
-  CHECK(refusedRuns == 12);
-  // The rule's edges (dt sqrt(g/l) against 0.71 N^-1.6).
-  auto exitFor = [](const char *links, const char *length, const char *dt) {
+  CHECK(refusedRuns == 10);
+  // The rule's edges (dt sqrt(g/l) against 0.71 N^-1.6, and 0.22 for the midpoint).
+  auto exitFor = [](const char *links, const char *length, const char *dt, const char *integrator) {
     return runCaptured({"run", "pendulum", "--set", std::string("links=") + links, "--set",
-                        std::string("length=") + length, "--set", std::string("dt=") + dt, "--steps", "1"})
+                        std::string("length=") + length, "--set", std::string("dt=") + dt, "--set",
+                        std::string("integrator=") + integrator, "--steps", "1"})
         .exitCode;
   };
-  CHECK(exitFor("40", "0.05", "0.00013") == 0);  // 0.00013 sqrt(9.81/0.05) = 0.00182 <= 0.00194
-  CHECK(exitFor("40", "0.05", "0.00015") == 2);  // 0.00210
-  CHECK(exitFor("1", "0.05", "0.05") == 0);      // 0.700 <= 0.71
-  CHECK(exitFor("3", "0.5", "0.03") == 2);       // 0.133 > 0.71 * 3^-1.6 = 0.122 (N = 3 failed at 0.14)
-  CHECK(exitFor("3", "0.5", "0.025") == 0);      // 0.111
+  CHECK(exitFor("40", "0.05", "0.00013", "rk4") == 0);  // 0.00013 sqrt(9.81/0.05) = 0.00182 <= 0.00194
+  CHECK(exitFor("40", "0.05", "0.00015", "rk4") == 2);  // 0.00210
+  CHECK(exitFor("1", "0.05", "0.05", "trapezoidal") == 0);  // 0.700 <= 0.71
+  CHECK(exitFor("3", "0.5", "0.03", "rk4") == 2);       // 0.133 > 0.71 * 3^-1.6 = 0.122 (N = 3 failed at 0.14)
+  CHECK(exitFor("3", "0.5", "0.025", "rk4") == 0);      // 0.111
+  CHECK(exitFor("40", "0.05", "0.0157", "midpoint") == 0);  // 0.2199 <= 0.22
+  CHECK(exitFor("40", "0.05", "0.016", "midpoint") == 2);   // 0.224
   for (const char *bad : {"links=0", "links=41", "mass=0", "length=0.01", "dt=0.06", "dt=0", "alpha=1.5",
                           "integrator=euler", "theta0=4", "damping=-1"})
     CHECK(runCaptured({"run", "pendulum", "--set", bad, "--steps", "1"}).exitCode == 2);
@@ -309,9 +317,13 @@ TEST_CASE("PendulumFirstJointReleaseRunsSeed003Fig3AtItsOwnStep") {
   for (double x : e) dev = std::max(dev, std::abs(x - e[0]));
   MESSAGE("max |E - E0| = " << dev << " J of the swing's " << swing << " J");
   CHECK(dev < 1e-2 * swing);
-  // The curled release at the same step is still refused, naming what would run.
+  // The curled release at the same step (0.137 in units of sqrt(length/g)) runs on the midpoint (bench_tree's
+  // curled table: 10 s, dE 0.064) and is refused for RK4, naming what would run.
+  CHECK(runCaptured({"run", "pendulum", "--set", "links=19", "--set", "length=0.05263157894736842", "--set",
+                     "theta0=0.5", "--set", "dt=0.01", "--steps", "40"})
+            .exitCode == 0);
   const auto curled = runCaptured({"run", "pendulum", "--set", "links=19", "--set", "length=0.05263157894736842",
-                                   "--set", "theta0=0.5", "--set", "dt=0.01", "--steps", "1"});
+                                   "--set", "theta0=0.5", "--set", "dt=0.01", "--set", "integrator=rk4", "--steps", "1"});
   CHECK(curled.exitCode == 2);
   CHECK(curled.err.find("allowed here dt <= ") != std::string::npos);
   // A barely bent chain (seed 003's small-angle runs) is accepted at 0.01 s.

@@ -169,6 +169,10 @@ int ImplicitTreeStepper::advanceInSubsteps(const TreeForcing& f, int n) {
   return total;
 }
 
+bool ImplicitTreeStepper::turnsTooFar(const VectorXd& dq) {
+  return dq.lpNorm<Eigen::Infinity>() > kMaxTurn;
+}
+
 int ImplicitTreeStepper::advanceOrSubstep(const TreeForcing& f) {
   const VectorXd lambda0 = lambda_;  // a failed constrained Newton leaves its last iterate in lambda_
   int it = advance(f);

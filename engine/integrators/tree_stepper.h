@@ -111,13 +111,21 @@ class TreeStepper {
 };
 
 // The implicit tree schemes (midpoint, trapezoidal): a step whose Newton solve fails (a start outside its
-// basin at large h|qdot|, stiff penalties, strings snapping taut) is retried as the same interval in 2, 4, ...
+// basin at large h|qdot|, stiff penalties, strings snapping taut), or that turns a joint by more than kMaxTurn,
+// is retried as the same interval in 2, 4, ...
 // kMaxSubsteps equal sub-steps, as the floating base does (floating_base.cpp); a step that converged at once is
 // bit-identical to the scheme without the retry. The kinematic path, if any, is cut at the same fractions.
 class ImplicitTreeStepper : public TreeStepper {
  public:
   using TreeStepper::TreeStepper;
   static constexpr int kMaxSubsteps = 64;
+  // A converged step that turns a joint by more than this (rad; m for a sliding joint) is retried in sub-steps
+  // too, as rigid-rod SPOOK's max turn: at such increments Newton can converge to a root that is not the
+  // motion (a 10-link chain curled 0.5 rad at every joint, h = 0.01: a 1.07 rad step doubled the energy, which
+  // then ran away until Newton failed at t = 2.49 s). bench_tree's curled table with it: every case completes,
+  // dE 0.080 (N = 10, h = 0.01) and 0.064 (N = 19, h = 0.01) where RK4 gives 0.54 and fails; 0.25 rad gave
+  // 0.013 and 0.021 at 1.6x and 1.2x the time.
+  static constexpr double kMaxTurn = 0.5;
   int substeps() const { return substeps_; }  // of the last step: 1, or the sub-steps a failed Newton was retried in
 
  protected:
@@ -130,6 +138,9 @@ class ImplicitTreeStepper : public TreeStepper {
   // advance(f), retried in sub-steps on failure: the summed Newton count, -1 when even kMaxSubsteps failed
   // (state kept). Sets substeps().
   int advanceOrSubstep(const TreeForcing& f);
+  // Whether a step's increment turns some variable by more than kMaxTurn: advance() then rejects the step like a
+  // failed Newton.
+  static bool turnsTooFar(const VectorXd& dq);
 
  private:
   int advanceInSubsteps(const TreeForcing& f, int n);

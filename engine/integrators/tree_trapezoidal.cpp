@@ -75,7 +75,8 @@ int TreeTrapezoidal::advance(const TreeForcing& f) {
   VectorXd v = v_;  // Algorithm 1: Newton from v = v_k
   const NewtonProblem problem{[&](const VectorXd& x) { return residual(x, f); },
                               [&](const VectorXd& x) { return jacobian(x, f); }};
-  const int it = solveStep(problem, q_, q_, h_, v);
+  int it = solveStep(problem, q_, q_, h_, v);
+  if (it >= 0 && turnsTooFar(h_ * v)) it = -1, kinematicAt(0);
   if (it < 0) {
     refreshAtQk();  // the tree was moved by the failed iterations; the integrator state is unchanged
     return -1;

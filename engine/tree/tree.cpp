@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/sim/errors.h"
+#include "engine/tree/primitive_ops.h"
 
 namespace varsim::tree {
 
@@ -39,12 +40,7 @@ Vector6d adInvApply(const Matrix4d& g, const Vector6d& xi) {
   return out;
 }
 
-Vector6d adApply(const Vector6d& xi, const Vector6d& eta) {
-  Vector6d out;
-  out.head<3>() = xi.head<3>().cross(eta.head<3>());
-  out.tail<3>() = xi.tail<3>().cross(eta.head<3>()) + xi.head<3>().cross(eta.tail<3>());
-  return out;
-}
+Vector6d adApply(const Vector6d& xi, const Vector6d& eta) { return detail::adApply(xi, eta); }
 
 int Tree::addRaw(Frame f) {
   if (f.parent != kWorld && (f.parent < 0 || f.parent >= frames())) {
@@ -169,7 +165,10 @@ double Tree::rate(const Frame& f) const {
 }
 
 const Matrix4d& Tree::local(const Frame& f) const {
-  return memo(local_, static_cast<size_t>(&f - frames_.data()), posEpoch_, [&] { return computeLocal(f); });
+  const auto k = static_cast<size_t>(&f - frames_.data());
+  // A constant frame's transform never changes: once computed with the cache on (stamp != 0) it stays.
+  if (cache_ && f.drive == Drive::Constant && local_.stamp[k] != 0) return local_.val[k];
+  return memo(local_, k, posEpoch_, [&] { return computeLocal(f); });
 }
 
 Matrix4d Tree::computeLocal(const Frame& f) const {

@@ -115,6 +115,15 @@ class Tree {
   // The composite momentum of every frame (out[k] for frame k) for the velocity sum_i v_i dv/dqdot_i, i.e.
   // generalised velocity v and kinematic rates 0, without touching the state: O(frames), not memoised.
   void compositeMomentumFor(const VectorXd& v, std::vector<Vector6d, Eigen::aligned_allocator<Vector6d>>& out) const;
+  // With the cache on: every frame's v_k^b, gravity, composite momentum and composite weight at the current state
+  // in two sweeps over the frames (parents first, then children first), stored in the memo as the accessors above
+  // would store them (same arithmetic: primitive_ops.h), so they read them afterwards. O(frames) without the
+  // accessors' recursion; a no-op when the state has not changed since, or with the cache off (tree_sweep.cpp).
+  void sweep() const;
+  // dL/dq (eq. 16) and dL/dqdot into the non-null outputs (resized to dof()): per variable i at its frame f,
+  // W_f . dv_f/dq_i + W^g_f . xi_i and W_f . xi_i (tree_lagrangian.cpp's regrouping), after sweep() from the
+  // memo slots directly; through the accessors with the cache off.
+  void lagrangianGradients(VectorXd* dLdq, VectorXd* dLdqdot) const;
   const std::vector<int>& children(int f) const { return children_[f]; }
   // Frame k's first derivatives for all its dynamic ancestors at once, in dynamicAncestors(k) order
   // (dvbDqdot / dvbDq of each): the memo unit of eqs. (7) and (10) is the frame's row, built from the
@@ -205,6 +214,7 @@ class Tree {
   mutable Memo<Vector6d> weight_;
   mutable Memo<Eigen::Vector3d> gravityIn_;
   mutable std::vector<std::uint64_t> rowJStamp_, rowDStamp_;  // per frame, for the dvqd_ / dvq_ rows
+  mutable std::uint64_t sweepStamp_ = 0;                      // velEpoch_ of the last sweep()
 };
 
 // Uncached, the slot is recomputed on every call (its stamp never matches); a recomputation only ever

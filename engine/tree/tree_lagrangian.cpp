@@ -75,25 +75,14 @@ double potentialEnergy(const Tree& t) {
 double lagrangian(const Tree& t) { return kineticEnergy(t) - potentialEnergy(t); }
 
 void gradV(const Tree& t, VectorXd& out) {
+  t.sweep();
   out.resize(t.dof());
   for (int i = 0; i < t.dof(); ++i) out(i) = -weightWork(t, i);
 }
 
-void dLdq(const Tree& t, VectorXd& out) {
-  out.resize(t.dof());
-  for (int i = 0; i < t.dof(); ++i) {
-    const int f = t.frameOfDof(i);
-    out(i) = t.compositeMomentum(f).dot(t.dvbDq(f, i)) + weightWork(t, i);
-  }
-}
+void dLdq(const Tree& t, VectorXd& out) { t.lagrangianGradients(&out, nullptr); }
 
-void dLdqdot(const Tree& t, VectorXd& out) {
-  out.resize(t.dof());
-  for (int i = 0; i < t.dof(); ++i) {
-    const int f = t.frameOfDof(i);
-    out(i) = t.compositeMomentum(f).dot(t.dvbDqdot(f, i));
-  }
-}
+void dLdqdot(const Tree& t, VectorXd& out) { t.lagrangianGradients(nullptr, &out); }
 
 VectorXd gradV(const Tree& t) {
   VectorXd out;
@@ -115,6 +104,7 @@ VectorXd dLdqdot(const Tree& t) {
 
 void lagrangianHessians(const Tree& t, MatrixXd* Lqq, MatrixXd* Lqv, MatrixXd* M) {
   const int n = t.dof();
+  t.sweep();
   resizeZero(Lqq, n), resizeZero(Lqv, n), resizeZero(M, n);
   const bool velocityTerms = Lqq || Lqv;
   for (int i = 0; i < n; ++i) {

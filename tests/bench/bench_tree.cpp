@@ -9,9 +9,9 @@
 // with its semi-implicit Euler and RK4 at the same h, beside our midpoint: CPU ms per 10 s and energy error
 // on the same scale (energies of MuJoCo's qpos/qvel evaluated by our tree). "blew up" gives the time at
 // which MuJoCo's state turned non-finite or it reset on a bad acceleration.
-// The third table starts the chain curled (every joint 0.5 rad from its parent; its tip whips): ours and
-// MuJoCo's schemes at N = 10, 19 and h = 0.01, 0.0025, 0.001, each CPU ms per 10 s and dE, or where it
-// failed (our midpoint: Newton on (25) did not converge; MuJoCo: blew up).
+// The third table starts the chain curled (every joint 0.5 rad from its parent; its tip whips): ours (midpoint,
+// trapezoidal, RK4) and MuJoCo's schemes at N = 10, 19 and h = 0.01, 0.0025, 0.001, each CPU ms per 10 s and dE,
+// or where it failed (our VIs: Newton did not converge also in 64 sub-steps; RK4 and MuJoCo: blew up).
 // Usage: bench_tree [--max N] [--uncached-max N].
 #include <cmath>
 #include <cstdio>
@@ -114,7 +114,8 @@ void peerTable(const std::vector<int>&, const std::vector<double>&) {
 
 void curledTable() {
   std::printf("\nCurled start (every joint 0.5 rad), 10 s: CPU ms and dE, or when it failed\n");
-  std::printf("%4s %7s %9s %10s %9s %10s", "N", "h", "ours mid", "mid dE", "ours rk4", "rk4 dE");
+  std::printf("%4s %7s %9s %10s %9s %10s %9s %10s", "N", "h", "ours mid", "mid dE", "ours trap", "trap dE", "ours rk4",
+              "rk4 dE");
 #ifdef VARSIM_HAVE_MUJOCO
   std::printf(" %9s %10s %9s %10s", "mj euler", "euler dE", "mj rk4", "rk4 dE");
 #endif
@@ -122,7 +123,8 @@ void curledTable() {
   for (int n : {10, 19}) {
     for (double h : {0.01, 0.0025, 0.001}) {
       std::printf("%4d %7g", n, h);
-      printCell(curledRun(Scheme::Midpoint, n, h)), printCell(curledRun(Scheme::Rk4, n, h));
+      printCell(curledRun(Scheme::Midpoint, n, h)), printCell(curledRun(Scheme::Trapezoidal, n, h));
+      printCell(curledRun(Scheme::Rk4, n, h));
 #ifdef VARSIM_HAVE_MUJOCO
       printCell(runMujoco(n, false, h, true)), printCell(runMujoco(n, true, h, true));
 #endif
