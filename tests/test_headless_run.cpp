@@ -142,15 +142,16 @@ TEST_CASE("RunPrintsTheScenesParameterWarningWhenItAppearsOrChanges") {
   r = runCaptured({"run", "ladder", "--set", "links=3", "--steps", "2"});
   CHECK(r.exitCode == kExitOk);
   CHECK_FALSE(has(r.err, "warning"));
-  // A recorded edit that brings it, one that changes it, one that keeps it (not repeated), one that clears it.
+  // A recorded edit that brings it (tau/h = 0.24: below 0.5 warns; below 0.1 is refused), one that changes it, one
+  // that keeps it (not repeated), one that clears it.
   const std::string input = testOut("parameter_warning_input.csv");
-  varsim::test::writeFile(input, "step\nevent,2,param,tau,0\nevent,4,param,epsilon,0\nevent,5,param,links,4\n"
+  varsim::test::writeFile(input, "step\nevent,2,param,tau,0.004\nevent,4,param,epsilon,0\nevent,5,param,links,4\n"
                                  "event,6,param,tau,0.0333\nevent,6,param,epsilon,1e-10\n");
   r = runCaptured({"run", "ladder", "--set", "links=3", "--steps", "8", "--input", input});
   INFO(r.err);
   CHECK(r.exitCode == kExitOk);
-  CHECK(has(r.err, "ladder (step 2, t=0.03333333333333333): joints, pins: tau/h = 0 < 0.5"));
-  CHECK(has(r.err, "ladder (step 4, t=0.06666666666666667): joints: tau/h = 0 < 0.5"));
+  CHECK(has(r.err, "ladder (step 2, t=0.03333333333333333): joints, pins: tau/h = 0.24 < 0.5"));
+  CHECK(has(r.err, "ladder (step 4, t=0.06666666666666667): joints: tau/h = 0.24 < 0.5"));
   CHECK_FALSE(has(r.err, "(step 5"));
   CHECK_FALSE(has(r.err, "(step 6"));
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 2 + 1 + 1);  // two warnings, links' note, the summary

@@ -193,7 +193,10 @@ class SpaceRobotScene : public Scene {
     char line[160];
     std::snprintf(line, sizeof line, "%s; loops %ld; attitude error %.3g rad (planned %.3g)", names[int(mode_)], loops_,
                   maneuverError(), predicted_);
-    tab.widgets.push_back(PanelWidget::text(line));
+    tab.widgets.push_back(PanelWidget::text(line).tip(
+        "attitude error: the angle from the base's attitude to the target. Inside a joint loop the base swings away and "
+        "back, so the error rises and falls; only the net turn of each completed loop (the geometric phase, the "
+        "'planned' angle per loop) accumulates. Read it at the end of a loop."));
     std::snprintf(line, sizeof line, "|J| = %.2e (zero momentum: exact up to round-off)",
                   stepper_.momentumMap().norm());
     tab.widgets.push_back(PanelWidget::text(line, PanelTone::Ok));

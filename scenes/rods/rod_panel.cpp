@@ -298,7 +298,8 @@ std::vector<ScenePanel> spookPanels(const RodScene& scene, const PanelContext& c
   panel.tabs.push_back(relaxationTab(scene, picked));
   panel.tabs.push_back(conventionsTab(scene, ctx, picked));
   panel.tabs.push_back(pickedTab(scene, picked));
-  panel.tabs.push_back(whiplashTab(scene));
+  // A speed profile needs a chain of bodies: the sleigh's single blade would show one bar and no whiplash.
+  if (scene.system().bodies().size() > 1) panel.tabs.push_back(whiplashTab(scene));
   panel.tabs.push_back(solverTab(scene, d));
   if (picked >= 0) {
     const RodScene::ConstraintStatus s = scene.constraintStatus(picked);
