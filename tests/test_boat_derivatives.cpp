@@ -165,3 +165,77 @@ TEST_CASE("WindDragIsDifferentiableInTheHeadingIntoTheWind") {
     CHECK(diff <= 0.02 * windAt(hard, yaw).tail<3>().norm());
   }
 }
+
+TEST_CASE("PatchExposureThrustAndNodeDragDerivativesMatchFiniteDifferences") {
+  // Still water: the waterline transport of each patch's wet area and first moment (patch_exposure_derivative.h), the
+  // drag's partial in those frozen exposures and the thrusters' immersion slope, against central differences of the
+  // clipping itself, on heeled, trimmed and heaved poses that put the waterline across many patches.
+  BoatSettings bs;
+  bs.patchSize = 0.45;
+  bs.wind = Vector3d(6.0, 3.0, 0.0);
+  const Boat boat(bs);
+  WaveSettings ws;
+  ws.amplitude = 0.0;
+  ws.current = Vector3d(0.3, -0.2, 0.0);
+  const WaterSurface water(ws);
+  const Vector6d xi = (Vector6d() << 0.2, -0.1, 0.3, 1.5, -0.4, 0.2).finished();
+  const Matrix3d Rdrag = Eigen::AngleAxisd(0.7, Vector3d::UnitZ()).toRotationMatrix();
+  const double e = 1e-6;
+  double worstArea = 0.0, worstFirst = 0.0, worstDrag = 0.0, worstThrust = 0.0;
+  int crossed = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    se3::Pose g;
+    g.R = (Eigen::AngleAxisd(0.8 * trial, Vector3d::UnitZ()) * Eigen::AngleAxisd(0.03 * trial - 0.1, Vector3d::UnitY()) *
+           Eigen::AngleAxisd(0.25 - 0.06 * trial, Vector3d::UnitX()))
+              .toRotationMatrix();
+    g.x = Vector3d(0.5 * trial, -0.2 * trial, boat.equilibriumHeight() + 0.03 * (trial % 3) - 0.03);
+    HydrostaticState hs;
+    computeHydrostatics(boat.patches(), g, water, 0.0, hs);
+    const auto d = patchExposureDerivatives(boat.patches(), g, hs);
+    const std::vector<Vector3d> eta(boat.patches().size(), ws.current);
+    const Matrix6d dDrag = boat.patchWrenchExposureJacobian(Rdrag, xi, hs, eta, d);
+    const Eigen::Vector2d u(900.0, 1300.0);
+    se3::Pose gt = g;  // sink the stern until the thrusters sit inside their immersion ramp
+    gt.x.z() = 0.35;
+    const Matrix6d dThrust = boat.thrustPoseJacobian(gt, u);
+    for (int j = 0; j < 6; ++j) {
+      const auto moved = [&](const se3::Pose& base, double sgn) {
+        se3::Pose p = base;
+        if (j < 3) p.R = base.R * so3::exp(sgn * e * Vector3d::Unit(j));
+        else p.x = base.x + sgn * e * base.R.col(j - 3);
+        return p;
+      };
+      HydrostaticState hp, hm;
+      computeHydrostatics(boat.patches(), moved(g, 1.0), water, 0.0, hp);
+      computeHydrostatics(boat.patches(), moved(g, -1.0), water, 0.0, hm);
+      for (size_t i = 0; i < hs.patches.size(); ++i) {
+        const auto& P = hp.patches[i];
+        const auto& M = hm.patches[i];
+        const double dA = (P.wetArea - M.wetArea) / (2.0 * e);
+        const Vector3d dF = (P.wetArea * P.wetCentroid - M.wetArea * M.wetCentroid) / (2.0 * e);
+        worstArea = std::max(worstArea, std::abs(dA - d[i].area(j)));
+        worstFirst = std::max(worstFirst, (dF - d[i].first.col(j)).lpNorm<Eigen::Infinity>());
+        if (j == 0 && !d[i].area.isZero()) ++crossed;
+      }
+      BoatWrench wp, wm;
+      boat.patchWrenches(Rdrag, xi, hp, eta, wp);
+      boat.patchWrenches(Rdrag, xi, hm, eta, wm);
+      const Vector6d fd = (wp.hydrodynamic + wp.wind - wm.hydrodynamic - wm.wind) / (2.0 * e);
+      worstDrag = std::max(worstDrag, (fd - dDrag.col(j)).lpNorm<Eigen::Infinity>() / std::max(1.0, fd.norm()));
+      const Vector6d ft = (boat.thrustWrench(moved(gt, 1.0), 0.0, water, u) -
+                           boat.thrustWrench(moved(gt, -1.0), 0.0, water, u)) / (2.0 * e);
+      worstThrust = std::max(worstThrust, (ft - dThrust.col(j)).lpNorm<Eigen::Infinity>() / std::max(1.0, ft.norm()));
+    }
+  }
+  MESSAGE("patches crossed by the waterline: " << crossed << "; worst |dA| error " << worstArea << " m^2, |dF| "
+                                                << worstFirst << " m^3, drag rel " << worstDrag << ", thrust rel "
+                                                << worstThrust);
+  CHECK(crossed > 50);
+  CHECK(worstArea < 1e-7);
+  CHECK(worstFirst < 1e-7);
+  CHECK(worstDrag < 1e-6);
+  CHECK(worstThrust < 1e-6);
+  CHECK(boat.thrustPoseJacobian(se3::Pose{Matrix3d::Identity(), Vector3d(0.0, 0.0, boat.equilibriumHeight())},
+                                Eigen::Vector2d(900.0, 1300.0))
+            .isZero());  // upright at rest: both thrusters fully immersed, the ramp is clamped
+}

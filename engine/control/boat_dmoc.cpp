@@ -82,9 +82,8 @@ struct BoatDmoc::EndHydrostatics {
 // With a cache, the end pose's hydrostatics are reused when the end pose is bit-identical (perf: 76 % of a Jacobian
 // was computeHydrostatics, half of it the unchanged end pose of the 12 node-data differences).
 Vector6d BoatDmoc::momentumRows(const se3::Pose& gk, double tk, const Vector6d& muMinus, const Eigen::Vector2d& u,
-                                const Vector6d& xi, const se3::Pose& gNode, LgviResidual* full,
-                                EndHydrostatics* cache) const {
-  const BoatNodeData nd = nodeData(gNode, tk);
+                                const Vector6d& xi, const se3::Pose& gNode, const BoatNodeData& nd,
+                                LgviResidual* full, EndHydrostatics* cache) const {
   HydrostaticState local;
   HydrostaticState& scratch = cache ? cache->hydro : local;
   const ImplicitWrench fEnd = [&](const se3::Pose& g, const Vector6d& v, double t, ImplicitWrenchJacobian* jac) {
@@ -105,7 +104,8 @@ Vector6d BoatDmoc::momentumRows(const se3::Pose& gk, double tk, const Vector6d& 
 Eigen::Matrix<double, 12, 1> BoatDmoc::segmentRows(const Eigen::VectorXd& x, int k) const {
   const double h = spec_.h;
   const se3::Pose gk = pose(x, k), gk1 = pose(x, k + 1);
-  const Vector6d r = momentumRows(gk, k * h, leftMomentum(x, k, nullptr), thrust(x, k), twist(x, k), gk, nullptr);
+  const Vector6d r = momentumRows(gk, k * h, leftMomentum(x, k, nullptr), thrust(x, k), twist(x, k), gk,
+                                  nodeData(gk, k * h), nullptr);
   Eigen::Matrix<double, 12, 1> out;
   out << r / spec_.boat.mass, dmoc::poseRows(spec_.lgvi, h, gk, twist(x, k), gk1);
   return out;
@@ -131,10 +131,12 @@ void BoatDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<dou
     const Vector6d mu = leftMomentum(x, k, &dPrev);
     LgviResidual res;
     EndHydrostatics end;
-    momentumRows(gk, k * h, mu, u, xi, gk, &res, &end);
-    // Total body-perturbation partial: the end pose's (exact, res.dPose) + the frozen node data's (central differences).
+    const BoatNodeData node = nodeData(gk, k * h);
+    momentumRows(gk, k * h, mu, u, xi, gk, node, &res, &end);
+    // Total body-perturbation partial: the end pose's (exact, res.dPose) + the frozen node data's.
     Matrix6d dPose = res.dPose;
-    for (int j = 0; j < 6; ++j) {
+    if (water_.still()) dPose += nodeDataPartialStill(gk, xi, u, node);
+    for (int j = 0; j < 6 && !water_.still(); ++j) {
       se3::Pose gp = gk, gm = gk;
       if (j < 3) {
         gp.R = gk.R * so3::exp(kNodeStep * Vector3d::Unit(j));
@@ -143,8 +145,8 @@ void BoatDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<dou
         gp.x = gk.x + kNodeStep * gk.R.col(j - 3);
         gm.x = gk.x - kNodeStep * gk.R.col(j - 3);
       }
-      dPose.col(j) += (momentumRows(gk, k * h, mu, u, xi, gp, nullptr, &end) -
-                       momentumRows(gk, k * h, mu, u, xi, gm, nullptr, &end)) /
+      dPose.col(j) += (momentumRows(gk, k * h, mu, u, xi, gp, nodeData(gp, k * h), nullptr, &end) -
+                       momentumRows(gk, k * h, mu, u, xi, gm, nodeData(gm, k * h), nullptr, &end)) /
                       (2.0 * kNodeStep);
     }
     Eigen::Matrix<double, 6, 2> fU;  // thrust is linear in u: columns are unit thrusts (left, right) * thrustMax
@@ -157,6 +159,23 @@ void BoatDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<dou
     if (k > 0) addBlock(out, row, ck - kBlock + 6, Matrix6d(-dPrev / m));
     dmoc::addPoseRowsJacobian(out, row + 6, ck, ck1, s.lgvi, h, gk, xi, gk1, Jr, Jr1);  // eq. (9)
   }
+}
+
+// The node pose enters b = mu^- + h f_k (thrust immersion) and, through the exposures, the drag in f^+ at the end
+// pose g_{k+1} = g_k tau(h xi) with xi^+ = (w, tau^T v): r = ... - b - h Tr f^+ with Tr = diag(tau, tau) (lgvi_se3.h).
+Matrix6d BoatDmoc::nodeDataPartialStill(const se3::Pose& gk, const Vector6d& xi, const Eigen::Vector2d& u,
+                                        const BoatNodeData& node) const {
+  const double h = spec_.h;
+  se3::Pose T;
+  const se3::Pose gEnd = lgviNextPose(spec_.lgvi, gk, h, xi, &T);
+  Vector6d xiPlus = xi;
+  xiPlus.tail<3>() = T.R.transpose() * xi.tail<3>();
+  const Matrix6d dDrag = boat_.patchWrenchExposureJacobian(
+      gEnd.R, xiPlus, node.hydro, node.eta, patchExposureDerivatives(boat_.patches(), gk, node.hydro));
+  Matrix6d out = -h * boat_.thrustPoseJacobian(gk, Eigen::Vector2d(u.y(), u.x()));  // (u_r, u_l) as thrustWrench
+  out.topRows<3>() -= h * T.R * dDrag.topRows<3>();
+  out.bottomRows<3>() -= h * T.R * dDrag.bottomRows<3>();
+  return out;
 }
 
 void BoatDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,

@@ -8,9 +8,11 @@
 // n = 14N + 6. Rows per segment k (12): eq. (10) r = C(h w)^T J w, m v - mu^-_k - h f_k - h Tr f^+ (divided by m),
 // f_k = thrust at node k, f^+ = gravity + buoyancy at g_{k+1}, drag + wind at xi_k with the patch exposure and water
 // velocity frozen at node k (the scene's backward Euler); eq. (9) rotation vee(E - E^T)/2 and translation rows.
-// Jacobian: exact chain rule through the pure functions, except the dependence of the frozen node-k data (exposure,
-// water velocity, thruster immersion) on g_k, which has no analytic partial in the engine: central differences of the
-// same functions (step 1e-6, 12 evaluations per segment), documented, checked against FD of the whole rows.
+// Jacobian: exact chain rule through the pure functions. The frozen node-k data (patch exposures, water velocity,
+// thruster immersion) depend on g_k too: in still water through the exact waterline transport of the exposures
+// (patch_exposure_derivative.h) and the immersion ramp's slope (Boat::thrustPoseJacobian); under waves (no analytic
+// partial of the clipping against the moving grid) central differences of the same functions (step 1e-6, 12
+// evaluations per segment). Both are checked against differences of the whole rows.
 // Fixed: node 0 (the scene's start pose), mu^-_0 = II xi(0) - (h/2) f_0, u_0 (the scene's held thrust); the dock:
 // x_N, y_N, heading (theta_N,z = 0 around the dock yaw) and xi_{N-1} = 0 (at rest); the float height, heel and trim of
 // node N are free (the boat floats where wind, current and the holding thrust put it). Thrusts in [0, thrustMax].
@@ -87,8 +89,11 @@ class BoatDmoc : public Nlp {
  private:
   struct EndHydrostatics;  // the end pose's hydrostatics, kept over the node-data differences of one segment
   Vector6d momentumRows(const se3::Pose& gk, double tk, const Vector6d& muMinus, const Eigen::Vector2d& u,
-                        const Vector6d& xi, const se3::Pose& gNode, LgviResidual* full,
+                        const Vector6d& xi, const se3::Pose& gNode, const BoatNodeData& node, LgviResidual* full,
                         EndHydrostatics* cache = nullptr) const;
+  // d(momentum rows)/d(body perturbation of the node data's pose), exact in still water (see the header comment).
+  Matrix6d nodeDataPartialStill(const se3::Pose& gk, const Vector6d& xi, const Eigen::Vector2d& u,
+                                const BoatNodeData& node) const;
   Vector6d nodeThrust(const se3::Pose& g, double t, const Eigen::Vector2d& u) const;
   Vector6d leftMomentum(const Eigen::VectorXd& x, int k, Matrix6d* dPrev) const;
 

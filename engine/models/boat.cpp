@@ -217,3 +217,63 @@ Vector6d Boat::endOfStepWrench(const se3::Pose& g, const Vector6d& xi, const Hyd
 }
 
 }  // namespace varsim
+
+namespace varsim {
+
+Matrix6d Boat::patchWrenchExposureJacobian(const Matrix3d& R, const Vector6d& xi, const HydrostaticState& hydro,
+                                           const std::vector<Vector3d>& eta,
+                                           const std::vector<PatchExposureDerivative>& dExposure) const {
+  const BoatSettings& s = settings_;
+  const Matrix3d Rt = R.transpose();
+  const Vector3d omega = xi.head<3>(), v = xi.tail<3>(), windBody = Rt * s.wind;
+  const Matrix3d omegaHat = so3::hat(omega);
+  const bool windy = s.wind.norm() > 0.0;
+  Matrix6d D = Matrix6d::Zero();
+  // A load f at body point r moving by (dr, df): d(r x f, f) = (-f^ dr + r^ df, df).
+  const auto add = [&](const Vector3d& r, const Vector3d& f, const Eigen::Matrix<double, 3, 6>& dr,
+                       const Eigen::Matrix<double, 3, 6>& df) {
+    D.topRows<3>() += -so3::hat(f) * dr + so3::hat(r) * df;
+    D.bottomRows<3>() += df;
+  };
+  for (size_t i = 0; i < patches_.size() && i < hydro.patches.size() && i < dExposure.size(); ++i) {
+    const PatchExposure& e = hydro.patches[i];
+    const PatchExposureDerivative& d = dExposure[i];
+    if (d.area.isZero() && d.first.isZero()) continue;
+    if (e.wetArea > 0.0) {  // f = -E (v + omega x c - R^T eta) A, c = F / A
+      const Vector3d& c = e.wetCentroid;
+      const Eigen::Matrix<double, 3, 6> dc = (d.first - c * d.area) / e.wetArea;
+      const Vector3d f = -s.damping.cwiseProduct(v + omega.cross(c) - Rt * eta[i]) * e.wetArea;
+      add(c, f, dc, -e.wetArea * s.damping.asDiagonal() * omegaHat * dc + (f / e.wetArea) * d.area);
+    }
+    if (e.dryArea > 0.0 && windy) {  // f = k s_eps(-n . rel) rel, k = kappa (area - A), dry centroid (area c0 - F)/dry
+      const Vector3d& r = e.dryCentroid;
+      const Eigen::Matrix<double, 3, 6> dr = (r * d.area - d.first) / e.dryArea;
+      const Vector3d rel = windBody - (v + omega.cross(r));
+      const Vector3d& n = patches_[i].normal;
+      const double kappa = 0.5 * s.airDensity * s.windDrag, k = kappa * e.dryArea;
+      double slope = 0.0;
+      const double sn = windExposure(-n.dot(rel), s.windExposureBand, slope);
+      Matrix3d K = k * sn * Matrix3d::Identity();  // d f / d rel, as patchWrenches
+      if (slope > 0.0) K.noalias() -= k * slope * rel * n.transpose();
+      add(r, k * sn * rel, dr, -kappa * sn * rel * d.area - K * omegaHat * dr);
+    }
+  }
+  return D;
+}
+
+Matrix6d Boat::thrustPoseJacobian(const se3::Pose& g, const Eigen::Vector2d& u) const {
+  const Vector3d z = g.R.row(2).transpose();
+  const Eigen::Matrix<double, 6, 2> F = controlMatrix();
+  const Vector3d c[2] = {thrusterRight(), thrusterLeft()};
+  Matrix6d D = Matrix6d::Zero();
+  for (int j = 0; j < 2; ++j) {
+    const double ramp = (-(z.dot(c[j]) + g.x.z()) + 0.05) / 0.1;  // thrusterImmersion's argument in still water
+    if (!(ramp > 0.0 && ramp < 1.0)) continue;
+    Eigen::Matrix<double, 1, 6> dDepth;  // depth = -(z . c + x_z); d(z . c)/d theta = (c x z)^T, d x_z / du = z^T
+    dDepth << -c[j].cross(z).transpose(), -z.transpose();
+    D += F.col(j) * (u[j] / 0.1) * dDepth;
+  }
+  return D;
+}
+
+}  // namespace varsim

@@ -14,6 +14,7 @@
 
 #include "engine/lie/se3.h"
 #include "engine/models/hull_hydrostatics.h"
+#include "engine/models/patch_exposure_derivative.h"
 #include "engine/models/water_surface.h"
 
 namespace varsim {
@@ -107,6 +108,12 @@ class Boat {
   void patchWrenches(const Matrix3d& R, const Vector6d& xi, const HydrostaticState& hydro,
                      const std::vector<Vector3d>& eta, BoatWrench& out, Matrix6d* dXi = nullptr,
                      Eigen::Matrix<double, 6, 3>* dTheta = nullptr) const;
+  // d(hydrodynamic + wind)/d eps of patchWrenches(R, xi, hydro, eta) when the exposures in `hydro` move with a body
+  // perturbation eps of the pose they were clipped at, by dExposure (patchExposureDerivatives, still water; eta held:
+  // in still water it is the uniform current). The partial of the drag in the node data the integrator freezes.
+  Matrix6d patchWrenchExposureJacobian(const Matrix3d& R, const Vector6d& xi, const HydrostaticState& hydro,
+                                       const std::vector<Vector3d>& eta,
+                                       const std::vector<PatchExposureDerivative>& dExposure) const;
   // The implicit LGVI's end-of-step wrench (boat scene, boat DMOC: one code path): gravity + buoyancy at the end pose
   // g (hydrostatics recomputed there into `scratch`), eq. (15) drag and wind at the end-of-step twist xi with the patch
   // exposure `nodeHydro` and water velocities `nodeEta` frozen at node k. dPose/dXi: d/d(body perturbation of g) and
@@ -118,6 +125,9 @@ class Boat {
                            bool scratchAtG = false) const;
   // Thrusters with immersion fading (ERRATA control matrix), body wrench.
   Vector6d thrustWrench(const se3::Pose& g, double t, const WaterSurface& water, const Eigen::Vector2d& u) const;
+  // d thrustWrench/d eps (g -> g exp(eps^)) in still water: the immersion ramp's slope 10/m times the thruster's depth
+  // rate, 0 where the ramp is clamped (at its two kinks the clamped side's 0).
+  Matrix6d thrustPoseJacobian(const se3::Pose& g, const Eigen::Vector2d& u) const;
 
   // The stiffest hydrostatic frequency omega (rad/s) and the largest drag rate c (1/s) of the upright hull at
   // rest in still water (the wind as set): max |eig| of M^-1 K and of M^-1 C, K = -d(gravity + buoyancy)/d eps,
