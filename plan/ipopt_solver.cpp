@@ -9,6 +9,7 @@
 #include <IpOrigIpoptNLP.hpp>
 #include <IpTNLP.hpp>
 #include <IpTNLPAdapter.hpp>
+#include <IpTimingStatistics.hpp>
 
 namespace varsim {
 namespace {
@@ -178,6 +179,46 @@ class Adapter : public Ipopt::TNLP {
   bool cancelled_ = false;
 };
 
+// settings.options by the option's registered type; false: an unknown option or a value that does not parse.
+bool setOptions(Ipopt::IpoptApplication& app, const IpoptSettings& settings) {
+  for (const auto& [name, value] : settings.options) {
+    const Ipopt::SmartPtr<const Ipopt::RegisteredOption> option = app.RegOptions()->GetOption(name);
+    if (!IsValid(option)) return false;
+    try {
+      size_t used = 0;
+      bool ok = true;
+      if (option->Type() == Ipopt::OT_Number) ok = app.Options()->SetNumericValue(name, std::stod(value, &used));
+      else if (option->Type() == Ipopt::OT_Integer) ok = app.Options()->SetIntegerValue(name, std::stoi(value, &used));
+      else ok = app.Options()->SetStringValue(name, value), used = value.size();
+      if (!ok || used != value.size()) return false;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Ipopt's timing statistics of the solve just run (its task timers; the evaluation timers live in the NLP).
+IpoptProfile profileOf(Ipopt::IpoptApplication& app) {
+  IpoptProfile p;
+  if (!IsValid(app.IpoptDataObject())) return p;
+  Ipopt::TimingStatistics& t = app.IpoptDataObject()->TimingStats();
+  p.total = t.OverallAlgorithm().TotalCpuTime();
+  // Ipopt 3.11 times MUMPS's numerical factorisation in no timer of its own: it is the linear solves' total less
+  // the back-solves and the symbolic analysis.
+  p.factorization = t.StdAugSystemSolverMultiSolve().TotalCpuTime() - t.LinearSystemBackSolve().TotalCpuTime() -
+                    t.LinearSystemSymbolicFactorization().TotalCpuTime() - t.LinearSystemStructureConverter().TotalCpuTime();
+  p.backsolve = t.LinearSystemBackSolve().TotalCpuTime();
+  p.symbolic = t.LinearSystemSymbolicFactorization().TotalCpuTime() + t.LinearSystemStructureConverter().TotalCpuTime();
+  if (auto* nlp = dynamic_cast<Ipopt::OrigIpoptNLP*>(Ipopt::GetRawPtr(app.IpoptNLPObject()))) {
+    p.functions = nlp->f_eval_time().TotalCpuTime() + nlp->grad_f_eval_time().TotalCpuTime() +
+                  nlp->c_eval_time().TotalCpuTime() + nlp->d_eval_time().TotalCpuTime();
+    p.jacobian = nlp->jac_c_eval_time().TotalCpuTime() + nlp->jac_d_eval_time().TotalCpuTime();
+    p.hessian = nlp->h_eval_time().TotalCpuTime();
+  }
+  return p;
+}
+
 }  // namespace
 
 IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
@@ -205,7 +246,7 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
     app->Options()->SetNumericValue("mu_init", 1e-6);
   }
   // No options file: an ipopt.opt in the working directory must not change a plan (same inputs, same plan).
-  if (app->Initialize("") != Ipopt::Solve_Succeeded) {
+  if (!setOptions(*app, settings) || app->Initialize("") != Ipopt::Solve_Succeeded) {
     result.status = "Invalid_Option";
     return result;
   }
@@ -213,6 +254,7 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
   result.status = adapter->cancelled() ? "cancelled" : statusName(s);
   result.solved = s == Ipopt::Solve_Succeeded || s == Ipopt::Solved_To_Acceptable_Level;
   if (result.x.size() == 0) result.x = nlp.initialGuess();
+  result.profile = profileOf(*app);
   return result;
 }
 

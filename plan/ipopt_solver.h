@@ -6,6 +6,8 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/control/nlp.h"
 
@@ -27,6 +29,27 @@ struct IpoptSettings {
   // Re-planning: start from a previous solve of an Nlp of the same size (its x and multipliers, Ipopt's warm start)
   // instead of nlp.initialGuess(). Null, or sizes that do not match: a cold start.
   const IpoptResult* warmStart = nullptr;
+  // Further Ipopt options by name, set after the ones above (a benchmark's levers: "mumps_permuting_scaling" = "0",
+  // "mu_oracle" = "probing"): the value is read as the option's registered type; an unknown name or a value Ipopt
+  // refuses ends the solve with status "Invalid_Option".
+  std::vector<std::pair<std::string, std::string>> options;
+};
+
+// Where a solve's CPU time went, from Ipopt's own timing statistics (seconds of CPU; print_timing_statistics).
+struct IpoptProfile {
+  double total = 0.0;          // Ipopt's whole algorithm (evaluations included)
+  double functions = 0.0;      // objective, gradient and constraint values
+  double jacobian = 0.0;       // constraint Jacobian
+  double hessian = 0.0;        // Hessian of the Lagrangian
+  double factorization = 0.0;  // numerical factorisations of the KKT matrix (MUMPS), inertia corrections included
+  double backsolve = 0.0;      // solves with the factors
+  double symbolic = 0.0;       // symbolic analysis (ordering) and Ipopt's conversion of the KKT matrix to MUMPS's
+  double rest() const { return total - functions - jacobian - hessian - factorization - backsolve - symbolic; }
+  IpoptProfile& operator+=(const IpoptProfile& o) {
+    total += o.total, functions += o.functions, jacobian += o.jacobian, hessian += o.hessian;
+    factorization += o.factorization, backsolve += o.backsolve, symbolic += o.symbolic;
+    return *this;
+  }
 };
 
 struct IpoptIteration {
@@ -45,6 +68,7 @@ struct IpoptResult {
   double objective = 0.0;
   Eigen::VectorXd x;       // the last iterate
   Eigen::VectorXd lambda, zL, zU;  // its constraint and bound multipliers (for a warm start)
+  IpoptProfile profile;
 };
 
 // `onIteration` (optional) sees every Ipopt iteration on the solving thread; returning false stops the solve

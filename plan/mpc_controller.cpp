@@ -99,7 +99,7 @@ void MpcController::replan(const Scene& running, long step) {
   } catch (const BadInput& e) {
     // The measured state or the moved goal is outside what the problem accepts (a spin the scene refuses to start
     // from, a target beyond a key's range): no plan this period; the last feasible one keeps running.
-    last_ = {step, 0, std::string("refused: ") + e.what(), false, false, 0.0};
+    last_ = {step, 0, std::string("refused: ") + e.what(), false, false, 0.0, {}};
     ++solves_, ++stale_;
   }
 }
@@ -125,6 +125,7 @@ void MpcController::solve(const Scene& running, long step) {
   std::unique_ptr<PlanInstance> plan = problem_->build(s);
   IpoptSettings ipopt;
   ipopt.maxIterations = settings_.maxIterations;
+  ipopt.options = settings_.ipoptOptions;
   IpoptResult warm;
   const int segments = plan->segments();
   if (settings_.warmStart && warmStep_ >= 0 && warmFrom_.x.size() == plan->nlp().numVariables() &&
@@ -134,6 +135,7 @@ void MpcController::solve(const Scene& running, long step) {
   const auto feasible = [&](const IpoptResult& x) { return x.solved || maxViolation(plan->nlp(), x.x) <= kFeasible; };
   IpoptResult r = solveWithIpopt(plan->nlp(), ipopt);
   int iterations = r.iterations;
+  IpoptProfile profile = r.profile;
   bool adopted = feasible(r);
   // A warm start stays in the plan it has (the car waiting with the goal behind it, where turning round costs more
   // within the horizon); a cold solve now and then finds the other plan, adopted when it costs less.
@@ -143,10 +145,11 @@ void MpcController::solve(const Scene& running, long step) {
     cold.warmStart = nullptr;
     IpoptResult c = solveWithIpopt(plan->nlp(), cold);
     iterations += c.iterations;
+    profile += c.profile;
     if (feasible(c) && (!adopted || c.objective < r.objective)) r = std::move(c), adopted = true, ++restartsTaken_;
   }
   last_ = {step, iterations, r.status, adopted, ipopt.warmStart != nullptr,
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), profile};
   ++solves_;
   // The next solve continues from this one's iterate even when it is not adopted: after a goal jump an unfinished
   // solve is progress towards the new plan, while the adopted one only ages (its shift runs out of segments).

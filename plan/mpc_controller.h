@@ -24,6 +24,8 @@ struct MpcSettings {
   // s between extra cold solves beside the warm one (the cheaper feasible one is adopted), 0: never; a value
   // below the period restarts at every re-plan
   double restart = 1.0;
+  // Ipopt options by name for every solve (IpoptSettings::options; bench_mpc's levers)
+  std::vector<std::pair<std::string, std::string>> ipoptOptions;
 };
 
 // What the last re-plan did (the CSV's controller columns, the benchmark's numbers).
@@ -34,6 +36,7 @@ struct MpcSolve {
   bool adopted = false;    // its plan drives the vehicle; false: the previous plan keeps running (stale)
   bool warm = false;       // it started from the shifted previous solution
   double seconds = 0.0;    // wall time of the solve (timing only: never in a deterministic output)
+  IpoptProfile profile;    // Ipopt's CPU time split, summed over the warm and the cold solve (timing only)
 };
 
 // Every plan variable layout the shift assumes: node k's state and segment k's controls interleaved with a fixed

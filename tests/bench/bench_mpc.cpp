@@ -5,8 +5,9 @@
 // solves, and tracking error, for a fixed goal (8 s) and a goal circling at 0.4 m/s (60 s). Then the helicopter on
 // heli_follow (horizon 30 = 3 s at h = 0.1, goal moved through the canyon at 5 m/s), calm and under 3 m/s seeded
 // gusts: the MPC as the preset has it, the MPC with horizons ending at rest, and the flight assist with the path pilot
-// on the goal: solve times, tracking error, wall clearance, steps within the margin, actuator use. `bench_mpc heli`:
-// that table only; `bench_mpc car`: the car's only. Prints Markdown tables (a benchmark: no assertions on time).
+// on the goal: solve times, tracking error, wall clearance, steps within the margin, actuator use, and where Ipopt's
+// CPU time went (its timing statistics). `bench_mpc heli`: that table only; `bench_mpc car`: the car's only;
+// `bench_mpc levers ...`: one MPC row of heli_follow with other settings or Ipopt options (see heliLevers). Prints Markdown tables (a benchmark: no assertions on time).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -121,18 +122,17 @@ struct HeliRow {
   int solves = 0, stale = 0, missed = 0, failures = 0;  // failures: steps closer to a wall than the plan's margin
   double meanIterations = 0.0, p50 = 0.0, p99 = 0.0, maxMs = 0.0, meanError = 0.0, maxError = 0.0,
          minWall = 1e300, rmsTilt = 0.0, rmsCollective = 0.0;
+  IpoptProfile profile;  // summed over the re-plans
 };
 
 // heli_follow for `seconds`: the MPC (horizon 30 = 3 s at h = 0.1, budget `iterations`) or the flight assist with
 // the path pilot (engine/control/heli_path_pilot.h) following the goal itself (its position 0.2 s ahead, velocity,
 // heading along it). Wall clearance: every bounding sphere of the plan's (defaultSpheres) to every canyon rock.
-HeliRow heliFollow(bool mpcOn, int iterations, double seconds, const std::vector<std::string>& sets, double gusts) {
+HeliRow heliFollow(bool mpcOn, const MpcSettings& settings, double seconds, const std::vector<std::string>& sets,
+                   double gusts) {
   const std::string dir = std::string(VARSIM_SOURCE_DIR) + "/assets/problems/";
   const PlanSetup setup = loadPlanProblem(dir + "heli_follow.json", sets);
   const GoalTrack track = loadTrack(dir + "heli_follow_goals.csv");
-  MpcSettings settings;
-  settings.horizon = 30;
-  settings.maxIterations = std::max(1, iterations);
   MpcController mpc(setup, settings);
   ParamSet edited = setup.scene.params;  // the real helicopter: the gusts are unknown to the controller's model
   edited.setReal("gust_strength", gusts);
@@ -175,7 +175,8 @@ HeliRow heliFollow(bool mpcOn, int iterations, double seconds, const std::vector
       const std::clock_t c0 = std::clock();
       u = mpc.beforeStep(*scene, edited, k);
       const double cpuMs = 1e3 * double(std::clock() - c0) / CLOCKS_PER_SEC;
-      if (mpc.lastSolve().step == k) ms.push_back(cpuMs), out.meanIterations += mpc.lastSolve().iterations;
+      if (mpc.lastSolve().step == k)
+        ms.push_back(cpuMs), out.meanIterations += mpc.lastSolve().iterations, out.profile += mpc.lastSolve().profile;
       out.missed += cpuMs > 1e3 * mpc.periodSteps() * h;
     } else {
       PathReference ref;
@@ -208,24 +209,70 @@ void heliTable() {
   std::printf(
       "\n| heli_follow, 66 s | gusts (m/s) | solves | iterations mean | CPU ms p50 | p99 | max | periods missed | stale | "
       "tracking error mean / max (m) | min wall clearance (m) | steps within the 1 m margin | rms tilt (rad) | "
-      "rms collective / mg - 1 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "rms collective / mg - 1 | Ipopt CPU s: total / factorisation / back-solves / evaluations |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const std::vector<std::string> preset, atRest = {"end_at_rest=true", "weight_track=0"};
   for (const double gusts : {0.0, 3.0})
     for (const auto& [name, mpcOn, sets] :
          {std::tuple<const char*, bool, std::vector<std::string>>{"MPC (preset: ends in motion, tracks)", true, preset},
           {"MPC, horizons ending at rest", true, atRest},
           {"flight assist + path pilot on the goal", false, preset}}) {
-      const HeliRow r = heliFollow(mpcOn, 30, 66.0, sets, gusts);
-      std::printf("| %s | %.0f | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f / %.2f | %.2f | %d | %.3f | %.3f |\n",
+      MpcSettings settings;
+      settings.horizon = 30;
+      const HeliRow r = heliFollow(mpcOn, settings, 66.0, sets, gusts);
+      const IpoptProfile& p = r.profile;
+      std::printf("| %s | %.0f | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f / %.2f | %.2f | %d | %.3f | %.3f | "
+                  "%.1f / %.1f / %.1f / %.1f |\n",
                   name, gusts, r.solves, r.meanIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
-                  r.maxError, r.minWall, r.failures, r.rmsTilt, r.rmsCollective);
+                  r.maxError, r.minWall, r.failures, r.rmsTilt, r.rmsCollective, p.total, p.factorization, p.backsolve,
+                  p.functions + p.jacobian + p.hessian);
     }
+}
+
+// `bench_mpc levers [horizon=30] [iterations=30] [restart=1] [period=0.1] [seconds=66] [gusts=0] [set:key=value]
+// [ipopt_option=value ...]`: one MPC row of heli_follow with those settings (set: a plan or scene key of the
+// controller's problem, e.g. set:dt=0.15 with horizon=20), Ipopt's CPU split summed over the re-plans, and the
+// mean tracking error against the path pilot's in the same conditions.
+void heliLevers(int argc, char** argv) {
+  MpcSettings settings;
+  settings.horizon = 30;
+  double seconds = 66.0, gusts = 0.0;
+  std::vector<std::string> sets;
+  std::string all;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i], key = a.substr(0, a.find('=')), value = a.substr(a.find('=') + 1);
+    all += (all.empty() ? "" : " ") + a;
+    if (key == "horizon") settings.horizon = std::stoi(value);
+    else if (key == "iterations") settings.maxIterations = std::stoi(value);
+    else if (key == "restart") settings.restart = std::stod(value);
+    else if (key == "period") settings.period = std::stod(value);
+    else if (key == "seconds") seconds = std::stod(value);
+    else if (key == "gusts") gusts = std::stod(value);
+    else if (key.rfind("set:", 0) == 0) sets.push_back(a.substr(4));
+    else settings.ipoptOptions.emplace_back(key, value);
+  }
+  const HeliRow r = heliFollow(true, settings, seconds, sets, gusts);
+  const HeliRow pilot = heliFollow(false, settings, seconds, sets, gusts);
+  const IpoptProfile& p = r.profile;
+  std::printf("| settings | solves | iterations mean | CPU ms p50 | p99 | max | periods missed | stale | tracking error "
+              "mean (m) | pilot's (m) | ratio | min wall clearance (m) | failures | Ipopt CPU s: total | f, g, J | "
+              "Hessian | factorisation | back-solves | symbolic | rest |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f | %.2f | %.2f | %.2f | %d | %.2f | %.2f | %.2f | "
+              "%.2f | %.2f | %.2f | %.2f |\n",
+              all.empty() ? "(preset)" : all.c_str(), r.solves, r.meanIterations, r.p50, r.p99, r.maxMs, r.missed,
+              r.stale, r.meanError, pilot.meanError, r.meanError / pilot.meanError, r.minWall, r.failures, p.total,
+              p.functions + p.jacobian, p.hessian, p.factorization, p.backsolve, p.symbolic, p.rest());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // rows appear as they are measured
+  if (argc > 1 && std::string(argv[1]) == "levers") {
+    heliLevers(argc, argv);
+    return 0;
+  }
   if (argc > 1 && std::string(argv[1]) == "heli") {  // the helicopter table only
     heliTable();
     return 0;

@@ -4,8 +4,13 @@
 // max constraint/bound violation and replay error (the inputs file replayed through the ordinary stepper by the
 // command its comment names: largest |replay - plan| of the pose columns over all nodes); then each problem's
 // baseline (e.g. the car's PD path tracker) flown along the plan through the stepper, its control effort against
-// the optimal one. Prints Markdown tables (a benchmark, not a test: no assertions on time).
+// the optimal one; then heli_canyon at its default mass and +-20 % with Ipopt's timing statistics split (evaluations,
+// MUMPS factorisations, back-solves, symbolic analysis, the rest). `bench_plan heli [option=value ...]`: that table
+// only, with Ipopt/MUMPS options by name against a reference solve with the options as shipped (same plan or not:
+// the largest |x - x_ref|). Prints Markdown tables (a benchmark, not a test: no assertions on time).
 #include <algorithm>
+#include <ctime>
+#include <memory>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -13,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/ipopt_solver.h"
 #include "plan/plan_problem.h"
 #include "tests/csv_table.h"
 #include "ui/headless_runner.h"
@@ -66,9 +72,62 @@ void row(const std::string& name, const std::string& problem, const std::vector<
   if (s.hasBaseline) baselines.emplace_back(name + " N=" + std::to_string(setup.plan.integer("N")), s.baseline);
 }
 
+using Options = std::vector<std::pair<std::string, std::string>>;
+
+// One Ipopt solve of heli_canyon (the plan problem's own settings: max_iter from the file) with extra options:
+// iterations, CPU time, Ipopt's timing statistics split, cost, and the largest |x - reference x| of the plan.
+void profileRow(const std::string& name, const std::vector<std::string>& sets, const Options& options,
+                Eigen::VectorXd& reference) {
+  const PlanSetup setup = loadPlanProblem(std::string(VARSIM_ASSET_DIR) + "/problems/heli_canyon.json", sets);
+  const std::unique_ptr<PlanInstance> plan = PlanProblemRegistry::find(setup.scene.scene)->build(setup);
+  IpoptSettings settings;
+  settings.maxIterations = int(setup.plan.integer("max_iter"));
+  settings.options = options;
+  const std::clock_t c0 = std::clock();
+  const IpoptResult r = solveWithIpopt(plan->nlp(), settings);
+  const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+  if (reference.size() == 0 && r.solved) reference = r.x;
+  const double dx = reference.size() == r.x.size() ? (r.x - reference).cwiseAbs().maxCoeff() : NAN;
+  const IpoptProfile& p = r.profile;
+  std::printf("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.9g | %.1e | %s |\n",
+              name.c_str(), [&] {
+                std::string o;
+                for (const auto& [k, v] : options) o += (o.empty() ? "" : " ") + k + "=" + v;
+                return o.empty() ? std::string("(defaults)") : o;
+              }().c_str(),
+              r.iterations, cpu, p.total, p.functions + p.jacobian, p.hessian, p.factorization, p.backsolve,
+              p.symbolic, p.rest(), r.objective, dx, r.status.c_str());
+}
+
+// `bench_plan heli [option=value ...]`: heli_canyon at the default mass and +-20 % with Ipopt's time split; the
+// options (Ipopt's, by name) apply to every row.
+void heliProfile(const Options& options) {
+  std::printf("| heli_canyon N = 300 | Ipopt options | iterations | CPU (s) | Ipopt total | f, g, Jacobian | "
+              "Hessian | factorisation | back-solves | symbolic | rest | cost | max dx to the first row | status |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  const double mass = loadPlanProblem(std::string(VARSIM_ASSET_DIR) + "/problems/heli_canyon.json").scene.params.real("mass");
+  for (const double f : {1.0, 0.8, 1.2}) {
+    Eigen::VectorXd reference;
+    char m[64];
+    std::snprintf(m, sizeof m, "mass=%.17g", f * mass);
+    const char* name = f == 1.0 ? "default mass" : f < 1.0 ? "mass -20 %" : "mass +20 %";
+    if (!options.empty()) profileRow(name, {m}, {}, reference);  // the reference plan: Ipopt's options as shipped
+    profileRow(name, {m}, options, reference);
+  }
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "heli") {
+    Options options;
+    for (int i = 2; i < argc; ++i) {
+      const std::string a = argv[i];
+      options.emplace_back(a.substr(0, a.find('=')), a.substr(a.find('=') + 1));
+    }
+    heliProfile(options);
+    return 0;
+  }
   std::printf(
       "| preset | N | dt (s) | variables | constraints | Jacobian nonzeros | Hessian nonzeros | iterations | "
       "wall (s) | CPU (s) | cost | max dyn_residual | max violation | replay error | status |\n"
@@ -92,5 +151,8 @@ int main() {
     std::printf("| %s | %s | %.6g | %.6g | %.2f | %.3g | %.3g | %.3g | %.3g |\n", name.c_str(), b.name.c_str(),
                 b.effort, b.planEffort, b.planEffort > 0.0 ? b.effort / b.planEffort : 0.0, b.maxDeviation,
                 b.finalError, b.finalSpeed, b.minClearance);
+  std::printf("\nWhere heli_canyon's time goes (Ipopt's timing statistics, CPU s; `bench_plan heli [option=value ...]` "
+              "measures an Ipopt/MUMPS option against the options as shipped):\n\n");
+  heliProfile({});
   return 0;
 }
