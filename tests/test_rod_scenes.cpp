@@ -139,8 +139,8 @@ TEST_CASE("rod scenes: live epsilon/tau, per-constraint overrides, warnings, gho
 TEST_CASE("rod scenes: bad input names key and range") {
   ParamSet p = SceneRegistry::defaults("ladder");
   try {
-    p.setFromString("links", "8001", "--set");
-    FAIL("accepted links=8001");
+    p.setFromString("links", "10001", "--set");
+    FAIL("accepted links=10001");
   } catch (const BadInput& e) {
     CHECK(std::string(e.what()).find("links") != std::string::npos);
   }

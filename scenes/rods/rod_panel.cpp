@@ -255,7 +255,7 @@ PanelTab solverTab(const RodScene& scene, const RodDiagnostics& d) {
         "a step whose joint linearisation missed a rod end by more than max_chord is first solved again about the pose "
         "it reached (up to max_relinearise times: Newton on the joint rows at the end pose, planar whips converge in "
         "2-3), then, if still missing, redone in more sub-steps. At dt = 1/60 and the default epsilon 1e-10 it "
-        "completes 60 s for ladders N <= 8000 and chains <= 20000 rods with joint gaps <= 3e-3 m (RMS <= 4e-4 m) and "
+        "completes 60 s for ladders N <= 10000 and chains <= 20000 rods with joint gaps <= 1e-3 m (RMS <= 4e-4 m) and "
         "energy never above E(0). director: the paper's stepper (reference runs, at the paper's epsilon 1e-8: stiffer "
         "joints make its |u| drift faster), joints linear but |u| drifts when rods spin fast: ladders N >= 150 and "
         "chains >= 50 rods diverge in whiplash."));

@@ -121,7 +121,8 @@ PanelPick spookPick(const RodScene& scene, const std::array<double, 3>& origin, 
 SpookParameters RodScene::constraintRelaxation(int i) const {
   const ConstraintStatus s = constraintStatus(i);  // throws BadInput on a bad index
   const auto it = overrides_.find(i);
-  return effectiveRelaxation(params_, system_->groupNames().at(size_t(s.group)), it == overrides_.end() ? nullptr : &it->second);
+  return effectiveRelaxation(params_, system_->groupNames().at(size_t(s.group)), it == overrides_.end() ? nullptr : &it->second,
+                             weight());
 }
 
 std::vector<int> RodScene::overriddenConstraints() const {

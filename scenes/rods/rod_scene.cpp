@@ -15,7 +15,7 @@ RodScene::RodScene(const ParamSet& params, std::vector<std::string> groups) : Sc
 
 double RodScene::maxEpsilon() const {
   double e = 0;
-  for (const auto& g : groups_) e = std::max(e, effectiveRelaxation(params_, g).epsilon);
+  for (const auto& g : groups_) e = std::max(e, effectiveRelaxation(params_, g, nullptr, weight()).epsilon);
   return e;
 }
 

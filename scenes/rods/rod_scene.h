@@ -94,6 +94,10 @@ class RodScene : public Scene {
   };
   std::vector<GhostStatus> ghosts() const;
   double initialEnergy() const { return initialEnergy_; }  // J, at t = 0 (E(0) of the ghosts' indicator)
+  // N: the system's weight Σ m |g|, which scales the joints' and pins' ε (effectiveRelaxation).
+  double weight() const { return rodWeight(*system_); }
+  // (ε, τ) of group g's rows under effectiveRelaxation at this system's weight.
+  SpookParameters groupRelaxation(const std::string& group) const { return effectiveRelaxation(params_, group, nullptr, weight()); }
   // (ε, τ) of constraint i under effectiveRelaxation (its override or its group's value).
   SpookParameters constraintRelaxation(int i) const;
   std::vector<int> overriddenConstraints() const;

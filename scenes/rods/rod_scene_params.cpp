@@ -16,8 +16,9 @@ std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, 
       ParamSpec::real("epsilon", defaultEpsilon, 0.0, 1.0, "m/N",
                       "SPOOK regularisation ε (compliance) of every holonomic row: a joint under force f stands "
                       "open by about ε|f| (m/N x N). Paper (seed 001): 1e-8; the rigid-rod ladder and chain default "
-                      "to 1e-10, which keeps whiplash gaps (forces up to 1e6 N) within a few mm. 0 only without "
-                      "redundant constraints")
+                      "to 1e-10, which keeps whiplash gaps (forces up to 1e6 N) within a few mm. The joints and pins of a "
+                      "system weighing W > 2e6 N (ladders above 6795 links) get epsilon x 2e6 N / W, so their stretch "
+                      "under the whip's pull (up to ~4 W) does not grow with N. 0 only without redundant constraints")
           .setLive()
           .setLog());
   p.push_back(ParamSpec::real("tau", defaultTau, 0.0, 10.0, "s",
@@ -37,30 +38,37 @@ std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, 
   return p;
 }
 
-SpookParameters effectiveRelaxation(const ParamSet& params, const std::string& group, const ConstraintRelaxation* override) {
+double rodWeight(const RodSystem& system) {
+  double weight = 0.0;
+  for (const auto& b : system.bodies()) weight += b.mass * system.gravity().norm();
+  return weight;
+}
+
+SpookParameters effectiveRelaxation(const ParamSet& params, const std::string& group, const ConstraintRelaxation* override,
+                                    double weight) {
   if (override) return {override->epsilon, override->tau};
   SpookParameters p{params.real("epsilon"), params.real("tau")};
   if (params.spec("eps_" + group)) p.epsilon *= params.real("eps_" + group);
   if (params.spec("tau_" + group)) p.tau *= params.real("tau_" + group);
+  if ((group == "joints" || group == "pins") && weight > kComplianceWeight) p.epsilon *= kComplianceWeight / weight;
   return p;
 }
 
 void applyRelaxation(SpookStepper& spook, const RodSystem& system, const ParamSet& params,
                      const std::map<int, ConstraintRelaxation>& overrides) {
   const auto names = system.groupNames();
+  const double weight = rodWeight(system);
   const double gamma = params.spec("gamma") ? params.real("gamma") : 1e-8;
   for (size_t gi = 0; gi < names.size(); ++gi) {
-    const SpookParameters p = effectiveRelaxation(params, names[gi]);
+    const SpookParameters p = effectiveRelaxation(params, names[gi], nullptr, weight);
     spook.setGroupRelaxation(int(gi), {p.epsilon, p.tau, gamma});
   }
   for (const auto& [i, r] : overrides) spook.setRelaxation(i, r);
 }
 
 DivergenceLimits rodLimits(const RodSystem& system, double maxEpsilon) {
-  double weight = 0.0;
-  for (const auto& b : system.bodies()) weight += b.mass * system.gravity().norm();
   DivergenceLimits limits;
-  limits.maxViolation = std::max(limits.maxViolation, 10.0 * maxEpsilon * weight);
+  limits.maxViolation = std::max(limits.maxViolation, 10.0 * maxEpsilon * rodWeight(system));
   return limits;
 }
 

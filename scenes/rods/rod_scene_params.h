@@ -17,11 +17,20 @@ namespace varsim {
 // eps_<group>, tau_<group> for each named group; all live.
 std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, double defaultTau, bool withGamma,
                                         double defaultEpsilon);
+// The system's weight W = Σ m |g| (N), with the system's gravity.
+double rodWeight(const RodSystem& system);
+// Joint compliance against the load: a joint under force f stands open by ε|f| (SPOOK's row ελ + g = 0), and in a
+// ladder's whip the top joints pull with up to 3.9 W (bench_ladder_robust --relin, N = 8000-10 000: ε|f| was the whole
+// max gap, 8.9e-4 / 1.01e-3 / 1.14e-3 m at ε = 1e-10), so at a fixed ε the gap grows with N. Systems heavier than this
+// have the joints' and pins' ε scaled by kComplianceWeight / W: their stretch under the whole weight, ε W, stays what
+// it is at this weight (2e-4 m at the default 1e-10). Lighter systems (ladders up to 6795 links, every chain) keep ε.
+constexpr double kComplianceWeight = 2e6;
 // The ε/τ rule, in this one place (stepper set-up, panel readouts, warnings and tests use it): a
-// constraint of group g has (ε, τ) = (epsilon · eps_g, tau · tau_g), multipliers 1 where the scene
-// declares none for g, unless it has its own override, which replaces both.
+// constraint of group g has (ε, τ) = (epsilon · eps_g · s, tau · tau_g), multipliers 1 where the scene
+// declares none for g, s = min(1, kComplianceWeight / weight) for the joints and pins of a system of that weight
+// (N; 0: unknown, s = 1) and 1 for other groups, unless it has its own override, which replaces both.
 SpookParameters effectiveRelaxation(const ParamSet& params, const std::string& group,
-                                    const ConstraintRelaxation* override = nullptr);
+                                    const ConstraintRelaxation* override = nullptr, double weight = 0.0);
 // Writes the relaxation of every constraint from the parameters, then the per-constraint overrides.
 void applyRelaxation(SpookStepper& spook, const RodSystem& system, const ParamSet& params,
                      const std::map<int, ConstraintRelaxation>& overrides);

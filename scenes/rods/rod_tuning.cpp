@@ -42,7 +42,7 @@ SpookParameters targetRelaxation(const RodScene& scene, const RelaxationTarget& 
   const ParamSet& params = scene.params();
   switch (target.kind) {
     case RelaxationTarget::Kind::Global: return {params.real("epsilon"), params.real("tau")};
-    case RelaxationTarget::Kind::Group: return effectiveRelaxation(params, target.group);
+    case RelaxationTarget::Kind::Group: return scene.groupRelaxation(target.group);
     case RelaxationTarget::Kind::Constraint: return scene.constraintRelaxation(target.constraint);
   }
   return {};
@@ -90,7 +90,7 @@ std::vector<std::string> stabilityWarningLines(const RodScene& scene) {
       }
     byText.emplace_back(w, who);
   };
-  for (const auto& g : tunableGroups(scene)) add(g, g, effectiveRelaxation(scene.params(), g));
+  for (const auto& g : tunableGroups(scene)) add(g, g, scene.groupRelaxation(g));
   for (int i : scene.overriddenConstraints()) add(scene.constraintStatus(i).name, "", scene.constraintRelaxation(i));
   std::vector<std::string> lines;
   for (const auto& [text, names] : byText) lines.push_back(names + ": " + text);

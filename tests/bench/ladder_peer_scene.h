@@ -42,7 +42,7 @@ struct RodScenePeer {
   void step() { scene->step(h, {}); }
   varsim::RodDiagnostics diagnostics() const { return varsim::rodDiagnostics(scene->system(), scene->state()); }
   // (ε, τ) of the scene's joints under its one ε/τ rule (rod_scene_params.h): what the peers are mapped from.
-  varsim::SpookParameters joints() const { return varsim::effectiveRelaxation(scene->params(), "joints"); }
+  varsim::SpookParameters joints() const { return scene->groupRelaxation("joints"); }
   std::string setting() const {
     const auto& prm = scene->params();
     return "rod_model " + prm.choice("rod_model") + ", solver " + prm.choice("solver") + ", eps " +
