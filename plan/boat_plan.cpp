@@ -27,10 +27,10 @@ std::vector<ParamSpec> boatPlanSpecs() {
       ParamSpec::real("dock_heading", 0.0, -12.566370614359172, 12.566370614359172, "rad", "heading at the dock"),
       ParamSpec::real("weight_thrust", 1.0, 1e-9, 1e6, "", "w in h w sum |u / thrust_max|^2"),
       ParamSpec::integer("max_iter", 500, 1, 100000, "Ipopt max_iter"),
-      // boat_dock (N = 150): the forward-difference Hessian solves in 14 iterations, 12 s CPU (each Hessian is 43
-      // Jacobians, each with 12 node-data difference rows per segment); L-BFGS takes 1.6 s CPU when it converges but
-      // is fragile near the end (N = 140, 160: 22, 27 iterations; N = 150: Restoration_Failed at inf_du 3.5e-5).
-      ParamSpec::choice("hessian", "fd", {"fd", "lbfgs"}, "Ipopt's L-BFGS or the banded forward-difference Hessian"),
+      // boat_dock (N = 150): the segment Hessian (boat_dmoc_hessian.cpp) solves in 14 iterations, 1.0 s CPU (the
+      // banded differences of the whole Jacobian took 12 s with differenced node data, 2.8 s with the exact one); L-BFGS
+      // is fragile near the end (N = 150: Restoration_Failed at inf_du 3.5e-5).
+      ParamSpec::choice("hessian", "fd", {"fd", "lbfgs"}, "Ipopt's L-BFGS or the segment Hessian (exact LGVI blocks, differenced hull wrench)"),
   };
   for (ParamSpec& c : dmocCostSpecs()) specs.push_back(std::move(c));  // weight_smooth, terminal_weight, free time
   return specs;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "engine/control/banded_hessian.h"
 #include "engine/control/boat_dmoc.h"
 #include "engine/lie/so3.h"
 #include "plan/ipopt_solver.h"
@@ -67,6 +68,21 @@ Eigen::VectorXd fly(const BoatDmoc& dmoc, const std::vector<Eigen::Vector2d>& u,
   return x;
 }
 
+// A random iterate around the guess: charts within 0.1 rad, positions within 1 m, twists and thrusts spread.
+Eigen::VectorXd randomIterate(const BoatDmoc& dmoc, std::mt19937& rng, double heave) {
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  const int N = dmoc.spec().N;
+  Eigen::VectorXd x = dmoc.initialGuess();
+  for (int k = 0; k <= N; ++k) {
+    x.segment<3>(14 * k) = 0.1 * Vector3d(U(rng), U(rng), U(rng));
+    x.segment<3>(14 * k + 3) += Vector3d(U(rng), U(rng), heave * U(rng));
+    if (k == N) break;
+    for (int i = 0; i < 6; ++i) x[14 * k + 6 + i] = (i < 3 ? 0.3 : 2.0) * U(rng);
+    x.segment<2>(14 * k + 12) = Eigen::Vector2d(0.5 + 0.5 * U(rng), 0.5 + 0.5 * U(rng));
+  }
+  return x;
+}
+
 }  // namespace
 
 TEST_CASE("RowsVanishOnTheSteppersTrajectoryInWavesWindAndCurrent") {
@@ -95,18 +111,10 @@ TEST_CASE("JacobianAndGradientMatchFiniteDifferences") {
   s.boat.wind = Vector3d(6.0, 3.0, 0.0);
   const BoatDmoc dmoc(s);
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> U(-1.0, 1.0);
   // Sanitizers check memory: one random iterate there (the same code at each), three in Release.
   const int trials = std::getenv("VARSIM_SANITIZED") ? 1 : 3;
   for (int trial = 0; trial < trials; ++trial) {
-    Eigen::VectorXd x = dmoc.initialGuess();
-    for (int k = 0; k <= s.N; ++k) {
-      x.segment<3>(14 * k) = 0.1 * Vector3d(U(rng), U(rng), U(rng));
-      x.segment<3>(14 * k + 3) += Vector3d(U(rng), U(rng), 0.1 * U(rng));
-      if (k == s.N) break;
-      for (int i = 0; i < 6; ++i) x[14 * k + 6 + i] = (i < 3 ? 0.3 : 2.0) * U(rng);
-      x.segment<2>(14 * k + 12) = Eigen::Vector2d(0.5 + 0.5 * U(rng), 0.5 + 0.5 * U(rng));
-    }
+    const Eigen::VectorXd x = randomIterate(dmoc, rng, 0.1);
     const test::NlpFdErrors err = test::nlpFdErrors(dmoc, x);
     CHECK(err.jacobian < 1e-6);
     CHECK(err.gradient < 1e-6);
@@ -147,4 +155,31 @@ TEST_CASE("IpoptDocksAgainstHeadWindAndCurrentAndTheReplayFollowsThePlan") {
   const double replayError = (replay - r.x).lpNorm<Eigen::Infinity>();
   MESSAGE("max dyn_residual " << worst << ", replay error " << replayError);
   CHECK(replayError <= 1e-8);
+}
+
+TEST_CASE("SegmentHessianMatchesDifferencesOfTheWholeJacobian") {
+  // The segment-by-segment Hessian of the Lagrangian (boat_dmoc_hessian.cpp: exact LGVI blocks, differences of the
+  // exact local gradient for the hull wrench) against compressed differences of the whole Jacobian (banded_hessian.h),
+  // in still water with wind, at a random iterate with random multipliers: worst entry relative to the largest.
+  BoatDmocSpec s = dockSpec(4, 0.2);
+  s.boat.wind = Vector3d(6.0, 3.0, 0.0);
+  const BoatDmoc dmoc(s);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  const Eigen::VectorXd x = randomIterate(dmoc, rng, 0.05);
+  Eigen::VectorXd lambda(dmoc.numConstraints());
+  for (int i = 0; i < lambda.size(); ++i) lambda[i] = 100.0 * U(rng);
+  const auto dense = [&](bool segment) {
+    std::vector<Eigen::Triplet<double>> t;
+    if (segment) dmoc.hessian(x, 0.7, lambda, t);
+    else bandedFdHessian(dmoc, BoatDmoc::kBlock, x, 0.7, lambda, t);
+    Eigen::MatrixXd H = Eigen::MatrixXd::Zero(dmoc.numVariables(), dmoc.numVariables());
+    for (const auto& e : t) H(e.row(), e.col()) += e.value();
+    return Eigen::MatrixXd(H.selfadjointView<Eigen::Lower>());
+  };
+  const Eigen::MatrixXd A = dense(true), B = dense(false);
+  const double rel = (A - B).lpNorm<Eigen::Infinity>() / B.lpNorm<Eigen::Infinity>();
+  MESSAGE("segment Hessian vs differences of the whole Jacobian: worst entry " << rel << " of the largest "
+                                                                               << B.lpNorm<Eigen::Infinity>());
+  CHECK(rel < 1e-5);
 }

@@ -5,6 +5,7 @@
 // distance <= 1, so all variables with the same offset in blocks k = r (mod 3) are perturbed together: 3 * block + 1
 // gradient evaluations per Hessian, whatever N. Accuracy ~ 1e-7 relative (forward, step 1e-7 max(1, |x_j|); central
 // differences cost twice as much and saved 5 of 91 iterations on heli_canyon) — what a Newton-type solver needs.
+// The reference the transcriptions' own Hessians are checked against (test_dmoc_boat).
 #pragma once
 
 #include <vector>

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <string>
 
-#include "engine/control/banded_hessian.h"
 #include "engine/control/dmoc_blocks.h"
 #include "engine/lie/so3.h"
 #include "engine/sim/errors.h"
@@ -117,6 +116,45 @@ Eigen::VectorXd BoatDmoc::constraints(const Eigen::VectorXd& x) const {
   return g;
 }
 
+// d(momentum rows of segment k, not divided by m)/d(theta_k, x_k, xi_k, u_k) (columns in the block's order) and, if
+// asked, d/dxi_{k-1} through mu^-_k.
+Eigen::Matrix<double, 6, 14> BoatDmoc::momentumLocalJacobian(const Eigen::VectorXd& x, int k, Matrix6d* dPrev) const {
+  const BoatDmocSpec& s = spec_;
+  const double h = s.h;
+  const se3::Pose gk = pose(x, k);
+  const Vector6d xi = twist(x, k);
+  const Eigen::Vector2d u = thrust(x, k);
+  const Vector6d mu = leftMomentum(x, k, dPrev);
+  LgviResidual res;
+  EndHydrostatics end;
+  const BoatNodeData node = nodeData(gk, k * h);
+  momentumRows(gk, k * h, mu, u, xi, gk, node, &res, &end);
+  // Total body-perturbation partial: the end pose's (exact, res.dPose) + the frozen node data's.
+  Matrix6d dPose = res.dPose;
+  if (water_.still()) dPose += nodeDataPartialStill(gk, xi, u, node);
+  for (int j = 0; j < 6 && !water_.still(); ++j) {
+    se3::Pose gp = gk, gm = gk;
+    if (j < 3) {
+      gp.R = gk.R * so3::exp(kNodeStep * Vector3d::Unit(j));
+      gm.R = gk.R * so3::exp(-kNodeStep * Vector3d::Unit(j));
+    } else {
+      gp.x = gk.x + kNodeStep * gk.R.col(j - 3);
+      gm.x = gk.x - kNodeStep * gk.R.col(j - 3);
+    }
+    dPose.col(j) += (momentumRows(gk, k * h, mu, u, xi, gp, nodeData(gp, k * h), nullptr, &end) -
+                     momentumRows(gk, k * h, mu, u, xi, gm, nodeData(gm, k * h), nullptr, &end)) /
+                    (2.0 * kNodeStep);
+  }
+  Eigen::Matrix<double, 6, 14> J;
+  J.leftCols<3>() = dPose.leftCols<3>() * so3::dexp(-x.segment<3>(kBlock * k));
+  J.middleCols<3>(3) = dPose.rightCols<3>() * gk.R.transpose();
+  J.middleCols<6>(6) = res.dXi;
+  // Thrust is linear in u: columns are unit thrusts (left, right) * thrustMax.
+  J.col(12) = -h * nodeThrust(gk, k * h, Eigen::Vector2d(s.boat.thrustMax, 0.0));
+  J.col(13) = -h * nodeThrust(gk, k * h, Eigen::Vector2d(0.0, s.boat.thrustMax));
+  return J;
+}
+
 void BoatDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const {
   const BoatDmocSpec& s = spec_;
   const double h = s.h, m = s.boat.mass;
@@ -125,39 +163,14 @@ void BoatDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<dou
     const int ck = kBlock * k, ck1 = kBlock * (k + 1), row = 12 * k;
     const se3::Pose gk = pose(x, k), gk1 = pose(x, k + 1);
     const Matrix3d Jr = so3::dexp(-x.segment<3>(ck)), Jr1 = so3::dexp(-x.segment<3>(ck1));
-    const Vector6d xi = twist(x, k);
-    const Eigen::Vector2d u = thrust(x, k);
     Matrix6d dPrev = Matrix6d::Zero();
-    const Vector6d mu = leftMomentum(x, k, &dPrev);
-    LgviResidual res;
-    EndHydrostatics end;
-    const BoatNodeData node = nodeData(gk, k * h);
-    momentumRows(gk, k * h, mu, u, xi, gk, node, &res, &end);
-    // Total body-perturbation partial: the end pose's (exact, res.dPose) + the frozen node data's.
-    Matrix6d dPose = res.dPose;
-    if (water_.still()) dPose += nodeDataPartialStill(gk, xi, u, node);
-    for (int j = 0; j < 6 && !water_.still(); ++j) {
-      se3::Pose gp = gk, gm = gk;
-      if (j < 3) {
-        gp.R = gk.R * so3::exp(kNodeStep * Vector3d::Unit(j));
-        gm.R = gk.R * so3::exp(-kNodeStep * Vector3d::Unit(j));
-      } else {
-        gp.x = gk.x + kNodeStep * gk.R.col(j - 3);
-        gm.x = gk.x - kNodeStep * gk.R.col(j - 3);
-      }
-      dPose.col(j) += (momentumRows(gk, k * h, mu, u, xi, gp, nodeData(gp, k * h), nullptr, &end) -
-                       momentumRows(gk, k * h, mu, u, xi, gm, nodeData(gm, k * h), nullptr, &end)) /
-                      (2.0 * kNodeStep);
-    }
-    Eigen::Matrix<double, 6, 2> fU;  // thrust is linear in u: columns are unit thrusts (left, right) * thrustMax
-    fU.col(0) = nodeThrust(gk, k * h, Eigen::Vector2d(s.boat.thrustMax, 0.0));
-    fU.col(1) = nodeThrust(gk, k * h, Eigen::Vector2d(0.0, s.boat.thrustMax));
-    addBlock(out, row, ck, Eigen::Matrix<double, 6, 3>(dPose.leftCols<3>() * Jr / m));
-    addBlock(out, row, ck + 3, Eigen::Matrix<double, 6, 3>(dPose.rightCols<3>() * gk.R.transpose() / m));
-    addBlock(out, row, ck + 6, Matrix6d(res.dXi / m));
-    addBlock(out, row, ck + 12, Eigen::Matrix<double, 6, 2>(-h * fU / m));
+    const Eigen::Matrix<double, 6, 14> J = momentumLocalJacobian(x, k, &dPrev);
+    addBlock(out, row, ck, Eigen::Matrix<double, 6, 3>(J.leftCols<3>() / m));
+    addBlock(out, row, ck + 3, Eigen::Matrix<double, 6, 3>(J.middleCols<3>(3) / m));
+    addBlock(out, row, ck + 6, Matrix6d(J.middleCols<6>(6) / m));
+    addBlock(out, row, ck + 12, Eigen::Matrix<double, 6, 2>(J.rightCols<2>() / m));
     if (k > 0) addBlock(out, row, ck - kBlock + 6, Matrix6d(-dPrev / m));
-    dmoc::addPoseRowsJacobian(out, row + 6, ck, ck1, s.lgvi, h, gk, xi, gk1, Jr, Jr1);  // eq. (9)
+    dmoc::addPoseRowsJacobian(out, row + 6, ck, ck1, s.lgvi, h, gk, twist(x, k), gk1, Jr, Jr1);  // eq. (9)
   }
 }
 
@@ -176,11 +189,6 @@ Matrix6d BoatDmoc::nodeDataPartialStill(const se3::Pose& gk, const Vector6d& xi,
   out.topRows<3>() -= h * T.R * dDrag.topRows<3>();
   out.bottomRows<3>() -= h * T.R * dDrag.bottomRows<3>();
   return out;
-}
-
-void BoatDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
-                       std::vector<Eigen::Triplet<double>>& out) const {
-  bandedFdHessian(*this, kBlock, x, objFactor, lambda, out);
 }
 
 void BoatDmoc::bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const {

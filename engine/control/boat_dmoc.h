@@ -17,7 +17,7 @@
 // x_N, y_N, heading (theta_N,z = 0 around the dock yaw) and xi_{N-1} = 0 (at rest); the float height, heel and trim of
 // node N are free (the boat floats where wind, current and the holding thrust put it). Thrusts in [0, thrustMax].
 // Cost h w sum |u_k / thrustMax|^2 (dimensionless effort); smoothness and the terminal penalty through DmocCosts over
-// layout() (dmoc_costs.h). Hessian: forward differences of the Jacobian or L-BFGS.
+// layout() (dmoc_costs.h). Hessian: segment by segment (boat_dmoc_hessian.cpp) or L-BFGS.
 #pragma once
 
 #include <vector>
@@ -67,7 +67,8 @@ class BoatDmoc : public Nlp {
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override;
   void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override;
-  // Hessian of the Lagrangian by compressed forward differences of the Jacobian (banded_hessian.h, as HeliDmoc).
+  // Hessian of the Lagrangian: exact LGVI pose-row, left-momentum and effort blocks; forward differences of the exact
+  // local gradient for the momentum rows' hull wrench (boat_dmoc_hessian.cpp).
   bool hasHessian() const override { return spec_.fdHessian; }
   void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                std::vector<Eigen::Triplet<double>>& out) const override;
@@ -92,6 +93,7 @@ class BoatDmoc : public Nlp {
                         const Vector6d& xi, const se3::Pose& gNode, const BoatNodeData& node, LgviResidual* full,
                         EndHydrostatics* cache = nullptr) const;
   // d(momentum rows)/d(body perturbation of the node data's pose), exact in still water (see the header comment).
+  Eigen::Matrix<double, 6, 14> momentumLocalJacobian(const Eigen::VectorXd& x, int k, Matrix6d* dPrev) const;
   Matrix6d nodeDataPartialStill(const se3::Pose& gk, const Vector6d& xi, const Eigen::Vector2d& u,
                                 const BoatNodeData& node) const;
   Vector6d nodeThrust(const se3::Pose& g, double t, const Eigen::Vector2d& u) const;
