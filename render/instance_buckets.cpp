@@ -7,8 +7,7 @@
 
 namespace varsim::render {
 
-void InstanceBuckets::build(const std::vector<ShapeItem>& shapes, const glm::vec3& eye, const glm::vec3& forward,
-                            float pixelsPerRadian, float ghostAlpha) {
+void InstanceBuckets::build(const std::vector<ShapeItem>& shapes, const BucketView& view, float ghostAlpha) {
   parts_.clear();
   ghostOfPart_.clear();
   for (const ShapeItem& item : shapes) {
@@ -16,34 +15,47 @@ void InstanceBuckets::build(const std::vector<ShapeItem>& shapes, const glm::vec
     ghostOfPart_.resize(parts_.size(), item.ghost ? 1 : 0);
   }
   std::vector<int> bucketCount(std::size_t(kPrimitiveCount * kLodCount), 0);
-  chooseLevels(eye, forward, pixelsPerRadian, ghostAlpha, bucketCount);
+  chooseLevels(view, ghostAlpha, bucketCount);
   layOut(bucketCount);
 }
 
 // Levels of detail, the ghosts' alpha, and the count of opaque parts per (primitive, level).
-void InstanceBuckets::chooseLevels(const glm::vec3& eye, const glm::vec3& forward, float pixelsPerRadian,
-                                   float ghostAlpha, std::vector<int>& bucketCount) {
+void InstanceBuckets::chooseLevels(const BucketView& view, float ghostAlpha, std::vector<int>& bucketCount) {
   lodOfPart_.resize(parts_.size());
   ghosts_.clear();
+  dots_.reset(view.width, view.height);
+  droppedDots_ = 0;
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     ShapePart& part = parts_[i];
-    const float distance = glm::length(part.centre - eye);
+    const float distance = glm::length(part.centre - view.eye);
     const float near = std::max(distance - part.boundingRadius, 1e-3f);
     // Round parts take the level their nearest point needs; rods that thin become ribbons.
-    const int lod = part.primitive == Primitive::Box || useRibbon(part, near, pixelsPerRadian)
-                        ? 0
-                        : chooseLod(part.curvatureRadius, near, pixelsPerRadian);
-    lodOfPart_[i] = lod;
+    const bool ribbon = part.primitive != Primitive::Box && useRibbon(part, near, view.pixelsPerRadian);
     glm::vec4& c = part.instance.color;
     if (ghostOfPart_[i] && c.a >= 1.0f) c.a = ghostAlpha;  // ghosts are always see-through
-    if (c.a < 1.0f)
-      ghosts_.push_back({glm::dot(part.centre - eye, forward), int(i), lod});
-    else
-      ++bucketCount[std::size_t(int(part.primitive) * kLodCount + lod)];
+    if (c.a < 1.0f) {
+      lodOfPart_[i] = ribbon || part.primitive == Primitive::Box ? 0 : chooseLod(part.curvatureRadius, near, view.pixelsPerRadian);
+      ghosts_.push_back({glm::dot(part.centre - view.eye, view.forward), int(i), lodOfPart_[i]});
+      continue;
+    }
+    lodOfPart_[i] = opaqueLevel(part, view, near, ribbon);
+    if (lodOfPart_[i] == kDropped) ++droppedDots_;
+    else ++bucketCount[std::size_t(int(part.primitive) * kLodCount + lodOfPart_[i])];
   }
   // Back to front along the view direction; ties keep draw-list order (stable, deterministic).
   std::stable_sort(ghosts_.begin(), ghosts_.end(),
                    [](const GhostKey& a, const GhostKey& b) { return a.depth > b.depth; });
+}
+
+int InstanceBuckets::opaqueLevel(ShapePart& part, const BucketView& view, float near, bool ribbon) {
+  if (part.primitive == Primitive::Box) return 0;
+  if (!ribbon) return chooseLod(part.curvatureRadius, near, view.pixelsPerRadian);
+  if (part.boundingRadius * view.pixelsPerRadian > kDotMaxPixels * near) return 0;
+  if (!dots_.claim(view.viewProj * glm::vec4(part.centre, 1.0f))) return kDropped;
+  // A square of the ribbons' least width (2 kRibbonMinPixels, which useRibbon gave it): it covers its pixel.
+  const float radius = part.instance.scale.x;
+  part.instance.halfLength = std::max(part.instance.halfLength, radius);
+  return 0;
 }
 
 // Opaque instances bucket by bucket, then the ghosts in their sorted order.
@@ -61,7 +73,7 @@ void InstanceBuckets::layOut(const std::vector<int>& bucketCount) {
   instances_.resize(std::size_t(opaqueCount_) + ghosts_.size());
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     const ShapePart& part = parts_[i];
-    if (part.instance.color.a < 1.0f) continue;
+    if (part.instance.color.a < 1.0f || lodOfPart_[i] == kDropped) continue;
     const std::size_t k = std::size_t(int(part.primitive) * kLodCount + lodOfPart_[i]);
     instances_[std::size_t(bucketFill[k]++)] = part.instance;
   }
