@@ -127,8 +127,9 @@ void renderFrame(AppState& app, PhaseClock& phase, const std::string& shotPath, 
   // A frame between redraws that would draw what the buffer holds (paused, camera still) is skipped.
   bool skip = false;
   if (app.useUiLayer && ui) {
-    const std::uint64_t signature = frameSignature(app, px, *ui);
-    skip = !layer.redrawAll && layer.set < 0 && signature == app.lastFrameSignature;
+    // After steps the frame is new (0: no signature, the next frame's never equals it).
+    const std::uint64_t signature = app.drawListAdvanced ? 0 : frameSignature(app, px, *ui);
+    skip = signature != 0 && !layer.redrawAll && layer.set < 0 && signature == app.lastFrameSignature;
     app.lastFrameSignature = signature;
   }
   app.renderer.style.clearOutsideView = layer.redrawAll;
@@ -204,6 +205,7 @@ void runStaleFrame(AppState& app, double wallDt, PhaseClock& phase) {
   // counted, so the step cost is not used; the worker was running when this frame began).
   app.rates.update(wallDt, 0, 0.0);
   app.realTime.update(wallDt, 0.0, app.driver.speed(), true);
+  app.drawListAdvanced = false;  // the last frame's list, under a moved camera
   ImGui::Render();  // no windows this frame: the panels come from the snapshot
   app.frameCosts.add(FramePhase::OtherUi, phase.lap());
   renderFrame(app, phase, std::string(), true);
@@ -250,6 +252,7 @@ int runAppFrame(AppState& app, double wallDt) {
   app.panelBoxes.clear();
   app.menuBarHeight = 0.0f;
   const bool threaded = app.physicsThread;
+  app.drawListAdvanced = false;
   if (app.driver.loaded()) {
     handleCameraMouse(app);
     planBeforeStep(app);  // a finished solve; a touched control takes over from a played plan
@@ -267,6 +270,7 @@ int runAppFrame(AppState& app, double wallDt) {
                         !app.driver.paused() && !app.driver.diverged());
     app.frameCosts.add(FramePhase::OtherUi, phase.lap());
     flushVideoRecording(app);  // the frames this frame's steps produced (video_recording.h)
+    app.drawListAdvanced = steps > 0;
     buildDrawList(app);
     addPlanDrawing(app);
     addAutopilotDrawing(app);
