@@ -71,6 +71,11 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
   if (settings_.maxIterations < 1 || settings_.maxIterations > 100000)
     throw BadInput(setup_.source + ": max iterations " + std::to_string(settings_.maxIterations) + ": allowed 1 to 100000");
   periodSteps_ = std::max(1, int(std::lround(settings_.period / dt)));
+  // The boat's plan holds its first segment's thrust at the scene's held one (boat_dmoc.h: u_0 fixed) and its own
+  // thrust reaches the boat from the second step on: a re-plan every step would never change the thrust.
+  if (scene == "boat" && periodSteps_ < 2)
+    throw BadInput(setup_.source + ": period " + formatNumber(settings_.period) + " s: allowed >= 2 steps of the " +
+                   "scene's dt (" + formatNumber(2.0 * dt) + " s) for the boat: a plan's first thrust is the held one");
   if (!(settings_.restart >= 0.0 && settings_.restart <= 3600.0))
     throw BadInput(setup_.source + ": restart " + formatNumber(settings_.restart) + " s: allowed 0 (never) to 3600 s");
   restartSteps_ = settings_.restart > 0.0 ? std::max(1L, std::lround(settings_.restart / dt)) : 0;
