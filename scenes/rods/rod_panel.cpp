@@ -107,7 +107,7 @@ PanelTab relaxationTab(const RodScene& scene, int picked) {
     table.rows.push_back(std::move(cells));
   }
   tab.widgets.push_back(std::move(table));
-  if (picked < 0 && !scene.system().jointConstraintIndices().empty())
+  if (picked < 0 && !scene.joints().empty())
     tab.widgets.push_back(PanelWidget::text("click a joint in the 3-D view to give it its own ε, τ", PanelTone::Dim));
   if (const ParamSpec* gamma = params.spec("gamma"))
     tab.widgets.push_back(PanelWidget::slider("param:gamma", params.real("gamma"), 1e-12, gamma->maxValue, "γ %.3g s/kg", true)
@@ -170,7 +170,7 @@ PanelTab conventionsTab(const RodScene& scene, const PanelContext& ctx, int pick
 
 PanelTab pickedTab(const RodScene& scene, int picked) {
   PanelTab tab{"Picked joint", {}};
-  const auto joints = scene.system().jointConstraintIndices();
+  const std::vector<int>& joints = scene.joints();
   if (joints.empty()) {
     tab.widgets.push_back(PanelWidget::text("this scene has no joints or pins to pick", PanelTone::Dim));
     return tab;
@@ -291,7 +291,7 @@ std::vector<ScenePanel> spookPanels(const RodScene& scene, const PanelContext& c
   const int picked = pickedConstraint(scene, ctx);
   ScenePanel panel;
   panel.title = "SPOOK tuning";
-  const RodDiagnostics d = rodDiagnostics(scene.system(), scene.state());  // O(N): once per frame
+  const RodDiagnostics& d = scene.mainDiagnostics();  // O(N) once per state, shared with the row and the HUD
   panel.header = header(scene, d);
   // Moved in one by one (an initializer list would copy every tab, the joint list of the pick combo included).
   panel.tabs.reserve(5);

@@ -84,7 +84,7 @@ std::vector<PanelEdit> spookPanelAction(const RodScene& scene, const PanelContex
   if (action.rfind("param:", 0) == 0) return {{PanelEdit::Kind::Param, action.substr(6), "", numberOf(action, value)}};
   if (action == "pick") {
     if (value.empty()) return local("pick", "");
-    const auto joints = scene.system().jointConstraintIndices();
+    const std::vector<int>& joints = scene.joints();
     const NumberText n = parseCount(value, 0, double(joints.size()) - 1);
     if (!n.ok) throw BadInput("pick: " + n.error);
     return local("pick", std::to_string(joints[size_t(n.value)]));

@@ -22,9 +22,12 @@ double RodScene::maxEpsilon() const {
 void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, double massForConventions) {
   system_ = &system;
   closedLoops_ = system.closedLoops();
-  totalMass_ = shortestRod_ = 0;
+  joints_ = system.jointConstraintIndices();
+  weight_ = rodWeight(system);  // before applyParams: maxEpsilon() below reads it
+  totalMass_ = shortestRod_ = longestRod_ = 0;
   for (const auto& b : system.bodies()) {
     totalMass_ += b.mass;
+    longestRod_ = std::max(longestRod_, b.length);
     if (b.isRod && (shortestRod_ == 0 || b.length < shortestRod_)) shortestRod_ = b.length;
   }
   trailPoint_ = trail;
@@ -58,6 +61,7 @@ const RodDiagnostics& RodScene::mainDiagnostics() const {
 void RodScene::applyParams() {
   system_->setGravity(params_.vec3("gravity"));
   ++stateVersion_;  // the potential energy follows gravity
+  weight_ = rodWeight(*system_);
   weightTimesSize_ = 0.0;
   for (const auto& b : system_->bodies()) weightTimesSize_ += b.mass * system_->gravity().norm() * b.length;
   const DivergenceLimits limits = rodLimits(*system_, maxEpsilon());
@@ -153,9 +157,7 @@ void RodScene::loadState(const std::vector<double>& state) {
 void RodScene::draw(DrawList& out) const {
   // The scene's extras first: they set the camera framing, which sizes the rods below.
   drawExtras(out);
-  double maxLength = 0.0;
-  for (const auto& b : system_->bodies()) maxLength = std::max(maxLength, b.length);
-  const double l = maxLength > 0 ? maxLength : 1.0;
+  const double l = longestRod_ > 0 ? longestRod_ : 1.0;
   // About 1.5 px of radius at the framing distance (a whole 20-link ladder is framed from ~50 m,
   // where 0.04 l is half a pixel), but at most 0.15 l so the ladder's rails stay apart. Drawing only.
   const double framed = std::isfinite(out.camera.distance) ? 0.0028 * out.camera.distance : 0.0;
@@ -163,7 +165,7 @@ void RodScene::draw(DrawList& out) const {
   const double speedScale = 50.0;  // m/s at full red (log scale); whiplash reaches tens of m/s
   for (const auto& g : ghosts_) drawRods(*system_, g->state, out, true, speedScale, radius);
   drawRods(*system_, main_->state, out, false, speedScale, radius);
-  if (system_->jointConstraintIndices().size() <= 2000) drawJointSpheres(*system_, main_->state, out, 1.4f * radius, false);
+  if (joints_.size() <= 2000) drawJointSpheres(*system_, main_->state, out, 1.4f * radius, false);
   if (params_.flag("trails") && trail_.size() > 1) {
     LineStrip strip;
     strip.color = {1.0f, 0.55f, 0.1f, 0.9f};
@@ -284,7 +286,7 @@ Eigen::Vector3d RodScene::jointPosition(int i) const { return system_->point(sys
 int RodScene::nearestJoint(const Eigen::Vector3d& point, double maxDistance) const {
   int best = -1;
   double bestD = maxDistance;
-  for (int i : system_->jointConstraintIndices()) {
+  for (int i : joints_) {
     const double d = (jointPosition(i) - point).norm();
     if (d <= bestD) best = i, bestD = d;
   }

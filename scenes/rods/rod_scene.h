@@ -57,6 +57,13 @@ class RodScene : public Scene {
     bool overridden = false;
   };
   int constraintCount() const { return int(system_->constraints().size()); }
+  // The joints' and pins' constraint indices (RodSystem::jointConstraintIndices), listed once: the panel, picking and
+  // drawing read them every frame (20 001 at N = 5000).
+  const std::vector<int>& joints() const { return joints_; }
+  // The main simulation's rodDiagnostics, computed once per state: the run loop's row, the energy monitor's
+  // energyScale, the drawn HUD and the panel's header all read it (one O(N) pass per step instead of four). Every
+  // change of the main state or of gravity bumps stateVersion_.
+  const RodDiagnostics& mainDiagnostics() const;
   ConstraintStatus constraintStatus(int i) const;
   std::vector<ConstraintStatus> constraintList() const;
   // Per picked constraint ε, τ (s); overrides the global and group values until cleared.
@@ -94,8 +101,8 @@ class RodScene : public Scene {
   };
   std::vector<GhostStatus> ghosts() const;
   double initialEnergy() const { return initialEnergy_; }  // J, at t = 0 (E(0) of the ghosts' indicator)
-  // N: the system's weight Σ m |g|, which scales the joints' and pins' ε (effectiveRelaxation).
-  double weight() const { return rodWeight(*system_); }
+  // N: the system's weight Σ m |g|, which scales the joints' and pins' ε (effectiveRelaxation); set with gravity.
+  double weight() const { return weight_; }
   // (ε, τ) of group g's rows under effectiveRelaxation at this system's weight.
   SpookParameters groupRelaxation(const std::string& group) const { return effectiveRelaxation(params_, group, nullptr, weight()); }
   // (ε, τ) of constraint i under effectiveRelaxation (its override or its group's value).
@@ -138,14 +145,13 @@ class RodScene : public Scene {
  private:
   void applyParams();
   double maxEpsilon() const;
-  // The main simulation's rodDiagnostics, computed once per state: the run loop's row, the energy monitor's
-  // energyScale and the drawn HUD all read it (one O(N) pass per step instead of three). Every change of the
-  // main state or of gravity bumps stateVersion_.
-  const RodDiagnostics& mainDiagnostics() const;
   long stateVersion_ = 0;
   mutable long diagnosedVersion_ = -1;
   mutable RodDiagnostics diagnosed_;
   double weightTimesSize_ = 0;  // J: Σ m|g| l over the bodies (energyScale), set with gravity
+  double weight_ = 0;           // N: rodWeight, set with gravity (read by the panel and HUD every frame)
+  std::vector<int> joints_;     // joints(), listed once
+  double longestRod_ = 0;       // m, 0: no rods (draw: the rod radius)
   std::vector<std::string> groups_;
   std::map<int, ConstraintRelaxation> overrides_;
   std::deque<Eigen::Vector3d> trail_;

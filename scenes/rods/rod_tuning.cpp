@@ -152,14 +152,16 @@ int pickJointOnRay(const RodScene& scene, const Eigen::Vector3d& origin, const E
   const double len = direction.norm();
   if (!(len > 0) || !std::isfinite(len) || !origin.allFinite() || !(maxAngle > 0)) return -1;
   const Eigen::Vector3d d = direction / len;
+  // The angle off the ray, atan(across / along), grows with across / along in front of the origin: the ratios are
+  // compared (no atan2 per joint: 20 001 joints at N = 5000, every frame the mouse is over the view).
   int best = -1;
-  double bestAngle = maxAngle;
-  for (int i : scene.system().jointConstraintIndices()) {
+  double bestRatio = maxAngle < 1.5707963267948966 ? std::tan(maxAngle) : HUGE_VAL;
+  for (int i : scene.joints()) {
     const Eigen::Vector3d w = scene.jointPosition(i) - origin;
     const double along = w.dot(d);
     if (!(along > 0)) continue;
-    const double angle = std::atan2((w - along * d).norm(), along);
-    if (angle < bestAngle || (angle == bestAngle && best < 0)) best = i, bestAngle = angle;
+    const double ratio = (w - along * d).norm() / along;
+    if (ratio < bestRatio || (ratio == bestRatio && best < 0)) best = i, bestRatio = ratio;
   }
   return best;
 }
