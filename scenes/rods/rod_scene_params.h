@@ -20,7 +20,7 @@ std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, 
 // The system's weight W = Σ m |g| (N), with the system's gravity.
 double rodWeight(const RodSystem& system);
 // Joint compliance against the load: a joint under force f stands open by ε|f| (SPOOK's row ελ + g = 0), and in a
-// ladder's whip the top joints pull with up to 3.9 W (bench_ladder_robust --relin, N = 8000-10 000: ε|f| was the whole
+// ladder's whip the most loaded joint pulls with up to 3.9 W (bench_ladder_robust --relin, N = 8000-10 000: ε|f| was the whole
 // max gap, 8.9e-4 / 1.01e-3 / 1.14e-3 m at ε = 1e-10), so at a fixed ε the gap grows with N. Systems heavier than this
 // have the joints' and pins' ε scaled by kComplianceWeight / W: their stretch under the whole weight, ε W, stays what
 // it is at this weight (2e-4 m at the default 1e-10). Lighter systems (ladders up to 6795 links, every chain) keep ε.
