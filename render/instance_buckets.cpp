@@ -24,10 +24,21 @@ void InstanceBuckets::chooseLevels(const BucketView& view, float ghostAlpha, std
   lodOfPart_.resize(parts_.size());
   ghosts_.clear();
   dots_.reset(view.width, view.height);
-  droppedDots_ = 0;
+  droppedDots_ = culled_ = 0;
+  // Gribb-Hartmann: the planes are sums and differences of viewProj's last row and the others.
+  const glm::mat4 t = glm::transpose(view.viewProj);
+  for (int k = 0; k < 6; ++k) {
+    const glm::vec4 p = t[3] + (k % 2 == 0 ? 1.0f : -1.0f) * t[k / 2];
+    planes_[k] = p / glm::length(glm::vec3(p));
+  }
   for (std::size_t i = 0; i < parts_.size(); ++i) {
     ShapePart& part = parts_[i];
     const float distance = glm::length(part.centre - view.eye);
+    if (view.cullOffView && offView(part, distance, view.pixelsPerRadian)) {
+      lodOfPart_[i] = kDropped;  // neither counted in a bucket nor sorted as a ghost: layOut skips it
+      ++culled_;
+      continue;
+    }
     const float near = std::max(distance - part.boundingRadius, 1e-3f);
     // Round parts take the level their nearest point needs; rods that thin become ribbons.
     const bool ribbon = part.primitive != Primitive::Box && useRibbon(part, near, view.pixelsPerRadian);
@@ -45,6 +56,13 @@ void InstanceBuckets::chooseLevels(const BucketView& view, float ghostAlpha, std
   // Back to front along the view direction; ties keep draw-list order (stable, deterministic).
   std::stable_sort(ghosts_.begin(), ghosts_.end(),
                    [](const GhostKey& a, const GhostKey& b) { return a.depth > b.depth; });
+}
+
+bool InstanceBuckets::offView(const ShapePart& part, float distance, float pixelsPerRadian) const {
+  const float reach = part.boundingRadius + kCullMarginPixels * distance / pixelsPerRadian;
+  for (const glm::vec4& p : planes_)
+    if (glm::dot(glm::vec3(p), part.centre) + p.w < -reach) return true;
+  return false;
 }
 
 int InstanceBuckets::opaqueLevel(ShapePart& part, const BucketView& view, float near, bool ribbon) {

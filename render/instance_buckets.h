@@ -19,13 +19,19 @@ struct InstanceBucket {  // a run of instances drawn with one instanced call
 };
 
 // The view the parts are laid out for: eye, view direction, viewProj (world -> clip), the view's size in pixels
-// and its pixelsPerRadian (lodPixelsPerRadian).
+// and its pixelsPerRadian (lodPixelsPerRadian). cullOffView: parts wholly outside the view are skipped (only when
+// nothing else draws them: drop shadows of parts off the view can fall inside it).
 struct BucketView {
   glm::vec3 eye, forward;
   glm::mat4 viewProj;
   int width, height;
   float pixelsPerRadian;
+  bool cullOffView = false;
 };
+
+// A part is off the view when its bounding sphere, grown by this many pixels at its distance (the ribbons' least
+// width and the dots' squares reach beyond the bound), lies wholly outside one of the view frustum's planes.
+constexpr float kCullMarginPixels = 2.0f;
 
 // An opaque rod whose whole extent (its bounding radius) projects to at most this radius in pixels is a dot: it
 // is drawn only if no earlier dot of the draw list fell in the same pixel (PixelCells), as a ribbon square of the
@@ -46,6 +52,7 @@ class InstanceBuckets {
   const std::vector<InstanceBucket>& ghostBuckets() const { return ghostBuckets_; }
   int opaqueCount() const { return opaqueCount_; }
   int droppedDots() const { return droppedDots_; }  // parts of the last build skipped as dots on a drawn pixel
+  int culled() const { return culled_; }            // parts of the last build skipped as off the view (cullOffView)
 
  private:
   struct GhostKey {
@@ -67,7 +74,9 @@ class InstanceBuckets {
   std::vector<int> lodOfPart_;
   std::vector<char> ghostOfPart_;
   PixelCells dots_;
-  int opaqueCount_ = 0, droppedDots_ = 0;
+  glm::vec4 planes_[6];  // the view frustum's planes (inside: dot(n, p) + d >= 0, n unit), set per build
+  bool offView(const ShapePart& part, float distance, float pixelsPerRadian) const;
+  int opaqueCount_ = 0, droppedDots_ = 0, culled_ = 0;
 };
 
 }  // namespace varsim::render

@@ -280,7 +280,9 @@ void Renderer::render(const varsim::DrawList& list, const OrbitCamera& camera, V
   // Expand shapes into parts, choose levels of detail, and sort them into opaque buckets and
   // back-to-front ghosts. Instances are laid out bucket by bucket in one upload.
   const float pixelsPerRadian = lodPixelsPerRadian(height, camera.fovY);
-  r.buckets.build(list.shapes, {eye, camera.forward(), viewProj, width, height, pixelsPerRadian}, style.ghostAlpha);
+  // Off-view parts are skipped unless they may cast a drop shadow into the view.
+  const bool cull = !(ground && style.shadows);
+  r.buckets.build(list.shapes, {eye, camera.forward(), viewProj, width, height, pixelsPerRadian, cull}, style.ghostAlpha);
   const int opaqueTotal = r.buckets.opaqueCount();
   r.primitives.uploadInstances(r.buckets.instances());
 

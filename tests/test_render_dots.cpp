@@ -1,5 +1,6 @@
-// Sub-pixel rods as dots (instance_buckets.h kDotMaxPixels, pixel_cells.h): one per pixel of the view, the first in
-// draw-list order, as a square ribbon; rods of a pixel or more, translucent ones and other shapes are never dropped.
+// What InstanceBuckets skips: sub-pixel rods as dots (instance_buckets.h kDotMaxPixels, pixel_cells.h), one per pixel
+// of the view, the first in draw-list order, as a square ribbon (rods of a pixel or more, translucent ones and other
+// shapes are never dropped); with cullOffView, parts wholly outside the view (kCullMarginPixels).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -36,10 +37,17 @@ std::vector<varsim::ShapeItem> rail(int n, float alpha = 1.0f) {
   return items;
 }
 
-BucketView viewFrom(float distance, float middle) {
+BucketView viewFrom(float distance, float middle, bool cull = false) {
   const glm::vec3 eye(middle, -distance, 0), target(middle, 0, 0);
   const glm::mat4 vp = glm::perspective(kFov, float(kW) / float(kH), 0.1f, 1e6f) * glm::lookAt(eye, target, glm::vec3(0, 0, 1));
-  return {eye, glm::normalize(target - eye), vp, kW, kH, lodPixelsPerRadian(kH, kFov)};
+  return {eye, glm::normalize(target - eye), vp, kW, kH, lodPixelsPerRadian(kH, kFov), cull};
+}
+
+varsim::ShapeItem rod(glm::vec3 centre, float length) {
+  varsim::ShapeItem s = rail(1).front();
+  s.transform[12] = centre.x, s.transform[13] = centre.y, s.transform[14] = centre.z;
+  s.size[2] = length;
+  return s;
 }
 
 }  // namespace
@@ -97,4 +105,33 @@ TEST_CASE("InstanceBuckets: a rail framed whole keeps one rod per pixel; up clos
   buckets.build(rail(n, 0.5f), far, 0.35f);
   CHECK(buckets.droppedDots() == 0);
   CHECK(buckets.instances().size() == size_t(n));
+}
+
+TEST_CASE("InstanceBuckets: with cullOffView, parts wholly outside the view are skipped, any part reaching in is kept") {
+  // From 30 m the 640 x 360 view spans x = -22.1 … 22.1 m at y = 0 (half-angle atan(0.736)).
+  const BucketView view = viewFrom(30.0f, 0.0f, true);
+  std::vector<varsim::ShapeItem> items{rod({25.0f, 0, 0}, 10.0f),    // 20 … 30 m: reaches in
+                                       rod({40.0f, 0, 0}, 10.0f),    // 35 … 45 m: outside
+                                       rod({0, -60.0f, 0}, 10.0f),   // behind the eye
+                                       rod({0, 0, 14.0f}, 1.0f),     // above the top edge (12.4 m) by 1 m
+                                       rod({0, 0, 0}, 1.0f)};        // the middle
+  items[3].color.a = 0.5f;                                           // culled ghosts are not sorted either
+  InstanceBuckets buckets;
+  buckets.build(items, view, 0.35f);
+  CHECK(buckets.culled() == 3);
+  CHECK(buckets.opaqueCount() == 2);
+  CHECK(buckets.instances().size() == 2);
+  CHECK(buckets.instances()[0].model[3].x == 25.0f);  // draw-list order within the bucket
+  CHECK(buckets.instances()[1].model[3].x == 0.0f);
+  // Without culling (a scene with drop shadows) every part is laid out.
+  buckets.build(items, viewFrom(30.0f, 0.0f, false), 0.35f);
+  CHECK(buckets.culled() == 0);
+  CHECK(buckets.instances().size() == 5);
+  // A 3 km rail seen from 30 m: the ~45 rods in view and a few beside it are drawn, the rest culled, and the far
+  // rods inside the view's cone (none here: the rail runs across it) would still be dots.
+  buckets.build(rail(3000), viewFrom(30.0f, 1500.0f, true), 0.35f);
+  MESSAGE("rail of 3000 rods from 30 m: " << buckets.opaqueCount() << " drawn, " << buckets.culled() << " culled");
+  CHECK(buckets.opaqueCount() + buckets.culled() + buckets.droppedDots() == 3000);
+  CHECK(buckets.opaqueCount() >= 44);
+  CHECK(buckets.opaqueCount() <= 48);
 }
