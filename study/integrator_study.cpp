@@ -85,6 +85,7 @@ double runRigid(FreeBodySim& sim, double h, double T, std::vector<RigidSample>& 
 // `tangent` parameters: lgvi_so3xr3 (SO(3)xR^3, cay) and lgvi_exp (SE(3), tau = exp, C = exact dexp^-1).
 FreeBodySim rigidSim(const std::string& method, const RigidCase& c, double h) {
   LgviOptions options;
+  options.maxSubstepLevel = 0;  // each method at the h it is compared at: a failed Newton is a blow-up, not a split
   if (method == "lgvi_so3xr3") options.group = LgviGroup::SO3xR3;
   if (method == "lgvi_exp") options.retraction = Retraction::Exp, options.tangent = Tangent::Exp;
   const bool lgvi = method.rfind("lgvi", 0) == 0;

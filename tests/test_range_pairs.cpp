@@ -172,8 +172,11 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
       {"car", {{"l", "1e-6"}}, Outcome::Ran},
       {"orbit", {{"ball_mass", "1e-308"}}, Outcome::Refused},
       {"tumbling_body", {{"mass", "1e-6"}}, Outcome::Ran},
-      {"tumbling_body", {{"newton_max_iter", "1"}}, Outcome::Refused},
-      {"tumbling_body", {{"omega", "1000,1000,1000"}, {"dt", "1"}}, Outcome::Refused},
+      // Refused while the LGVI stopped at a failed Newton; its substeps now solve them.
+      {"tumbling_body", {{"newton_max_iter", "1"}}, Outcome::Ran},
+      {"tumbling_body", {{"omega", "1000,1000,1000"}, {"dt", "1"}}, Outcome::Ran},
+      {"rigid_body", {{"omega", "1000,1000,1000"}, {"velocity", "10000,10000,10000"}}, Outcome::Ran},
+      {"rigid_body", {{"newton_max_iter", "1"}, {"omega", "100,300,-200"}, {"dt", "0.1"}}, Outcome::Refused},
       {"ladder", {{"eps_joints", "5e7"}, {"tau_pins", "0"}}, Outcome::Refused},  // flagged at 0.17 s before the rule
       {"chain", {{"tau", "0"}}, Outcome::Refused},
       {"chain", {{"tau", "0.0008"}}, Outcome::Refused},  // tau/h = 0.048
@@ -203,6 +206,23 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
     CAPTURE(label);
     CAPTURE(why);
     CHECK(o == r.expected);
+  }
+}
+
+TEST_CASE("RangePairsRigidBodyLgviRetriesAFailedNewtonInSubsteps") {
+  // omega 1000 and gravity 1000 per axis (issue 36): the SE(3) LGVI's Newton failed at t = 2.2 s (step 133, h|omega|
+  // = 4.1 rad before the step) and the run stopped with exit 3; the step is now redone in substeps and the 3 s run
+  // completes without an energy flag, through the same loop `varsim run` uses.
+  for (const char* sign : {"1000,1000,1000", "-1000,-1000,-1000"}) {
+    ParamSet p = SceneRegistry::defaults("rigid_body");
+    p.setFromString("omega", "1000,1000,1000", "repro");
+    p.setFromString("gravity", sign, "repro");
+    RunSession run(SceneConfig{"rigid_body", p}, [](const std::string&) {});
+    const InputVector neutral = neutralInputs(run.scene().controls());
+    for (int k = 0; k < 180; ++k) run.step(neutral);  // throws SimulationDiverged on a failure
+    CHECK(run.stepCount() == 180);
+    CHECK(run.row()[0] == doctest::Approx(3.0));  // column t
+    CHECK_FALSE(run.monitor().flagged());
   }
 }
 

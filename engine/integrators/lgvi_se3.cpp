@@ -26,6 +26,8 @@ void validateOptions(const LgviOptions& o) {
     throw BadInput("LGVI newtonTolerance = " + num(o.newtonTolerance) + ": allowed range [1e-16, 1e-6]");
   if (o.maxNewtonIterations < 1)
     throw BadInput("LGVI maxNewtonIterations = " + std::to_string(o.maxNewtonIterations) + ": allowed >= 1");
+  if (o.maxSubstepLevel < 0 || o.maxSubstepLevel > 10)
+    throw BadInput("LGVI maxSubstepLevel = " + std::to_string(o.maxSubstepLevel) + ": allowed range [0, 10]");
 }
 
 }  // namespace
@@ -251,9 +253,11 @@ void LgviSe3::step(double h, const WrenchField& f, const ImplicitWrench& fEnd) {
   const std::string failure = advance(h, f, fEnd);
   substeps_ = 1;
   if (failure.empty()) return;
-  if (!fEnd) throw SimulationDiverged(failure);
   if (!stepInSubsteps(h, f, fEnd))
-    throw SimulationDiverged(failure + " (also with the step split into up to 1024 substeps)");
+    throw SimulationDiverged(failure + (options_.maxSubstepLevel > 0 ? " (also with the step split into up to " +
+                                                                           std::to_string(1 << options_.maxSubstepLevel) +
+                                                                           " substeps)"
+                                                                     : std::string()));
 }
 
 std::string LgviSe3::advance(double h, const WrenchField& f, const ImplicitWrench& fEnd) {

@@ -61,6 +61,9 @@ struct LgviOptions {
   // SE(3) with C = Cay or Tln: eliminate v in closed form (the linear rows are linear in v) and run a
   // 3x3 Newton on omega. false: full 6x6 Newton on xi (the reference path; same solution to round-off).
   bool reducedNewton = true;
+  // A step whose Newton fails is retried in 2^j equal substeps, j = 1..maxSubstepLevel (0..10; 0: no retry, the
+  // failure is thrown). The integrator study sets 0: it measures each method at the step h it names.
+  int maxSubstepLevel = 10;
 };
 
 // d f^+ of an end-of-step wrench, both 6x6 with columns (omega, v) / (theta, y):
@@ -112,9 +115,10 @@ class LgviSe3 {
   // fEnd (optional): the end-of-step wrench (ImplicitWrench above; empty = the plain scheme, bit-identical
   // to a call without it). With fEnd both groups solve a full 6x6 Newton (reducedNewton is ignored: the
   // wrench couples rotation and translation) with a backtracking line search on |r| (penalty contact is
-  // only piecewise smooth), up to max(maxNewtonIterations, 50) iterations; if that fails, the interval is
-  // split into 2, 4, ..., 1024 equal substeps (each a plain step of the scheme, f evaluated at each substep
-  // node) before SimulationDiverged is thrown.
+  // only piecewise smooth), up to max(maxNewtonIterations, 50) iterations. With or without fEnd, a step whose
+  // Newton fails is split into 2, 4, ..., 2^maxSubstepLevel (default 1024) equal substeps (each a plain step of the scheme, f evaluated at
+  // each substep node; a step that converges at once is unchanged, bit for bit) before SimulationDiverged is
+  // thrown: the rigid body at omega 1000 and gravity 1000 per axis failed at t = 2.2 s (h|omega| = 4.1 rad).
   void step(double h, const WrenchField& f, const ImplicitWrench& fEnd = {});
   // Spatial impulse (world; angular about the origin, linear) the last step applied to the left momentum:
   // Ad*_{g_{k+1}^-1} mu^-_{k+1} - Ad*_{g_k^-1} mu^-_k = ((h_old - h)/2) Ad*_{g_k^-1} f_k (h change) +
@@ -169,8 +173,8 @@ class LgviSe3 {
   // One step of size h, committed on success; returns the failure message (state unchanged) instead of throwing
   // for a Newton failure, a dexp^-1 pole or a non-finite result.
   std::string advance(double h, const WrenchField& f, const ImplicitWrench& fEnd);
-  // The fallback of step() with an end-of-step wrench: 2^j equal substeps, j = 1..10; false (state as before)
-  // if every split failed.
+  // The fallback of step() after a Newton failure: 2^j equal substeps, j = 1..maxSubstepLevel; false (state as
+  // before) if every split failed.
   bool stepInSubsteps(double h, const WrenchField& f, const ImplicitWrench& fEnd);
   Solution solveStepImplicit(double h, const Vector6d& b, const Vector6d& fk, const ImplicitWrench& fEnd) const;
   Vector6d predictor(double h, const Vector6d& fk) const;  // explicit-Euler xi_k^0 (ERRATA), full 6 components

@@ -187,14 +187,16 @@ LgviSe3::Solution LgviSe3::solveStepImplicit(double h, const Vector6d& b, const 
 }
 
 bool LgviSe3::stepInSubsteps(double h, const WrenchField& f, const ImplicitWrench& fEnd) {
-  // Fallback with an end-of-step wrench: a step across a violent impact (e.g. 15 m/s into a wall at h = 0.1,
+  // Fallback after a Newton failure, with or without an end-of-step wrench. A free body at omega 1000 and
+  // gravity 1000 per axis (h = 1/60) reaches h|omega| = 4.1 rad where the predictor leaves Newton's basin. With the
+  // wrench: a step across a violent impact (e.g. 15 m/s into a wall at h = 0.1,
   // where the contact torque spins the body by ~3 rad in one step; a 100 t body with J ~ 1000 kg m^2 hitting a
   // wall with its tail spins at ~7500 rad/s) can leave Newton without a root in reach; the same interval in 2^j
-  // equal substeps (exact in binary, so t advances by exactly h), j = 1..10, is each a plain step of this
+  // equal substeps (exact in binary, so t advances by exactly h), j = 1..maxSubstepLevel, is each a plain step of this
   // scheme (that tail hit needs up to 512). Deterministic: the same inputs split the same way. Costs nothing
   // unless a step fails.
   const std::vector<double> saved = saveState();
-  for (int j = 1; j <= 10; ++j) {
+  for (int j = 1; j <= options_.maxSubstepLevel; ++j) {
     const int n = 1 << j;
     bool ok = true;
     int iterations = 0;

@@ -23,8 +23,9 @@ std::vector<ParamSpec> tumblingParams() {
       1.0, {0.1, 0.4, 0.45}, {0.1, 10.0, 0.1},
       "principal moments J1,J2,J3 (T-handle-like: J1 << J2 < J3; J2 is the unstable axis)",
       "initial body angular velocity: a spin about axis 2 with a small perturbation");
-  specs.push_back(ParamSpec::real("dt", 0.1, 0.0, 1.0, "s", "time step of BOTH integrators (large on purpose); refused when the LGVI's first step has no root Newton "
-                                    "reaches (large dt |omega|, a small newton_max_iter), naming the dt that solves it",
+  specs.push_back(ParamSpec::real("dt", 0.1, 0.0, 1.0, "s", "time step of BOTH integrators (large on purpose); an LGVI step whose Newton fails is redone in "
+                                    "2 to 1024 substeps; a start whose first step no split solves is refused naming "
+                                    "the dt that solves it",
                                     true)
                       .setLive()
                       .setLog());
