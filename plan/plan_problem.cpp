@@ -63,18 +63,8 @@ PlanSetup parsePlanProblem(const std::string& text, const std::string& path, con
                    ": allowed: " + registeredScenes() + " (the scenes with a plan problem)");
   if (!j.contains("plan") || !j["plan"].is_object()) throw BadInput(path + ": missing object 'plan'");
   PlanSetup s{{}, ParamSet(info->params()), path};
-  for (auto it = j["plan"].begin(); it != j["plan"].end(); ++it) {
-    // Numbers, or the text of a choice (a named pad) / a boolean, validated by the key's spec.
-    if (it.value().is_string() || it.value().is_boolean()) {
-      const std::string text = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
-      s.plan.setFromString(it.key(), text, path + ": plan");
-      continue;
-    }
-    if (!it.value().is_number())
-      throw BadInput(path + ": key 'plan." + shortText(it.key()) + "' = " + shortText(it.value().dump()) +
-                     ": expected a number");
-    s.plan.set(it.key(), ParamValue{{it.value().get<double>()}, {}}, path + ": plan");
-  }
+  // Each plan key with its JSON type and range, as a scene file's keys (a number given as "1" is refused).
+  setParamsFromJson(s.plan, j["plan"], path + ": plan");
   nlohmann::json sceneJson = j;
   sceneJson.erase("plan");
   if (!sceneJson.contains("params")) sceneJson["params"] = nlohmann::json::object();

@@ -126,7 +126,7 @@ json parseStrictJson(const std::string& text, const std::string& source) {
   throw BadInput(source + ":" + lineColumn(text, sax.byte() ? sax.byte() - 1 : 0) + ": " + sax.error());
 }
 
-static ParamValue jsonToValue(const ParamSpec& spec, const json& j, const std::string& where) {
+static ParamValue paramValueFromJson(const ParamSpec& spec, const json& j, const std::string& where) {
   ParamValue v;
   auto typeError = [&](const char* expected) {
     return BadInput(where + ": expected " + expected + ", got " + shown(j) + "; allowed " + spec.rangeText());
@@ -153,6 +153,14 @@ static ParamValue jsonToValue(const ParamSpec& spec, const json& j, const std::s
       v.numbers = {j.get<double>()};
   }
   return v;
+}
+
+void setParamsFromJson(ParamSet& params, const json& object, const std::string& source) {
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    const ParamSpec* spec = params.spec(it.key());
+    if (!spec) params.set(it.key(), {}, source);  // throws the unknown-key message
+    params.set(it.key(), paramValueFromJson(*spec, it.value(), source + ": key '" + it.key() + "'"), source);
+  }
 }
 
 // Scene names are lower case and matched exactly; a name that differs only in case gets the right spelling.
@@ -188,11 +196,7 @@ SceneConfig parseSceneJson(const std::string& text, const std::string& source) {
   if (doc.contains("params")) {
     if (!doc["params"].is_object())
       throw BadInput(source + ": key 'params' must be an object, got " + shown(doc["params"]));
-    for (auto it = doc["params"].begin(); it != doc["params"].end(); ++it) {
-      const ParamSpec* spec = config.params.spec(it.key());
-      if (!spec) config.params.set(it.key(), {}, source);  // throws the unknown-key message
-      config.params.set(it.key(), jsonToValue(*spec, it.value(), source + ": key '" + it.key() + "'"), source);
-    }
+    setParamsFromJson(config.params, doc["params"], source);
   }
   return config;
 }

@@ -26,6 +26,10 @@ SceneConfig parseSceneJson(const std::string& text, const std::string& source);
 // The strict JSON reader behind parseSceneJson, for other files validated alike (plan files): refuses a NUL
 // byte, nesting deeper than kMaxSceneJsonDepth, a repeated key and an out-of-range number, naming `source`.
 nlohmann::json parseStrictJson(const std::string& text, const std::string& source);
+// Sets every key of the JSON object `object` in `params` (a scene file's "params", a plan file's "plan"): each value
+// must have its key's JSON type (a number; an array of numbers; a string for a choice or a path; true/false, never
+// a number or a string standing for one) and lie in its range. Throws BadInput naming `source`, key, value, range.
+void setParamsFromJson(ParamSet& params, const nlohmann::json& object, const std::string& source);
 std::string describeSceneJson(const std::string& scene);  // `varsim describe` output
 std::string sceneToJson(const SceneConfig& config);       // for saving presets from the app
 
