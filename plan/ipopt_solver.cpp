@@ -231,6 +231,7 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
   app->Options()->SetIntegerValue("print_level", 0);
   app->Options()->SetStringValue("hessian_approximation", nlp.hasHessian() ? "exact" : "limited-memory");
   app->Options()->SetIntegerValue("max_iter", settings.maxIterations);
+  if (settings.maxCpuSeconds > 0.0) app->Options()->SetNumericValue("max_cpu_time", settings.maxCpuSeconds);
   app->Options()->SetNumericValue("tol", settings.tolerance);
   app->Options()->SetNumericValue("constr_viol_tol", settings.constraintTol);
   // An "acceptable" stop must still satisfy the dynamics as tightly (Ipopt's default would accept 1e-2).

@@ -17,6 +17,9 @@ struct IpoptResult;
 
 struct IpoptSettings {
   int maxIterations = 500;      // Ipopt max_iter, >= 1
+  // Ipopt max_cpu_time: CPU seconds of the process since the solve began, checked once per iteration (status
+  // Maximum_CpuTime_Exceeded past it). 0: no bound.
+  double maxCpuSeconds = 0.0;
   double tolerance = 1e-5;      // Ipopt tol (scaled NLP error; the L-BFGS Hessian converges slowly below)
   double constraintTol = 1e-10; // Ipopt constr_viol_tol: the dynamics residual the plan must reach
   // MUMPS options: AMD ordering (0) and no MUMPS scaling (0) factor the banded DMOC KKT systems fastest

@@ -62,8 +62,11 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
     throw BadInput(setup_.source + ": scene '" + scene + "' has no plan problem with a start from a running scene");
   if (dmocFreeTime(setup_))
     throw BadInput(setup_.source + ": key 'free_time' = 1: the receding horizon needs a fixed step (allowed: 0)");
-  if (settings_.horizon < 2 || settings_.horizon > 20000)
-    throw BadInput(setup_.source + ": horizon " + std::to_string(settings_.horizon) + ": allowed 2 to 20000");
+  // The problem's own N range (its measured cost bound, plan/<vehicle>_plan.cpp) caps the horizon.
+  const long maxHorizon = std::lround(setup_.plan.spec("N")->maxValue);
+  if (settings_.horizon < 2 || settings_.horizon > maxHorizon)
+    throw BadInput(setup_.source + ": horizon " + std::to_string(settings_.horizon) + ": allowed 2 to " +
+                   std::to_string(maxHorizon) + " (the problem's key 'N')");
   const double dt = setup_.scene.params.real("dt");
   if (!(settings_.period >= dt && settings_.period <= settings_.horizon * dt))
     throw BadInput(setup_.source + ": period " + formatNumber(settings_.period) + " s: allowed the scene's dt (" +

@@ -22,12 +22,18 @@ std::string PlanSession::header() const {
          std::to_string(nlp.numConstraints()) + " constraints";
 }
 
-const IpoptResult& PlanSession::solve(const Log& log) {
+const IpoptResult& PlanSession::solve(const Log& log, double cpuBudgetSeconds) {
   IpoptSettings settings;
   settings.maxIterations = int(plan_->setup().plan.integer("max_iter"));
+  settings.maxCpuSeconds = cpuBudget_ = cpuBudgetSeconds;
+  bestInfeasibility_ = -1.0;
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t c0 = std::clock();
-  result_ = solveWithIpopt(plan_->nlp(), settings, [&log](const IpoptIteration& it) {
+  result_ = solveWithIpopt(plan_->nlp(), settings, [this, &log](const IpoptIteration& it) {
+    if (bestInfeasibility_ < 0.0 || it.primalInfeasibility < bestInfeasibility_) {
+      bestInfeasibility_ = it.primalInfeasibility;
+      bestIteration_ = it.iteration;
+    }
     if (log) {
       char line[160];
       std::snprintf(line, sizeof line, "iter %4d  objective %.9e  inf_pr %.3e  inf_du %.3e", it.iteration,
@@ -43,8 +49,19 @@ const IpoptResult& PlanSession::solve(const Log& log) {
 
 std::string PlanSession::outcome(const std::string& inputsPath) const {
   const IpoptResult& r = result_;
-  if (!r.solved)
-    return "not solved: Ipopt status " + r.status + " after " + std::to_string(r.iterations) + " iterations";
+  if (!r.solved) {
+    char text[200] = "";
+    if (r.status == "Maximum_CpuTime_Exceeded")
+      std::snprintf(text, sizeof text, "the CPU budget of %g s ran out; ", cpuBudget_);
+    std::string line = "not solved: " + std::string(text) + "Ipopt status " + r.status + " after " +
+                       std::to_string(r.iterations) + " iterations";
+    if (bestInfeasibility_ >= 0.0) {
+      std::snprintf(text, sizeof text, "; smallest primal infeasibility %.3e (iteration %d)", bestInfeasibility_,
+                    bestIteration_);
+      line += text;
+    }
+    return line;
+  }
   char cost[64];
   std::snprintf(cost, sizeof cost, "%.9g", r.objective);
   return "solved (" + r.status + "): " + std::to_string(r.iterations) + " iterations, cost " + cost +

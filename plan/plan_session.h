@@ -15,6 +15,10 @@
 namespace varsim {
 
 constexpr int kExitUnsolved = 4;  // the optimisation did not solve (Ipopt's status is named on stderr)
+// CPU seconds a headless solve may take (Ipopt's max_cpu_time; `varsim plan --cpu-budget S`). The presets take at
+// most 2.8 s (boat_dock); a solve past it stops after the iteration in progress with exit 4, so a plan file whose
+// values never converge ends in bounded time (the horizons' caps keep one iteration to a few seconds).
+constexpr double kPlanCpuBudgetSeconds = 20.0;
 
 class PlanSession {
  public:
@@ -26,11 +30,12 @@ class PlanSession {
   const IpoptResult& result() const { return result_; }
   // "plan SOURCE: V variables, C constraints", the command's first line.
   std::string header() const;
-  // Solves with Ipopt from the problem's initial guess; `log` (optional) gets each iteration's line
-  // "iter    k  objective ...  inf_pr ...  inf_du ...". Records the solve's wall and CPU time.
-  const IpoptResult& solve(const Log& log = {});
+  // Solves with Ipopt from the problem's initial guess within `cpuBudgetSeconds` (> 0); `log` (optional) gets each
+  // iteration's line "iter    k  objective ...  inf_pr ...  inf_du ...". Records the solve's wall and CPU time.
+  const IpoptResult& solve(const Log& log = {}, double cpuBudgetSeconds = kPlanCpuBudgetSeconds);
   // The last line: "solved (STATUS): K iterations, cost C; replay: COMMAND" or "not solved: Ipopt status S after K
-  // iterations" (the command prefixes the latter with "varsim: ").
+  // iterations; smallest primal infeasibility I (iteration J)", naming the CPU budget when it ran out (the command
+  // prefixes it with "varsim: ").
   std::string outcome(const std::string& inputsPath) const;
   // After a successful solve: the plan CSV and the inputs file `varsim run` replays (BadInput if unwritable).
   void write(const std::string& csvPath, const std::string& inputsPath) const;
@@ -41,7 +46,9 @@ class PlanSession {
  private:
   std::unique_ptr<PlanInstance> plan_;
   IpoptResult result_;
-  double wallSeconds_ = 0.0, cpuSeconds_ = 0.0;
+  double wallSeconds_ = 0.0, cpuSeconds_ = 0.0, cpuBudget_ = 0.0;
+  double bestInfeasibility_ = -1.0;  // smallest inf_pr over the iterations (< 0: no iteration reported)
+  int bestIteration_ = 0;
 };
 
 }  // namespace varsim

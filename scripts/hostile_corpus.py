@@ -2,14 +2,17 @@
 """Hostile-input corpus for the varsim binary: generates cases by category (deep XML, many attributes, FIFOs and
 devices, NUL bytes, duplicate keys, huge chains, extreme numbers in every scene key, truncated files, wrong JSON
 types), runs each under a watchdog with its peak RSS measured (wait4), and prints per category: cases, exit codes,
-crashes (killed by a signal or an exit code other than 0/2/3/4), hangs (past the watchdog; "long solves" are
-accepted plan problems still printing Ipopt iterations when the watchdog stops them), the largest peak RSS of
+crashes (killed by a signal or an exit code other than 0/2/3/4), hangs (past the watchdog: 60 s of the case's CPU
+time, or 300 s of wall time for a case blocked without working; "long solves" are accepted plan problems still
+printing Ipopt iterations when the watchdog stops them, counted as failures: `varsim plan` has a CPU budget of
+20 s), the largest peak RSS of
 a refused input and how many exceed 100 MB, and refusals whose message does not name the file or key of the case
 ("unexpected failure" messages are counted there too). Examples of every finding go to --log.
 
 usage: scripts/hostile_corpus.py path/to/varsim [--jobs N] [--timeout S] [--sample K] [--log FILE]
   --sample K runs every K-th case (a quick subset); the full corpus (~14 800 cases) takes ~10 min on 2 cores.
-Not a CI test (too long). Exit 1 when any crash, hang, refused input over 100 MB or unnamed refusal is found.
+Not a CI test (too long). Exit 1 when any crash, hang, long solve, refused input over 100 MB or unnamed refusal is
+found.
 """
 import argparse
 import collections
@@ -17,6 +20,7 @@ import concurrent.futures
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -181,6 +185,23 @@ class Corpus:
             for n in list(range(1, 40, 3)) + list(range(40, 520, 12)) + [499, 500, 501, 1000, 5000]:
                 self.run_file("huge_chains", write(self.path(f"{shape}{n}.urdf"), chain_urdf(n, shape)), "urdf")
 
+    def plan_range_ends(self):
+        """Every plan key of every problem at both ends of its range (read from the refusal of 1e308), and every
+        choice: accepted values that must solve, fail (exit 4) or be refused up front within the CPU budget."""
+        for problem in self.problems:
+            for key, allowed in plan_keys(self.varsim, self.work, problem):
+                m = re.search(r"allowed (?:integer in )?[\[(]([^,\]]+), ([^\])]+)[\])]", allowed)
+                values = list(m.groups()) if m else []
+                c = re.search(r"one of: (.*)", allowed)
+                if c:
+                    values = c.group(1).split(", ")
+                if "true|false" in allowed:
+                    values = ["true", "false"]
+                for v in values:
+                    out = self.path("plan")
+                    self.add("plan_range_ends", ["plan", problem, "--set", f"{key}={v}", "--csv", out + ".csv",
+                                                 "--inputs", out + ".in.csv"], [key] if v else [])
+
     def extreme_numbers(self):
         for scene, d in self.describe.items():
             for p in d["params"]:
@@ -222,12 +243,39 @@ class Corpus:
                     self.add("wrong_types", ["run", f, "--steps", "2"], [f])
 
 
+def cpu_seconds(pid):
+    """User + system CPU seconds of a running process (all its threads), 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def plan_keys(varsim, work, problem):
+    """(key, allowed text) of every plan key of a problem file's scene, read from varsim's own refusals."""
+    scene = json.load(open(problem))["scene"]
+    probe = write(os.path.join(work, "probe.json"), json.dumps({"scene": scene, "plan": {"zz_unknown": 1}}))
+    err = subprocess.run([varsim, "plan", probe, "--csv", probe + ".csv", "--inputs", probe + ".in"],
+                         capture_output=True, text=True).stderr
+    keys = re.search(r"known keys: (.*)", err).group(1).split(", ")
+    out = []
+    for key in keys:
+        err = subprocess.run([varsim, "plan", problem, "--set", key + "=1e308", "--csv", probe + ".csv", "--inputs",
+                              probe + ".in"], capture_output=True, text=True).stderr
+        out.append((key, err.strip().splitlines()[-1] if err.strip() else ""))
+    return out
+
+
 def run_case(varsim, case, timeout):
+    """The watchdog stops a case after `timeout` s of its CPU time (the work it does, whatever the machine's load),
+    or after 5 x `timeout` s of wall time (a reader blocked on a FIFO uses no CPU)."""
     start = time.monotonic()
     proc = subprocess.Popen([varsim] + case.args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)
     os.set_blocking(proc.stderr.fileno(), False)
-    err, hung = b"", False
+    err, hung, cpu, polls = b"", False, 0.0, 0
     while True:
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
         try:
@@ -238,7 +286,10 @@ def run_case(varsim, case, timeout):
             pass
         if pid:
             break
-        if time.monotonic() - start > timeout:
+        polls += 1
+        if polls % 50 == 0:
+            cpu = cpu_seconds(proc.pid)
+        if cpu > timeout or time.monotonic() - start > 5 * timeout:
             os.killpg(proc.pid, signal.SIGKILL)
             pid, status, usage = os.wait4(proc.pid, 0)
             hung = True
@@ -247,7 +298,8 @@ def run_case(varsim, case, timeout):
     rest = proc.stderr.read() or b""
     err = (err + rest).decode(errors="replace")
     code = os.waitstatus_to_exitcode(status)
-    return {"code": code, "hung": hung, "rss": usage.ru_maxrss, "err": err, "seconds": time.monotonic() - start}
+    return {"code": code, "hung": hung, "rss": usage.ru_maxrss, "err": err, "seconds": time.monotonic() - start,
+            "cpu": usage.ru_utime + usage.ru_stime}
 
 
 def main():
@@ -263,7 +315,7 @@ def main():
     try:
         c = Corpus(varsim, work)
         c.deep_xml(), c.many_attributes(), c.fifos_devices(), c.nul_bytes(100), c.duplicate_keys(), c.huge_chains()
-        c.extreme_numbers(), c.truncated(100), c.wrong_types()
+        c.extreme_numbers(), c.truncated(100), c.wrong_types(), c.plan_range_ends()
         cases = c.cases[::a.sample]
         stats = collections.OrderedDict()
         findings = []
@@ -289,27 +341,31 @@ def main():
                 if refused:
                     s["max_refused_rss_kb"] = max(s["max_refused_rss_kb"], r["rss"])
                 s["max_seconds_x100"] = max(s["max_seconds_x100"], int(100 * r["seconds"]))
+                s["max_cpu_x100"] = max(s["max_cpu_x100"], int(100 * r["cpu"]))
                 if kind:
                     s[kind] += 1
                     findings.append(f'{case.category} {kind} exit={r["code"]} rss={r["rss"]}KB '
-                                    f'{r["seconds"]:.1f}s: varsim {" ".join(x[:120] for x in case.args)}\n  '
+                                    f'{r["seconds"]:.1f}s wall {r["cpu"]:.1f}s CPU: varsim {" ".join(x[:120] for x in case.args)}\n  '
                                     + r["err"].strip().replace("\n", "\n  ")[:600])
         with open(a.log, "w") as f:
             f.write("\n".join(findings) + "\n")
         print(f"{len(cases)} cases in {time.monotonic() - t0:.0f} s ({a.jobs} jobs, watchdog {a.timeout:g} s); "
               f"findings in {a.log}")
-        head = "| category | cases | exit 0 | exit 2 | exit 3 | crashes | hangs | long solves | max RSS refused (MB) | refused > 100 MB | unnamed refusals | slowest (s) |"
+        head = ("| category | cases | exit 0 | exit 2 | exit 3 | exit 4 | crashes | hangs | long solves | "
+                "max RSS refused (MB) | refused > 100 MB | unnamed refusals | slowest wall (s) | most CPU (s) |")
         print(head)
-        print("|" + "---|" * 12)
+        print("|" + "---|" * 14)
         total = collections.Counter()
         for cat, s in stats.items():
-            print(f'| {cat} | {s["cases"]} | {s["exit 0"]} | {s["exit 2"]} | {s["exit 3"]} | {s["crash"]} | {s["hang"]} | {s["long_solve"]} | '
-                  f'{s["max_refused_rss_kb"] / 1024:.0f} | {s["refused_over_100MB"]} | {s["unnamed_refusal"]} | '
-                  f'{s["max_seconds_x100"] / 100:.1f} |')
+            print(f'| {cat} | {s["cases"]} | {s["exit 0"]} | {s["exit 2"]} | {s["exit 3"]} | {s["exit 4"]} | {s["crash"]} | '
+                  f'{s["hang"]} | {s["long_solve"]} | {s["max_refused_rss_kb"] / 1024:.0f} | {s["refused_over_100MB"]} | '
+                  f'{s["unnamed_refusal"]} | {s["max_seconds_x100"] / 100:.1f} | {s["max_cpu_x100"] / 100:.1f} |')
             total.update({k: v for k, v in s.items() if not k.startswith("max")})
-        print(f'| all | {total["cases"]} | {total["exit 0"]} | {total["exit 2"]} | {total["exit 3"]} | {total["crash"]} | '
-              f'{total["hang"]} | {total["long_solve"]} | | {total["refused_over_100MB"]} | {total["unnamed_refusal"]} | |')
-        bad = total["crash"] + total["hang"] + total["refused_over_100MB"] + total["unnamed_refusal"]
+        print(f'| all | {total["cases"]} | {total["exit 0"]} | {total["exit 2"]} | {total["exit 3"]} | {total["exit 4"]} | '
+              f'{total["crash"]} | {total["hang"]} | {total["long_solve"]} | | {total["refused_over_100MB"]} | '
+              f'{total["unnamed_refusal"]} | | |')
+        bad = (total["crash"] + total["hang"] + total["long_solve"] + total["refused_over_100MB"] +
+               total["unnamed_refusal"])
         return 1 if bad else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -1,7 +1,7 @@
 // ui/plan_command.cpp — the headless planner's command line: problem file = {"scene": NAME, "params": {scene keys},
 // "plan": {plan keys}} for any scene with a registered plan problem (plan/plan_problem.h), solved by the session
 // Python's varsim.plan() runs too (plan/plan_session.h); prints one line per Ipopt iteration to stderr, writes the
-// plan CSV and the replay inputs file, exit 0 solved / 2 bad input / 4 unsolved.
+// plan CSV and the replay inputs file, exit 0 solved / 2 bad input / 4 unsolved (also when the CPU budget ran out).
 #include "ui/plan_command.h"
 
 #include <cstdio>
@@ -14,12 +14,24 @@
 namespace varsim {
 namespace {
 
-const char* kPlanUsage = "usage: varsim plan PROBLEM.json [--set key=value]... --csv FILE --inputs FILE";
+const char* kPlanUsage =
+    "usage: varsim plan PROBLEM.json [--set key=value]... --csv FILE --inputs FILE [--cpu-budget S]";
+constexpr double kMaxCpuBudgetSeconds = 86400.0;  // a day: a bound a typo cannot turn into "forever"
 
 struct PlanArgs {
   PlanSetup setup;
   std::string csvPath, inputsPath;
+  double cpuBudget = kPlanCpuBudgetSeconds;
 };
+
+// --cpu-budget S: CPU seconds in (0, 1 day].
+double cpuBudgetOf(const std::string& text) {
+  const NumberText n = parseNumber(text);
+  if (!n.ok || !(n.value > 0.0 && n.value <= kMaxCpuBudgetSeconds))
+    throw BadInput("--cpu-budget " + shortText(text) + ": " + (n.ok ? "" : n.error + "; ") + "allowed > 0 to " +
+                   formatNumber(kMaxCpuBudgetSeconds) + " (CPU seconds of the solve)");
+  return n.value;
+}
 
 PlanArgs parsePlanArgs(const std::vector<std::string>& args) {
   if (args.size() < 2) throw BadInput(kPlanUsage);
@@ -30,11 +42,13 @@ PlanArgs parsePlanArgs(const std::vector<std::string>& args) {
     if (i + 1 >= args.size()) throw BadInput(args[i] + ": missing value; " + kPlanUsage);
     const std::string &flag = args[i], &value = args[++i];
     if (flag == "--set") seen.once("--set " + value.substr(0, value.find('=')) + "=");
-    else if (flag == "--csv" || flag == "--inputs") seen.once(flag);
+    else if (flag == "--csv" || flag == "--inputs" || flag == "--cpu-budget") seen.once(flag);
     if (flag == "--set") sets.push_back(value);
     else if (flag == "--csv" && !value.empty()) o.csvPath = value;
     else if (flag == "--inputs" && !value.empty()) o.inputsPath = value;
-    else throw BadInput("option '" + shortText(flag) + "' with '" + shortText(value) + "': allowed --set, --csv, --inputs");
+    else if (flag == "--cpu-budget") o.cpuBudget = cpuBudgetOf(value);
+    else throw BadInput("option '" + shortText(flag) + "' with '" + shortText(value) +
+                        "': allowed --set, --csv, --inputs, --cpu-budget");
   }
   refuseSameFile({{"problem file", args[1]}, {"--csv", o.csvPath}, {"--inputs", o.inputsPath}});
   o.setup = loadPlanProblem(args[1], sets);
@@ -48,10 +62,13 @@ int planCommand(const std::vector<std::string>& args, PlanStats* stats) {
   const PlanArgs o = parsePlanArgs(args);
   PlanSession session(o.setup);
   std::fprintf(stderr, "%s\n", session.header().c_str());
-  const IpoptResult& r = session.solve([](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
+  const IpoptResult& r =
+      session.solve([](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); }, o.cpuBudget);
   if (stats) *stats = session.stats();
   if (!r.solved) {
-    std::fprintf(stderr, "varsim: %s\n", session.outcome(o.inputsPath).c_str());
+    const bool budget = r.status == "Maximum_CpuTime_Exceeded";
+    std::fprintf(stderr, "varsim: %s%s\n", session.outcome(o.inputsPath).c_str(),
+                 budget ? "; raise it with --cpu-budget S" : "");
     return kExitUnsolved;
   }
   session.write(o.csvPath, o.inputsPath);

@@ -8,8 +8,9 @@ from . import _varsim
 
 
 class PlanFailed(RuntimeError):
-    """Ipopt did not solve the problem (exit 4 of `varsim plan`). str(): the command's message ("not solved:
-    Ipopt status S after K iterations"); .status (Ipopt's status), .iterations, .log (per-iteration lines)."""
+    """Ipopt did not solve the problem (exit 4 of `varsim plan`; also when its 20 s CPU budget ran out). str(): the
+    command's message ("not solved: Ipopt status S after K iterations; smallest primal infeasibility I (iteration
+    J)"); .status (Ipopt's status), .iterations, .log (per-iteration lines)."""
 
     def __init__(self, message, status, iterations, log):
         super().__init__(message)
