@@ -198,6 +198,10 @@ class HeliPlan : public DmocPlanInstance<HeliDmoc> {
   void writeCsv(const std::string& path, const Eigen::VectorXd& x) const override;
   InputTrack inputTrack(const Eigen::VectorXd& x) const override;
   bool baseline(const Eigen::VectorXd& x, PlanBaseline& out) const override;
+  std::vector<RowBlock> rowBlocks() const override {
+    const int N = segments();
+    return {{dmoc_.rateRow0(), 4, N - 1, false}, {dmoc_.clearanceRow0(), dmoc_.rowsPerNode(), dmoc_.clearanceNodes(), false}};
+  }
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
     return nodePath(segments(), [&](int k) { return dmoc_.pose(x, k).x; });
   }

@@ -43,15 +43,23 @@ Eigen::VectorXd shifted(const Eigen::VectorXd& v, int stride, int segments, int 
 
 }  // namespace
 
-IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps) {
+IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps, const std::vector<RowBlock>& blocks) {
   IpoptResult s = r;
   const int n = int(r.x.size()), stride = n / segments, state = n - stride * segments;
   s.x = shifted(r.x, stride, segments, steps, true);
   s.zL = shifted(r.zL, stride, segments, steps, false);
   s.zU = shifted(r.zU, stride, segments, steps, false);
   s.lambda.setZero();
-  const int dyn = std::min<int>(state * segments, int(r.lambda.size()));
-  for (int i = 0; i + steps * state < dyn; ++i) s.lambda[i] = r.lambda[i + steps * state];
+  std::vector<RowBlock> all = {{0, state, segments, true}};
+  all.insert(all.end(), blocks.begin(), blocks.end());
+  for (const RowBlock& b : all) {
+    const int rows = std::min<int>(b.perSegment * b.count, int(r.lambda.size()) - b.first);
+    for (int i = 0; i < rows; ++i) {
+      const int src = i + steps * b.perSegment;
+      if (src < rows) s.lambda[b.first + i] = r.lambda[b.first + src];
+      else if (!b.equality && rows >= b.perSegment) s.lambda[b.first + i] = r.lambda[b.first + rows - b.perSegment + i % b.perSegment];
+    }
+  }
   return s;
 }
 
@@ -138,7 +146,9 @@ void MpcController::solve(const Scene& running, long step) {
   const int segments = plan->segments();
   if (settings_.warmStart && warmStep_ >= 0 && warmFrom_.x.size() == plan->nlp().numVariables() &&
       warmFrom_.lambda.size() == plan->nlp().numConstraints())
-    warm = shiftSolution(warmFrom_, segments, int(std::min<long>(step - warmStep_, segments))), ipopt.warmStart = &warm;
+    warm = shiftSolution(warmFrom_, segments, int(std::min<long>(step - warmStep_, segments)),
+                         settings_.shiftInequalityMultipliers ? plan->rowBlocks() : std::vector<RowBlock>{}),
+    ipopt.warmStart = &warm;
   const auto t0 = std::chrono::steady_clock::now();
   const auto feasible = [&](const IpoptResult& x) { return x.solved || maxViolation(plan->nlp(), x.x) <= kFeasible; };
   IpoptResult r = solveWithIpopt(plan->nlp(), ipopt);

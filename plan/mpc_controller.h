@@ -20,6 +20,10 @@ struct MpcSettings {
   int horizon = 60;        // segments of the scene's dt per solve (the plan key N), >= 2
   double period = 0.1;     // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
   int maxIterations = 30;  // Ipopt iteration cap per solve: the deterministic budget
+  // Warm starts also move the multipliers of the problem's inequality rows (PlanInstance::rowBlocks: the helicopter's
+  // actuator rates and clearances) with the plan instead of restarting them at zero. Measured on heli_follow
+  // (docs/mpc.md): fewer iterations and almost no stale re-plans, but the goal followed farther off; off by default.
+  bool shiftInequalityMultipliers = false;
   bool warmStart = true;   // false: every solve starts from the problem's initial guess (benchmark's cold column)
   // s between extra cold solves beside the warm one (the cheaper feasible one is adopted), 0: never; a value
   // below the period restarts at every re-plan
@@ -41,9 +45,11 @@ struct MpcSolve {
 
 // Every plan variable layout the shift assumes: node k's state and segment k's controls interleaved with a fixed
 // stride, node N's state last (n = stride N + state), the dynamics rows first, `state` rows per segment.
-// Shifts x, bound multipliers and dynamics multipliers `steps` segments earlier; the vacated tail repeats node
-// N with zero controls; the other rows' multipliers (clearance inequalities) restart at zero.
-IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps);
+// Shifts x, bound multipliers, the dynamics multipliers and those of `blocks` (PlanInstance::rowBlocks: actuator
+// rates, clearance rows) `steps` segments earlier; the vacated tail continues node N (see shifted() in the .cpp), the
+// dynamics multipliers of the tail restart at zero, an inequality block's hold its last segment's; rows in no block
+// restart at zero.
+IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps, const std::vector<RowBlock>& blocks = {});
 
 class MpcController {
  public:

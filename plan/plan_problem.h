@@ -56,6 +56,14 @@ struct PlanBaseline {
   double minClearance = 0.0; // m, smallest separation from obstacles along the way (negative: collides); 0 if none
 };
 
+// Rows of an Nlp laid out per segment: `count` segments of `perSegment` rows from row `first`. A receding horizon
+// (plan/mpc_controller.h) moves their multipliers with the plan; `equality`: a vacated tail restarts at zero, else
+// it holds the last segment's multipliers (an inequality active at the horizon's end stays active beyond it).
+struct RowBlock {
+  int first = 0, perSegment = 0, count = 0;
+  bool equality = true;
+};
+
 // One solvable instance of a problem (built once per solve; const, so the app may read it from two threads).
 class PlanInstance {
  public:
@@ -72,6 +80,9 @@ class PlanInstance {
   virtual InputTrack inputTrack(const Eigen::VectorXd& x) const = 0;
   // World points (m, z up) of the vehicle's main body at every node of any iterate x (also infeasible ones).
   virtual std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const = 0;
+  // The per-segment row blocks of nlp() beyond the dynamics rows (which come first, the state's size per segment);
+  // rows in no block restart a shifted warm start at zero multipliers.
+  virtual std::vector<RowBlock> rowBlocks() const { return {}; }
   // The problem's baseline flown along the solved plan x; false when the problem has none.
   virtual bool baseline(const Eigen::VectorXd& /*x*/, PlanBaseline& /*out*/) const { return false; }
 

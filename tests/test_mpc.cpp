@@ -66,6 +66,12 @@ TEST_CASE("MpcShiftMovesPrimalAndDualBySegments") {
   CHECK(s.zL[8] == 0.0);
   const double lambda[7] = {3, 4, 5, 6, 0, 0, 0};  // dynamics rows moved 2 up; the inequality row restarts at 0
   for (int i = 0; i < 7; ++i) CHECK(s.lambda[i] == lambda[i]);
+  // Row blocks (PlanInstance::rowBlocks): an inequality block holds its last segment in the tail, an equality
+  // block restarts it at zero; rows 6..9 are two blocks of one row per segment over two segments.
+  r.lambda = Eigen::VectorXd::LinSpaced(10, 1.0, 10.0);
+  const IpoptResult b = shiftSolution(r, 3, 1, {{6, 1, 2, false}, {8, 1, 2, true}});
+  const double blocks[10] = {3, 4, 5, 6, 0, 0, 8, 8, 10, 0};
+  for (int i = 0; i < 10; ++i) CHECK(b.lambda[i] == blocks[i]);
 }
 
 TEST_CASE("MpcCarReachesTheGoalAndWarmStartsCutIterations") {

@@ -24,6 +24,7 @@
 // every feasible point has no interior (Ipopt stalls on it).
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/control/dmoc_costs.h"
@@ -87,6 +88,13 @@ class HeliDmoc : public Nlp {
   int numVariables() const override { return kBlock * spec_.N + 6; }
   int numConstraints() const override;
   int numDynamics() const { return 12 * spec_.N; }
+  // Row layout (a receding horizon shifts each block's multipliers by whole segments): the dynamics rows (12 per
+  // segment) from 0, the actuator-rate rows (4 per segment, segments 0..N-2) from rateRow0(), the clearance rows
+  // (rowsPerNode() per node, nodes 2..lastClearanceNode()) from clearanceRow0().
+  int rateRow0() const { return numDynamics(); }
+  int clearanceRow0() const { return rateRow0() + 4 * (spec_.N - 1); }
+  int rowsPerNode() const;
+  int clearanceNodes() const { return std::max(0, lastClearanceNode() - 1); }
   // For DmocCosts: u_k / uScale at 16k + 12, W, fixed h; the terminal variables are node N's chart theta_N (target 0)
   // and x_N (the resting pose on the pad): a terminal penalty frees them, the vehicle still ends at rest in trim.
   DmocLayout layout() const;
@@ -128,9 +136,6 @@ class HeliDmoc : public Nlp {
   Vector6d nodeWrench(const se3::Pose& g, const RotorState& u, Eigen::Matrix<double, 6, 3>* dTheta,
                       Eigen::Matrix<double, 6, 4>* dU) const;  // gravity + F(gamma) u, derivatives (body theta, u)
   ImplicitWrench endWrench(bool contact) const;                // helicopterDissipativeWrench, contact term on/off
-  int rateRow0() const { return numDynamics(); }
-  int clearanceRow0() const { return rateRow0() + 4 * (spec_.N - 1); }
-  int rowsPerNode() const;
   // Nodes 2..N-3 have clearance rows (N-2..N rest on the pad by the data); with a free end or one in motion 2..N.
   int lastClearanceNode() const { return spec_.freeEnd || !spec_.endAtRest ? spec_.N : spec_.N - 3; }
 

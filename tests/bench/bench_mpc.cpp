@@ -229,8 +229,9 @@ void heliTable() {
     }
 }
 
-// `bench_mpc levers [horizon=30] [iterations=30] [restart=1] [period=0.1] [seconds=66] [gusts=0] [set:key=value]
-// [ipopt_option=value ...]`: one MPC row of heli_follow with those settings (set: a plan or scene key of the
+// `bench_mpc levers [horizon=30] [iterations=30] [shift=all] [restart=1] [period=0.1] [seconds=66] [gusts=0] [set:key=value]
+// [ipopt_option=value ...]`: one MPC row of heli_follow with those settings (shift=all: the warm start moves the
+// inequality rows' multipliers too, MpcSettings::shiftInequalityMultipliers) (set: a plan or scene key of the
 // controller's problem, e.g. set:dt=0.15 with horizon=20), Ipopt's CPU split summed over the re-plans, and the
 // mean tracking error against the path pilot's in the same conditions.
 void heliLevers(int argc, char** argv) {
@@ -245,6 +246,7 @@ void heliLevers(int argc, char** argv) {
     if (key == "horizon") settings.horizon = std::stoi(value);
     else if (key == "iterations") settings.maxIterations = std::stoi(value);
     else if (key == "restart") settings.restart = std::stod(value);
+    else if (key == "shift") settings.shiftInequalityMultipliers = value == "all";
     else if (key == "period") settings.period = std::stod(value);
     else if (key == "seconds") seconds = std::stod(value);
     else if (key == "gusts") gusts = std::stod(value);
