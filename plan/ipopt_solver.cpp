@@ -185,11 +185,18 @@ bool setOptions(Ipopt::IpoptApplication& app, const IpoptSettings& settings) {
     const Ipopt::SmartPtr<const Ipopt::RegisteredOption> option = app.RegOptions()->GetOption(name);
     if (!IsValid(option)) return false;
     try {
-      size_t used = 0;
+      // Checked against the registered option first: Ipopt itself would print its refusal on stdout.
+      size_t used = value.size();
       bool ok = true;
-      if (option->Type() == Ipopt::OT_Number) ok = app.Options()->SetNumericValue(name, std::stod(value, &used));
-      else if (option->Type() == Ipopt::OT_Integer) ok = app.Options()->SetIntegerValue(name, std::stoi(value, &used));
-      else ok = app.Options()->SetStringValue(name, value), used = value.size();
+      if (option->Type() == Ipopt::OT_Number) {
+        const double v = std::stod(value, &used);
+        ok = option->IsValidNumberSetting(v) && app.Options()->SetNumericValue(name, v);
+      } else if (option->Type() == Ipopt::OT_Integer) {
+        const int v = std::stoi(value, &used);
+        ok = option->IsValidIntegerSetting(v) && app.Options()->SetIntegerValue(name, v);
+      } else {
+        ok = option->IsValidStringSetting(value) && app.Options()->SetStringValue(name, value);
+      }
       if (!ok || used != value.size()) return false;
     } catch (const std::exception&) {
       return false;

@@ -50,9 +50,9 @@ TEST_CASE("IpoptOptionsByNameReachTheSolver") {
   CHECK(r.x[0] == doctest::Approx(0.0).epsilon(1e-8));
   CHECK(r.x[1] == doctest::Approx(1.0).epsilon(1e-8));
   CHECK(r.objective == doctest::Approx(2.0).epsilon(1e-8));
-  // An option Ipopt registers under another type, a value out of the option's list, a name it does not know.
+  // A value of another type, one below the option's range, one not in its list, a name Ipopt does not know.
   for (const auto& bad : std::vector<std::pair<std::string, std::string>>{
-           {"max_iter", "ten"}, {"max_iter", "10.5"}, {"mu_oracle", "guess"}, {"no_such_option", "1"}}) {
+           {"max_iter", "ten"}, {"max_iter", "10.5"}, {"bound_push", "-1"}, {"mu_oracle", "guess"}, {"no_such_option", "1"}}) {
     const IpoptResult b = solveWith({bad});
     CHECK_FALSE(b.solved);
     CHECK(b.status == "Invalid_Option");
