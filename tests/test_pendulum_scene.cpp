@@ -234,7 +234,7 @@ TEST_CASE("PendulumSweepOfTheAcceptedRanges") {
           }
   std::printf("pendulum sweep: %d runs exit 0, %d refused (exit 2)\n", ok, refusedRuns);
   CHECK(refusedRuns == 10);
-  // The rule's edges (dt sqrt(g/l) against 0.71 N^-1.6, and 0.22 for the midpoint).
+  // The rule's edges (dt sqrt(g/l) against 0.71 N^-1.6, the measured tables, and 0.22 for the midpoint).
   auto exitFor = [](const char *links, const char *length, const char *dt, const char *integrator) {
     return runCaptured({"run", "pendulum", "--set", std::string("links=") + links, "--set",
                         std::string("length=") + length, "--set", std::string("dt=") + dt, "--set",
@@ -242,10 +242,14 @@ TEST_CASE("PendulumSweepOfTheAcceptedRanges") {
         .exitCode;
   };
   CHECK(exitFor("40", "0.05", "0.00013", "rk4") == 0);  // 0.00013 sqrt(9.81/0.05) = 0.00182 <= 0.00194
-  CHECK(exitFor("40", "0.05", "0.00015", "rk4") == 2);  // 0.00210
+  // RK4's measured table (pendulum_step_rule.h; theta0 = 0.8 lies between the swept 0.5 and 1.5): 40 links ran the
+  // swept 0.00443 and 0.00886 at both angles, 19 links ran 0.0221 and failed 0.0443 at theta0 = 0.5.
+  CHECK(exitFor("40", "0.05", "0.00062", "rk4") == 0);  // 0.00868, between two steps that ran
+  CHECK(exitFor("40", "0.05", "0.00065", "rk4") == 2);  // 0.00910, next to 0.0221 that failed at 0.5 rad
+  CHECK(exitFor("19", "0.5", "0.005", "rk4") == 0);     // 0.0221: a swept step that ran
+  CHECK(exitFor("19", "0.5", "0.006", "rk4") == 2);     // 0.0266, next to 0.0443 that failed
+  CHECK(exitFor("3", "0.5", "0.05", "rk4") == 0);       // 0.221: 3 links ran every swept step
   CHECK(exitFor("1", "0.05", "0.05", "trapezoidal") == 0);  // 0.700 <= 0.71
-  CHECK(exitFor("3", "0.5", "0.03", "rk4") == 2);       // 0.133 > 0.71 * 3^-1.6 = 0.122 (N = 3 failed at 0.14)
-  CHECK(exitFor("3", "0.5", "0.025", "rk4") == 0);      // 0.111
   CHECK(exitFor("40", "0.05", "0.0157", "midpoint") == 0);  // 0.2199 <= 0.22
   CHECK(exitFor("40", "0.05", "0.016", "midpoint") == 2);   // 0.224
   for (const char *bad : {"links=0", "links=41", "mass=0", "length=0.01", "dt=0.06", "dt=0", "alpha=1.5",

@@ -20,6 +20,7 @@
 #include "scenes/rigid_body/rigid_body_drawing.h"
 #include "scenes/rods/rod_scene.h"
 #include "scenes/scene.h"
+#include "scenes/tree/pendulum_step_rule.h"
 #include "scenes/tree/solvability_readout.h"
 #include "scenes/vehicles/vehicle_drawing.h"
 
@@ -57,11 +58,12 @@ std::vector<ParamSpec> pendulumParams() {
           "midpoint only: L_d evaluated at q_k + alpha (q_k+1 - q_k); 1/2 is second order, other values first order"),
       ParamSpec::real("dt", 0.01, 1e-4, 0.05, "s",
                       "time step; midpoint: any dt with dt sqrt(gravity/length) <= 0.22 (every N, theta0 and release "
-                      "measured to run); beyond that, and for trapezoidal and rk4 everywhere, refused above 0.71 "
-                      "links^-1.6 max(1, 0.8 rad / c) sqrt(length/gravity), c the release's mean |joint angle| "
-                      "(theta0 for every_joint, theta0/links for first_joint) over cos^2(theta0/2), halved for "
-                      "|theta0| > 2: the step must resolve the whipping of a curled chain or one released near upside "
-                      "down; a gently bent chain swings nearly linearly")
+                      "measured to run); trapezoidal and rk4: the steps a sweep over links x theta0 x release x dt "
+                      "measured to run 5 s sanely (between swept values: where both neighbours ran; docs/scenes/"
+                      "pendulum.md); beyond those, refused above 0.71 links^-1.6 max(1, 0.8 rad / c) "
+                      "sqrt(length/gravity), c the release's mean |joint angle| (theta0 for every_joint, theta0/links "
+                      "for first_joint) over cos^2(theta0/2), halved for |theta0| > 2: the step must resolve the "
+                      "whipping of a curled chain or one released near upside down")
           .setLog(),
       ParamSpec::boolean("cache", true,
                          "memoise the tree's recursive frame quantities (off: recompute everything from scratch, as a "
@@ -108,27 +110,33 @@ double maxScaledStep(int links, double curl, double firstAngle) {
 // sweep over N = 1, 2, 3, 5, 10, 19, 40 x theta0 = 0.01, 0.1, 0.5, 1.5, 3 x both releases x dt = 0.001 ... 0.05 with
 // length 0.5 m and gravity 9.81 (dt sqrt(g/l) up to 0.22), 5 s each: all 420 exit 0 without an energy flag, max
 // |E - E0| 0.14 of the swing's energy (19 links, theta0 = 3, first_joint, dt = 0.02). Up to that scaled step it
-// is accepted for every chain; beyond it (shorter links, stronger gravity) the curled rule still applies. The same
-// sweep on the trapezoidal VI and RK4 failed 19 and 33 cases, none accepted by the curled rule, which also refuses
-// 39 and 66 that ran: there the rule is kept as it is.
+// is accepted for every chain; beyond it (shorter links, stronger gravity) the curled rule still applies. The
+// trapezoidal VI and RK4 failed some cases of the same sweep: each accepts its own measured table
+// (pendulum_step_rule.h) or the curled rule, whichever allows more.
 constexpr double kMidpointSweptStep = 0.22;
 
 void checkStepResolvesTheChain(const ParamSet &p) {
   const int n = int(p.integer("links"));
   const double g = p.real("gravity"), l = p.real("length"), dt = p.real("dt");
+  const std::string &integrator = p.choice("integrator"), &release = p.choice("release");
   const double curl = releaseCurl(releaseAngles(p));
   const double scaled = dt * std::sqrt(g / l), curled = maxScaledStep(n, curl, releaseAngles(p)(0));
-  const double limit = p.choice("integrator") == "midpoint" ? std::max(kMidpointSweptStep, curled) : curled;
-  if (scaled <= limit) return;
-  char msg[600];
+  if (scaled <= curled || (integrator == "midpoint" && scaled <= kMidpointSweptStep)) return;
+  if (integrator != "midpoint" && sweptStepRan(integrator, release, n, p.real("theta0"), scaled)) return;
+  const double swept = integrator == "midpoint"
+                           ? kMidpointSweptStep
+                           : largestSweptStepRan(integrator, release, n, p.real("theta0"), scaled);
+  char msg[900];
   std::snprintf(msg, sizeof msg,
                 "pendulum: dt = %g s is too large for %d links of %g m under gravity %g m/s^2 released with curl "
                 "%.3g rad (mean |joint angle| / cos^2(q_1/2); release = %s, theta0 = %g): dt sqrt(gravity/length) = "
-                "%.3g exceeds 0.71 links^-1.6 max(1, 0.8/%.3g)%s = %.3g%s (the chain's whipping links are not resolved: "
-                "Newton fails or the energy runs away); allowed here dt <= %.3g s",
-                dt, n, l, g, curl, p.choice("release").c_str(), p.real("theta0"), scaled, curl,
-                std::abs(p.real("theta0")) > 2.0 ? " / 2 (theta0 beyond 2 rad)" : "", curled,
-                p.choice("integrator") == "midpoint" ? " and the midpoint's measured 0.22" : "", limit * std::sqrt(l / g));
+                "%.3g exceeds 0.71 links^-1.6 max(1, 0.8/%.3g)%s = %.3g and is not a step the %s ran in the measured "
+                "sweep for this chain and release (there: %s); allowed here dt <= %.3g s",
+                dt, n, l, g, curl, release.c_str(), p.real("theta0"), scaled, curl,
+                std::abs(p.real("theta0")) > 2.0 ? " / 2 (theta0 beyond 2 rad)" : "", curled, integrator.c_str(),
+                integrator == "rk4" ? "the explicit steps blew up or gained energy"
+                                    : "Newton failed or the energy ran away",
+                std::max(curled, swept) * std::sqrt(l / g));
   throw BadInput(msg);
 }
 
