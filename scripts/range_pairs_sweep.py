@@ -6,6 +6,8 @@ deterministically (a hash of scene, keys and ends) to at most PER_SCENE per scen
 not a clean exit 0, then the counts: exit 0 / exit 2 / exit 3 / other / timeouts / energy flags / cost warnings.
 
 Usage: scripts/range_pairs_sweep.py build/ui/varsim [--duration 3] [--timeout 60] [--per-scene 180] [--jobs 2]
+                                     [--scenes chain,ladder]   (only these scenes; the same sample of each)
+                                     [--with links=hi]         (only the pairs that hold this key at this end)
 """
 import argparse
 import concurrent.futures
@@ -42,14 +44,22 @@ def numeric_keys(binary, scene):
     return keys
 
 
-def cases(binary, per_scene):
+def cases(binary, per_scene, only, pinned):
     scenes = subprocess.run([binary, "list"], capture_output=True, text=True, check=True).stdout.split()
+    unknown = set(only) - set(scenes)
+    if unknown:
+        sys.exit(f"range_pairs_sweep: --scenes names unknown scene(s) {', '.join(sorted(unknown))}; allowed: "
+                 f"{', '.join(scenes)}")
     for scene in scenes:
+        if only and scene not in only:
+            continue
         keys = numeric_keys(binary, scene)
         runs = []
         for (ka, ea), (kb, eb) in itertools.combinations(keys, 2):
             for (na, va), (nb, vb) in itertools.product(ea, eb):
                 tag = f"{scene} {ka}={na} {kb}={nb}"
+                if pinned and pinned not in (f"{ka}={na}", f"{kb}={nb}"):
+                    continue
                 runs.append((hashlib.sha256(tag.encode()).hexdigest(), scene, [(ka, va), (kb, vb)]))
         runs.sort()
         yield from runs[:per_scene]
@@ -77,9 +87,13 @@ def main():
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--per-scene", type=int, default=180)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--scenes", default="", help="comma-separated scene names (default: every scene)")
+    ap.add_argument("--with", dest="pinned", default="", help="KEY=lo|hi: only the pairs holding KEY at that end")
     a = ap.parse_args()
+    if a.pinned and not (a.pinned.count("=") == 1 and a.pinned.split("=")[1] in ("lo", "hi")):
+        sys.exit(f"range_pairs_sweep: --with {a.pinned}: expected KEY=lo or KEY=hi")
     binary = os.path.realpath(a.binary)
-    runs = list(cases(binary, a.per_scene))
+    runs = list(cases(binary, a.per_scene, [s for s in a.scenes.split(",") if s], a.pinned))
     counts = {"exit 0": 0, "exit 2": 0, "exit 3": 0, "other": 0, "timeout": 0, "energy flag": 0,
               "cost warning": 0, "timeout after a cost warning": 0}
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:

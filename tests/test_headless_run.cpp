@@ -136,17 +136,17 @@ TEST_CASE("TimingsAddTheStepTimeColumns") {
 
 TEST_CASE("RunPrintsTheScenesParameterWarningWhenItAppearsOrChanges") {
   // At the start (the app shows the same text in the SPOOK tuning panel); a run at the defaults prints none.
-  auto r = runCaptured({"run", "ladder", "--set", "links=3", "--set", "epsilon=0", "--steps", "2"});
+  auto r = runCaptured({"run", "ladder", "--set", "links=3", "--set", "tau=0.004", "--steps", "2"});
   CHECK(r.exitCode == kExitOk);
-  CHECK(has(r.err, "varsim: warning: ladder (step 0, t=0): joints: epsilon = 0 with 3 closed loop(s)"));
+  CHECK(has(r.err, "varsim: warning: ladder (step 0, t=0): joints, pins: tau/h = 0.24 < 0.5"));
   r = runCaptured({"run", "ladder", "--set", "links=3", "--steps", "2"});
   CHECK(r.exitCode == kExitOk);
   CHECK_FALSE(has(r.err, "warning"));
-  // A recorded edit that brings it (tau/h = 0.24: below 0.5 warns; below 0.1 is refused), one that changes it, one
-  // that keeps it (not repeated), one that clears it.
+  // A recorded edit that brings it (tau/h = 0.24: below 0.5 warns; below 0.1 is refused), one that changes it (the
+  // pins' tau/h to 0.72), one that keeps it (not repeated), one that clears it.
   const std::string input = testOut("parameter_warning_input.csv");
-  varsim::test::writeFile(input, "step\nevent,2,param,tau,0.004\nevent,4,param,epsilon,0\nevent,5,param,links,4\n"
-                                 "event,6,param,tau,0.0333\nevent,6,param,epsilon,1e-10\n");
+  varsim::test::writeFile(input, "step\nevent,2,param,tau,0.004\nevent,4,param,tau_pins,3\nevent,5,param,links,4\n"
+                                 "event,6,param,tau,0.0333\n");
   r = runCaptured({"run", "ladder", "--set", "links=3", "--steps", "8", "--input", input});
   INFO(r.err);
   CHECK(r.exitCode == kExitOk);

@@ -183,6 +183,19 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
       {"chain", {{"tau", "0.0017"}}, Outcome::Ran},      // tau/h = 0.102
       {"chain", {{"max_chord", "0"}}, Outcome::Refused},  // flagged at 1.2 s before the rule
       {"chain", {{"max_chord", "0"}, {"max_turn", "0.03"}}, Outcome::Ran},
+      // Singular SPOOK systems (issue 36): a heavy tip on light rods, a ladder's redundant joints at epsilon 0.
+      {"chain", {{"rod_mass", "1e-6"}, {"tip_mass", "1e6"}}, Outcome::Refused},  // stopped at step 15
+      {"chain", {{"rod_mass", "1e-6"}, {"tip_mass", "10"}}, Outcome::Ran},       // 1e7, the bound at 0.25 m rods
+      {"chain", {{"rod_length", "1e-4"}, {"tip_mass", "1e6"}}, Outcome::Refused},
+      {"chain", {{"rod_mass", "1e6"}, {"tip_mass", "1e-6"}}, Outcome::Ran},
+      {"ladder", {{"rod_length", "1e-4"}, {"epsilon", "0"}}, Outcome::Refused},  // stopped at step 56
+      {"ladder", {{"rod_length", "1e-4"}, {"epsilon", "1e-16"}}, Outcome::Ran},
+      // The sleigh's ground rows follow the rods' tau rule (tau = 0 lifted the rod 8.6 m, flagged at 0.43 s).
+      {"sleigh", {{"tau", "0"}, {"speed", "100"}}, Outcome::Refused},
+      {"sleigh", {{"tau_plane", "0"}, {"yaw_rate", "100"}}, Outcome::Refused},
+      {"sleigh", {{"tau", "0.00167"}, {"speed", "100"}}, Outcome::Ran},  // tau/h = 0.1
+      // max_chord capped at 1 % of the rod (flagged at step 1 at the default 1e-4 m chord on 1e-4 m rods).
+      {"ladder", {{"links", "1"}, {"rod_length", "1e-4"}}, Outcome::Ran},
       {"floating_chain", {{"sizes", "1e-3,1e-3,1e-3,1e-3,1e-3,1e-3,1e-3,1e-3,1e-3"}}, Outcome::Ran},
       {"space_robot", {{"link_lengths", "1e-3,1e-3,1e-3"}, {"link_masses", "1e-6,1e-6,1e-6"}}, Outcome::Ran},
       // A suction of 1e5 Pa (flagged at step 1 before: +2.7 kJ against a 1.6 kJ tolerance).

@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/sim/errors.h"
+#include "scenes/live_edit.h"
 #include "scenes/rods/ladder_scene.h"
 #include "tests/csv_table.h"
 
@@ -261,22 +264,32 @@ TEST_CASE("rod scenes: a one- and two-rod chain at rest at the largest dt is not
   }
 }
 
-TEST_CASE("rod scenes: epsilon = 0 on a ladder's joints is warned (its loops fold flat), never on a chain") {
+TEST_CASE("rod scenes: epsilon = 0 on a ladder's joints is refused (its loops make them redundant), never on a chain") {
+  // At the start and as a live edit: BadInput naming the keys and the measured bound, nothing changes.
   ParamSet p = SceneRegistry::defaults("ladder");
   p.setFromString("links", "3", "test");
-  auto ladder = std::make_unique<LadderScene>(p);
-  CHECK(ladder->parameterWarning().empty());
-  ParamSet live = ladder->params();
-  live.setFromString("epsilon", "0", "test");
-  ladder->applyLive(live);
-  const std::string w = ladder->parameterWarning();
-  CHECK(w.rfind("joints: epsilon = 0 with 3 closed loop(s)", 0) == 0);
-  CHECK(w.find("pins") == std::string::npos);  // a pin at ε = 0 with regularised joints: no dependent set
-  CHECK(ladder->relaxationWarning("joints", {1e-16, 2.0 / 60}).empty());
-  CHECK(ladder->relaxationWarning("", {0, 2.0 / 60}).empty());  // one constraint's override
-  DrawList dl;
-  ladder->draw(dl);
-  CHECK(std::find(dl.hud.begin(), dl.hud.end(), "WARNING: eps, tau outside what was measured to work (SPOOK tuning)") != dl.hud.end());
+  for (const auto& [key, value] : std::vector<std::pair<const char*, const char*>>{{"epsilon", "0"}, {"eps_joints", "0"}}) {
+    ParamSet bad = p;
+    bad.setFromString(key, value, "test");
+    std::string why;
+    try {
+      SceneRegistry::create("ladder", bad);
+    } catch (const BadInput& e) {
+      why = e.what();
+    }
+    CAPTURE(why);
+    CHECK(why.find("key 'epsilon'") != std::string::npos);
+    CHECK(why.find("eps_joints") != std::string::npos);
+    CHECK(why.find("1e-16") != std::string::npos);
+  }
+  auto ladder = SceneRegistry::create("ladder", p);
+  ParamSet edited = ladder->params();
+  CHECK_THROWS_AS(applyParamEdit(*ladder, "ladder", edited, "epsilon", ParamValue{{0.0}, {}}), BadInput);
+  CHECK(ladder->params().real("epsilon") == 1e-10);
+  CHECK_NOTHROW(applyParamEdit(*ladder, "ladder", edited, "epsilon", ParamValue{{1e-16}, {}}));
+  ParamSet pins = p;  // a pin at ε = 0 with regularised joints: no dependent set
+  pins.setFromString("eps_pins", "0", "test");
+  CHECK_NOTHROW(SceneRegistry::create("ladder", pins));
   // The chain (pinned at one end) has no loop: ε = 0 is only its rigid limit.
   ParamSet c = SceneRegistry::defaults("chain");
   c.setFromString("epsilon", "0", "test");

@@ -21,7 +21,6 @@ double RodScene::maxEpsilon() const {
 
 void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, double massForConventions) {
   system_ = &system;
-  closedLoops_ = system.closedLoops();
   joints_ = system.jointConstraintIndices();
   weight_ = rodWeight(system);  // before applyParams: maxEpsilon() below reads it
   totalMass_ = shortestRod_ = longestRod_ = 0;
@@ -39,7 +38,7 @@ void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, d
   const RodModelKind model =
       params_.spec("rod_model") ? parseRodModelKind(params_.choice("rod_model")) : RodModelKind::Director;
   const double maxTurn = params_.spec("max_turn") ? params_.real("max_turn") : 0.0;
-  const double maxChord = params_.spec("max_chord") ? params_.real("max_chord") : 0.0;
+  const double maxChord = effectiveMaxChord(params_, shortestRod_);
   const int relin = params_.spec("max_relinearise") ? int(params_.integer("max_relinearise")) : 0;
   main_ = std::make_unique<RodSimulation>(system, kind, solver, limits, model, maxTurn, maxChord, relin);
   initialEnergy_ = rodDiagnostics(system, main_->state).energy;
@@ -341,18 +340,14 @@ std::string RodScene::subStepWarning() const {
 // 1 % of a rod is the issue-16 gap bound (1e-2 m) on the 1 m ladder rods.
 constexpr double kStretchWarning = 0.01;
 
-// ε = 0 on every joint row: measured with `varsim run ladder --set epsilon=0 --duration 60` (rigid rods, block
-// solver): N = 20, 100, 300, 500 and 1000 stopped after 58, 35, 24, 29 and 13 s (LDLᵀ and UMFPACK at N = 1000 too,
-// 14.5 and 8.9 s), N = 50 and 150 ran 60 s, ε = 1e-16 ran 60 s at N = 20 and 1000. One constraint's override at
-// ε = 0 leaves its neighbours regularised, and a chain has no loop: both stay silent.
+// ε = 0 on every joint row of a ladder is refused at the start (ladder_scene.cpp validateLadderStart; measured with
+// `varsim run ladder --set epsilon=0 --duration 60`: N = 20, 100, 300, 500 and 1000 stopped after 58, 35, 24, 29 and
+// 13 s, ε = 1e-16 ran 60 s). One constraint's override at ε = 0 leaves its neighbours regularised, and a chain has no
+// loop: both stay silent.
 std::string RodScene::relaxationWarning(const std::string& group, const SpookParameters& p) const {
   const bool rigid = main_->rigid();
   if (rigid && group == "unit") return "";  // rigid rods have no unit-length rows: nothing to warn about
   std::string w = spookStabilityWarning(p, dt(), !rigid);
-  if (group == "joints" && p.epsilon == 0 && closedLoops_ > 0)
-    w += (w.empty() ? "" : "; ") + std::string("epsilon = 0 with ") + std::to_string(closedLoops_) +
-         " closed loop(s): a loop folded flat makes the joint rows dependent and the step stops with a singular "
-         "system (ladders stopped after 9-58 s in the measured runs; any epsilon > 0, even 1e-16, ran 60 s)";
   if (group == "joints" || group == "pins") {
     const double weight = totalMass_ * params_.vec3("gravity").norm(), open = p.epsilon * weight;
     if (shortestRod_ > 0 && open > kStretchWarning * shortestRod_) {

@@ -160,7 +160,6 @@ class RodScene : public Scene {
   double conventionMass_ = 1.0;
   double lastH_ = 0;
   double initialEnergy_ = 0;
-  int closedLoops_ = 0;  // system_->closedLoops(), counted once
   double totalMass_ = 0, shortestRod_ = 0;  // kg over all bodies; m over the rods (0: none) — the stretch warning
 };
 

@@ -25,7 +25,8 @@ std::vector<ParamSpec> relaxationParams(const std::vector<std::string>& groups, 
                               "SPOOK stabilisation time τ in seconds (default 2h at dt = 1/60). It stays fixed in seconds "
                               "when dt changes, so τ/h changes with it (dt = 1/120 makes the default 4h). Rigid-rod ladder and "
                               "chain: tau tau_joints and tau tau_pins below 0.1 dt are refused (0.1 dt ran; 0.05 dt gained "
-                              "energy, 0 stopped within 1.5 s)")
+                              "energy, 0 stopped within 1.5 s); sleigh: tau tau_plane below 0.1 dt (0 lifted the rod 8.6 m "
+                              "off the ground at speed 100)")
                   .setLive());
   if (withGamma)
     p.push_back(ParamSpec::real("gamma", 1e-8, 0.0, 1.0, "s/kg", "SPOOK relaxation γ of the nonholonomic rows (Γ = γ/h)")
@@ -95,6 +96,16 @@ constexpr double kPaperEpsilon = 1e-8;  // seed 001 Sec. 6 (ERRATA: h = 1/60, ε
 // director model's unit rows behave otherwise (tau_unit = 0 ran, 0.048 h stopped): not ruled.
 constexpr double kMinTauOverH = 0.1;
 
+// The chord rule is a length: at max_chord = 1e-4 m (the default) a one-link ladder of 1e-4 m rods, whose sub-steps
+// could then miss a rod end by its whole length, gained a rod's m g l at step 1 (+0.0102 J > 0.0038 J tolerance); at
+// 1e-6 m (1 % of the rod) it ran 3 s unflagged. Rods of 0.01 m and longer keep max_chord as given.
+constexpr double kMaxChordPerLength = 0.01;
+
+double effectiveMaxChord(const ParamSet& p, double shortestRod) {
+  const double chord = p.spec("max_chord") ? p.real("max_chord") : 0.0;
+  return shortestRod > 0 ? std::min(chord, kMaxChordPerLength * shortestRod) : chord;
+}
+
 void validateRigidRodStart(const ParamSet& p) {
   if (p.choice("stepper") != "spook" || p.choice("rod_model") != "rigid") return;
   // No sub-step rule at all: measured, the chain of 20 gained energy from t = 1.23 s (+60 J > 12.3 J), with
@@ -104,19 +115,23 @@ void validateRigidRodStart(const ParamSet& p) {
     throw BadInput("key 'max_chord' = 0 with max_turn = 0: rigid rods without any sub-step rule gained energy or came "
                    "apart (chain of 20 flagged at 1.2 s, ladders N = 150 and 1000 stopped at 4.9 and 3.3 s); "
                    "max_chord > 0 (default 1e-4 m) or max_turn = 0.03 rad runs");
+  validateRelaxationTime(p, {"joints", "pins"},
+                         "tau = 0 stopped the chain and the ladder within 1.5 s, tau/h = 0.0096 at step 5, 0.05 gained "
+                         "energy; 0.1 ran");
+}
+
+void validateRelaxationTime(const ParamSet& p, const std::vector<std::string>& groups, const std::string& measured) {
   const double h = p.real("dt");
-  for (const char* group : {"joints", "pins"}) {
-    const std::string multiplier = std::string("tau_") + group;
+  for (const std::string& group : groups) {
+    const std::string multiplier = "tau_" + group;
     if (!p.spec(multiplier)) continue;
     const double tau = effectiveRelaxation(p, group).tau;
     if (tau >= kMinTauOverH * h) continue;
     throw BadInput("key 'tau' = " + p.valueText("tau") + " s with " + multiplier + " = " + p.valueText(multiplier) +
                    ", dt = " + p.valueText("dt") + " s: the " + group + " rows' stabilisation time tau " +
                    multiplier + " = " + formatNumber(tau) + " s is tau/h = " + formatNumber(tau / h) +
-                   ", below " + formatNumber(kMinTauOverH) +
-                   " (constraint oscillations undamped: tau = 0 stopped the chain and the ladder within 1.5 s, "
-                   "tau/h = 0.0096 at step 5, 0.05 gained energy; 0.1 ran); tau " + multiplier + " >= " +
-                   formatNumber(kMinTauOverH * h) + " s runs");
+                   ", below " + formatNumber(kMinTauOverH) + " (constraint oscillations undamped: " + measured +
+                   "); tau " + multiplier + " >= " + formatNumber(kMinTauOverH * h) + " s runs");
   }
 }
 
@@ -143,8 +158,8 @@ std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bo
                                   "centre + director with the row u.u = 1 (seed 001 Sec. 6; its unit residual runs away "
                                   "when rods spin fast)"));
     p.push_back(ParamSpec::real("max_chord", 1e-4, 0.0, 0.1, "m",
-                                "rigid rods: a sub-step whose joint linearisation missed a rod end by more than this is "
-                                "redone shorter (adaptive sub-steps, down to dt/64; 0: off). The miss grows with the "
+                                "rigid rods: a sub-step whose joint linearisation missed a rod end by more than this (at "
+                                "most 1 % of the shortest rod) is redone shorter (adaptive sub-steps, down to dt/64; 0: off). The miss grows with the "
                                 "change of a rod's rotation rate within the step (whiplash), not with the rate itself. "
                                 "0 with max_turn = 0 (no sub-step rule) is refused on SPOOK: the chain of 20 gained "
                                 "energy from 1.2 s, ladders N = 150 and 1000 stopped at 4.9 and 3.3 s"));

@@ -56,6 +56,12 @@ int solverThreads(long threads, size_t bodies);
 // joints and pins row needs tau tau_g >= 0.1 dt
 // (kMinTauOverH; BadInput naming tau, the multiplier, dt and the tau that runs), at the start and for live edits.
 void validateRigidRodStart(const ParamSet& params);
+// The rigid rods' chord rule at rods whose shortest is `shortestRod` (m; 0: none): max_chord (0 without the key), capped
+// at 1 % of that rod (kMaxChordPerLength; measured on the one-link ladder of 1e-4 m rods).
+double effectiveMaxChord(const ParamSet& params, double shortestRod);
+// The τ rule alone: every row of `groups` (those the scene declares a tau_<group> for) needs tau tau_g >= 0.1 dt
+// (kMinTauOverH); BadInput naming tau, the multiplier, dt, `measured` (what was seen below the rule) and the tau that runs.
+void validateRelaxationTime(const ParamSet& params, const std::vector<std::string>& groups, const std::string& measured);
 
 std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bool allowRattle, bool withGamma,
                                       const char* rodModel = nullptr, const char* solver = "ldlt");
