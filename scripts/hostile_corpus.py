@@ -10,7 +10,8 @@ a refused input and how many exceed 100 MB, and refusals whose message does not 
 ("unexpected failure" messages are counted there too). Examples of every finding go to --log.
 
 usage: scripts/hostile_corpus.py path/to/varsim [--jobs N] [--timeout S] [--sample K] [--log FILE] [--categories A,B]
-  --sample K runs every K-th case (a quick subset); the full corpus (~14 800 cases) takes ~10 min on 2 cores.
+  --sample K runs every K-th case (a quick subset); the full corpus (~16 500 cases) takes ~25 min on 2 cores at
+  load ~10.
 Not a CI test (too long). Exit 1 when any crash, hang, long solve, refused input over 100 MB or unnamed refusal is
 found.
 """
