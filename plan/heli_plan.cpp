@@ -162,8 +162,10 @@ HeliDmocSpec heliSpec(const PlanSetup& o) {
   const bool point = q.choice("target_pad") == kPointGoal;
   const bool moving = q.real("target_vx") != 0.0 || q.real("target_vy") != 0.0 || q.real("target_vz") != 0.0;
   if (!point && (moving || q.real("weight_track") > 0.0))
-    throw BadInput(o.source + ": keys 'target_v*', 'weight_track': allowed 0 unless target_pad = point (a pad "
-                   "does not move)");
+    for (const char* key : {"target_vx", "target_vy", "target_vz", "weight_track"})
+      if (q.real(key) != 0.0)
+        throw BadInput(o.source + ": key '" + key + "' = " + formatNumber(q.real(key)) + " with target_pad = " +
+                       q.choice("target_pad") + ": allowed 0 unless target_pad = point (a pad does not move)");
   if (point && q.real("weight_track") > 0.0)
     for (int k = 0; k <= s.N; ++k) s.trackTargets.push_back(pointGoal(q, k * s.h));
   s.margin = q.real("margin");

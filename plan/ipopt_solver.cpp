@@ -131,12 +131,17 @@ class Adapter : public Ipopt::TNLP {
       cancelled_ = true;
       return false;
     }
-    if (!cb_) return true;
     IpoptIteration it{iter, obj, infPr, infDu, nullptr};
-    if (mode == Ipopt::RegularMode && currentIterate(data, cq)) it.x = &iterate_;
-    return cb_(it);
+    if (cb_ && mode == Ipopt::RegularMode && currentIterate(data, cq)) it.x = &iterate_;
+    const bool go = !cb_ || cb_(it);  // the caller sees every iteration, the last one too
+    if (settings_.maxDualInfeasibility > 0.0 && !(infDu <= settings_.maxDualInfeasibility)) {
+      diverged_ = true;
+      return false;
+    }
+    return go;
   }
   bool cancelled() const { return cancelled_; }
+  bool diverged() const { return diverged_; }
   void finalize_solution(Ipopt::SolverReturn, Index n, const Number* x, const Number* zL, const Number* zU, Index m,
                          const Number*, const Number* lambda, Number obj, const Ipopt::IpoptData*,
                          Ipopt::IpoptCalculatedQuantities*) override {
@@ -176,7 +181,7 @@ class Adapter : public Ipopt::TNLP {
   IpoptResult& result_;
   Index nnz_ = 0, nnzHess_ = 0;
   Eigen::VectorXd iterate_;
-  bool cancelled_ = false;
+  bool cancelled_ = false, diverged_ = false;
 };
 
 // settings.options by the option's registered type; false: an unknown option or a value that does not parse.
@@ -259,7 +264,9 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
     return result;
   }
   const Ipopt::ApplicationReturnStatus s = app->OptimizeTNLP(tnlp);
-  result.status = adapter->cancelled() ? "cancelled" : statusName(s);
+  result.status = adapter->cancelled()    ? "cancelled"
+                  : adapter->diverged()   ? "Diverging_Multipliers"
+                                          : statusName(s);
   result.solved = s == Ipopt::Solve_Succeeded || s == Ipopt::Solved_To_Acceptable_Level;
   if (result.x.size() == 0) result.x = nlp.initialGuess();
   result.profile = profileOf(*app);

@@ -20,6 +20,11 @@ struct IpoptSettings {
   // Ipopt max_cpu_time: CPU seconds of the process since the solve began, checked once per iteration (status
   // Maximum_CpuTime_Exceeded past it). 0: no bound.
   double maxCpuSeconds = 0.0;
+  // A bound on Ipopt's dual infeasibility inf_du (scaled): past it the multipliers have blown up and the next KKT
+  // factorisations can take minutes inside MUMPS (heli_canyon with target_pad = east: inf_du 4.9e17 at iteration
+  // 20, then 43 s CPU in iteration 21's factorisations), so the solve stops with status "Diverging_Multipliers".
+  // The presets stay below 1.3e4 (snakeboard_reach; heli_canyon 55 at mass -20 %). 0: no bound.
+  double maxDualInfeasibility = 0.0;
   double tolerance = 1e-5;      // Ipopt tol (scaled NLP error; the L-BFGS Hessian converges slowly below)
   double constraintTol = 1e-10; // Ipopt constr_viol_tol: the dynamics residual the plan must reach
   // MUMPS options: AMD ordering (0) and no MUMPS scaling (0) factor the banded DMOC KKT systems fastest

@@ -90,3 +90,26 @@ TEST_CASE("hostile plan files: the CPU budget stops a solve with exit 4 naming i
   CHECK(twice.err.find("--cpu-budget given twice") != std::string::npos);
   CHECK(varsim::kPlanCpuBudgetSeconds == 20.0);
 }
+
+TEST_CASE("HostilePlanDivergingMultipliersStopTheSolveBeforeItsNextFactorisation") {
+  // heli_canyon to the east pad: inf_du passes 1e10 at iteration 14 (4.9e17 at iteration 20; iteration 21's
+  // factorisations then took 43 s of CPU inside MUMPS, beyond any per-iteration budget); stopped there, exit 4.
+  const std::string csv = testOut("hostile_diverging.csv"), inputs = testOut("hostile_diverging_in.csv");
+  const varsim::test::HeadlessResult r = runCaptured(
+      {"plan", varsim::test::problemFile("heli_canyon"), "--set", "target_pad=east", "--csv", csv, "--inputs", inputs});
+  INFO(r.err);
+  CHECK(r.exitCode == 4);
+  CHECK(r.err.find("Ipopt status Diverging_Multipliers after 14 iterations") != std::string::npos);
+}
+
+TEST_CASE("hostile plan files: a moving goal with a pad target names the key, its value and the pad") {
+  const std::string csv = testOut("hostile_pad.csv"), inputs = testOut("hostile_pad_in.csv");
+  for (const char* key : {"target_vx", "target_vy", "target_vz"}) {
+    const varsim::test::HeadlessResult r =
+        runCaptured({"plan", varsim::test::problemFile("heli_canyon"), "--set", std::string(key) + "=-100", "--csv",
+                     csv, "--inputs", inputs});
+    INFO(r.err);
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find(std::string("key '") + key + "' = -100 with target_pad = ") != std::string::npos);
+  }
+}
