@@ -10,15 +10,12 @@
 #include <string>
 
 #include "plan/ipopt_solver.h"
+#include "plan/plan_budget.h"
 #include "plan/plan_problem.h"
 
 namespace varsim {
 
 constexpr int kExitUnsolved = 4;  // the optimisation did not solve (Ipopt's status is named on stderr)
-// CPU seconds a headless solve may take (Ipopt's max_cpu_time; `varsim plan --cpu-budget S`). The presets take at
-// most 2.8 s (boat_dock); a solve past it stops after the iteration in progress with exit 4, so a plan file whose
-// values never converge ends in bounded time (the horizons' caps keep one iteration to a few seconds).
-constexpr double kPlanCpuBudgetSeconds = 20.0;
 
 class PlanSession {
  public:

@@ -20,18 +20,22 @@ std::mutex& solveMutex() {
 }
 }  // namespace
 
-std::unique_ptr<PyPlan> makePlan(const std::string& problem, bool text, const py::dict& sets) {
+std::unique_ptr<PyPlan> makePlan(const std::string& problem, bool text, const py::dict& sets,
+                                 const py::object& cpuBudget) {
+  // The command's parser on the value's text (a float's repr round-trips): one range, one message.
+  const double budget = cpuBudget.is_none() ? kPlanCpuBudgetSeconds
+                                            : parsePlanCpuBudget("varsim.plan: cpu_budget=", paramText(cpuBudget));
   std::vector<std::string> kv;
   for (const auto& [key, value] : sets) kv.push_back(key.cast<std::string>() + "=" + paramText(value));
   const PlanSetup setup = text ? parsePlanProblem(problem, "varsim.plan(dict)", kv) : loadPlanProblem(problem, kv);
-  return std::make_unique<PyPlan>(setup);
+  return std::make_unique<PyPlan>(setup, budget);
 }
 
 void PyPlan::solve() {
   py::gil_scoped_release release;
   const std::lock_guard<std::mutex> lock(solveMutex());
   log_.clear();
-  session_.solve([this](const std::string& line) { log_.push_back(line); });
+  session_.solve([this](const std::string& line) { log_.push_back(line); }, cpuBudget_);
 }
 
 void PyPlan::write(const std::string& csvPath, const std::string& inputsPath) const {
@@ -61,10 +65,15 @@ std::unique_ptr<PyScene> PyPlan::replay() const {
 void bindPlan(py::module_& m) {
   py::class_<PyPlan>(m, "Plan", "A plan problem and its Ipopt solve, as `varsim plan` runs it (see varsim.plan).")
       .def_static(
-          "load", [](const std::string& problem, bool text, const py::dict& sets) { return makePlan(problem, text, sets); },
-          py::arg("problem"), py::arg("text"), py::arg("sets"),
-          "Problem from a file path, or from JSON text when text=True; sets: dict of --set overrides.")
-      .def("solve", &PyPlan::solve, "Solve with Ipopt (GIL released; one solve at a time per process).")
+          "load",
+          [](const std::string& problem, bool text, const py::dict& sets, const py::object& cpuBudget) {
+            return makePlan(problem, text, sets, cpuBudget);
+          },
+          py::arg("problem"), py::arg("text"), py::arg("sets"), py::arg("cpu_budget") = py::none(),
+          "Problem from a file path, or from JSON text when text=True; sets: dict of --set overrides; cpu_budget: "
+          "CPU seconds of the solve as --cpu-budget (None: its default).")
+      .def("solve", &PyPlan::solve, "Solve with Ipopt within cpu_budget (GIL released; one solve at a time per process).")
+      .def_property_readonly("cpu_budget", &PyPlan::cpuBudget, "CPU seconds the solve may take (--cpu-budget).")
       .def_property_readonly("solved", &PyPlan::solved, "True when Ipopt converged (exit 0 of `varsim plan`).")
       .def_property_readonly("status", &PyPlan::status, "Ipopt's return status, named.")
       .def_property_readonly("iterations", &PyPlan::iterations, "Ipopt iterations.")

@@ -15,9 +15,12 @@ namespace varsim::python {
 
 class PyPlan {
  public:
-  explicit PyPlan(const PlanSetup& setup) : session_(setup) {}
+  PyPlan(const PlanSetup& setup, double cpuBudgetSeconds) : session_(setup), cpuBudget_(cpuBudgetSeconds) {}
 
-  void solve();  // GIL released; concurrent solves from several threads take turns (one Ipopt solve at a time)
+  // Within the CPU budget given at load; GIL released; concurrent solves from several threads take turns (one Ipopt
+  // solve at a time).
+  void solve();
+  double cpuBudget() const { return cpuBudget_; }
   bool solved() const { return session_.result().solved; }
   const std::string& status() const { return session_.result().status; }
   int iterations() const { return session_.result().iterations; }
@@ -33,11 +36,14 @@ class PyPlan {
 
  private:
   PlanSession session_;
+  double cpuBudget_;  // CPU seconds (plan/plan_budget.h's range)
   std::vector<std::string> log_;  // the command's per-iteration lines
 };
 
-// Problem from a file path or, with `text`, from JSON text named `source`; `sets` as --set key=value.
-std::unique_ptr<PyPlan> makePlan(const std::string& problem, bool text, const pybind11::dict& sets);
+// Problem from a file path or, with `text`, from JSON text named `source`; `sets` as --set key=value; `cpuBudget`
+// None (the default of `varsim plan`) or seconds, refused outside the range of --cpu-budget (plan/plan_budget.h).
+std::unique_ptr<PyPlan> makePlan(const std::string& problem, bool text, const pybind11::dict& sets,
+                                 const pybind11::object& cpuBudget);
 
 void bindPlan(pybind11::module_& m);
 

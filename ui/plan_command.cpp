@@ -16,22 +16,12 @@ namespace {
 
 const char* kPlanUsage =
     "usage: varsim plan PROBLEM.json [--set key=value]... --csv FILE --inputs FILE [--cpu-budget S]";
-constexpr double kMaxCpuBudgetSeconds = 86400.0;  // a day: a bound a typo cannot turn into "forever"
 
 struct PlanArgs {
   PlanSetup setup;
   std::string csvPath, inputsPath;
   double cpuBudget = kPlanCpuBudgetSeconds;
 };
-
-// --cpu-budget S: CPU seconds in (0, 1 day].
-double cpuBudgetOf(const std::string& text) {
-  const NumberText n = parseNumber(text);
-  if (!n.ok || !(n.value > 0.0 && n.value <= kMaxCpuBudgetSeconds))
-    throw BadInput("--cpu-budget " + shortText(text) + ": " + (n.ok ? "" : n.error + "; ") + "allowed > 0 to " +
-                   formatNumber(kMaxCpuBudgetSeconds) + " (CPU seconds of the solve)");
-  return n.value;
-}
 
 PlanArgs parsePlanArgs(const std::vector<std::string>& args) {
   if (args.size() < 2) throw BadInput(kPlanUsage);
@@ -46,7 +36,7 @@ PlanArgs parsePlanArgs(const std::vector<std::string>& args) {
     if (flag == "--set") sets.push_back(value);
     else if (flag == "--csv" && !value.empty()) o.csvPath = value;
     else if (flag == "--inputs" && !value.empty()) o.inputsPath = value;
-    else if (flag == "--cpu-budget") o.cpuBudget = cpuBudgetOf(value);
+    else if (flag == "--cpu-budget") o.cpuBudget = parsePlanCpuBudget("--cpu-budget ", value);
     else throw BadInput("option '" + shortText(flag) + "' with '" + shortText(value) +
                         "': allowed --set, --csv, --inputs, --cpu-budget");
   }

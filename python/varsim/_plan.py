@@ -8,9 +8,9 @@ from . import _varsim
 
 
 class PlanFailed(RuntimeError):
-    """Ipopt did not solve the problem (exit 4 of `varsim plan`; also when its 20 s CPU budget ran out). str(): the
-    command's message ("not solved: Ipopt status S after K iterations; smallest primal infeasibility I (iteration
-    J)"); .status (Ipopt's status), .iterations, .log (per-iteration lines)."""
+    """Ipopt did not solve the problem (exit 4 of `varsim plan`; also when the CPU budget, cpu_budget=, ran out). str():
+    the command's message ("not solved: [the CPU budget of B s ran out; ]Ipopt status S after K iterations; smallest
+    primal infeasibility I (iteration J)"); .status (Ipopt's status), .iterations, .log (per-iteration lines)."""
 
     def __init__(self, message, status, iterations, log):
         super().__init__(message)
@@ -52,18 +52,22 @@ class PlanResult:
                                                                          self.cost)
 
 
-def plan(problem, csv=None, inputs=None, **set):
-    """Solve a trajectory-optimisation problem as `varsim plan PROBLEM --set k=v... --csv FILE --inputs FILE` does.
+def plan(problem, csv=None, inputs=None, cpu_budget=None, **set):
+    """Solve a trajectory-optimisation problem as `varsim plan PROBLEM --set k=v... --csv FILE --inputs FILE
+    [--cpu-budget S]` does.
 
     problem: a problem file path (assets/problems/*.json) or a dict of the same content {"scene": name,
     "params": {scene keys}, "plan": {plan keys}}; set: overrides of plan keys, else scene keys (values as for
     Scene). csv, inputs: paths to write the plan CSV and the replay inputs file to (default: temporary files,
-    read back and removed). The GIL is released while Ipopt runs; solves from several threads take turns.
-    Returns a PlanResult. Raises BadInput (the command's exit 2 message) and PlanFailed (exit 4)."""
+    read back and removed). cpu_budget: CPU seconds the solve may take, > 0 to 86400, as --cpu-budget (None: its
+    default, 20 s); a solve still running then stops with PlanFailed (status Maximum_CpuTime_Exceeded). The GIL is
+    released while Ipopt runs; solves from several threads take turns. Returns a PlanResult. Raises BadInput (the
+    command's exit 2 message; "varsim.plan: cpu_budget=0: allowed > 0 to 86400 (CPU seconds of the solve)") and
+    PlanFailed (exit 4)."""
     if isinstance(problem, dict):
-        solve = _varsim.Plan.load(_json.dumps(problem), True, set)
+        solve = _varsim.Plan.load(_json.dumps(problem), True, set, cpu_budget)
     else:
-        solve = _varsim.Plan.load(_os.fspath(problem), False, set)
+        solve = _varsim.Plan.load(_os.fspath(problem), False, set, cpu_budget)
     solve.solve()
     if not solve.solved:
         raise PlanFailed(solve.outcome(""), solve.status, solve.iterations, list(solve.log))

@@ -120,3 +120,29 @@ def test_every_public_name_has_a_docstring():
         for member in dir(cls):
             if not member.startswith("_"):
                 assert (getattr(cls, member).__doc__ or "").strip(), (cls.__name__, member)
+
+
+def test_cpu_budget_is_the_commands(cli, result, tmp_path):
+    path = os.path.join(ROOT, PROBLEM)
+    # Generous: the same solve, the same bits; the budget given is the one in force.
+    assert_same_table(varsim.plan(path, cpu_budget=5.0).table, result.table)
+    assert_same_table(varsim.plan(path, cpu_budget=86400).table, result.table)
+    # Out of range or not a number: the command's refusal, named for the argument, before the problem is read.
+    for value, text in ((0, "0"), (-1.5, "-1.5"), (86400.5, "86400.5"), (float("nan"), "nan"), ("abc", "abc"),
+                        (True, "true")):
+        code, err = cli.run("plan", PROBLEM, "--cpu-budget", text, "--csv", "p.csv", "--inputs", "i.csv")
+        assert code == 2
+        with pytest.raises(varsim.BadInput) as e:
+            varsim.plan("no_such_problem.json", cpu_budget=value)
+        assert str(e.value).startswith("varsim.plan: cpu_budget=" + text + ": ")
+        assert str(e.value).endswith("allowed > 0 to 86400 (CPU seconds of the solve)")
+        assert "varsim: error: --cpu-budget " + str(e.value).split("cpu_budget=", 1)[1] == err.strip()
+    # Spent: PlanFailed with the command's message (less its hint naming the command's flag).
+    code, err = cli.run("plan", PROBLEM, "--cpu-budget", "1e-9", "--csv", str(tmp_path / "p.csv"), "--inputs",
+                        str(tmp_path / "i.csv"))
+    assert code == 4
+    with pytest.raises(varsim.PlanFailed) as e:
+        varsim.plan(path, cpu_budget=1e-9)
+    assert e.value.status == "Maximum_CpuTime_Exceeded"
+    assert str(e.value).startswith("not solved: the CPU budget of 1e-09 s ran out; Ipopt status Maximum_CpuTime")
+    assert "varsim: " + str(e.value) + "; raise it with --cpu-budget S" == err.splitlines()[-1]
