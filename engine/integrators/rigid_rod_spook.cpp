@@ -185,9 +185,11 @@ void RigidRodSpook::step(MechanicalState& state, double h) {
     double worst = 0;
     lastChord_ = 0;
     carriedForce_ = haveForce_ ? &force_ : nullptr;  // the frame's first sub-step starts from the carried forces
+    frameImpulse_.setZero(spook_.multipliers().size());
     for (int i = 0; i < n; ++i) {
       double first = 0;
       const double chord = subStep(h / n, i == 0 ? hBefore_ : h / n, first);
+      frameImpulse_ += spook_.multipliers();
       if (newtonFirst()) {
         nextForce_ = spook_.multipliers() / (h / n);
         carriedForce_ = &nextForce_;

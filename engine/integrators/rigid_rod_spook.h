@@ -81,6 +81,10 @@ class RigidRodSpook {
   // and re-linearisation checks and the rate/twist conversions (bench_ladder --scene splits the two).
   double lastSolvesUs() const { return lastSolvesUs_; }
   double lastChord() const { return lastChord_; }  // m: its accepted sub-steps' largest end miss (maxChord > 0)
+  // The constraint impulses of the last frame, summed over its accepted sub-steps (constraint order, as
+  // spook().multipliers(), which holds only the last sub-step's): a moving row's work over the frame is its
+  // impulse times its prescribed rate, sub-step by sub-step.
+  const Eigen::VectorXd& lastFrameImpulse() const { return frameImpulse_; }
   double lastSubStepLength() const { return hBefore_; }  // s: h / lastSubSteps() (spook().multipliers()); 0 before any
   // Every SPOOK solve of the last step in order (maxChord > 0): its re-linearisation index (0: the first
   // solve of a sub-step), end miss about its own linearisation point (m) — the iteration's contraction — and
@@ -107,6 +111,7 @@ class RigidRodSpook {
   const Eigen::VectorXd* carriedForce_ = nullptr;
   bool newtonFirst() const { return maxRelinearise_ > 0 && maxChord_ > 0; }
   std::vector<Solve> solveLog_;
+  Eigen::VectorXd frameImpulse_;
   static constexpr int kMaxSubSteps = 64;
   double fastestTurnRate(const MechanicalState& twist) const;
   void startFrame(const MechanicalState& state);

@@ -42,6 +42,11 @@ class RodSimulation {
   const SpookStepper* spook() const { return rigid_ ? &rigid_->spook() : spook_.get(); }
   bool rigid() const { return rigid_ != nullptr; }
   int lastSubSteps() const { return rigid_ ? rigid_->lastSubSteps() : 1; }
+  // SPOOK: the last step's constraint impulses (rigid: summed over its sub-steps), constraint order; null for
+  // the baselines.
+  const Eigen::VectorXd* lastStepImpulse() const {
+    return rigid_ ? &rigid_->lastFrameImpulse() : spook_ ? &spook_->multipliers() : nullptr;
+  }
   int lastSolves() const { return rigid_ ? rigid_->lastSolves() : 1; }  // sub-steps plus the redone ones
   int lastRelinearisations() const { return rigid_ ? rigid_->lastRelinearisations() : 0; }  // of them, re-solves
   Rk4Baumgarte* rk4() { return rk4_.get(); }
