@@ -204,6 +204,14 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
       // the node momentum while the implicit drag cancels it (flagged at step 1 before: +8484 J > 815 J).
       {"boat", {{"damping", "1e6,1e6,1e6"}, {"pressure", "-100000"}}, Outcome::Ran},
       {"boat", {{"dt", "0.1"}, {"pressure", "-100000"}}, Outcome::Ran},
+      // First-order midpoint (alpha != 1/2): flagged at length 0.05 (+0.44 J > 0.43 J), stopped at 40 links.
+      {"pendulum", {{"alpha", "0"}, {"length", "0.05"}}, Outcome::Refused},
+      {"pendulum", {{"alpha", "1"}, {"links", "40"}}, Outcome::Refused},
+      {"pendulum", {{"alpha", "0"}, {"dt", "0.006"}}, Outcome::Ran},
+      {"pendulum", {{"alpha", "0.25"}}, Outcome::Ran},
+      // The blade's work booked from its SPOOK impulse, sub-step by sub-step (flagged at steps 4 and 8 before).
+      {"sleigh", {{"side_slip", "10"}, {"length", "0.01"}}, Outcome::Ran},
+      {"sleigh", {{"side_slip", "-10"}, {"dt", "0.1"}}, Outcome::Ran},
   };
   for (const Repro& r : cases) {
     ParamSet p = SceneRegistry::defaults(r.scene);
