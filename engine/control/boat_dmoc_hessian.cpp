@@ -5,63 +5,42 @@
 // variables of the segment's own block: 13 local Jacobians per segment instead of 43 whole Jacobians (banded_hessian.h).
 #include <vector>
 
+#include "engine/control/block_banded_hessian.h"
 #include "engine/control/boat_dmoc.h"
-#include "engine/control/lgvi_hessian.h"
 
 namespace varsim {
-namespace {
-
-using Matrix14d = Eigen::Matrix<double, 14, 14>;
-
-}  // namespace
 
 void BoatDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                        std::vector<Eigen::Triplet<double>>& out) const {
   const BoatDmocSpec& s = spec_;
   const int N = s.N;
   const double h = s.h, m = s.boat.mass;
-  std::vector<Matrix14d> D(size_t(N + 1), Matrix14d::Zero());
-  std::vector<Eigen::Matrix<double, 3, 6>> X(size_t(N), Eigen::Matrix<double, 3, 6>::Zero());
-  static const int z9[9] = {0, 1, 2, 6, 7, 8, 9, 10, 11};  // (thk, w, v) of lgviPoseRowsHessian in the block
+  BlockBandedHessian H(N, kBlock, {{0, kBlock}});
   Eigen::VectorXd xw = x;
   for (int k = 0; k < N; ++k) {
-    Matrix14d& Dk = D[size_t(k)];
+    Eigen::MatrixXd& Dk = H.node(k);
     const int ck = kBlock * k;
     const Vector6d xi = twist(x, k), l10 = lambda.segment<6>(12 * k) / m, l9 = lambda.segment<6>(12 * k + 6);
     // eq. (10) rows / m in (theta_k, x_k, xi_k) and their cross terms with u_k (u enters linearly, through the
     // immersion-faded thrust: no u-u term).
     const Eigen::Matrix<double, 14, 1> g0 = momentumLocalJacobian(x, k, nullptr).transpose() * l10;
-    Eigen::Matrix<double, 14, 12> H;
+    Eigen::Matrix<double, 14, 12> Hm;
     for (int j = 0; j < 12; ++j) {
       const double step = 1e-7 * std::max(1.0, std::abs(x[ck + j]));
       xw[ck + j] = x[ck + j] + step;
-      H.col(j) = (momentumLocalJacobian(xw, k, nullptr).transpose() * l10 - g0) / step;
+      Hm.col(j) = (momentumLocalJacobian(xw, k, nullptr).transpose() * l10 - g0) / step;
       xw[ck + j] = x[ck + j];
     }
-    Dk.topLeftCorner<12, 12>() += 0.5 * (H.topRows<12>() + H.topRows<12>().transpose());
-    Dk.bottomLeftCorner<2, 12>() += H.bottomRows<2>();
-    Dk.topRightCorner<12, 2>() += H.bottomRows<2>().transpose();
-    if (k > 0) D[size_t(k - 1)].block<6, 6>(6, 6) -= lgviNextMomentumHessian(inertia_, s.lgvi, h, twist(x, k - 1), l10);
+    Dk.topLeftCorner<12, 12>() += 0.5 * (Hm.topRows<12>() + Hm.topRows<12>().transpose());
+    Dk.bottomLeftCorner<2, 12>() += Hm.bottomRows<2>();
+    Dk.topRightCorner<12, 2>() += Hm.bottomRows<2>().transpose();
+    if (k > 0) H.node(k - 1).block<6, 6>(6, 6) -= lgviNextMomentumHessian(inertia_, s.lgvi, h, twist(x, k - 1), l10);
     Dk.block<2, 2>(12, 12).diagonal().array() += objFactor * 2.0 * s.weightThrust * h;  // effort h w sum |u|^2
     // eq. (9) rows.
-    const Matrix12d P = lgviPoseRowsHessian(s.lgvi, h, Rbar_[size_t(k)], x.segment<3>(ck), xi, Rbar_[size_t(k + 1)],
-                                            x.segment<3>(ck + kBlock), l9);
-    for (int i = 0; i < 9; ++i)
-      for (int j = 0; j < 9; ++j) Dk(z9[i], z9[j]) += P(i, j);
-    D[size_t(k + 1)].block<3, 3>(0, 0) += P.block<3, 3>(9, 9);
-    X[size_t(k)].leftCols<3>() += P.block<3, 3>(9, 0);
-    X[size_t(k)].rightCols<3>() += P.block<3, 3>(9, 3);
+    H.addPoseRows(k, lgviPoseRowsHessian(s.lgvi, h, Rbar_[size_t(k)], x.segment<3>(ck), xi, Rbar_[size_t(k + 1)],
+                                         x.segment<3>(ck + kBlock), l9));
   }
-  out.clear();
-  for (int k = 0; k <= N; ++k) {
-    const int ck = kBlock * k, n = k < N ? kBlock : 6;
-    const Matrix14d& Dk = D[size_t(k)];
-    for (int j = 0; j < n; ++j)
-      for (int i = j; i < n; ++i) out.emplace_back(ck + i, ck + j, Dk(i, j));
-    if (k == N) break;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 6; ++j) out.emplace_back(ck + kBlock + i, ck + (j < 3 ? j : j + 3), X[size_t(k)](i, j));
-  }
+  H.emit(out);
 }
 
 }  // namespace varsim

@@ -4,14 +4,12 @@
 // Tr f^+ = -(c_w w, c_v v) is linear in xi (contact is off in the rows, see heli_dmoc.h).
 #include <vector>
 
+#include "engine/control/block_banded_hessian.h"
 #include "engine/control/heli_dmoc.h"
-#include "engine/control/lgvi_hessian.h"
 #include "engine/lie/so3.h"
 
 namespace varsim {
 namespace {
-
-using Matrix16d = Eigen::Matrix<double, 16, 16>;
 
 // Second derivative of rockDistance in p (world): outside the box, (P_a - n n^T)/d in the box axes with P_a the
 // projector on the axes where p lies beyond the faces (0 on a face, edge direction free on an edge); inside, the
@@ -50,19 +48,17 @@ void HeliDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::
   const HeliDmocSpec& s = spec_;
   const int N = s.N;
   const double h = s.h, m = s.heli.mass;
-  std::vector<Matrix16d> D(size_t(N + 1), Matrix16d::Zero());
-  std::vector<Eigen::Matrix<double, 3, 6>> X(size_t(N), Eigen::Matrix<double, 3, 6>::Zero());
+  BlockBandedHessian H(N, kBlock, {{0, 12}, {12, 16}});
   std::vector<RotationJet> chart(size_t(N + 1));
   for (int k = 0; k <= N; ++k) chart[size_t(k)] = rotationJet(Retraction::Exp, x.segment<3>(kBlock * k));
   const Vector3d G(0.0, 0.0, -m * s.heli.gravity), hub = heli_.hubPosition();
-  static const int z9[9] = {0, 1, 2, 6, 7, 8, 9, 10, 11};  // (thk, w, v) of lgviPoseRowsHessian in the block
   for (int k = 0; k < N; ++k) {
-    Matrix16d& Dk = D[size_t(k)];
+    Eigen::MatrixXd& Dk = H.node(k);
     const int ck = kBlock * k;
     const Vector6d xi = twist(x, k), l10 = lambda.segment<6>(12 * k) / m, l9 = lambda.segment<6>(12 * k + 6);
     // eq. (10) rows / m: C(h w)^T J w, m v  -  mu^-(xi_{k-1})  -  h (gravity(R_k) + F(gamma_k) u_k)  -  h Tr f^+.
     Dk.block<6, 6>(6, 6) += lgviMomentumHessian(inertia_, s.lgvi, h, xi, l10);
-    if (k > 0) D[size_t(k - 1)].block<6, 6>(6, 6) -= lgviNextMomentumHessian(inertia_, s.lgvi, h, twist(x, k - 1), l10);
+    if (k > 0) H.node(k - 1).block<6, 6>(6, 6) -= lgviNextMomentumHessian(inertia_, s.lgvi, h, twist(x, k - 1), l10);
     Dk.block<3, 3>(0, 0) -= h * chartBilinearHessian(G, Rbar_[size_t(k)], chart[size_t(k)], l10.tail<3>());
     const RotorState u = control(x, k);
     Vector3d dn[2], ddn[3];
@@ -78,16 +74,11 @@ void HeliDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::
     Dk.block<4, 4>(12, 12) -= h * Hu;
     Dk.block<4, 4>(12, 12).diagonal() += objFactor * 2.0 * h * W_;  // effort h sum (u - trim)^T W (u - trim)
     // eq. (9) rows.
-    const Matrix12d P = lgviPoseRowsHessian(s.lgvi, h, Rbar_[size_t(k)], x.segment<3>(ck), xi, Rbar_[size_t(k + 1)],
-                                            x.segment<3>(ck + kBlock), l9);
-    for (int i = 0; i < 9; ++i)
-      for (int j = 0; j < 9; ++j) Dk(z9[i], z9[j]) += P(i, j);
-    D[size_t(k + 1)].block<3, 3>(0, 0) += P.block<3, 3>(9, 9);
-    X[size_t(k)].leftCols<3>() += P.block<3, 3>(9, 0);
-    X[size_t(k)].rightCols<3>() += P.block<3, 3>(9, 3);
+    H.addPoseRows(k, lgviPoseRowsHessian(s.lgvi, h, Rbar_[size_t(k)], x.segment<3>(ck), xi, Rbar_[size_t(k + 1)],
+                                         x.segment<3>(ck + kBlock), l9));
   }
   for (int k = 2; k <= lastClearanceNode() && s.withWorld; ++k) {
-    Matrix16d& Dk = D[size_t(k)];
+    Eigen::MatrixXd& Dk = H.node(k);
     const RotationJet& J = chart[size_t(k)];
     const Matrix3d& Rb = Rbar_[size_t(k)];
     const se3::Pose gk = pose(x, k);
@@ -110,18 +101,7 @@ void HeliDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::
     for (const Vector3d& p : heli_.contactPoints())
       Dk.block<3, 3>(0, 0) += lambda[r++] * chartBilinearHessian(Vector3d::UnitZ(), Rb, J, p);
   }
-  out.clear();
-  for (int k = 0; k <= N; ++k) {
-    const int ck = kBlock * k, n = k < N ? 12 : 6;
-    const Matrix16d& Dk = D[size_t(k)];
-    for (int j = 0; j < n; ++j)
-      for (int i = j; i < n; ++i) out.emplace_back(ck + i, ck + j, Dk(i, j));
-    if (k == N) break;
-    for (int j = 12; j < 16; ++j)
-      for (int i = j; i < 16; ++i) out.emplace_back(ck + i, ck + j, Dk(i, j));
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 6; ++j) out.emplace_back(ck + kBlock + i, ck + (j < 3 ? j : j + 3), X[size_t(k)](i, j));
-  }
+  H.emit(out);
 }
 
 }  // namespace varsim
