@@ -212,6 +212,10 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
       // The blade's work booked from its SPOOK impulse, sub-step by sub-step (flagged at steps 4 and 8 before).
       {"sleigh", {{"side_slip", "10"}, {"length", "0.01"}}, Outcome::Ran},
       {"sleigh", {{"side_slip", "-10"}, {"dt", "0.1"}}, Outcome::Ran},
+      // The whole drag -c (v - w) at the end of the step: with the wind's c w explicit at the node the run was flagged
+      // at step 1 (+5.0e8 J) and a 1 kg helicopter thrown out at 3.6e5 m/s.
+      {"helicopter", {{"drag_linear", "1e6"}, {"wind", "-50,-50,-50"}}, Outcome::Ran},
+      {"helicopter", {{"drag_linear", "1e6"}, {"wind", "-50,-50,-50"}, {"mass", "1"}}, Outcome::Ran},
   };
   for (const Repro& r : cases) {
     ParamSet p = SceneRegistry::defaults(r.scene);

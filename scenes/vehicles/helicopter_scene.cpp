@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/lie/so3.h"
 #include "engine/models/flight_assist.h"
 #include "engine/models/helicopter.h"
 #include "engine/models/helicopter_world.h"
@@ -230,21 +231,30 @@ class HelicopterScene : public RigidVehicleScene {
   void draw(DrawList& out) const override;
 
  protected:
-  // Node wrench f_k: gravity and rotor controls (explicit contact: also drag and contact, the old baseline).
+  // Node wrench f_k: gravity, rotor controls and a push (explicit contact: also drag, wind and contact, the old
+  // baseline).
   Vector6d vehicleWrench(const se3::Pose& g, const Vector6d& xi, double t) const override {
-    Vector6d f = heli_.gravityWrench(g.R) + heli_.controlWrench(actuators_) + disturbanceWrench(g, t);
-    if (!implicit_) f += dissipativeWrench(g, xi, nullptr);
+    Vector6d f = heli_.gravityWrench(g.R) + heli_.controlWrench(actuators_) + pushWrench(g);
+    if (!implicit_) f += dissipativeWrench(g, xi, nullptr) + windWrench(g, t, nullptr);
     return f;
   }
   // Drag and contact at the end of the step (lgvi_se3.h ImplicitWrench): backward Euler in these forces is
   // what makes them passive for every mass and h (issue 15 item 10).
   bool hasEndOfStepWrench() const override { return implicit_; }
-  Vector6d endOfStepWrench(const se3::Pose& g, const Vector6d& xi, double /*t*/,
+  Vector6d endOfStepWrench(const se3::Pose& g, const Vector6d& xi, double t,
                            ImplicitWrenchJacobian* jac) const override {
-    return dissipativeWrench(g, xi, jac);
+    return dissipativeWrench(g, xi, jac) + windWrench(g, t, jac);
   }
+  // Rotors and pushes (explicit contact: also the wind's force): the energy sources at the node.
   Vector6d inputWrench(const se3::Pose& g, const Vector6d& /*xi*/, double t) const override {
-    return heli_.controlWrench(actuators_) + disturbanceWrench(g, t);  // rotors, wind and pushes: the energy sources
+    Vector6d f = heli_.controlWrench(actuators_) + pushWrench(g);
+    if (!implicit_) f += windWrench(g, t, nullptr);
+    return f;
+  }
+  // The wind's work through the implicit drag (RK4 at its stages, the LGVI at the end of each step).
+  double sourcePower(const se3::Pose& g, const Vector6d& xi, double t) const override { return windPower(g, xi, t); }
+  double endOfStepSourcePower(const se3::Pose& g, const Vector6d& xi, double t) const override {
+    return windPower(g, xi, t);
   }
 
   void updateActuators(double h, const InputVector& in) override {
@@ -307,13 +317,29 @@ class HelicopterScene : public RigidVehicleScene {
     return heli_.clampToLimits(a);
   }
 
-  // The wind's and a push's force (world, at the centre of mass) as a body wrench: the wind enters the drag
-  // -c (v - w) as its explicit part c w (the -c v part stays in the implicit drag), the push as push / h for one step.
-  Vector6d disturbanceWrench(const se3::Pose& g, double t) const {
-    const Vector3d force = heli_.settings().dragLinear * (wind_ + gustVelocity(gusts_, t)) + pushForce_;
+  // A push (world, at the centre of mass) as a body wrench: push / h for one step.
+  Vector6d pushWrench(const se3::Pose& g) const {
     Vector6d f = Vector6d::Zero();
-    f.tail<3>() = g.R.transpose() * force;
+    f.tail<3>() = g.R.transpose() * pushForce_;
     return f;
+  }
+  // The wind's part c w of the drag -c (v - w) (w: wind plus gust, world) as a body force, with the whole drag at
+  // the end of the step (contact = implicit). It was the node's explicit force while -c v was implicit: where h c / m
+  // is large their half impulses in the node momentum no longer cancelled, and wind -50 per axis with drag_linear
+  // 1e6 on the ground read +5.0e8 J at step 1 (mass 600 kg, dt 1/60; 7e5 ran). jac: R -> R exp(theta^) turns R^T F
+  // by -theta x R^T F, so d f / d theta = hat(R^T F).
+  Vector6d windWrench(const se3::Pose& g, double t, ImplicitWrenchJacobian* jac) const {
+    Vector6d f = Vector6d::Zero();
+    f.tail<3>() = g.R.transpose() * (heli_.settings().dragLinear * (wind_ + gustVelocity(gusts_, t)));
+    if (jac) jac->dPose.block<3, 3>(3, 0) += so3::hat(f.tail<3>());
+    return f;
+  }
+  // Power the moving air delivers through the drag: f . w = c (w - v) . w (world); the rest of the drag's power,
+  // -c |v - w|^2, is dissipation. xi is the body twist at g (the LGVI's end-of-step twist xi^+).
+  double windPower(const se3::Pose& g, const Vector6d& xi, double t) const {
+    if (!implicit_) return 0.0;  // explicit contact: the wind's force is an input wrench at the node
+    const Vector3d w = wind_ + gustVelocity(gusts_, t);
+    return heli_.settings().dragLinear * (w - g.R * xi.tail<3>()).dot(w);
   }
   void readDisturbances(const ParamSet& p) {
     wind_ = p.vec3("wind");

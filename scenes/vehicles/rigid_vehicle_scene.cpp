@@ -124,6 +124,13 @@ Vector3d RigidVehicleScene::segmentOmega() const {
   return inertia_.J.ldlt().solve(Vector3d(lgvi_->momentumBody().head<3>()));
 }
 
+Vector6d RigidVehicleScene::endTwist() const {
+  if (lgvi_->options().group != LgviGroup::SO3xR3) return lgvi_->xi();
+  Vector6d xi;
+  xi << lgvi_->xi().head<3>(), lgvi_->pose().R.transpose() * segmentVelocity();
+  return xi;
+}
+
 void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
   if (!haveControlSpecs_) {
     controlSpecs_ = controls();
@@ -159,6 +166,7 @@ void RigidVehicleScene::step(double h, const InputVector& rawInputs) {
       const double trapezoid = lgvi_->segmentWork(nodeInputWrench_, inputNext);
       nodeInputWrench_ = inputNext;
       inputWork_ += trapezoid + inputTelescoping() - telescopingBefore;
+      if (hasEndOfStepWrench()) inputWork_ += h * endOfStepSourcePower(lgvi_->pose(), endTwist(), lgvi_->time());
     } else {
       static constexpr double kWeights[4] = {1.0 / 6.0, 2.0 / 6.0, 2.0 / 6.0, 1.0 / 6.0};
       int stage = 0;

@@ -77,6 +77,11 @@ class RigidVehicleScene : public Scene {
   // Power (W) that moving external media (wind, current, waves) deliver through the loads at (g, xi, t), for
   // the work bookkeeping of the RK4 path (quadrature over its stages, like inputWrench). Default: none.
   virtual double sourcePower(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/) const { return 0.0; }
+  // The same for the LGVI's end-of-step wrench: power at (g_{k+1}, xi_k^+, t_{k+1}), booked as h times it per step
+  // (the source's share of h f^+ . xi^+; the rest of that work is the implicit forces' dissipation). Default: none.
+  virtual double endOfStepSourcePower(const se3::Pose& /*g*/, const Vector6d& /*xi*/, double /*t*/) const {
+    return 0.0;
+  }
   // Called after the body reached the new node, with this step's sanitized inputs: sets the actuator
   // state that acts from the new node on (may read pose(), segmentVelocity(), segmentOmega()).
   virtual void updateActuators(double h, const InputVector& inputs) = 0;
@@ -98,6 +103,9 @@ class RigidVehicleScene : public Scene {
   // SO(3)xR^3; RK4: the state): what a controller at the new node can know without f_{k+1}.
   Vector3d segmentVelocity() const;  // world, m/s
   Vector3d segmentOmega() const;     // body, rad/s
+  // LGVI: the last segment's twist xi_k^+ in the body frame of the new node (lgvi_se3.h ImplicitWrench): xi_k on
+  // SE(3), (omega_k, R_{k+1}^T xdot_k) on SO(3)xR^3.
+  Vector6d endTwist() const;
 
   std::vector<PlotSpec> momentumPlots() const;  // energy, momentum vs impulse, balance error, Newton
   void drawTrail(DrawList& out, const Rgba& color) const;
