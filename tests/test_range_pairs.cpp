@@ -212,6 +212,9 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
       // The blade's work booked from its SPOOK impulse, sub-step by sub-step (flagged at steps 4 and 8 before).
       {"sleigh", {{"side_slip", "10"}, {"length", "0.01"}}, Outcome::Ran},
       {"sleigh", {{"side_slip", "-10"}, {"dt", "0.1"}}, Outcome::Ran},
+      // The director rods' unit rows ran away beyond dt sqrt(|g| / l) = 0.15 (1e-3 m rods at dt 1/60: step 2).
+      {"chain", {{"rod_model", "director"}, {"rod_length", "1e-3"}}, Outcome::Refused},
+      {"ladder", {{"rod_model", "director"}, {"rod_length", "1e-3"}, {"dt", "0.0014"}}, Outcome::Ran},
       // The whole drag -c (v - w) at the end of the step: with the wind's c w explicit at the node the run was flagged
       // at step 1 (+5.0e8 J) and a 1 kg helicopter thrown out at 3.6e5 m/s.
       {"helicopter", {{"drag_linear", "1e6"}, {"wind", "-50,-50,-50"}}, Outcome::Ran},

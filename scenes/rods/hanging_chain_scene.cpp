@@ -23,7 +23,8 @@ std::vector<ParamSpec> chainParams() {
       ParamSpec::real("rod_length", 0.25, 1e-4, 100.0, "m",
                       "length of every rod, from 1e-4 m (ran 20 s unflagged; 1e-5 stopped at step 3, velocity past "
                       "1e5 m/s). rod_model = director: short rods whipping at h = 1/60 turn too far per step "
-                      "for the linearised unit-length row (0.1 m rods released horizontally stretch |u| past 4 within 1 s)"),
+                      "for the linearised unit-length row (0.1 m rods released horizontally stretch |u| past 4 within "
+                      "1 s), so the director needs dt sqrt(|gravity| / rod_length) <= 0.15 (see rod_model)"),
       ParamSpec::real("angle", 1.5707963267948966, 0.0, 3.14159265358979, "rad",
                       "initial angle of the straight chain from the downward vertical (pi/2: horizontal)"),
       ParamSpec::real("tilt", 0.3, -3.14159265358979, 3.14159265358979, "rad", "initial turn about z out of the x-z plane"),
@@ -56,6 +57,7 @@ std::string threeDigits(double v, bool up = false) {
 
 void validateChainStart(const ParamSet& p) {
   validateRigidRodStart(p);
+  validateDirectorStep(p);
   const double tip = p.real("tip_mass"), rod = p.real("rod_mass"), length = p.real("rod_length");
   const double bound = kMaxTipRatio * std::min(1.0, std::pow(length / kTipRatioLength, 3));
   if (!(tip > bound * rod)) return;

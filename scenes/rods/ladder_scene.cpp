@@ -42,6 +42,7 @@ constexpr double kMinLadderJointEpsilon = 1e-16;  // m/N
 
 void validateLadderStart(const ParamSet& p) {
   validateRigidRodStart(p);
+  validateDirectorStep(p);
   if (p.choice("stepper") != "spook") return;
   const double epsilon = effectiveRelaxation(p, "joints").epsilon;
   if (epsilon >= kMinLadderJointEpsilon) return;

@@ -2,6 +2,7 @@
 #include "scenes/rods/rod_scene_params.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "engine/integrators/rigid_rod_spook.h"
@@ -120,6 +121,27 @@ void validateRigidRodStart(const ParamSet& p) {
                          "energy; 0.1 ran");
 }
 
+// The paper's director rods (rod_model = director) hold u.u = 1 by a linearised row that runs away once a step no
+// longer resolves the rods' swing, whose time unit is sqrt(rod_length / |gravity|). Measured (chain and ladder,
+// 10 s at rod_length 1e-3, 0.25 and 1 m, default keys): dt sqrt(|g| / l) = 0.2 and 0.25 stopped every chain and the
+// 0.25 and 1 m ladders (unit row past 10 within 21-66 steps), 0.33 also the 1e-3 m ladder and rods of 1e-4 to 0.03 m
+// under gravity 9.81 or 100 per axis (3 s); 0.1 and 0.14 ran every one of them to the end (the 1 m chain and ladder
+// were flagged there: the director's energy drift on long rods, not ruled), 0.052 ran 1e-3 to 10 m unflagged.
+constexpr double kDirectorScaledStep = 0.15;
+
+void validateDirectorStep(const ParamSet& p) {
+  if (p.choice("stepper") != "spook" || p.choice("rod_model") != "director") return;
+  const double g = p.vec3("gravity").norm(), l = p.real("rod_length");
+  const double scaled = p.real("dt") * std::sqrt(g / l);
+  if (!(scaled > kDirectorScaledStep)) return;
+  throw BadInput("key 'rod_model' = director with dt = " + p.valueText("dt") + " s, rod_length = " +
+                 p.valueText("rod_length") + " m and gravity = " + p.valueText("gravity") +
+                 ": dt sqrt(|gravity| / rod_length) = " + formatNumber(scaled) + " exceeds " +
+                 formatNumber(kDirectorScaledStep) + " (the unit rows ran away: 0.2 stopped the measured chains and "
+                 "ladders within 66 steps, 0.14 ran them); allowed here dt <= " +
+                 formatNumber(kDirectorScaledStep * std::sqrt(l / g)) + " s, or rod_model = rigid");
+}
+
 void validateRelaxationTime(const ParamSet& p, const std::vector<std::string>& groups, const std::string& measured) {
   const double h = p.real("dt");
   for (const std::string& group : groups) {
@@ -155,7 +177,8 @@ std::vector<ParamSpec> rodSceneParams(const std::vector<std::string>& groups, bo
   if (rodModel) {
     p.push_back(ParamSpec::choice("rod_model", rodModel, {"rigid", "director"},
                                   "SPOOK's rod: rigid body on R3 x S2 (length exact, joint rows only) or the paper's "
-                                  "centre + director with the row u.u = 1 (seed 001 Sec. 6; its unit residual runs away "
+                                  "centre + director with the row u.u = 1 (seed 001 Sec. 6; ladder and chain: refused when dt sqrt(|gravity| / "
+                                  "rod_length) > 0.15; its unit residual runs away "
                                   "when rods spin fast)"));
     p.push_back(ParamSpec::real("max_chord", 1e-4, 0.0, 0.1, "m",
                                 "rigid rods: a sub-step whose joint linearisation missed a rod end by more than this (at "

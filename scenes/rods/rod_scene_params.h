@@ -56,6 +56,8 @@ int solverThreads(long threads, size_t bodies);
 // joints and pins row needs tau tau_g >= 0.1 dt
 // (kMinTauOverH; BadInput naming tau, the multiplier, dt and the tau that runs), at the start and for live edits.
 void validateRigidRodStart(const ParamSet& params);
+// rod_model = director on SPOOK (ladder, chain): refuses a dt that does not resolve sqrt(rod_length / |gravity|).
+void validateDirectorStep(const ParamSet& params);
 // The rigid rods' chord rule at rods whose shortest is `shortestRod` (m; 0: none): max_chord (0 without the key), capped
 // at 1 % of that rod (kMaxChordPerLength; measured on the one-link ladder of 1e-4 m rods).
 double effectiveMaxChord(const ParamSet& params, double shortestRod);
