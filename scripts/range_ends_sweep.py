@@ -7,13 +7,12 @@ timeouts / energy flags / cost warnings. A run we accept must exit 0 without an 
 Usage: scripts/range_ends_sweep.py build/ui/varsim [--duration 20] [--timeout 120] [--jobs 2] [--scene NAME]
 """
 import argparse
-import concurrent.futures
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from range_pairs_sweep import numeric_keys, run  # noqa: E402  (one definition of "range end" and of a run)
+from range_sweep_common import numeric_keys, report  # noqa: E402  (shared with range_pairs_sweep.py)
 
 
 def cases(binary, only_scene):
@@ -36,21 +35,7 @@ def main():
     a = ap.parse_args()
     binary = os.path.realpath(a.binary)
     runs = list(cases(binary, a.scene))
-    counts = {"exit 0": 0, "exit 2": 0, "exit 3": 0, "other": 0, "timeout": 0, "energy flag": 0,
-              "cost warning": 0}
-    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        for args, rc, err in pool.map(lambda c: run(binary, c, a.duration, a.timeout), runs):
-            flagged = "energy gained without input" in err
-            key = {0: "exit 0", 2: "exit 2", 3: "exit 3", "timeout": "timeout"}.get(rc, "other")
-            counts[key] += 1
-            counts["energy flag"] += flagged
-            counts["cost warning"] += "estimated wall time" in err
-            if rc != 0 or flagged:
-                last = [l for l in err.splitlines() if l.strip()][-1:] or [""]
-                print(f"{key}{' FLAG' if flagged else ''}: {' '.join(args[2:-2])} :: {last[0][:220]}", flush=True)
-    print(f"{len(runs)} runs of {a.duration} s (timeout {a.timeout} s):")
-    for k, v in counts.items():
-        print(f"  {k}: {v}")
+    report(binary, runs, a.duration, a.timeout, a.jobs, show_refusals=True, width=220, warned_timeouts=False)
     return 0
 
 

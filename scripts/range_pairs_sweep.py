@@ -10,38 +10,14 @@ Usage: scripts/range_pairs_sweep.py build/ui/varsim [--duration 3] [--timeout 60
                                      [--with links=hi]         (only the pairs that hold this key at this end)
 """
 import argparse
-import concurrent.futures
 import hashlib
 import itertools
-import json
 import os
 import subprocess
 import sys
-import tempfile
 
-
-def ends(spec):
-    """The accepted range ends of one numeric key as --set text (vectors: every component at the end)."""
-    lo, hi = spec["min"], spec["max"]
-    if spec.get("min_exclusive"):
-        lo = 1e-308 if lo == 0 else lo + 1e-9 * max(1.0, abs(lo))
-    if spec["type"] == "integer":
-        lo, hi = int(lo), int(hi)
-    size = len(spec["default"]) if isinstance(spec["default"], list) else 1
-    text = lambda v: ",".join([repr(v)] * size)
-    return [("lo", text(lo)), ("hi", text(hi))]
-
-
-def numeric_keys(binary, scene):
-    described = json.loads(subprocess.run([binary, "describe", scene], capture_output=True, text=True,
-                                          check=True).stdout)
-    keys = []
-    for spec in described["params"]:
-        if spec["type"] in ("real", "integer") or (spec["type"] == "vector" and isinstance(spec["default"], list)
-                                                    and len(spec["default"]) > 0 and spec.get("size", 1) != 0):
-            if spec["min"] > -1e299 and spec["max"] < 1e299:
-                keys.append((spec["key"], ends(spec)))
-    return keys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from range_sweep_common import numeric_keys, report  # noqa: E402  (shared with range_ends_sweep.py)
 
 
 def cases(binary, per_scene, only, pinned):
@@ -65,21 +41,6 @@ def cases(binary, per_scene, only, pinned):
         yield from runs[:per_scene]
 
 
-def run(binary, case, duration, timeout):
-    _, scene, sets = case
-    args = [binary, "run", scene, "--duration", str(duration)]
-    for k, v in sets:
-        args += ["--set", f"{k}={v}"]
-    with tempfile.TemporaryDirectory() as tmp:
-        args += ["--csv", os.path.join(tmp, "run.csv")]
-        try:
-            p = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired as e:
-            err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
-            return args, "timeout", err
-    return args, p.returncode, p.stderr
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
@@ -94,23 +55,7 @@ def main():
         sys.exit(f"range_pairs_sweep: --with {a.pinned}: expected KEY=lo or KEY=hi")
     binary = os.path.realpath(a.binary)
     runs = list(cases(binary, a.per_scene, [s for s in a.scenes.split(",") if s], a.pinned))
-    counts = {"exit 0": 0, "exit 2": 0, "exit 3": 0, "other": 0, "timeout": 0, "energy flag": 0,
-              "cost warning": 0, "timeout after a cost warning": 0}
-    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        for args, rc, err in pool.map(lambda c: run(binary, c, a.duration, a.timeout), runs):
-            flagged = "energy gained without input" in err
-            costed = "estimated wall time" in err
-            key = {0: "exit 0", 2: "exit 2", 3: "exit 3", "timeout": "timeout"}.get(rc, "other")
-            counts[key] += 1
-            counts["energy flag"] += flagged
-            counts["cost warning"] += costed
-            counts["timeout after a cost warning"] += rc == "timeout" and costed
-            if rc not in (0, 2) or flagged:
-                last = [l for l in err.splitlines() if l.strip()][-1:] or [""]
-                print(f"{key}{' FLAG' if flagged else ''}: {' '.join(args[2:-2])} :: {last[0][:200]}", flush=True)
-    print(f"{len(runs)} runs of {a.duration} s (timeout {a.timeout} s):")
-    for k, v in counts.items():
-        print(f"  {k}: {v}")
+    report(binary, runs, a.duration, a.timeout, a.jobs, show_refusals=False, width=200, warned_timeouts=True)
     return 0
 
 
