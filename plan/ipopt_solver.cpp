@@ -11,6 +11,8 @@
 #include <IpTNLPAdapter.hpp>
 #include <IpTimingStatistics.hpp>
 
+#include "plan/ma27_bridge.h"
+
 namespace varsim {
 namespace {
 
@@ -231,7 +233,27 @@ IpoptProfile profileOf(Ipopt::IpoptApplication& app) {
   return p;
 }
 
+// Ipopt's linear solver options for `settings.kktSolver` (MUMPS's ordering and scaling, or the LDL^T bridge).
+void setLinearSolver(Ipopt::IpoptApplication& app, const IpoptSettings& settings) {
+  app.Options()->SetIntegerValue("mumps_pivot_order", settings.mumpsPivotOrder);
+  app.Options()->SetIntegerValue("mumps_scaling", settings.mumpsScaling);
+  if (settings.kktSolver != KktSolver::Ldl) return;
+  registerKktLdlAsMa27();
+  app.Options()->SetStringValue("linear_solver", "ma27");
+  // The bridge's analysis asks for exactly the storage its factor takes (Ipopt's default allocates 5 times it).
+  app.Options()->SetNumericValue("ma27_la_init_factor", 1.0);
+  app.Options()->SetNumericValue("ma27_liw_init_factor", 1.0);
+}
+
 }  // namespace
+
+const char* kktSolverName(KktSolver s) { return s == KktSolver::Ldl ? "ldl" : "mumps"; }
+
+bool parseKktSolver(const std::string& name, KktSolver& out) {
+  if (name != "ldl" && name != "mumps") return false;
+  out = name == "ldl" ? KktSolver::Ldl : KktSolver::Mumps;
+  return true;
+}
 
 IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
                            const std::function<bool(const IpoptIteration&)>& onIteration) {
@@ -250,8 +272,7 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
   app->Options()->SetNumericValue("acceptable_constr_viol_tol", settings.constraintTol);
   app->Options()->SetNumericValue("bound_relax_factor", 0.0);  // bounds hold exactly (steering limit, rest)
   app->Options()->SetStringValue("mu_strategy", "adaptive");
-  app->Options()->SetIntegerValue("mumps_pivot_order", settings.mumpsPivotOrder);
-  app->Options()->SetIntegerValue("mumps_scaling", settings.mumpsScaling);
+  setLinearSolver(*app, settings);
   if (warm(settings, nlp)) {  // start near the previous solution's central path, not pushed back inside the bounds
     app->Options()->SetStringValue("warm_start_init_point", "yes");
     app->Options()->SetNumericValue("warm_start_bound_push", 1e-9);

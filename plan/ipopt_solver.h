@@ -15,6 +15,12 @@ namespace varsim {
 
 struct IpoptResult;
 
+// The sparse symmetric indefinite solver for Ipopt's KKT systems: MUMPS (Ipopt's default as Debian ships it) or the
+// project's AMD + LDL^T with static pivots (plan/kkt_ldl_solver.h), registered as Ipopt's MA27 (plan/ma27_bridge.h).
+enum class KktSolver { Mumps, Ldl };
+const char* kktSolverName(KktSolver s);                 // "mumps", "ldl"
+bool parseKktSolver(const std::string& name, KktSolver& out);  // false: not one of the names
+
 struct IpoptSettings {
   int maxIterations = 500;      // Ipopt max_iter, >= 1
   // Ipopt max_cpu_time: CPU seconds of the process since the solve began, checked once per iteration (status
@@ -31,6 +37,7 @@ struct IpoptSettings {
   // (car_park N = 200: 0.29 s CPU against 0.48 s with Ipopt's defaults 7 and 77, same 26 iterations).
   int mumpsPivotOrder = 0;
   int mumpsScaling = 0;
+  KktSolver kktSolver = KktSolver::Mumps;
   // Set from another thread (the app's Cancel): checked once per iteration; the solve then stops with
   // status "cancelled". Null: not cancellable.
   const std::atomic<bool>* cancel = nullptr;

@@ -28,6 +28,7 @@ struct MpcSettings {
   // s between extra cold solves beside the warm one (the cheaper feasible one is adopted), 0: never; a value
   // below the period restarts at every re-plan
   double restart = 1.0;
+  KktSolver kktSolver = IpoptSettings{}.kktSolver;  // Ipopt's linear solver for every solve
   // Ipopt options by name for every solve (IpoptSettings::options; bench_mpc's levers)
   std::vector<std::pair<std::string, std::string>> ipoptOptions;
 };

@@ -27,6 +27,7 @@ const IpoptResult& PlanSession::solve(const Log& log, double cpuBudgetSeconds) {
   settings.maxIterations = int(plan_->setup().plan.integer("max_iter"));
   settings.maxCpuSeconds = cpuBudget_ = cpuBudgetSeconds;
   settings.maxDualInfeasibility = 1e10;  // ipopt_solver.h: six orders above every preset's largest
+  settings.kktSolver = kktSolver_;
   bestInfeasibility_ = -1.0;
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t c0 = std::clock();

@@ -25,6 +25,8 @@ class PlanSession {
 
   const PlanInstance& instance() const { return *plan_; }
   const IpoptResult& result() const { return result_; }
+  // Ipopt's linear solver for solve() (default IpoptSettings's).
+  void setKktSolver(KktSolver solver) { kktSolver_ = solver; }
   // "plan SOURCE: V variables, C constraints", the command's first line.
   std::string header() const;
   // Solves with Ipopt from the problem's initial guess within `cpuBudgetSeconds` (> 0); `log` (optional) gets each
@@ -43,6 +45,7 @@ class PlanSession {
  private:
   std::unique_ptr<PlanInstance> plan_;
   IpoptResult result_;
+  KktSolver kktSolver_ = IpoptSettings{}.kktSolver;
   double wallSeconds_ = 0.0, cpuSeconds_ = 0.0, cpuBudget_ = 0.0;
   double bestInfeasibility_ = -1.0;  // smallest inf_pr over the iterations (< 0: no iteration reported)
   int bestIteration_ = 0;

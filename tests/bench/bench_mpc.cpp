@@ -6,7 +6,8 @@
 // heli_follow (horizon 30 = 3 s at h = 0.1, goal moved through the canyon at 5 m/s), calm and under 3 m/s seeded
 // gusts: the MPC as the preset has it, the MPC with horizons ending at rest, and the flight assist with the path pilot
 // on the goal: solve times, tracking error, wall clearance, steps within the margin, actuator use, and where Ipopt's
-// CPU time went (its timing statistics). `bench_mpc heli`: that table only; `bench_mpc car`: the car's only;
+// CPU time went (its timing statistics); every MPC row with each KKT solver (MUMPS, the LDL^T bridge) in the same
+// run. `bench_mpc heli`: that table only; `bench_mpc car`: the car's only;
 // `bench_mpc levers ...`: one MPC row of heli_follow with other settings or Ipopt options (see heliLevers). Prints Markdown tables (a benchmark: no assertions on time).
 #include <algorithm>
 #include <cmath>
@@ -51,9 +52,10 @@ void solveStats(const MpcController& mpc, const std::vector<double>& ms, Out& ou
   out.maxMs = ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end());
 }
 
-Row closedLoop(bool warm, double restart, double seconds, bool circling) {
+Row closedLoop(bool warm, double restart, double seconds, bool circling, KktSolver kkt) {
   const PlanSetup setup = loadPlanProblem(std::string(VARSIM_SOURCE_DIR) + "/assets/problems/car_goto.json");
   MpcSettings settings;
+  settings.kktSolver = kkt;
   settings.warmStart = warm;
   settings.restart = restart;
   MpcController mpc(setup, settings);
@@ -207,29 +209,37 @@ HeliRow heliFollow(bool mpcOn, const MpcSettings& settings, double seconds, cons
 // ending at rest in hover (the plan problem's default end, no tracking), and the flight assist with the path pilot.
 void heliTable() {
   std::printf(
-      "\n| heli_follow, 66 s | gusts (m/s) | solves | iterations mean | CPU ms p50 | p99 | max | periods missed | stale | "
-      "tracking error mean / max (m) | min wall clearance (m) | steps within the 1 m margin | rms tilt (rad) | "
-      "rms collective / mg - 1 | Ipopt CPU s: total / factorisation / back-solves / evaluations |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "\n| heli_follow, 66 s | KKT solver | gusts (m/s) | solves | iterations mean | CPU ms p50 | p99 | max | periods "
+      "missed | stale | tracking error mean / max (m) | ratio to the pilot's mean | min wall clearance (m) | steps within "
+      "the 1 m margin | rms tilt (rad) | rms collective / mg - 1 | Ipopt CPU s: total / factorisation / back-solves / "
+      "evaluations |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const std::vector<std::string> preset, atRest = {"end_at_rest=true", "weight_track=0"};
-  for (const double gusts : {0.0, 3.0})
-    for (const auto& [name, mpcOn, sets] :
-         {std::tuple<const char*, bool, std::vector<std::string>>{"MPC (preset: ends in motion, tracks)", true, preset},
-          {"MPC, horizons ending at rest", true, atRest},
-          {"flight assist + path pilot on the goal", false, preset}}) {
+  for (const double gusts : {0.0, 3.0}) {
+    double pilot = 0.0;
+    for (const auto& [name, mpcOn, sets, kkt] :
+         {std::tuple<const char*, bool, std::vector<std::string>, KktSolver>{
+              "flight assist + path pilot on the goal", false, preset, KktSolver::Mumps},
+          {"MPC (preset: ends in motion, tracks)", true, preset, KktSolver::Mumps},
+          {"MPC (preset: ends in motion, tracks)", true, preset, KktSolver::Ldl},
+          {"MPC, horizons ending at rest", true, atRest, KktSolver::Mumps},
+          {"MPC, horizons ending at rest", true, atRest, KktSolver::Ldl}}) {
       MpcSettings settings;
       settings.horizon = 30;
+      settings.kktSolver = kkt;
       const HeliRow r = heliFollow(mpcOn, settings, 66.0, sets, gusts);
+      if (!mpcOn) pilot = r.meanError;
       const IpoptProfile& p = r.profile;
-      std::printf("| %s | %.0f | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f / %.2f | %.2f | %d | %.3f | %.3f | "
-                  "%.1f / %.1f / %.1f / %.1f |\n",
-                  name, gusts, r.solves, r.meanIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
-                  r.maxError, r.minWall, r.failures, r.rmsTilt, r.rmsCollective, p.total, p.factorization, p.backsolve,
-                  p.functions + p.jacobian + p.hessian);
+      std::printf("| %s | %s | %.0f | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f / %.2f | %.2f | %.2f | %d | %.3f | "
+                  "%.3f | %.1f / %.1f / %.1f / %.1f |\n",
+                  name, mpcOn ? kktSolverName(kkt) : "-", gusts, r.solves, r.meanIterations, r.p50, r.p99, r.maxMs,
+                  r.missed, r.stale, r.meanError, r.maxError, r.meanError / pilot, r.minWall, r.failures, r.rmsTilt,
+                  r.rmsCollective, p.total, p.factorization, p.backsolve, p.functions + p.jacobian + p.hessian);
     }
+  }
 }
 
-// `bench_mpc levers [horizon=30] [iterations=30] [shift=all] [restart=1] [period=0.1] [seconds=66] [gusts=0] [set:key=value]
+// `bench_mpc levers [horizon=30] [iterations=30] [shift=all] [restart=1] [period=0.1] [seconds=66] [gusts=0] [kkt=ldl|mumps] [set:key=value]
 // [ipopt_option=value ...]`: one MPC row of heli_follow with those settings (shift=all: the warm start moves the
 // inequality rows' multipliers too, MpcSettings::shiftInequalityMultipliers) (set: a plan or scene key of the
 // controller's problem, e.g. set:dt=0.15 with horizon=20), Ipopt's CPU split summed over the re-plans, and the
@@ -250,6 +260,7 @@ void heliLevers(int argc, char** argv) {
     else if (key == "period") settings.period = std::stod(value);
     else if (key == "seconds") seconds = std::stod(value);
     else if (key == "gusts") gusts = std::stod(value);
+    else if (key == "kkt" && !parseKktSolver(value, settings.kktSolver)) return void(std::printf("kkt=%s: ldl or mumps\n", value.c_str()));
     else if (key.rfind("set:", 0) == 0) sets.push_back(a.substr(4));
     else settings.ipoptOptions.emplace_back(key, value);
   }
@@ -280,18 +291,19 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::printf(
-      "| goal | start | solves | iterations mean | max | CPU ms p50 | p99 | max | periods missed | stale | "
-      "mean tracking error (m) | final (m) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "| goal | start | KKT solver | solves | iterations mean | max | CPU ms p50 | p99 | max | periods missed | stale | "
+      "mean tracking error (m) | final (m) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const bool circling : {false, true})
     for (const auto& [name, warm, restart] : {std::tuple<const char*, bool, double>{"warm, cold restart every 1 s", true, 1.0},
                                                {"warm only", true, 0.0},
-                                               {"cold", false, 0.0}}) {
-      const Row r = closedLoop(warm, restart, circling ? 60.0 : 8.0, circling);
-      std::printf("| %s | %s | %d | %.2f | %.0f | %.2f | %.2f | %.2f | %d | %d | %.3f | %.3f |\n",
-                  circling ? "circling 0.4 m/s, 60 s" : "fixed (6, 2), 8 s", name, r.solves,
-                  r.meanIterations, r.maxIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
-                  r.finalError);
-    }
+                                               {"cold", false, 0.0}})
+      for (const KktSolver kkt : {KktSolver::Mumps, KktSolver::Ldl}) {
+        const Row r = closedLoop(warm, restart, circling ? 60.0 : 8.0, circling, kkt);
+        std::printf("| %s | %s | %s | %d | %.2f | %.0f | %.2f | %.2f | %.2f | %d | %d | %.3f | %.3f |\n",
+                    circling ? "circling 0.4 m/s, 60 s" : "fixed (6, 2), 8 s", name, kktSolverName(kkt), r.solves,
+                    r.meanIterations, r.maxIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
+                    r.finalError);
+      }
   if (argc > 1 && std::string(argv[1]) == "car") return 0;  // the car tables only
   heliTable();
   return 0;

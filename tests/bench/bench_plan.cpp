@@ -7,7 +7,7 @@
 // the optimal one; then heli_canyon at its default mass and +-20 % with Ipopt's timing statistics split (evaluations,
 // MUMPS factorisations, back-solves, symbolic analysis, the rest). `bench_plan heli [option=value ...]`: that table
 // only, with Ipopt/MUMPS options by name against a reference solve with the options as shipped (same plan or not:
-// the largest |x - x_ref|). Prints Markdown tables (a benchmark, not a test: no assertions on time).
+// the largest |x - x_ref|). Every solve runs with MUMPS and with the LDL^T bridge (plan/ma27_bridge.h). Prints Markdown tables (a benchmark, not a test: no assertions on time).
 #include <algorithm>
 #include <ctime>
 #include <memory>
@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "plan/ipopt_solver.h"
+#include "plan/plan_session.h"
 #include "plan/plan_problem.h"
 #include "tests/csv_table.h"
 #include "ui/headless_runner.h"
-#include "ui/plan_command.h"
 
 using namespace varsim;
 
@@ -56,41 +56,50 @@ double replayError(const std::string& planCsv, const std::string& inputs) {
   return worst;
 }
 
+// The preset solved as `varsim plan` solves it (plan/plan_session.h) with each KKT solver; the LDL^T row also shows
+// how far its plan is from MUMPS's (largest |x_ldl - x_mumps| over the plan's variables).
 void row(const std::string& name, const std::string& problem, const std::vector<std::string>& sets) {
-  std::vector<std::string> args = {"plan", problem};
-  for (const std::string& s : sets) args.insert(args.end(), {"--set", s});
-  args.insert(args.end(), {"--csv", "/tmp/bench_plan.csv", "--inputs", "/tmp/bench_plan_inputs.csv"});
   const PlanSetup setup = loadPlanProblem(problem, sets);
-  PlanStats s;
-  const bool solved = planCommand(args, &s) == 0;
-  const double replay = solved ? replayError("/tmp/bench_plan.csv", "/tmp/bench_plan_inputs.csv") : NAN;
-  std::printf("| %s | %ld | %g | %d | %d | %d | %d | %d | %.2f | %.2f | %.6g | %.1e | %.1e | %.1e | %s |\n",
-              name.c_str(), setup.plan.integer("N"), setup.scene.params.real("dt"), s.variables, s.constraints,
-              s.nonzeros, s.hessianNonzeros, s.iterations, s.wallSeconds, s.cpuSeconds, s.cost, s.maxDynResidual,
-              s.maxViolation, replay, s.status.c_str());
-  std::fflush(stdout);
-  if (s.hasBaseline) baselines.emplace_back(name + " N=" + std::to_string(setup.plan.integer("N")), s.baseline);
+  Eigen::VectorXd mumpsX;
+  for (const KktSolver kkt : {KktSolver::Mumps, KktSolver::Ldl}) {
+    PlanSession session(setup);
+    session.setKktSolver(kkt);
+    const IpoptResult& r = session.solve();
+    const PlanStats s = session.stats();
+    if (r.solved) session.write("/tmp/bench_plan.csv", "/tmp/bench_plan_inputs.csv");
+    const double replay = r.solved ? replayError("/tmp/bench_plan.csv", "/tmp/bench_plan_inputs.csv") : NAN;
+    if (kkt == KktSolver::Mumps) mumpsX = r.x;
+    const double dx = kkt == KktSolver::Mumps || mumpsX.size() != r.x.size() ? NAN : (r.x - mumpsX).cwiseAbs().maxCoeff();
+    std::printf("| %s | %s | %ld | %g | %d | %d | %d | %d | %d | %.2f | %.2f | %.9g | %.1e | %.1e | %.1e | %.1e | %s |\n",
+                name.c_str(), kktSolverName(kkt), setup.plan.integer("N"), setup.scene.params.real("dt"), s.variables,
+                s.constraints, s.nonzeros, s.hessianNonzeros, s.iterations, s.wallSeconds, s.cpuSeconds, s.cost,
+                s.maxDynResidual, s.maxViolation, replay, dx, s.status.c_str());
+    std::fflush(stdout);
+    if (s.hasBaseline && kkt == KktSolver::Mumps)
+      baselines.emplace_back(name + " N=" + std::to_string(setup.plan.integer("N")), s.baseline);
+  }
 }
 
 using Options = std::vector<std::pair<std::string, std::string>>;
 
 // One Ipopt solve of heli_canyon (the plan problem's own settings: max_iter from the file) with extra options:
 // iterations, CPU time, Ipopt's timing statistics split, cost, and the largest |x - reference x| of the plan.
-void profileRow(const std::string& name, const std::vector<std::string>& sets, const Options& options,
+void profileRow(const std::string& name, const std::vector<std::string>& sets, KktSolver kkt, const Options& options,
                 Eigen::VectorXd& reference) {
   const PlanSetup setup = loadPlanProblem(std::string(VARSIM_ASSET_DIR) + "/problems/heli_canyon.json", sets);
   const std::unique_ptr<PlanInstance> plan = PlanProblemRegistry::find(setup.scene.scene)->build(setup);
   IpoptSettings settings;
   settings.maxIterations = int(setup.plan.integer("max_iter"));
   settings.options = options;
+  settings.kktSolver = kkt;
   const std::clock_t c0 = std::clock();
   const IpoptResult r = solveWithIpopt(plan->nlp(), settings);
   const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
   if (reference.size() == 0 && r.solved) reference = r.x;
   const double dx = reference.size() == r.x.size() ? (r.x - reference).cwiseAbs().maxCoeff() : NAN;
   const IpoptProfile& p = r.profile;
-  std::printf("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.9g | %.1e | %s |\n",
-              name.c_str(), [&] {
+  std::printf("| %s | %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.9g | %.1e | %s |\n",
+              name.c_str(), kktSolverName(kkt), [&] {
                 std::string o;
                 for (const auto& [k, v] : options) o += (o.empty() ? "" : " ") + k + "=" + v;
                 return o.empty() ? std::string("(defaults)") : o;
@@ -99,20 +108,21 @@ void profileRow(const std::string& name, const std::vector<std::string>& sets, c
               p.symbolic, p.rest(), r.objective, dx, r.status.c_str());
 }
 
-// `bench_plan heli [option=value ...]`: heli_canyon at the default mass and +-20 % with Ipopt's time split; the
-// options (Ipopt's, by name) apply to every row.
-void heliProfile(const Options& options) {
-  std::printf("| heli_canyon N = 300 | Ipopt options | iterations | CPU (s) | Ipopt total | f, g, Jacobian | "
+// `bench_plan heli [kkt=ldl|mumps] [option=value ...]`: heli_canyon at the default mass and +-20 % with Ipopt's time
+// split, first with MUMPS and Ipopt's options as shipped (the reference plan), then with the KKT solvers and options
+// given (without any: the LDL^T bridge).
+void heliProfile(const std::vector<KktSolver>& solvers, const Options& options) {
+  std::printf("| heli_canyon N = 300 | KKT solver | Ipopt options | iterations | CPU (s) | Ipopt total | f, g, Jacobian | "
               "Hessian | factorisation | back-solves | symbolic | rest | cost | max dx to the first row | status |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const double mass = loadPlanProblem(std::string(VARSIM_ASSET_DIR) + "/problems/heli_canyon.json").scene.params.real("mass");
   for (const double f : {1.0, 0.8, 1.2}) {
     Eigen::VectorXd reference;
     char m[64];
     std::snprintf(m, sizeof m, "mass=%.17g", f * mass);
     const char* name = f == 1.0 ? "default mass" : f < 1.0 ? "mass -20 %" : "mass +20 %";
-    if (!options.empty()) profileRow(name, {m}, {}, reference);  // the reference plan: Ipopt's options as shipped
-    profileRow(name, {m}, options, reference);
+    profileRow(name, {m}, KktSolver::Mumps, {}, reference);  // the reference plan: MUMPS, Ipopt's options as shipped
+    for (const KktSolver kkt : solvers) profileRow(name, {m}, kkt, options, reference);
   }
 }
 
@@ -121,17 +131,20 @@ void heliProfile(const Options& options) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "heli") {
     Options options;
+    std::vector<KktSolver> solvers;
     for (int i = 2; i < argc; ++i) {
-      const std::string a = argv[i];
-      options.emplace_back(a.substr(0, a.find('=')), a.substr(a.find('=') + 1));
+      const std::string a = argv[i], key = a.substr(0, a.find('=')), value = a.substr(a.find('=') + 1);
+      KktSolver kkt;
+      if (key == "kkt" && parseKktSolver(value, kkt)) solvers.push_back(kkt);
+      else options.emplace_back(key, value);
     }
-    heliProfile(options);
+    heliProfile(solvers.empty() ? std::vector<KktSolver>{KktSolver::Ldl} : solvers, options);
     return 0;
   }
   std::printf(
-      "| preset | N | dt (s) | variables | constraints | Jacobian nonzeros | Hessian nonzeros | iterations | "
-      "wall (s) | CPU (s) | cost | max dyn_residual | max violation | replay error | status |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "| preset | KKT solver | N | dt (s) | variables | constraints | Jacobian nonzeros | Hessian nonzeros | iterations | "
+      "wall (s) | CPU (s) | cost | max dyn_residual | max violation | replay error | max dx to MUMPS's plan | status |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const PlanProblemInfo& p : PlanProblemRegistry::all()) {
     const std::string file = std::string(VARSIM_ASSET_DIR) + "/" + p.preset;
     const std::string name = p.preset.substr(p.preset.rfind('/') + 1, p.preset.rfind('.') - p.preset.rfind('/') - 1);
@@ -153,6 +166,6 @@ int main(int argc, char** argv) {
                 b.finalError, b.finalSpeed, b.minClearance);
   std::printf("\nWhere heli_canyon's time goes (Ipopt's timing statistics, CPU s; `bench_plan heli [option=value ...]` "
               "measures an Ipopt/MUMPS option against the options as shipped):\n\n");
-  heliProfile({});
+  heliProfile({KktSolver::Ldl}, {});
   return 0;
 }

@@ -1,0 +1,38 @@
+// plan/kkt_ldl_solver.h — sparse LDL^T of a symmetric indefinite matrix (Ipopt's KKT systems) in the order of
+// plan/kkt_ordering.h: SuiteSparse LDL's up-looking factorisation with static 1x1 pivots, inertia from the signs of D
+// (Sylvester's law: exact for any congruence). Every piece of state lives in arrays the caller owns, laid out by
+// this file, so a factor can sit inside MA27's A/IW/IKEEP arrays (plan/ma27_bridge.h) and threads share nothing.
+#pragma once
+
+#include <cstddef>
+
+#include "plan/kkt_ordering.h"
+
+namespace varsim::kkt {
+
+// Storage the factorisation needs (ints, doubles), from the ordering's keep; also the factor's flop count (sum over the
+// columns of L of count^2, MA27's OPS).
+struct Storage {
+  std::size_t ints = 0, reals = 0;
+  double flops = 0.0;
+};
+Storage storage(const Pattern& a, const int* keep);
+
+struct Factorisation {
+  bool singular = false;  // a pivot |d_k| <= tolerance * (largest |entry| of row k of the matrix): not factored
+  int rank = 0;           // pivots factored before the first singular one (n when not singular)
+  int negative = 0;       // negative pivots = negative eigenvalues when not singular
+};
+
+// Factorises the matrix whose values, in the pattern's triplet order, are reals[0 .. a.nz) on entry (MA27BD's
+// contract: the values arrive in the factor's own real array). `ints` and `reals` hold storage(a, keep) entries;
+// `scratch` 2n ints, free on return. After a non-singular factorisation `ints`/`reals` hold the factor for solve().
+Factorisation factorise(const Pattern& a, const int* keep, double pivotTolerance, int* ints, double* reals,
+                        int* scratch);
+
+// Solves A x = rhs in place with the factor in ints/reals, refined against A when a pivot was small; `work` holds
+// solveWorkSize(n) doubles.
+inline std::size_t solveWorkSize(int n) { return 2 * std::size_t(n); }
+void solve(const int* ints, const double* reals, double* rhs, double* work);
+
+}  // namespace varsim::kkt

@@ -1,0 +1,75 @@
+// plan/ma27_bridge.cpp — MA27's calling sequence over plan/kkt_ldl_solver.h; see ma27_bridge.h for the INFO,
+// ICNTL and CNTL entries Ipopt 3.11.9 reads, which are the ones set here.
+#include "plan/ma27_bridge.h"
+
+#include <HSLLoader.h>
+
+#include <algorithm>
+#include <climits>
+#include <mutex>
+
+#include "plan/kkt_ldl_solver.h"
+
+namespace varsim {
+namespace ma27 {
+namespace {
+
+constexpr int kInfoSize = 20, kIcntlSize = 30, kCntlSize = 5;
+
+kkt::Pattern pattern(const int* n, const int* nz, const int* irn, const int* icn) { return {*n, *nz, irn, icn}; }
+
+}  // namespace
+
+void id(int* icntl, double* cntl) {
+  std::fill(icntl, icntl + kIcntlSize, 0);
+  std::fill(cntl, cntl + kCntlSize, 0.0);
+  cntl[0] = 0.1;  // MA27's default threshold (unused here, Ipopt overwrites it with ma27_pivtol)
+  cntl[2] = kSingularTolerance;
+}
+
+void ad(int* n, int* nz, const int* irn, const int* icn, int*, int*, int* ikeep, int*, int* nsteps, int*, int*,
+        double*, int* info, double* ops) {
+  std::fill(info, info + kInfoSize, 0);
+  *nsteps = 1;
+  *ops = 0.0;
+  if (*n < 1) return void(info[0] = -1);
+  if (*nz < 0) return void(info[0] = -2);
+  const kkt::Pattern a = pattern(n, nz, irn, icn);
+  if (!kkt::analyse(a, ikeep)) return void(info[0] = -5);
+  const kkt::Storage s = kkt::storage(a, ikeep);
+  if (s.ints > std::size_t(INT_MAX) || s.reals > std::size_t(INT_MAX)) return void(info[0] = -5);
+  info[4] = int(s.reals);
+  info[5] = int(s.ints);
+  *ops = s.flops;
+  int outside = 0;
+  for (int t = 0; t < *nz; ++t) outside += !a.inRange(t);
+  if (outside > 0) info[0] = 1, info[1] = outside;  // MA27's warning: those entries are ignored
+}
+
+void bd(int* n, int* nz, const int* irn, const int* icn, double* a, int* la, int* iw, int* liw, int* ikeep, int*,
+        int* maxfrt, int* iw1, int*, double* cntl, int* info) {
+  std::fill(info, info + kInfoSize, 0);
+  const kkt::Pattern m = pattern(n, nz, irn, icn);
+  // The values are in A: an order that puts a zero-diagonal row first is amended now (IKEEP is Ipopt's, kept).
+  if (!kkt::fitOrdering(m, a, cntl[2], ikeep)) return void(info[0] = -5);
+  const kkt::Storage s = kkt::storage(m, ikeep);
+  if (std::size_t(*liw) < s.ints) return void((info[0] = -3, info[1] = int(s.ints)));
+  if (std::size_t(*la) < s.reals) return void((info[0] = -4, info[1] = int(s.reals)));
+  *maxfrt = int(kkt::solveWorkSize(*n));  // CD's W: the solve's work
+  const kkt::Factorisation f = kkt::factorise(m, ikeep, cntl[2], iw, a, iw1);
+  info[14] = f.negative;
+  if (f.singular) info[0] = 3, info[1] = f.rank;
+}
+
+void cd(int*, double* a, int*, int* iw, int*, double* w, int*, double* rhs, int*, int*, int*, double*) {
+  kkt::solve(iw, a, rhs, w);
+}
+
+}  // namespace ma27
+
+void registerKktLdlAsMa27() {
+  static std::once_flag once;
+  std::call_once(once, [] { LSL_setMA27(ma27::ad, ma27::bd, ma27::cd, ma27::id); });
+}
+
+}  // namespace varsim

@@ -1,0 +1,34 @@
+// plan/ma27_bridge.h — the KKT LDL^T solver (plan/kkt_ldl_solver.h) behind HSL MA27's calling sequence (MA27ID,
+// MA27AD analyse, MA27BD factorise with the inertia, MA27CD solve), registered with Debian's Ipopt 3.11.9 through
+// coin/HSLLoader.h's LSL_setMA27 so that Ipopt's `linear_solver = ma27` runs it. All state lives in the arrays
+// Ipopt owns (IKEEP from analyse to factorise, A/IW from factorise to solve): no globals, safe on any thread.
+#pragma once
+
+namespace varsim {
+
+// Registers the bridge as Ipopt's MA27 (once per process; later calls do nothing). Ipopt then uses it for every
+// solve with `linear_solver = ma27`; MUMPS stays the default linear solver.
+void registerKktLdlAsMa27();
+
+// MA27's routines as the bridge implements them (Fortran calling convention: every argument by pointer, indices
+// 1-based). The subset of MA27's INFO/ICNTL/CNTL that Ipopt 3.11.9 (IpMa27TSolverInterface.cpp) reads or writes:
+//   AD: INFO(1) 0, or -1 (N < 1), -2 (NZ < 0), -5 (the analysis failed), 1 (entries outside 1..N ignored);
+//       INFO(5) / INFO(6) the reals / ints BD needs in A / IW; IKEEP 3N ints for BD; NSTEPS 1; OPS the flops.
+//   BD: CNTL(3) singularity tolerance (a pivot |d| <= CNTL(3) * its row's largest |entry|); INFO(1) 0, -3 (LIW too
+//       small, INFO(2) the LIW needed), -4 (LA too small, INFO(2) the LA needed) or 3 (singular, INFO(2) the rank);
+//       INFO(15) the number of negative pivots (negative eigenvalues); MAXFRT 2N (CD's work array W); INFO(12),
+//       INFO(13) (compressions) 0. CNTL(1) (MA27's threshold pivoting) is not used: the pivots are static.
+//   CD: solves A x = RHS in place with W (MAXFRT reals) as work.
+namespace ma27 {
+void id(int* icntl, double* cntl);
+void ad(int* n, int* nz, const int* irn, const int* icn, int* iw, int* liw, int* ikeep, int* iw1, int* nsteps,
+        int* iflag, int* icntl, double* cntl, int* info, double* ops);
+void bd(int* n, int* nz, const int* irn, const int* icn, double* a, int* la, int* iw, int* liw, int* ikeep,
+        int* nsteps, int* maxfrt, int* iw1, int* icntl, double* cntl, int* info);
+void cd(int* n, double* a, int* la, int* iw, int* liw, double* w, int* maxfrt, double* rhs, int* iw1, int* nsteps,
+        int* icntl, double* cntl);
+// Default CNTL(3): a pivot 1e-14 of its row's largest entry or smaller is a zero pivot.
+constexpr double kSingularTolerance = 1e-14;
+}  // namespace ma27
+
+}  // namespace varsim

@@ -1,0 +1,175 @@
+// tests/test_kkt_ldl.cpp — the KKT LDL^T solver through MA27's calling sequence as Ipopt 3.11.9 drives it
+// (plan/ma27_bridge.h): random sparse symmetric indefinite KKT matrices given as triplets from both triangles with
+// duplicates, solved to a relative residual <= 1e-12 against Eigen's dense LDLT, the inertia (INFO(15)) against
+// Eigen's eigenvalues, a singular matrix reported as INFO(1) = 3, too small A / IW arrays as -4 / -3 with the sizes
+// needed, and a small car plan solved by Ipopt with the LDL^T solver and with MUMPS to the same plan.
+#include <doctest/doctest.h>
+
+#include <Eigen/Dense>
+#include <random>
+#include <vector>
+
+#include "plan/ipopt_solver.h"
+#include "plan/ma27_bridge.h"
+#include "plan/plan_session.h"
+#include "tests/plan_harness.h"
+
+using namespace varsim;
+
+namespace {
+
+struct Triplets {
+  int n = 0;
+  std::vector<int> rows, cols;  // 1-based
+  std::vector<double> values;
+  void add(int i, int j, double v) { rows.push_back(i + 1), cols.push_back(j + 1), values.push_back(v); }
+};
+
+// [H J^T; J -delta I] with H (n x n) sparse symmetric (diagonal of either sign when `indefinite`), J (m x n) sparse
+// with a 1 on its "diagonal" (full rank); entries come from a random triangle, some split into two duplicates.
+Triplets randomKkt(int n, int m, bool indefinite, double delta, std::mt19937& rng, Eigen::MatrixXd& dense) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0), p(0.0, 1.0);
+  const int dim = n + m;
+  dense = Eigen::MatrixXd::Zero(dim, dim);
+  for (int i = 0; i < n; ++i) dense(i, i) = indefinite ? 3.0 * u(rng) : 4.0 + p(rng);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (p(rng) < 0.1) dense(i, j) = dense(j, i) = u(rng);
+  for (int r = 0; r < m; ++r) {
+    dense(n + r, r % n) = dense(r % n, n + r) = 1.0 + p(rng);
+    for (int j = 0; j < n; ++j)
+      if (j != r % n && p(rng) < 0.15) dense(n + r, j) = dense(j, n + r) = u(rng);
+    dense(n + r, n + r) = -delta;
+  }
+  Triplets t;
+  t.n = dim;
+  for (int j = 0; j < dim; ++j)
+    for (int i = j; i < dim; ++i) {
+      if (dense(i, j) == 0.0 && i != j) continue;
+      const bool upper = p(rng) < 0.5;
+      const int a = upper ? j : i, b = upper ? i : j;
+      if (p(rng) < 0.2) t.add(a, b, 0.25 * dense(i, j)), t.add(b, a, 0.75 * dense(i, j));  // duplicates sum
+      else t.add(a, b, dense(i, j));
+    }
+  return t;
+}
+
+// Ipopt's use of the routines (IpMa27TSolverInterface.cpp): analyse, allocate what INFO(5)/INFO(6) ask for, copy
+// the values into A, factorise (growing A/IW on -3/-4), solve.
+struct Ma27Run {
+  int icntl[30], info[20], nsteps = 0, maxfrt = 0, la = 0, liw = 0;
+  double cntl[5], ops = 0.0;
+  std::vector<int> iw, ikeep;
+  std::vector<double> a;
+
+  explicit Ma27Run(Triplets& t) {
+    ma27::id(icntl, cntl);
+    int n = t.n, nz = int(t.values.size()), iflag = 0;
+    liw = 2 * (2 * nz + 3 * n + 1);
+    iw.assign(size_t(liw), 0);
+    ikeep.assign(size_t(3 * n), 0);
+    std::vector<int> iw1(size_t(2 * n));
+    ma27::ad(&n, &nz, t.rows.data(), t.cols.data(), iw.data(), &liw, ikeep.data(), iw1.data(), &nsteps, &iflag, icntl,
+             cntl, info, &ops);
+    REQUIRE(info[0] == 0);
+    la = std::max(nz, info[4]);
+    liw = info[5];
+    a.assign(size_t(la), 0.0);
+    iw.assign(size_t(liw), 0);
+  }
+  void factorise(Triplets& t) {
+    int n = t.n, nz = int(t.values.size());
+    std::copy(t.values.begin(), t.values.end(), a.begin());
+    std::vector<int> iw1(size_t(2 * n));
+    ma27::bd(&n, &nz, t.rows.data(), t.cols.data(), a.data(), &la, iw.data(), &liw, ikeep.data(), &nsteps, &maxfrt,
+             iw1.data(), icntl, cntl, info);
+  }
+  // Ipopt's reaction to -3 / -4 (an order amended for zero diagonals may need more room): grow, factorise again.
+  void factoriseGrowing(Triplets& t) {
+    factorise(t);
+    for (int tries = 0; tries < 2 && (info[0] == -3 || info[0] == -4); ++tries) {
+      if (info[0] == -3) liw = 2 * info[1], la = 2 * la;
+      else liw = 2 * liw, la = 2 * info[1];
+      a.assign(size_t(la), 0.0), iw.assign(size_t(liw), 0);
+      factorise(t);
+    }
+  }
+  Eigen::VectorXd solve(int n, Eigen::VectorXd rhs) {
+    std::vector<double> w(static_cast<size_t>(maxfrt));
+    std::vector<int> iw1(static_cast<size_t>(nsteps));
+    ma27::cd(&n, a.data(), &la, iw.data(), &liw, w.data(), &maxfrt, rhs.data(), iw1.data(), &nsteps, icntl, cntl);
+    return rhs;
+  }
+};
+
+int negativeEigenvalues(const Eigen::MatrixXd& m) {
+  const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(m).eigenvalues();
+  return int((ev.array() < 0.0).count());
+}
+
+}  // namespace
+
+TEST_CASE("KktLdlSolvesRandomIndefiniteKktSystemsAndCountsTheirNegativeEigenvalues") {
+  std::mt19937 rng(31);
+  int cases = 0;
+  for (const bool indefinite : {false, true})
+    for (const double delta : {0.0, 1e-8, 1e-2})
+      for (const auto& [n, m] : {std::pair{12, 5}, std::pair{40, 18}, std::pair{60, 35}}) {
+        Eigen::MatrixXd dense;
+        Triplets t = randomKkt(n, m, indefinite, delta, rng, dense);
+        Ma27Run run(t);
+        run.factoriseGrowing(t);
+        INFO("n " << n << " m " << m << " indefinite " << indefinite << " delta " << delta);
+        // Without regularisation (delta = 0) a static pivot can still vanish (two constraint rows through one
+        // variable eliminated before their others): reported singular, and Ipopt then regularises (delta_c > 0).
+        if (delta == 0.0 && run.info[0] == 3) continue;
+        REQUIRE(run.info[0] == 0);
+        ++cases;
+        CHECK(run.info[14] == negativeEigenvalues(dense));
+        const Eigen::VectorXd b = Eigen::VectorXd::NullaryExpr(n + m, [&] { return std::normal_distribution<>()(rng); });
+        const Eigen::VectorXd x = run.solve(n + m, b), xRef = dense.ldlt().solve(b);
+        // delta = 1e-8 eliminated before its row's variables loses ~8 digits, which solve()'s refinement recovers
+        CHECK((dense * x - b).norm() <= 1e-12 * (dense.norm() * x.norm() + b.norm()));
+        CHECK((x - xRef).norm() <= 1e-8 * xRef.norm());
+      }
+  CHECK(cases >= 16);  // of 18
+}
+
+TEST_CASE("KktLdlReportsASingularMatrixAndArraysTooSmall") {
+  Triplets t;  // [1 1 0; 1 1 0; 0 0 -2]: rank 2, the second pivot is exactly zero
+  t.n = 3;
+  t.add(0, 0, 1.0), t.add(1, 0, 1.0), t.add(1, 1, 1.0), t.add(2, 2, -2.0);
+  Ma27Run run(t);
+  run.factorise(t);
+  CHECK(run.info[0] == 3);
+  CHECK(run.info[1] == 1);  // one pivot factored before the zero one (AMD orders the 2x2 block first here)
+  t.values[2] = 2.0;        // [1 1; 1 2] now: positive definite block, one negative eigenvalue from -2
+  run.factorise(t);
+  CHECK(run.info[0] == 0);
+  CHECK(run.info[14] == 1);
+  const Eigen::VectorXd x = run.solve(3, Eigen::Vector3d(1.0, 2.0, 4.0));
+  CHECK(std::abs(x(0) - 0.0) < 1e-15);
+  CHECK(std::abs(x(1) - 1.0) < 1e-15);
+  CHECK(std::abs(x(2) + 2.0) < 1e-15);
+  const int la = run.la, liw = run.liw;
+  run.la = la - 1;
+  run.factorise(t);
+  CHECK(run.info[0] == -4);
+  CHECK(run.info[1] == la);
+  run.la = la, run.liw = liw - 1;
+  run.factorise(t);
+  CHECK(run.info[0] == -3);
+  CHECK(run.info[1] == liw);
+}
+
+TEST_CASE("KktLdlAndMumpsSolveTheSameCarPlan") {
+  const PlanSetup setup = loadPlanProblem(test::problemFile("car_park"), {"N=40", "dt=0.25"});
+  PlanSession mumps(setup), ldl(setup);
+  mumps.setKktSolver(KktSolver::Mumps);
+  ldl.setKktSolver(KktSolver::Ldl);
+  const IpoptResult &a = mumps.solve(), &b = ldl.solve();
+  REQUIRE(a.solved);
+  REQUIRE(b.solved);
+  CHECK((a.x - b.x).cwiseAbs().maxCoeff() <= 1e-7);
+  CHECK(std::abs(a.objective - b.objective) <= 1e-9 * std::abs(a.objective));
+}
