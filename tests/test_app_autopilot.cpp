@@ -1,15 +1,19 @@
 // The app's Autopilot (MPC) (ui/core/autopilot.h) through the driver's input path, as the app flies it: the
 // autopilot's input source sits where the devices' does (ui/core/autopilot_input.h), its re-plans run on its worker
 // thread (waited for: synchronous, as in the app's smoke test), and its controls reach the car as the plan's events.
-// The closed loop is the one `varsim mpc` runs: the same controller on the same scene gives the same trajectory.
+// The closed loop is the one `varsim mpc` runs: the same controller on the same scene gives the same trajectory. The
+// boat flies boat_follow (boat_hold's transcription, thrust costlier), re-planned every 0.2 s, its held thrusts set by
+// the plan's events.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <chrono>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "engine/sim/errors.h"
@@ -31,27 +35,68 @@ double columnOf(const SimDriver& d, const char* name) {
   return NAN;
 }
 
+// `varsim mpc`'s loop (ui/mpc_command.cpp) with `settings` on `problem`'s controller, its goal at `goal`, on a scene at
+// `flight`: the number of steps whose x differs from `xs` (the autopilot's, step by step); `last` = the final x, y.
+int differingFromVarsimMpc(const char* problem, const ParamSet& flight, const MpcSettings& settings,
+                           const std::vector<std::pair<std::string, double>>& goal, const std::vector<double>& xs,
+                           std::array<double, 2>& last) {
+  PlanSetup setup = loadPlanProblem(assetPath(problem));
+  setup.scene = {setup.scene.scene, flight};
+  MpcController mpc(setup, settings);
+  mpc.setGoal(goal);
+  ParamSet edited = flight;
+  auto scene = SceneRegistry::create(setup.scene.scene, flight);
+  const std::vector<std::string> cols = scene->columns();
+  const size_t cx = size_t(std::find(cols.begin(), cols.end(), "x") - cols.begin());
+  std::vector<double> row;
+  int differing = 0;
+  for (size_t k = 0; k < xs.size(); ++k) {
+    scene->step(scene->dt(), mpc.beforeStep(*scene, edited, long(k)));
+    scene->diagnostics(row);
+    differing += row[cx] != xs[k];
+  }
+  last = {row[cx], row[cx + 1]};  // x, y
+  return differing;
+}
+
+// The app's path: the scene at `params`, rebuilt at the autopilot's step and world where it is, the autopilot's input
+// source where the devices' sits.
+struct PilotedDriver {
+  SimDriver driver;
+  LiveInput live;
+  Autopilot pilot;
+  AutopilotInput input{driver, pilot, live};
+  ParamSet flight;
+  PilotedDriver(const std::string& scene, const ParamSet& params) {
+    driver.load(scene, params);
+    flight = Autopilot::flightParams(scene, driver.scene(), driver.params());
+    driver.load(scene, flight);
+    live.configure(driver.controls(), {});
+    driver.setLiveInput(&input);
+  }
+  // Steps the driver `steps` times (each re-plan waited for when engaged synchronously); x after each step.
+  std::vector<double> fly(int steps) {
+    std::vector<double> xs;
+    for (int k = 0; k < steps; ++k) {
+      REQUIRE(driver.stepOnce());
+      xs.push_back(columnOf(driver, "x"));
+    }
+    return xs;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("AutopilotFliesTheCarToItsGoalThroughTheDriversInputAsVarsimMpcDoes") {
-  SimDriver driver;
-  driver.load("car", SceneRegistry::defaults("car"));
   // The car runs at 1/60 s; the autopilot flies it at its controller's step (car_follow: 0.05 s), from where it is.
-  const ParamSet flight = Autopilot::flightParams("car", driver.scene(), driver.params());
+  PilotedDriver app("car", SceneRegistry::defaults("car"));
+  SimDriver& driver = app.driver;
+  Autopilot& pilot = app.pilot;
+  const ParamSet& flight = app.flight;
   CHECK(flight.real("dt") == 0.05);
-  driver.load("car", flight);
-  LiveInput live;
-  live.configure(driver.controls(), {});
-  Autopilot pilot;
-  AutopilotInput input(driver, pilot, live);
-  driver.setLiveInput(&input);
   pilot.engage("car", driver.scene(), 6.0, 0.0, true);
   const int steps = 100;  // 5 s
-  std::vector<double> xs;
-  for (int k = 0; k < steps; ++k) {
-    REQUIRE(driver.stepOnce());
-    xs.push_back(columnOf(driver, "x"));
-  }
+  const std::vector<double> xs = app.fly(steps);
   const double x = columnOf(driver, "x"), y = columnOf(driver, "y");
   const AutopilotView v = pilot.view();
   std::printf("autopilot car -> (6, 0) in 5 s: at (%.4f, %.4f), %.3f m away, impacts %g, %d re-plans (%d stale), "
@@ -67,28 +112,14 @@ TEST_CASE("AutopilotFliesTheCarToItsGoalThroughTheDriversInputAsVarsimMpcDoes") 
   CHECK(std::find(keys.begin(), keys.end(), "torque") != keys.end());
   CHECK(driver.params().real("torque") == flight.real("torque"));
 
-  // `varsim mpc`'s loop (ui/mpc_command.cpp) with the same controller settings on the same scene: bit-identical.
-  PlanSetup setup = loadPlanProblem(assetPath("problems/car_follow.json"));
-  setup.scene = {"car", flight};
+  // `varsim mpc`'s loop with the same controller settings on the same scene: bit-identical.
   MpcSettings settings;
   settings.horizon = 60;
-  MpcController mpc(setup, settings);
-  mpc.setGoal({{"target_x", 6.0}, {"target_y", 0.0}});
-  ParamSet edited = flight;
-  auto scene = SceneRegistry::create("car", flight);
-  std::vector<double> row;
-  int differing = 0;
-  for (long k = 0; k < steps; ++k) {
-    scene->step(scene->dt(), mpc.beforeStep(*scene, edited, k));
-    scene->diagnostics(row);
-    differing += row[1] != xs[size_t(k)];  // x, step by step
-  }
-  CHECK(differing == 0);
-  scene->diagnostics(row);
-  const std::vector<std::string> cols = scene->columns();
-  const auto at = [&](const char* name) { return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())]; };
-  CHECK(at("x") == x);
-  CHECK(at("y") == y);
+  std::array<double, 2> last{};
+  CHECK(differingFromVarsimMpc("problems/car_follow.json", flight, settings, {{"target_x", 6.0}, {"target_y", 0.0}}, xs,
+                               last) == 0);
+  CHECK(last[0] == x);
+  CHECK(last[1] == y);
 }
 
 TEST_CASE("AutopilotFliesTheCarAsynchronouslyTheSameWayEveryTime") {
@@ -97,14 +128,9 @@ TEST_CASE("AutopilotFliesTheCarAsynchronouslyTheSameWayEveryTime") {
   // solve takes, the trajectory by step is the same: two runs agree bit for bit.
   std::vector<double> finals;
   for (int run = 0; run < 2; ++run) {
-    SimDriver driver;
-    driver.load("car", SceneRegistry::defaults("car"));
-    driver.load("car", Autopilot::flightParams("car", driver.scene(), driver.params()));
-    LiveInput live;
-    live.configure(driver.controls(), {});
-    Autopilot pilot;
-    AutopilotInput input(driver, pilot, live);
-    driver.setLiveInput(&input);
+    PilotedDriver app("car", SceneRegistry::defaults("car"));
+    SimDriver& driver = app.driver;
+    Autopilot& pilot = app.pilot;
     pilot.engage("car", driver.scene(), 6.0, 0.0, false);
     long frames = 0, idle = 0;
     while (driver.step() < 100 && frames < 2000000) {
@@ -129,12 +155,57 @@ TEST_CASE("AutopilotFliesTheCarAsynchronouslyTheSameWayEveryTime") {
   CHECK(finals[1] == finals[3]);
 }
 
+TEST_CASE("AutopilotFliesTheBoatToItsDockAsVarsimMpcDoes") {
+  // The app's boat (1/60 s, waves) bow into the default wind (6, 3, 0) m/s; the autopilot rebuilds it at boat_follow's
+  // step and calm water where it is, and goes to a dock 3 m upwind (the goal M puts ahead of it).
+  ParamSet params = SceneRegistry::defaults("boat");
+  params.setFromString("start_attitude", "0,0,-2.677945044588987", "test");
+  PilotedDriver app("boat", params);
+  SimDriver& driver = app.driver;
+  Autopilot& pilot = app.pilot;
+  const ParamSet& flight = app.flight;
+  CHECK(flight.real("dt") == 0.1);
+  CHECK(flight.real("wave_amplitude") == 0.0);
+  const double ahead = Autopilot::goalAhead("boat"), heading = -2.677945044588987;
+  const double gx = ahead * std::cos(heading), gy = ahead * std::sin(heading);
+  pilot.engage("boat", driver.scene(), gx, gy, true);
+  const int steps = 20;  // 2 s: 10 re-plans
+  const std::vector<double> xs = app.fly(steps);
+  const double x = columnOf(driver, "x"), y = columnOf(driver, "y");
+  const AutopilotView v = pilot.view();
+  std::printf("autopilot boat -> (%.3f, %.3f) in 2 s: at (%.4f, %.4f), %.3f m away, thrust %.1f / %.1f N, %d re-plans "
+              "(%d stale), predicted path %zu points\n",
+              gx, gy, x, y, std::hypot(x - gx, y - gy), columnOf(driver, "u_left"), columnOf(driver, "u_right"),
+              v.solves, v.stale, v.predicted.size());
+  CHECK(std::hypot(x - gx, y - gy) < ahead - 0.5);  // on its way: measured 2.36 m left (0.02 m after 10 s)
+  CHECK(columnOf(driver, "u_left") > 100.0);         // measured 161 N: still pushing
+  CHECK(v.stale == 0);
+  CHECK(v.solves == steps / 2);  // one re-plan per 0.2 s period
+  CHECK(v.predicted.size() >= 2);
+  // The plans set the held thrusts on the scene, not on the user's parameters (restored on hand-back).
+  const std::vector<std::string> keys = pilot.disengage();
+  CHECK(std::find(keys.begin(), keys.end(), "thrust_left") != keys.end());
+  CHECK(driver.params().real("thrust_left") == flight.real("thrust_left"));
+
+  // `varsim mpc`'s loop with boat_follow (its dock heading, bow into that wind) on the same boat: bit-identical.
+  MpcSettings settings;
+  settings.horizon = 30;
+  settings.period = 0.2;
+  std::array<double, 2> last{};
+  CHECK(differingFromVarsimMpc("problems/boat_follow.json", flight, settings, {{"dock_x", gx}, {"dock_y", gy}}, xs,
+                               last) == 0);
+  CHECK(last[0] == x);
+  CHECK(last[1] == y);
+}
+
 TEST_CASE("AutopilotRefusesASceneWithoutAProblem") {
   SimDriver driver;
   driver.load("pendulum", SceneRegistry::defaults("pendulum"));
   CHECK_FALSE(Autopilot::available("pendulum"));
   CHECK(Autopilot::available("car"));
   CHECK(Autopilot::available("helicopter"));
+  CHECK(Autopilot::available("boat"));
+  CHECK_FALSE(Autopilot::available("snakeboard"));
   Autopilot pilot;
   CHECK_THROWS_AS(pilot.engage("pendulum", driver.scene(), 0.0, 0.0, true), BadInput);
   CHECK_FALSE(pilot.active());

@@ -1,6 +1,7 @@
 // ui/app/autopilot_ui.cpp — the Autopilot (MPC) in the app (ui/core/autopilot.h): M or Simulation > Autopilot
-// engages it on the car or the helicopter with a goal 8 m ahead; Ctrl + drag on the ground puts the goal there, T/G
-// move it along world x, F/H along y (4 m/s while held); the goal and the predicted path are drawn in the 3-D view and the HUD tells the last re-plan;
+// engages it on the car, the helicopter or the boat with a goal ahead (8 m, the boat 3 m); Ctrl + drag on the ground
+// (the water) puts the goal there, T/G move it along world x, F/H along y (4 m/s while held); the goal and the
+// predicted path are drawn in the 3-D view and the HUD tells the last re-plan;
 // touching a control (key, button, stick beyond its dead-zone) hands the vehicle back, as from the Plan panel's Play.
 #include "ui/app/autopilot_ui.h"
 
@@ -18,7 +19,6 @@ namespace varsim {
 
 namespace {
 
-constexpr double kGoalAhead = 8.0;   // m ahead of the vehicle where the goal starts
 constexpr double kGoalSpeed = 4.0;   // m/s the goal keys move it
 
 double column(const AppState& app, const char* name, double otherwise) {
@@ -56,7 +56,7 @@ void restoreUserValues(AppState& app, const std::vector<std::string>& keys) {
 bool engageAutopilot(AppState& app, double goalX, double goalY, bool synchronous) {
   SimDriver& d = app.driver;
   if (!d.loaded() || !Autopilot::available(d.sceneName())) {
-    app.notify("Autopilot (MPC): the car and the helicopter have one; this scene has none");
+    app.notify("Autopilot (MPC): the car, the helicopter and the boat have one; this scene has none");
     return false;
   }
   try {
@@ -90,7 +90,8 @@ void toggleAutopilot(AppState& app) {
     return;
   }
   const double x = column(app, "x", 0.0), y = column(app, "y", 0.0), th = heading(app);
-  engageAutopilot(app, x + kGoalAhead * std::cos(th), y + kGoalAhead * std::sin(th), false);
+  const double ahead = Autopilot::available(app.driver.sceneName()) ? Autopilot::goalAhead(app.driver.sceneName()) : 0.0;
+  engageAutopilot(app, x + ahead * std::cos(th), y + ahead * std::sin(th), false);
 }
 
 void autopilotKeyPressed(AppState& app, int key) {
@@ -138,26 +139,34 @@ void addAutopilotDrawing(AppState& app) {
   if (!app.autopilot.active()) return;
   const AutopilotView v = app.autopilot.view();
   const float ground = app.drawList.camera.groundHeight;
-  // The goal: a magenta post with a ball on top (at the helicopter's goal height, a ball there).
+  // The goal: a magenta post with a ball on top (at the helicopter's goal height, a ball there) standing on a disc. The
+  // post and the disc are opaque (a translucent magenta all but vanishes on the boat's blue water); the ball is a ghost
+  // (it does not hide a vehicle that reaches it).
   const float top = v.goalHasHeight ? float(v.goal[2]) : ground + 1.5f;
   ShapeItem post;
   post.kind = ShapeKind::Capsule;
   post.transform = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, float(v.goal[0]), float(v.goal[1]), 0.5f * (ground + top), 1};
   post.size = {0.05f, 0.05f, std::max(0.1f, top - ground)};
   post.color = {0.95f, 0.2f, 0.85f, 1.0f};
-  post.ghost = true;
   app.drawList.shapes.push_back(post);
+  ShapeItem disc = post;
+  disc.kind = ShapeKind::Disc;
+  disc.transform[14] = ground + 0.03f;
+  disc.size = {0.4f, 0, 0};
+  app.drawList.shapes.push_back(disc);
   ShapeItem ball = post;
   ball.kind = ShapeKind::Sphere;
   ball.transform[14] = top;
   ball.size = {0.25f, 0, 0};
+  ball.ghost = true;
   app.drawList.shapes.push_back(ball);
-  // From the current step on: a re-plan that took longer than a step measured an older state.
+  // From the current step on: a re-plan that took longer than a step measured an older state. The helicopter's path
+  // at its height; a car's or a boat's on the ground or the water (the boat's centre of mass is below the surface).
   const size_t from = size_t(std::clamp(app.driver.step() - v.predictedFrom, 0L, long(v.predicted.size())));
   if (v.predicted.size() >= from + 2) {
     LineStrip s;
     for (size_t i = from; i < v.predicted.size(); ++i)
-      s.points.push_back({v.predicted[i][0], v.predicted[i][1], v.predicted[i][2] + 0.05f});
+      s.points.push_back({v.predicted[i][0], v.predicted[i][1], (v.goalHasHeight ? v.predicted[i][2] : ground) + 0.05f});
     s.color = {0.95f, 0.3f, 0.9f, 0.9f};
     s.width = 3.0f;
     app.drawList.lines.push_back(std::move(s));

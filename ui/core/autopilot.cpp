@@ -16,16 +16,22 @@ namespace varsim {
 
 namespace {
 
-// The MPC preset each vehicle flies with (its plan keys: weights, margins, terminal penalty) and the horizon. The
-// boat's and the snakeboard's problems take seconds per solve (the boat's finite-difference Hessian, the
-// snakeboard's 160-node gait), too slow to re-plan 10 times a second, so they have no autopilot.
+// The MPC preset each vehicle flies with (its plan keys: weights, margins, terminal penalty), the horizon, the period
+// and how far ahead of the vehicle the goal starts. The boat re-plans boat_hold's transcription every 0.2 s (its plan
+// holds the first segment's thrust at the held one, so a period of one step would never change the thrust, and
+// `varsim mpc` refuses it) with thrust 200 times as costly (boat_follow): the boat cannot brake (stern thrusters only
+// push, the wind is its brake), and with boat_hold's weight a goal moved 3 m ahead is overshot by 1.3 m, with
+// boat_follow's by 0.02 m (docs/mpc.md). The snakeboard's 160-node gait takes seconds per solve: no autopilot.
 struct AutopilotPreset {
   const char* scene;
   const char* file;
   double horizonSeconds;
+  double period;     // s between re-plans
+  double goalAhead;  // m ahead of the vehicle where M puts the goal
 };
-constexpr AutopilotPreset kPresets[] = {{"car", "problems/car_follow.json", 3.0},
-                                        {"helicopter", "problems/heli_follow.json", 3.0}};
+constexpr AutopilotPreset kPresets[] = {{"car", "problems/car_follow.json", 3.0, 0.1, 8.0},
+                                        {"helicopter", "problems/heli_follow.json", 3.0, 0.1, 8.0},
+                                        {"boat", "problems/boat_follow.json", 3.0, 0.2, 3.0}};
 
 const AutopilotPreset* presetFor(const std::string& scene) {
   for (const AutopilotPreset& p : kPresets)
@@ -35,7 +41,7 @@ const AutopilotPreset* presetFor(const std::string& scene) {
 
 const AutopilotPreset& requirePreset(const std::string& scene) {
   const AutopilotPreset* p = presetFor(scene);
-  if (!p) throw BadInput("Autopilot: scene '" + scene + "' has none (the car and the helicopter have one)");
+  if (!p) throw BadInput("Autopilot: scene '" + scene + "' has none (the car, the helicopter and the boat have one)");
   return *p;
 }
 
@@ -49,6 +55,8 @@ int columnOf(const std::vector<std::string>& columns, const char* name) {
 Autopilot::~Autopilot() { stopWorker(); }
 
 bool Autopilot::available(const std::string& scene) { return presetFor(scene) != nullptr; }
+
+double Autopilot::goalAhead(const std::string& scene) { return requirePreset(scene).goalAhead; }
 
 ParamSet Autopilot::flightParams(const std::string& scene, const Scene& running, const ParamSet& params) {
   const PlanSetup preset = loadPlanProblem(assetPath(requirePreset(scene).file));
@@ -66,6 +74,18 @@ void Autopilot::engage(const std::string& scene, const Scene& running, double go
   setup.source = "Autopilot";
   MpcSettings settings;
   settings.horizon = std::clamp(int(std::lround(preset.horizonSeconds / running.dt())), 10, 200);
+  settings.period = preset.period;
+  // The boat holds station bow into the wind it runs in (the presets' dock heading for the scene's default wind):
+  // its thrusters only push and it turns at about 0.12 rad/s on one thruster, so a dock it would have to face away
+  // from the wind at is one it drifts off.
+  if (setup.plan.spec("dock_heading") && running.params().spec("wind")) {
+    const Eigen::Vector3d wind = running.params().vec3("wind");
+    const std::vector<double>& attitude = running.params().vector("start_attitude");
+    if (std::hypot(wind.x(), wind.y()) > 0.0 && attitude.size() == 3) {
+      const double into = std::atan2(-wind.y(), -wind.x()), twoPi = 6.283185307179586;  // turn < half a circle
+      setup.plan.setReal("dock_heading", into + twoPi * std::round((attitude[2] - into) / twoPi));
+    }
+  }
   controller_ = std::make_unique<MpcController>(setup, settings);
   goalKeys_ = controller_->goalKeys();
   if (goalKeys_.size() < 2) throw BadInput("Autopilot: the " + scene + "'s problem has no goal position to move");
