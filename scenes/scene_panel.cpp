@@ -36,10 +36,16 @@ PanelWidget PanelWidget::number(std::string action, double value, std::string fo
 }
 
 PanelWidget PanelWidget::choice(std::string action, std::vector<std::string> options, int selected, std::string label) {
+  return choice(std::move(action), std::make_shared<const std::vector<std::string>>(std::move(options)), selected,
+                std::move(label));
+}
+
+PanelWidget PanelWidget::choice(std::string action, std::shared_ptr<const std::vector<std::string>> options, int selected,
+                                std::string label) {
   PanelWidget w;
   w.kind = Kind::Choice;
   w.action = std::move(action);
-  w.options = std::move(options);
+  w.options = options ? std::move(options) : std::make_shared<const std::vector<std::string>>();
   w.value = selected;
   w.label = std::move(label);
   return w;

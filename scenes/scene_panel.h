@@ -4,6 +4,7 @@
 // them and sends every change back as an action, which the scene turns into live edits.
 #pragma once
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,9 @@ struct PanelWidget {
   double value = 0, lo = 0, hi = 1;
   bool logScale = false;
   std::string format = "%.4g";
-  std::vector<std::string> options;
+  // Choice: shared, so a scene hands the list it keeps (a 10 000-link ladder's 20 001 joint names) to every frame's
+  // panel without copying it; choice() never leaves it null.
+  std::shared_ptr<const std::vector<std::string>> options;
   // Table.
   std::vector<std::string> columns;
   std::vector<float> columnWidths;  // fixed pixel widths, 0 = stretch; empty = all stretch
@@ -71,6 +74,8 @@ struct PanelWidget {
                             bool logScale = false);
   static PanelWidget number(std::string action, double value, std::string format);
   static PanelWidget choice(std::string action, std::vector<std::string> options, int selected, std::string label = "");
+  static PanelWidget choice(std::string action, std::shared_ptr<const std::vector<std::string>> options, int selected,
+                            std::string label = "");
   static PanelWidget button(std::string label, std::string action, std::string actionValue = "");
   PanelWidget& tip(std::string t) { tooltip = std::move(t); return *this; }
   PanelWidget& row(std::string r) { errorRow = std::move(r); return *this; }

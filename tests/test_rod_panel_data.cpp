@@ -215,3 +215,25 @@ TEST_CASE("rod panel: conventions entry sets the chosen target's (eps, tau)") {
   CHECK(relDiff(rod.constraintStatus(joint).relaxation.tau, 1.75 * h) < 1e-12);
   CHECK(relDiff(d.params().real("tau"), 2 / omega) < 1e-12);
 }
+
+TEST_CASE("rod panel: the pick list is the scene's joint names, shared by every frame's panel, not copied") {
+  SimDriver d = loadedDriver("ladder", {{"links", "3"}});
+  Panel panel(d);
+  const RodScene& rod = rodScene(d);
+  const auto pickList = [&] {
+    for (const ScenePanel& p : d.scene().panels(panel.state.context))
+      for (const PanelTab& tab : p.tabs)
+        for (const PanelWidget& w : tab.widgets)
+          if (w.kind == PanelWidget::Kind::Choice && w.action == "pick") return w.options;
+    return std::shared_ptr<const std::vector<std::string>>();
+  };
+  const auto first = pickList();
+  REQUIRE(first);
+  CHECK(first == rod.jointNames());  // the same list object, frame after frame
+  REQUIRE(d.stepOnce());
+  CHECK(pickList() == first);
+  const std::vector<int>& joints = rod.joints();
+  REQUIRE(first->size() == joints.size());
+  CHECK_FALSE(joints.empty());
+  for (size_t k = 0; k < joints.size(); ++k) CHECK((*first)[k] == rod.system().constraints()[size_t(joints[k])].name);
+}

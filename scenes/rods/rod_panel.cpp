@@ -175,14 +175,9 @@ PanelTab pickedTab(const RodScene& scene, int picked) {
     tab.widgets.push_back(PanelWidget::text("this scene has no joints or pins to pick", PanelTone::Dim));
     return tab;
   }
-  std::vector<std::string> names;  // copied once per frame (a 1000-link ladder has 4001 joints: no extra copies)
-  names.reserve(joints.size());
-  int selected = -1;
-  for (size_t k = 0; k < joints.size(); ++k) {
-    names.push_back(scene.system().constraints()[size_t(joints[k])].name);  // names only: cheap for 4000 joints
-    if (joints[k] == picked) selected = int(k);
-  }
-  PanelWidget combo = PanelWidget::choice("pick", std::move(names), selected, "picked");
+  const auto it = std::find(joints.begin(), joints.end(), picked);
+  const int selected = it == joints.end() ? -1 : int(it - joints.begin());
+  PanelWidget combo = PanelWidget::choice("pick", scene.jointNames(), selected, "picked");  // shared, not copied
   combo.actionValue = "click a joint in the 3-D view";  // shown while nothing is picked
   tab.widgets.push_back(std::move(combo));
   if (picked < 0) return tab;

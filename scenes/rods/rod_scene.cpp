@@ -22,6 +22,10 @@ double RodScene::maxEpsilon() const {
 void RodScene::initSimulation(RodSystem& system, BodyPoint trail, int tipBody, double massForConventions) {
   system_ = &system;
   joints_ = system.jointConstraintIndices();
+  auto names = std::make_shared<std::vector<std::string>>();
+  names->reserve(joints_.size());
+  for (int j : joints_) names->push_back(system.constraints()[size_t(j)].name);
+  jointNames_ = std::move(names);
   weight_ = rodWeight(system);  // before applyParams: maxEpsilon() below reads it
   totalMass_ = shortestRod_ = longestRod_ = 0;
   for (const auto& b : system.bodies()) {

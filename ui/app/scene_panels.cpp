@@ -69,15 +69,17 @@ void drawChoice(AppState& app, const PanelWidget& w, bool inTable) {
     ImGui::TextUnformatted(w.label.c_str());
     ImGui::SameLine();
   }
+  static const std::vector<std::string> kNone;
+  const std::vector<std::string>& options = w.options ? *w.options : kNone;
   const int selected = int(w.value);
-  const bool valid = selected >= 0 && selected < int(w.options.size());
+  const bool valid = selected >= 0 && selected < int(options.size());
   ImGui::SetNextItemWidth(inTable ? -FLT_MIN : 220.0f);
-  if (!ImGui::BeginCombo("##choice", valid ? w.options[size_t(selected)].c_str() : w.actionValue.c_str())) return;
+  if (!ImGui::BeginCombo("##choice", valid ? options[size_t(selected)].c_str() : w.actionValue.c_str())) return;
   ImGuiListClipper clipper;
-  clipper.Begin(int(w.options.size()));
+  clipper.Begin(int(options.size()));
   while (clipper.Step())
     for (int k = clipper.DisplayStart; k < clipper.DisplayEnd; ++k)
-      if (ImGui::Selectable((w.options[size_t(k)] + "##" + std::to_string(k)).c_str(), k == selected))
+      if (ImGui::Selectable((options[size_t(k)] + "##" + std::to_string(k)).c_str(), k == selected))
         act(app, w, std::to_string(k));
   ImGui::EndCombo();
 }
