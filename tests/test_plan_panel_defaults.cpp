@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/sim/errors.h"
+#include "plan/plan_budget.h"
 #include "ui/core/plan_defaults.h"
 #include "ui/core/plan_job.h"
 #include "ui/core/plan_solve.h"
@@ -98,6 +99,10 @@ TEST_CASE("Plan panel: a solve past its budget stops by itself and says why in p
   CHECK(f.snap.status == "Time_Budget_Exceeded");
   const std::string text = planOutcomeText(f.snap.status, false, 0, f.snap.seconds, 500, 60.0);
   CHECK(text.rfind("not converged within the 60 s budget", 0) == 0);
+  // The panel's budget is `varsim plan --cpu-budget`'s setting (default 20 s, any value in (0, 86400]), named exactly.
+  CHECK(planOutcomeText(f.snap.status, false, 0, 0.0, 500, kPlanCpuBudgetSeconds)
+            .rfind("not converged within the 20 s budget", 0) == 0);
+  CHECK(planOutcomeText(f.snap.status, false, 0, 0.0, 500, 0.25).rfind("not converged within the 0.25 s budget", 0) == 0);
   CHECK(text.find("the scene is unchanged") != std::string::npos);
   CHECK(planOutcomeText("Infeasible_Problem_Detected", false, 173, 8.5, 500, 60.0)
             .rfind("no plan reaches the goal from here", 0) == 0);

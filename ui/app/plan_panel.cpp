@@ -22,10 +22,6 @@ namespace varsim {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-// CPU time a solve may take before it stops by itself with a plain-language reason (the presets converge in 1-12 s
-// of CPU: car 26 iterations, helicopter 37, boat 14 with its finite-difference Hessian, snakeboard 71; an
-// unconverging solve otherwise ran until cancelled).
-constexpr double kPlanBudgetSeconds = 60.0;
 const char* kHeadingKey = "target_heading";
 
 std::vector<PlanGoal> goalsOf(const AppState& app) {
@@ -192,9 +188,30 @@ void drawHorizon(AppState& app) {
                       "where it is now: re-plan from the vehicle's current state");
 }
 
+// The CPU budget, the setting of `varsim plan --cpu-budget S` (one default and range, plan/plan_budget.h): a solve
+// still unconverged after that much CPU time of its thread stops by itself and says so. The presets converge in
+// 1-12 s of the worker's CPU (car 26 iterations, helicopter 37, boat 14, snakeboard 71); a far re-plan may need more.
+void drawBudget(AppState& app) {
+  PlanPanelState& st = app.plan;
+  double seconds = st.cpuBudgetSeconds;
+  ImGui::SetNextItemWidth(80.0f);
+  if (ImGui::InputDouble("CPU budget [s]", &seconds, 0, 0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue)) {
+    try {
+      st.cpuBudgetSeconds = parsePlanCpuBudget("Plan panel: CPU budget ", formatNumber(seconds));
+    } catch (const BadInput& e) {
+      app.notify(e.what(), true);
+    }
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("CPU seconds a solve may take before it stops by itself (varsim plan --cpu-budget; default %g,\n"
+                      "allowed > 0 to %g); a running solve keeps the budget it started with",
+                      kPlanCpuBudgetSeconds, kMaxPlanCpuBudgetSeconds);
+}
+
 void drawSettings(AppState& app) {
   const ParamSet& p = app.plan.planParams;
   drawHorizon(app);
+  drawBudget(app);
   if (!ImGui::TreeNode("weights and limits")) return;
   for (const ParamSpec& spec : p.specs()) {
     const bool shown = spec.key == "N" || spec.key == kHeadingKey || isGoalChoice(spec);
@@ -235,7 +252,8 @@ void startPlan(AppState& app) {
   st.havePlan = false;
   st.job.setWorkerNice(10);
   st.maxIterations = setup.plan.spec("max_iter") ? int(setup.plan.integer("max_iter")) : 0;
-  st.job.start(planSolve(std::move(setup), std::move(warm), kPlanBudgetSeconds));
+  st.solveBudgetSeconds = st.cpuBudgetSeconds;
+  st.job.start(planSolve(std::move(setup), std::move(warm), st.solveBudgetSeconds));
 }
 
 void drawButtons(AppState& app) {
@@ -342,7 +360,7 @@ void planBeforeStep(AppState& app) {
     const int iterations = state == PlanJob::State::Solved ? outcome.iterations : s.log.empty() ? 0 : s.log.back().iteration;
     std::string line = planOutcomeText(state == PlanJob::State::Cancelled ? "cancelled" : s.status,
                                        state == PlanJob::State::Solved, iterations, s.seconds, st.maxIterations,
-                                       kPlanBudgetSeconds);
+                                       st.solveBudgetSeconds);
     if (state == PlanJob::State::Solved) {
       char cost[48];
       std::snprintf(cost, sizeof cost, ", cost %.4g; Play flies it", outcome.cost);

@@ -3,13 +3,14 @@
 // seconds (N derived at the problem's own dt, ui/core/plan_defaults.h), weights; Plan solves on a worker thread (ui/core/plan_job.h) while the view keeps drawing, with Cancel at any
 // time, log-scale convergence plots and the current iterate drawn as a ghost curve; Play flies the converged plan
 // through the stepper (ui/core/plan_playback.h) until a touched control takes over. A failed solve names Ipopt's
-// status in plain words and leaves the scene as it was; a solve past the time budget stops by itself.
+// status in plain words and leaves the scene as it was; a solve past its CPU budget (`varsim plan`'s setting, shown and editable) stops by itself.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "engine/sim/param.h"
+#include "plan/plan_budget.h"
 #include "ui/core/plan_defaults.h"
 #include "ui/core/plan_job.h"
 #include "ui/core/plan_playback.h"
@@ -35,6 +36,9 @@ struct PlanPanelState {
   bool havePlan = false;
   bool warmStart = true;  // a re-plan starts from the last plan (if it starts where that plan started)
   int maxIterations = 0;  // the running solve's max_iter (for its outcome's sentence)
+  // CPU seconds a solve may take: `varsim plan --cpu-budget`'s default and range (plan/plan_budget.h), set in the panel.
+  double cpuBudgetSeconds = kPlanCpuBudgetSeconds;
+  double solveBudgetSeconds = 0.0;  // the running solve's budget (for its outcome's sentence)
   std::string startNote;  // why the running solve started cold although warm was asked for ("" if not)
   std::string result;     // last solve's line: iterations, cost, time, or Ipopt's status
   bool resultIsError = false;

@@ -73,7 +73,7 @@ std::string planOutcomeText(const std::string& status, bool solved, int iteratio
   std::string why;
   if (status == "Time_Budget_Exceeded") {
     char b[64];
-    std::snprintf(b, sizeof b, "not converged within the %.0f s budget", budgetSeconds);  // CPU s of the solve
+    std::snprintf(b, sizeof b, "not converged within the %g s budget", budgetSeconds);  // CPU s of the solve
     why = b;
     why += ": a longer horizon, a nearer goal or a plan from the scene's start usually converge sooner";
   } else if (status == "Maximum_Iterations_Exceeded") {
