@@ -19,21 +19,23 @@
 namespace varsim {
 namespace {
 
-constexpr int kMaxFdHessianSegments = 1000;
+constexpr int kMaxSegmentHessianSegments = 1000;
 
 std::vector<ParamSpec> boatPlanSpecs() {
   std::vector<ParamSpec> specs = {
-      // At most 2000 (L-BFGS: setup and one iteration take 0.8 s of CPU there), 1000 with the FD Hessian (below).
+      // At most 2000 (L-BFGS: setup and one iteration take 0.8 s of CPU there), 1000 with the segment Hessian (below).
       ParamSpec::integer("N", 150, 2, 2000, "segments of the plan (horizon T = N dt)"),
       ParamSpec::real("dock_x", 5.0, -1e5, 1e5, "m", "dock position x of the centre of mass"),
       ParamSpec::real("dock_y", 0.0, -1e5, 1e5, "m", "dock position y of the centre of mass"),
       ParamSpec::real("dock_heading", 0.0, -12.566370614359172, 12.566370614359172, "rad", "heading at the dock"),
       ParamSpec::real("weight_thrust", 1.0, 1e-9, 1e6, "", "w in h w sum |u / thrust_max|^2"),
       ParamSpec::integer("max_iter", 500, 1, 100000, "Ipopt max_iter"),
-      // boat_dock (N = 150): the segment Hessian (boat_dmoc_hessian.cpp) solves in 14 iterations, 1.0 s CPU (the
+      // boat_dock (N = 150): the segment Hessian (boat_dmoc_hessian.cpp) solves in 14 iterations, 0.8 s CPU (the
       // banded differences of the whole Jacobian took 12 s with differenced node data, 2.8 s with the exact one); L-BFGS
       // is fragile near the end (N = 150: Restoration_Failed at inf_du 3.5e-5).
-      ParamSpec::choice("hessian", "fd", {"fd", "lbfgs"}, "Ipopt's L-BFGS or the segment Hessian (exact LGVI blocks, differenced hull wrench)"),
+      ParamSpec::choice("hessian", "segment", {"segment", "lbfgs"},
+                        "the segment Hessian (exact in still water; under waves the momentum rows' blocks are "
+                        "differences of their exact gradient) or Ipopt's L-BFGS"),
   };
   for (ParamSpec& c : dmocCostSpecs()) specs.push_back(std::move(c));  // weight_smooth, terminal_weight, free time
   return specs;
@@ -75,12 +77,12 @@ BoatDmocSpec boatSpec(const PlanSetup& o) {
   s.dock = {q.real("dock_x"), q.real("dock_y")};
   s.dockHeading = q.real("dock_heading");
   s.weightThrust = q.real("weight_thrust");
-  s.fdHessian = q.choice("hessian") == "fd";
+  s.segmentHessian = q.choice("hessian") == "segment";
   // A measured cost bound, as varsim plan's CPU budget is checked once per iteration: setup and one iteration with
-  // the forward-difference Hessian take 3.6 s of CPU at N = 1000, 8.1 s at 2000.
-  if (s.fdHessian && s.N > kMaxFdHessianSegments)
+  // the segment Hessian take 1.1 s of CPU at N = 1000 (load ~9).
+  if (s.segmentHessian && s.N > kMaxSegmentHessianSegments)
     throw BadInput(o.source + ": key 'N' = " + std::to_string(s.N) + ": allowed at most " +
-                   std::to_string(kMaxFdHessianSegments) + " with hessian = fd (hessian = lbfgs: at most 2000)");
+                   std::to_string(kMaxSegmentHessianSegments) + " with hessian = segment (hessian = lbfgs: at most 2000)");
   if (dmocFreeTime(o))  // h enters every LGVI row (and the frozen node data) of the transcription
     throw BadInput(o.source + ": key 'free_time' = 1: allowed 0 for the boat (fixed step h = dt)");
   return s;

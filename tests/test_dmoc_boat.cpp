@@ -83,6 +83,21 @@ Eigen::VectorXd randomIterate(const BoatDmoc& dmoc, std::mt19937& rng, double he
   return x;
 }
 
+// Multipliers uniform in [-100, 100].
+Eigen::VectorXd randomMultipliers(const BoatDmoc& dmoc, std::mt19937& rng) {
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Eigen::VectorXd lambda(dmoc.numConstraints());
+  for (int i = 0; i < lambda.size(); ++i) lambda[i] = 100.0 * U(rng);
+  return lambda;
+}
+
+// The boat_dock sea in still water: dockSpec with the scene's wind (6, 3, 0) m/s, N segments of 0.2 s.
+BoatDmocSpec windySpec(int N) {
+  BoatDmocSpec s = dockSpec(N, 0.2);
+  s.boat.wind = Vector3d(6.0, 3.0, 0.0);
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("RowsVanishOnTheSteppersTrajectoryInWavesWindAndCurrent") {
@@ -132,7 +147,7 @@ TEST_CASE("JacobianAndGradientMatchFiniteDifferences") {
 TEST_CASE("IpoptDocksAgainstHeadWindAndCurrentAndTheReplayFollowsThePlan") {
   const int N = 20;
   BoatDmocSpec spec = dockSpec(N, 15.0 / N);
-  spec.fdHessian = false;  // L-BFGS: 36 iterations, 0.3 s; the FD Hessian: 6 iterations, 1.5 s CPU
+  spec.segmentHessian = false;  // L-BFGS: 36 iterations, 0.3 s
   const BoatDmoc dmoc(spec);
   IpoptSettings opt;
   opt.maxIterations = 200;
@@ -158,17 +173,14 @@ TEST_CASE("IpoptDocksAgainstHeadWindAndCurrentAndTheReplayFollowsThePlan") {
 }
 
 TEST_CASE("SegmentHessianMatchesDifferencesOfTheWholeJacobian") {
-  // The segment-by-segment Hessian of the Lagrangian (boat_dmoc_hessian.cpp: exact LGVI blocks, differences of the
-  // exact local gradient for the hull wrench) against compressed differences of the whole Jacobian (banded_hessian.h),
-  // in still water with wind, at a random iterate with random multipliers: worst entry relative to the largest.
-  BoatDmocSpec s = dockSpec(4, 0.2);
-  s.boat.wind = Vector3d(6.0, 3.0, 0.0);
-  const BoatDmoc dmoc(s);
+  // The segment-by-segment Hessian of the Lagrangian (boat_dmoc_hessian.cpp: exact LGVI blocks and, in still water,
+  // the exact hull-wrench blocks) against compressed forward differences of the whole Jacobian (banded_hessian.h), in
+  // still water with wind, at a random iterate with random multipliers: worst entry relative to the largest (the
+  // reference's own forward-difference error).
+  const BoatDmoc dmoc(windySpec(4));
   std::mt19937 rng(11);
-  std::uniform_real_distribution<double> U(-1.0, 1.0);
   const Eigen::VectorXd x = randomIterate(dmoc, rng, 0.05);
-  Eigen::VectorXd lambda(dmoc.numConstraints());
-  for (int i = 0; i < lambda.size(); ++i) lambda[i] = 100.0 * U(rng);
+  const Eigen::VectorXd lambda = randomMultipliers(dmoc, rng);
   const auto dense = [&](bool segment) {
     std::vector<Eigen::Triplet<double>> t;
     if (segment) dmoc.hessian(x, 0.7, lambda, t);
@@ -182,4 +194,25 @@ TEST_CASE("SegmentHessianMatchesDifferencesOfTheWholeJacobian") {
   MESSAGE("segment Hessian vs differences of the whole Jacobian: worst entry " << rel << " of the largest "
                                                                                << B.lpNorm<Eigen::Infinity>());
   CHECK(rel < 1e-5);
+}
+
+TEST_CASE("ExactHessianInStillWaterMatchesCentralDifferencesOfTheExactGradient") {
+  // Still water with wind and current (the boat_dock sea): the Hessian of the Lagrangian, hull wrench included
+  // (boat_dmoc_hull_jet.h), against central differences of the exact gradient s grad f + J^T lambda at random iterates
+  // (heave +-0.1 m, attitudes +-0.1 rad: the waterline across side and end patches, wind on the dry ones; and one with
+  // the hull lifted 0.29 m and nearly level, its thrusters inside the immersion ramp) with random multipliers; and the pattern Ipopt
+  // takes once is the same at every iterate.
+  const BoatDmoc dmoc(windySpec(3));
+  std::mt19937 rng(5);
+  double worst = 0.0;
+  for (int trial = 0; trial < 4; ++trial) {
+    Eigen::VectorXd x = randomIterate(dmoc, rng, trial < 3 ? 0.1 : 0.02);
+    for (int k = 0; k <= 3 && trial == 3; ++k) x[14 * k + 5] += 0.29, x.segment<3>(14 * k) *= 0.05;
+    const Eigen::VectorXd lambda = randomMultipliers(dmoc, rng);
+    bool samePattern = false;
+    worst = std::max(worst, test::nlpHessianFdError(dmoc, x, 0.7, lambda, &samePattern, 1e-6));
+    CHECK(samePattern);
+  }
+  MESSAGE("exact Hessian vs central differences of the exact gradient: worst relative entry error " << worst);
+  CHECK(worst < 1e-6);
 }

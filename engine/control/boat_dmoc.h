@@ -17,7 +17,7 @@
 // x_N, y_N, heading (theta_N,z = 0 around the dock yaw) and xi_{N-1} = 0 (at rest); the float height, heel and trim of
 // node N are free (the boat floats where wind, current and the holding thrust put it). Thrusts in [0, thrustMax].
 // Cost h w sum |u_k / thrustMax|^2 (dimensionless effort); smoothness and the terminal penalty through DmocCosts over
-// layout() (dmoc_costs.h). Hessian: segment by segment (boat_dmoc_hessian.cpp) or L-BFGS.
+// layout() (dmoc_costs.h). Hessian: segment by segment (boat_dmoc_hessian.cpp; exact in still water) or L-BFGS.
 #pragma once
 
 #include <vector>
@@ -42,7 +42,7 @@ struct BoatDmocSpec {
   Eigen::Vector2d dock = {10.0, 0.0};    // x_N, y_N, m
   double dockHeading = 0.0;              // rad
   double weightThrust = 1.0;             // > 0
-  bool fdHessian = true;                 // false: Ipopt's L-BFGS
+  bool segmentHessian = true;            // false: Ipopt's L-BFGS
 };
 
 struct BoatNodeData {  // what the step from node k freezes at node k (as the scene's NodeData)
@@ -67,9 +67,10 @@ class BoatDmoc : public Nlp {
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override;
   void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override;
-  // Hessian of the Lagrangian: exact LGVI pose-row, left-momentum and effort blocks; forward differences of the exact
-  // local gradient for the momentum rows' hull wrench (boat_dmoc_hessian.cpp).
-  bool hasHessian() const override { return spec_.fdHessian; }
+  // Hessian of the Lagrangian segment by segment (boat_dmoc_hessian.cpp): exact in still water (LGVI blocks, effort, and
+  // the hull wrench and thrust immersion of the momentum rows, boat_dmoc_hull_jet.h); under waves the momentum rows'
+  // blocks are forward differences of their local gradient (whose node-data part is itself a difference there).
+  bool hasHessian() const override { return spec_.segmentHessian; }
   void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                std::vector<Eigen::Triplet<double>>& out) const override;
 
@@ -98,6 +99,9 @@ class BoatDmoc : public Nlp {
                                 const BoatNodeData& node) const;
   Vector6d nodeThrust(const se3::Pose& g, double t, const Eigen::Vector2d& u) const;
   Vector6d leftMomentum(const Eigen::VectorXd& x, int k, Matrix6d* dPrev) const;
+  // l^T d2(momentum rows of segment k)/dz2 added into node block Dk: exact in still water, differenced under waves.
+  void momentumHessianStill(const Eigen::VectorXd& x, int k, const Vector6d& l, Eigen::MatrixXd& Dk) const;
+  void momentumHessianDifferenced(const Eigen::VectorXd& x, int k, const Vector6d& l, Eigen::MatrixXd& Dk) const;
 
   BoatDmocSpec spec_;
   Boat boat_;
