@@ -109,7 +109,7 @@ void drawSimulationPanel(AppState& app) {
     if (ImGui::SliderInt("history", &cursor, 0, int(hist.size()) - 1, label)) d.scrubTo(size_t(cursor));
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%zu stored states (up to %zu): drag to scrub, Run resumes from here", hist.size(),
-                        hist.effectiveCapacity(hist.newest().state.size()));
+                        hist.effectiveCapacity(hist.stateSize()));
   }
   if (!d.atPresent()) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1, 1), "viewing the past: Run or Step rewrites the future");
 

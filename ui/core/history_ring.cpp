@@ -2,6 +2,7 @@
 #include "ui/core/history_ring.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace varsim {
 
@@ -25,20 +26,47 @@ size_t HistoryRing::effectiveCapacity(size_t stateSize) const {
   return std::clamp<size_t>(maxBytes_ / bytes, 2, capacity_);
 }
 
+void HistoryRing::dropOldest() {
+  entries_.pop_front();
+  while (!entries_.empty() && !entries_.front().checkpoint) entries_.pop_front();
+}
+
 void HistoryRing::push(long step, double time, std::vector<double> state,
                        std::shared_ptr<const HistorySettings> settings) {
-  const size_t cap = effectiveCapacity(state.size());
-  while (entries_.size() >= cap) entries_.pop_front();
-  entries_.push_back(Entry{step, time, std::move(state), std::move(settings)});
+  stateSize_ = state.size();
+  const size_t cap = effectiveCapacity(stateSize_);
+  while (entries_.size() >= cap) dropOldest();
+  entries_.push_back(Entry{step, time, std::move(state), std::move(settings), true, {}});
+}
+
+void HistoryRing::pushInputs(long step, double time, std::shared_ptr<const HistorySettings> settings,
+                             InputVector inputs) {
+  const size_t cap = effectiveCapacity(stateSize_);
+  while (entries_.size() >= cap) dropOldest();
+  entries_.push_back(Entry{step, time, {}, std::move(settings), false, std::move(inputs)});
+  if (!entries_.front().checkpoint) throw std::logic_error("history ring: an entry without a checkpoint before it");
+}
+
+bool HistoryRing::acceptsInputs() const {
+  if (entries_.empty()) return false;
+  if (entries_.size() < effectiveCapacity(stateSize_)) return true;
+  for (size_t i = 1; i < entries_.size(); ++i)  // making room drops the front up to the next checkpoint
+    if (entries_[i].checkpoint) return true;
+  return false;
 }
 
 std::vector<double> HistoryRing::recycleOldest(size_t stateSize) {
   std::vector<double> buffer;
   if (entries_.empty() || entries_.size() < effectiveCapacity(stateSize)) return buffer;
   buffer.swap(entries_.front().state);
-  entries_.pop_front();
+  dropOldest();
   buffer.clear();
   return buffer;
+}
+
+size_t HistoryRing::checkpointFor(size_t i) const {
+  while (i > 0 && !entries_[i].checkpoint) --i;
+  return i;
 }
 
 void HistoryRing::truncateAfter(size_t index) {

@@ -1,7 +1,9 @@
-// State history ring (MuJoCo `simulate` keeps ~2000 states): the full saveState() vector after each
-// physics step plus the settings in force (parameters and scene edits), so ← steps back, a slider
-// scrubs the recent past, stepping back across an edit brings the old values back, and resuming from
-// an entry continues deterministically (loadState + settings restore everything the next step uses).
+// State history ring (MuJoCo `simulate` keeps ~2000 states): an entry per physics step with the settings in force
+// (parameters and scene edits), so ← steps back, a slider scrubs the recent past, stepping back across an edit
+// brings the old values back, and resuming from an entry continues deterministically (loadState + settings restore
+// everything the next step uses). An entry holds the full saveState() vector (a checkpoint) or, for large states,
+// only the inputs of its step: the driver (ui/core/sim_driver.h) rebuilds it from the checkpoint before it by
+// stepping again, bit for bit. The oldest entry is always a checkpoint.
 #pragma once
 #include <cstddef>
 #include <deque>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "engine/sim/param.h"
+#include "engine/sim/system.h"
 
 namespace varsim {
 
@@ -29,19 +32,33 @@ class HistoryRing {
   struct Entry {
     long step = 0;  // physics steps since reset
     double time = 0.0;
-    std::vector<double> state;
+    std::vector<double> state;  // a checkpoint's; else empty
     std::shared_ptr<const HistorySettings> settings;  // shared with neighbours until an edit
+    bool checkpoint = true;  // false: rebuilt from the checkpoint before it by stepping with each entry's `inputs`
+    InputVector inputs;      // of the step that led here (kept when not a checkpoint)
   };
 
   // Keeps at most `capacity` entries and, for large systems, at most `maxBytes` of state.
   explicit HistoryRing(size_t capacity = 2000, size_t maxBytes = size_t(256) << 20);
 
-  void clear() { entries_.clear(); }
-  // Newest; drops the oldest when full.
+  void clear() {
+    entries_.clear();
+    stateSize_ = 0;
+  }
+  // Newest, a checkpoint; drops the oldest when full, and then the entries up to the next checkpoint.
   void push(long step, double time, std::vector<double> state, std::shared_ptr<const HistorySettings> settings = {});
-  // When full for states of this many doubles: drops the oldest entry and returns its state's buffer,
-  // emptied, for the next push (System::saveStateInto writes into it: no allocation per step). Else {}.
+  // Newest, not a checkpoint (never into an empty ring): the inputs of its step instead of its state. The capacity
+  // stays that of the checkpoints' state size, so the ring spans as many steps as with a state per entry.
+  void pushInputs(long step, double time, std::shared_ptr<const HistorySettings> settings, InputVector inputs);
+  // Whether pushInputs keeps a checkpoint at the front (false: the next entry must be a checkpoint).
+  bool acceptsInputs() const;
+  // When full for states of this many doubles: drops the oldest entry (and the entries up to the next checkpoint)
+  // and returns its state's buffer, emptied, for the next push (System::saveStateInto writes into it: no allocation
+  // per step). Else {}.
   std::vector<double> recycleOldest(size_t stateSize);
+  // The checkpoint at or before entry i (the entry whose state rebuilds entry i).
+  size_t checkpointFor(size_t i) const;
+  size_t stateSize() const { return stateSize_; }  // doubles of a checkpoint's state (0: none yet)
   void truncateAfter(size_t index);  // keeps entries [0, index]
   size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
@@ -56,8 +73,11 @@ class HistoryRing {
   size_t settingsBytes() const;
 
  private:
+  void dropOldest();  // the oldest entry and the non-checkpoints after it
+
   size_t capacity_;
   size_t maxBytes_;
+  size_t stateSize_ = 0;
   std::deque<Entry> entries_;
 };
 

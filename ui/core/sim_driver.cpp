@@ -221,7 +221,7 @@ bool SimDriver::doStep() {
   if (!failure.empty()) {
     // The state before the step comes back from the history ring, whatever the scene left behind;
     // the edits made before the step stay in force (they are what the user is tuning).
-    scene_->loadState(history_.at(cursor_).state);
+    restoreBeforeFailedStep();
     scene_->diagnostics(row_);
     diverged_ = true;
     paused_ = true;
@@ -246,7 +246,7 @@ bool SimDriver::doStep() {
   return true;
 }
 
-void SimDriver::pushHistory() {
+std::shared_ptr<const HistorySettings> SimDriver::settingsNow() {
   if (settingsChanged_ || !settings_) {
     auto s = std::make_shared<HistorySettings>();
     for (const ParamSpec& spec : scene_->params().specs()) s->running.push_back(scene_->params().value(spec.key));
@@ -255,33 +255,62 @@ void SimDriver::pushHistory() {
     settings_ = std::move(s);
     settingsChanged_ = false;
   }
-  // The oldest entry's buffer when the ring is full (sized like the newest: a scene keeps its state size).
-  std::vector<double> state = history_.recycleOldest(history_.empty() ? 0 : history_.newest().state.size());
-  scene_->saveStateInto(state);
-  history_.push(step_, scene_->time(), std::move(state), settings_);
+  return settings_;
 }
 
-// Settings first (applyLive/applyEdit may touch derived data), then the state.
+void SimDriver::pushHistory() {
+  const std::shared_ptr<const HistorySettings> settings = settingsNow();
+  if (!history_.empty() && history_.stateSize() * sizeof(double) >= checkpointMinBytes_) {
+    // Steps since the last checkpoint, counted in the ring (a rewound past was truncated to the cursor).
+    const size_t since = history_.size() - history_.checkpointFor(history_.size() - 1);
+    if (since < size_t(checkpointEvery_) && settings == history_.newest().settings && history_.acceptsInputs())
+      return history_.pushInputs(step_, scene_->time(), settings, lastInputs_);
+  }
+  // The oldest entry's buffer when the ring is full (sized like a checkpoint: a scene keeps its state size).
+  std::vector<double> state = history_.recycleOldest(history_.stateSize());
+  scene_->saveStateInto(state);
+  history_.push(step_, scene_->time(), std::move(state), settings);
+}
+
+void SimDriver::applySettings(const HistorySettings& s) {
+  // The driver's parameters are the running ones except for the keys waiting for a reset.
+  ParamSet running = scene_->params();
+  for (size_t i = 0; i < s.running.size(); ++i) running.set(running.specs()[i].key, s.running[i], "history");
+  params_ = running;
+  pending_.clear();
+  for (const auto& [key, value] : s.pending) {
+    params_.set(key, value, "history");
+    pending_.push_back(key);
+  }
+  scene_->applyLive(running);
+  scene_->clearEdits();
+  for (const auto& [key, value] : s.edits) scene_->applyEdit(key, value);
+}
+
+// Settings first (applyLive/applyEdit may touch derived data), then the state: the checkpoint's, then the steps
+// after it again with their inputs (entries between checkpoints share its settings: an edit makes a checkpoint).
 void SimDriver::restoreEntry(size_t index) {
   const HistoryRing::Entry& e = history_.at(index);
   if (e.settings && (settingsChanged_ || e.settings != settings_)) {
-    // The driver's parameters are the running ones except for the keys waiting for a reset.
-    const HistorySettings& s = *e.settings;
-    ParamSet running = scene_->params();
-    for (size_t i = 0; i < s.running.size(); ++i) running.set(running.specs()[i].key, s.running[i], "history");
-    params_ = running;
-    pending_.clear();
-    for (const auto& [key, value] : s.pending) {
-      params_.set(key, value, "history");
-      pending_.push_back(key);
-    }
-    scene_->applyLive(running);
-    scene_->clearEdits();
-    for (const auto& [key, value] : s.edits) scene_->applyEdit(key, value);
+    applySettings(*e.settings);
     settings_ = e.settings;
     settingsChanged_ = false;
   }
-  scene_->loadState(e.state);
+  const size_t c = history_.checkpointFor(index);
+  scene_->loadState(history_.at(c).state);
+  for (size_t i = c + 1; i <= index; ++i) scene_->step(scene_->dt(), history_.at(i).inputs);
+}
+
+// The state before a failed step, with the settings in force now: an edit made before the step stays.
+void SimDriver::restoreBeforeFailedStep() {
+  const HistoryRing::Entry& e = history_.at(cursor_);
+  if (e.checkpoint) return scene_->loadState(e.state);
+  const std::shared_ptr<const HistorySettings> now = settingsNow();
+  restoreEntry(cursor_);  // under the entry's settings, as its steps ran
+  if (now != settings_) {
+    applySettings(*now);
+    settings_ = now;
+  }
 }
 
 void SimDriver::recordSample(bool rowCurrent) {
