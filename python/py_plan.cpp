@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "engine/sim/errors.h"
+#include "plan/mpc_run.h"
 
 namespace py = pybind11;
 
@@ -17,6 +18,14 @@ namespace {
 std::mutex& solveMutex() {
   static std::mutex m;
   return m;
+}
+
+// `varsim mpc ARGS` (args[0] == "mpc"): the command's exit code and summary line; the CSV goes where --csv says.
+std::pair<int, std::string> mpcRun(const std::vector<std::string>& args) {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(solveMutex());  // its re-plans are Ipopt solves: one at a time, as plans
+  const MpcRunResult r = runMpc(args);
+  return {r.exitCode, r.summary};
 }
 }  // namespace
 
@@ -63,6 +72,8 @@ std::unique_ptr<PyScene> PyPlan::replay() const {
 }
 
 void bindPlan(py::module_& m) {
+  m.def("mpc_run", &mpcRun, py::arg("args"),
+        "`varsim mpc` with these arguments (args[0] == 'mpc'): (exit code, summary line); GIL released while it runs.");
   py::class_<PyPlan>(m, "Plan", "A plan problem and its Ipopt solve, as `varsim plan` runs it (see varsim.plan).")
       .def_static(
           "load",

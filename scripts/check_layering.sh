@@ -35,7 +35,7 @@ check python "python/ (the bindings) uses engine, import, scenes, plan and study
 for lower in engine import render scenes plan study ui; do
   check "$lower" "nothing includes python/ (the bindings are the top of their stack)" 'python/'
 done
-for headless in ui/core ui/input ui/plot ui/headless_runner.h ui/headless_runner.cpp ui/plan_command.h ui/plan_command.cpp ui/mpc_command.h ui/mpc_command.cpp ui/run_frames.h ui/run_frames.cpp; do
+for headless in ui/core ui/input ui/plot ui/headless_runner.h ui/headless_runner.cpp ui/plan_command.h ui/plan_command.cpp ui/run_frames.h ui/run_frames.cpp; do
   check "$headless" "$headless is headless: no GL, GLFW, ImGui, render/ or parsers" "$gui|$parsers|render/|ui/app/"
 done
 

@@ -35,7 +35,7 @@ double columnOf(const SimDriver& d, const char* name) {
   return NAN;
 }
 
-// `varsim mpc`'s loop (ui/mpc_command.cpp) with `settings` on `problem`'s controller, its goal at `goal`, on a scene at
+// `varsim mpc`'s loop (plan/mpc_run.cpp) with `settings` on `problem`'s controller, its goal at `goal`, on a scene at
 // `flight`: the number of steps whose x differs from `xs` (the autopilot's, step by step); `last` = the final x, y.
 int differingFromVarsimMpc(const char* problem, const ParamSet& flight, const MpcSettings& settings,
                            const std::vector<std::pair<std::string, double>>& goal, const std::vector<double>& xs,

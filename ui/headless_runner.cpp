@@ -15,12 +15,12 @@
 #include "engine/sim/input_track.h"
 #include "engine/sim/number_text.h"
 #include "engine/sim/recorder.h"
+#include "plan/mpc_run.h"
 #include "scenes/run_cost.h"
 #include "scenes/run_session.h"
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
 #include "study/study_runner.h"
-#include "ui/mpc_command.h"
 #include "ui/plan_command.h"
 #include "ui/run_frames.h"
 
@@ -198,7 +198,11 @@ int dispatch(const std::vector<std::string>& args) {
   }
   if (args[0] == "study") return study::studyCommand(args);  // integrator comparisons (study/study_runner.h)
   if (args[0] == "plan") return planCommand(args);            // optimal control with Ipopt (ui/plan_command.h)
-  if (args[0] == "mpc") return mpcCommand(args);              // receding-horizon control (ui/mpc_command.h)
+  if (args[0] == "mpc") {  // receding-horizon control (plan/mpc_run.h)
+    const MpcRunResult r = runMpc(args);
+    std::fprintf(stderr, "%s\n", r.summary.c_str());
+    return r.exitCode;
+  }
   return runScene(args);
 }
 

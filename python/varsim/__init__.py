@@ -1,7 +1,7 @@
 """varsim: Lie group variational integrators and SPOOK constrained multibodies, from Python.
 
-The physics is the C++ of `varsim run`, `varsim plan` and `varsim study` (module varsim._varsim); this package adds the
-conversions to plain Python and numpy. Units are SI throughout (s, m, kg, J, rad).
+The physics is the C++ of `varsim run`, `varsim plan`, `varsim mpc` and `varsim study` (module varsim._varsim); this
+package adds the conversions to plain Python and numpy. Units are SI throughout (s, m, kg, J, rad).
 """
 import json as _json
 
@@ -10,14 +10,15 @@ import numpy as _np
 from ._varsim import BadInput, Diverged, Scene, scenes
 from . import _varsim
 from ._plan import PlanFailed, PlanResult, plan
+from ._mpc import MpcResult, mpc
 
 BadInput.__doc__ = """Refused input (a ValueError): the message of `varsim` (exit 2) naming the file or key, the value and
 the allowed range. Nothing changed."""
 Diverged.__doc__ = """The simulation diverged (a RuntimeError): the message of `varsim run` (exit 3) naming the step and
 the quantity that is not finite. The scene keeps its last good state."""
 
-__all__ = ["BadInput", "Diverged", "PlanFailed", "PlanResult", "Scene", "scenes", "describe", "plan", "study",
-           "csv_table"]
+__all__ = ["BadInput", "Diverged", "MpcResult", "PlanFailed", "PlanResult", "Scene", "scenes", "describe", "plan",
+           "mpc", "study", "csv_table"]
 
 
 def describe(name):

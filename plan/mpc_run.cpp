@@ -1,7 +1,8 @@
-// ui/mpc_command.cpp — the headless closed loop: the real vehicle is the scene built from the problem's scene part
-// (times any --mismatch factors the controller does not know); before every physics step the controller reads it,
-// re-plans each period and writes its controls as input events, exactly as an input file's events would.
-#include "ui/mpc_command.h"
+// plan/mpc_run.cpp — the closed loop of `varsim mpc` and Python's varsim.mpc(): the real vehicle is the scene built
+// from the problem's scene part (times any --mismatch factors the controller does not know); before every physics
+// step the controller reads it, re-plans each period and writes its controls as input events, exactly as an input
+// file's events would.
+#include "plan/mpc_run.h"
 
 #include <algorithm>
 #include <cmath>
@@ -172,7 +173,7 @@ int columnOf(const Scene& s, const char* name) {
 
 }  // namespace
 
-int mpcCommand(const std::vector<std::string>& args) {
+MpcRunResult runMpc(const std::vector<std::string>& args) {
   const MpcArgs o = parseMpcArgs(args);
   const PlanSetup setup = loadPlanProblem(o.problem, o.sets);
   MpcController mpc(setup, o.settings);
@@ -237,12 +238,11 @@ int mpcCommand(const std::vector<std::string>& args) {
     write(replanned ? (mpc.lastSolve().adopted ? 1.0 : 0.0) : -1.0);
   }
   if (csv.isOpen()) csv.finish();
-  std::fprintf(stderr,
-               "mpc %s: %ld steps of h=%s, %d solves (%d adopted, %d stale: last feasible plan kept; %d took the cold "
-               "restart)\n",
-               setup.source.c_str(), steps, formatNumber(h).c_str(), mpc.solves(), adopted, mpc.staleSolves(),
-               mpc.restartsTaken());
-  return adopted > 0 || steps == 0 ? 0 : 4;
+  const std::string summary = "mpc " + setup.source + ": " + std::to_string(steps) + " steps of h=" + formatNumber(h) +
+                              ", " + std::to_string(mpc.solves()) + " solves (" + std::to_string(adopted) + " adopted, " +
+                              std::to_string(mpc.staleSolves()) + " stale: last feasible plan kept; " +
+                              std::to_string(mpc.restartsTaken()) + " took the cold restart)";
+  return {adopted > 0 || steps == 0 ? 0 : 4, summary};
 }
 
 }  // namespace varsim
