@@ -10,7 +10,7 @@
 // on the same scale (energies of MuJoCo's qpos/qvel evaluated by our tree). "blew up" gives the time at
 // which MuJoCo's state turned non-finite or it reset on a bad acceleration.
 // The third table starts the chain curled (every joint 0.5 rad from its parent; its tip whips): ours (midpoint,
-// trapezoidal, RK4) and MuJoCo's schemes at N = 10, 19 and h = 0.01, 0.0025, 0.001, each CPU ms per 10 s and dE,
+// trapezoidal, RK4) and MuJoCo's schemes at N = 10, 19, 40 and h = 0.01, 0.0025, 0.001, each CPU ms per 10 s and dE,
 // or where it failed (our VIs: Newton did not converge also in 64 sub-steps; RK4 and MuJoCo: blew up).
 // Usage: bench_tree [--max N] [--uncached-max N].
 #include <cmath>
@@ -120,7 +120,7 @@ void curledTable() {
   std::printf(" %9s %10s %9s %10s", "mj euler", "euler dE", "mj rk4", "rk4 dE");
 #endif
   std::printf("\n");
-  for (int n : {10, 19}) {
+  for (int n : {10, 19, 40}) {
     for (double h : {0.01, 0.0025, 0.001}) {
       std::printf("%4d %7g", n, h);
       printCell(curledRun(Scheme::Midpoint, n, h)), printCell(curledRun(Scheme::Trapezoidal, n, h));
