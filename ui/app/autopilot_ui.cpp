@@ -1,7 +1,7 @@
 // ui/app/autopilot_ui.cpp — the Autopilot (MPC) in the app (ui/core/autopilot.h): M or Simulation > Autopilot
-// engages it on the car, the helicopter or the boat with a goal ahead (8 m, the boat 3 m); Ctrl + drag on the ground
-// (the water) puts the goal there, T/G move it along world x, F/H along y (4 m/s while held); the goal and the
-// predicted path are drawn in the 3-D view and the HUD tells the last re-plan;
+// engages it on the car, the helicopter, the boat or the snakeboard with a goal ahead (8 m; the boat 3 m, the
+// snakeboard 4 m); Ctrl + drag on the ground (the water) puts the goal there, T/G move it along world x, F/H along y
+// (4 m/s while held); the goal and the predicted path are drawn in the 3-D view and the HUD tells the last re-plan;
 // touching a control (key, button, stick beyond its dead-zone) hands the vehicle back, as from the Plan panel's Play.
 #include "ui/app/autopilot_ui.h"
 
@@ -56,7 +56,7 @@ void restoreUserValues(AppState& app, const std::vector<std::string>& keys) {
 bool engageAutopilot(AppState& app, double goalX, double goalY, bool synchronous) {
   SimDriver& d = app.driver;
   if (!d.loaded() || !Autopilot::available(d.sceneName())) {
-    app.notify("Autopilot (MPC): the car, the helicopter and the boat have one; this scene has none");
+    app.notify("Autopilot (MPC): the car, the helicopter, the boat and the snakeboard have one; this scene has none");
     return false;
   }
   try {

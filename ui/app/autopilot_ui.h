@@ -8,7 +8,7 @@ namespace varsim {
 
 struct AppState;
 
-// M / Simulation > Autopilot: on (goal Autopilot::goalAhead ahead of the vehicle: 8 m, the boat 3 m) or off.
+// M / Simulation > Autopilot: on (the goal Autopilot::goalAhead along the vehicle's heading) or off.
 void toggleAutopilot(AppState& app);
 // Engages with the goal at (x, y) m; `synchronous`: each re-plan is waited for (smoke tests). A scene whose step or
 // world differs from the controller's is rebuilt at them first, the vehicle where it is. False + notice on failure.

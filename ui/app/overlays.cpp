@@ -158,7 +158,7 @@ void drawHelpOverlay(AppState& app) {
       {"Ctrl+Q", "quit (saves settings and a --record file; so do the close button and Ctrl+C)"},
       {"Home", "reset view: frame the whole scene again (the scene's default camera)"},
       {"C", "follow the subject on / off: behind a vehicle or sleigh, centred on the orbiting body"},
-      {"M", "Autopilot (MPC) on / off: car, helicopter and boat go to a goal; any control takes them back"},
+      {"M", "Autopilot (MPC) on / off: car, helicopter, boat, snakeboard go to a goal; a control takes them back"},
       {"T/G, F/H", "with the autopilot on: move its goal along world x, y (or Ctrl + drag on the ground)"},
       {"left drag", "orbit the camera"},
       {"right / middle drag", "pan"},

@@ -2,7 +2,7 @@
 //   varsim [--scene NAME] [--set key=value]... [--replay FILE] [--record FILE] [--video FILE.mp4]
 //          [--gamepad-mappings FILE] [--smoke-test SCENE --frames N --screenshot FILE [--no-scene]]
 //          [--bench-frames SECONDS [--scene NAME]] [--hide-ui] [--sync-physics] [--help]
-//          [--smoke-test car|helicopter|boat ... --autopilot X,Y] [--smoke-test ... --switch-from SCENE]
+//          [--smoke-test car|helicopter|boat|snakeboard ... --autopilot X,Y] [--smoke-test ... --switch-from SCENE]
 #pragma once
 #include <string>
 #include <vector>

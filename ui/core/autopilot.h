@@ -42,16 +42,18 @@ class Autopilot {
   Autopilot& operator=(const Autopilot&) = delete;
 
   // The scenes it flies: a plan problem with plan endpoints and an MPC preset (assets/problems/car_follow.json,
-  // heli_follow.json, boat_follow.json).
+  // heli_follow.json, boat_follow.json, snakeboard_follow.json).
   static bool available(const std::string& scene);
-  // How far ahead of the vehicle (m) the app's M puts the goal: 8 m, the boat 3 m (it cannot brake). Throws BadInput.
+  // Where along the vehicle's heading (m) the app's M puts the goal: 8 m, the boat 3 m (it cannot brake), the
+  // snakeboard -4 m (its forward is its body -x). Throws BadInput.
   static double goalAhead(const std::string& scene);
   // The scene parameters it flies with: `params` with the preset's settings (its dt, world) and the start keys set to
   // where `running` is now. When they differ from `params` the caller rebuilds the scene at them first (the vehicle
   // continues from where it is, as the Plan panel's Play does). Throws BadInput.
   static ParamSet flightParams(const std::string& scene, const Scene& running, const ParamSet& params);
   // Starts on `running` (built from flightParams): the controller's plan keys are the preset's, the goal (x, y) its
-  // target (the helicopter keeps the preset's height; the boat's dock heading is bow into the wind it runs in).
+  // target (the helicopter keeps the preset's height; the boat's dock heading is bow into the wind it runs in; the
+  // snakeboard's target heading is the one it has).
   // Physics must be idle. Throws BadInput.
   void engage(const std::string& scene, const Scene& running, double goalX, double goalY, bool synchronous);
   // Stops (the worker finishes its solve first); returns the scene keys the plan's events set, which the caller
