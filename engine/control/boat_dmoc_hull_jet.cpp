@@ -116,11 +116,15 @@ NodeExposure nodeExposure(const Boat& boat, const JetVec3<4>& z, const J4& d) {
         A += a;
         F = F + (a * (1.0 / 3.0)) * (P.p[0] + P.p[k] + P.p[k + 1]);
       }
+    }
+    if (A.v > 0.0) {  // (a degenerate sliver of zero area is dry, as computeHydrostatics' clamp makes it)
       e.wetArea += A;
       e.wetFirst = e.wetFirst + F;
       const J4 invA = reciprocal(A);
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) e.G[size_t(i)][size_t(j)] += F[size_t(i)] * F[size_t(j)] * invA;
+    } else {
+      A = J4(0.0), F = jetVec<4>(Vector3d::Zero());
     }
     const J4 dryArea = J4(hp.area) - A;
     if (!windy || !(dryArea.v > 1e-12 * hp.area)) continue;
