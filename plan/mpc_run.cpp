@@ -238,10 +238,11 @@ MpcRunResult runMpc(const std::vector<std::string>& args) {
     write(replanned ? (mpc.lastSolve().adopted ? 1.0 : 0.0) : -1.0);
   }
   if (csv.isOpen()) csv.finish();
-  const std::string summary = "mpc " + setup.source + ": " + std::to_string(steps) + " steps of h=" + formatNumber(h) +
-                              ", " + std::to_string(mpc.solves()) + " solves (" + std::to_string(adopted) + " adopted, " +
-                              std::to_string(mpc.staleSolves()) + " stale: last feasible plan kept; " +
-                              std::to_string(mpc.restartsTaken()) + " took the cold restart)";
+  const std::string summary = "mpc " + setup.source + ": " + std::to_string(steps) + " steps of h=" +
+                              formatNumber(h) + ", " + std::to_string(mpc.solves()) + " solves (" +
+                              std::to_string(adopted) + " adopted, " + std::to_string(mpc.staleSolves()) +
+                              " stale: last feasible plan kept; " + std::to_string(mpc.restartsTaken()) +
+                              " took the cold restart)";
   return {adopted > 0 || steps == 0 ? 0 : 4, summary};
 }
 

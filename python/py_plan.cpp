@@ -83,7 +83,8 @@ void bindPlan(py::module_& m) {
           py::arg("problem"), py::arg("text"), py::arg("sets"), py::arg("cpu_budget") = py::none(),
           "Problem from a file path, or from JSON text when text=True; sets: dict of --set overrides; cpu_budget: "
           "CPU seconds of the solve as --cpu-budget (None: its default).")
-      .def("solve", &PyPlan::solve, "Solve with Ipopt within cpu_budget (GIL released; one solve at a time per process).")
+      .def("solve", &PyPlan::solve,
+           "Solve with Ipopt within cpu_budget (GIL released; one solve at a time per process).")
       .def_property_readonly("cpu_budget", &PyPlan::cpuBudget, "CPU seconds the solve may take (--cpu-budget).")
       .def_property_readonly("solved", &PyPlan::solved, "True when Ipopt converged (exit 0 of `varsim plan`).")
       .def_property_readonly("status", &PyPlan::status, "Ipopt's return status, named.")

@@ -63,9 +63,9 @@ float64 numpy arrays keyed by column: the current row, then every `every`-th row
           "Set control values by name; each is clamped to [min, max] and a non-finite value becomes neutral, as for "
           "a gamepad. They hold until changed.")
       .def("save", &PyScene::save,
-           "Snapshot (bytes) of what an app history entry holds — the full state and the settings in force (running "
-           "parameter values, values waiting for a rebuild, scene edits) — plus the energy monitor, CSV row, step "
-           "count and controls; load() of it resumes bit-identically.")
+           "Snapshot (bytes) of what an app history checkpoint holds — the full state and the settings in force "
+           "(running parameter values, values waiting for a rebuild, scene edits) — plus the energy monitor, CSV row, "
+           "step count and controls; load() of it resumes bit-identically.")
       .def("load", &PyScene::load, py::arg("snapshot"),
            "Restore a save() of the same scene built with the same rebuild-only parameters (live ones and edits are "
            "restored); anything else raises BadInput and leaves the scene unchanged.")
