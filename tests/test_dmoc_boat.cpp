@@ -202,12 +202,12 @@ TEST_CASE("ExactHessianInStillWaterMatchesCentralDifferencesOfTheExactGradient")
   // (heave +-0.1 m, attitudes +-0.1 rad: the waterline across side and end patches, wind on the dry ones; and one with
   // the hull lifted 0.29 m and nearly level, its thrusters inside the immersion ramp) with random multipliers; and the pattern Ipopt
   // takes once is the same at every iterate.
-  const BoatDmoc dmoc(windySpec(3));
+  const BoatDmoc dmoc(windySpec(2));
   std::mt19937 rng(5);
   double worst = 0.0;
-  for (int trial = 0; trial < 4; ++trial) {
-    Eigen::VectorXd x = randomIterate(dmoc, rng, trial < 3 ? 0.1 : 0.02);
-    for (int k = 0; k <= 3 && trial == 3; ++k) x[14 * k + 5] += 0.29, x.segment<3>(14 * k) *= 0.05;
+  for (int trial = 0; trial < 3; ++trial) {
+    Eigen::VectorXd x = randomIterate(dmoc, rng, trial < 2 ? 0.1 : 0.02);
+    for (int k = 0; k <= 2 && trial == 2; ++k) x[14 * k + 5] += 0.29, x.segment<3>(14 * k) *= 0.05;
     const Eigen::VectorXd lambda = randomMultipliers(dmoc, rng);
     bool samePattern = false;
     worst = std::max(worst, test::nlpHessianFdError(dmoc, x, 0.7, lambda, &samePattern, 1e-6));
