@@ -41,6 +41,25 @@ Eigen::VectorXd shifted(const Eigen::VectorXd& v, int stride, int segments, int 
   return out;
 }
 
+// Measured (docs/mpc.md, range ends): one cold re-plan of the boat at 200 segments takes 0.68 s of CPU, at 500
+// 1.7 s (its plan's own N goes to 1000 with the segment Hessian); the snakeboard's at 1000 segments 0.99 s, at 5000
+// 4.8 s (its plan's N goes to 20000). A 20 s run re-plans 100 to 200 times: at 1000 segments it ran for more than
+// 150 s (boat) and at 20000 for hours (snakeboard).
+struct MpcHorizonCap {
+  const char* scene;
+  long segments;
+  const char* why;
+};
+constexpr MpcHorizonCap kMpcHorizonCaps[] = {
+    {"boat", 200, " (the boat's receding horizon: a re-plan at 200 segments takes 0.7 s of CPU)"},
+    {"snakeboard", 200, " (the snakeboard's receding horizon: a re-plan at 1000 segments takes 1 s of CPU)"}};
+
+const MpcHorizonCap* mpcHorizonCap(const std::string& scene) {
+  for (const MpcHorizonCap& c : kMpcHorizonCaps)
+    if (scene == c.scene) return &c;
+  return nullptr;
+}
+
 }  // namespace
 
 IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps, const std::vector<RowBlock>& blocks) {
@@ -70,11 +89,13 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
     throw BadInput(setup_.source + ": scene '" + scene + "' has no plan problem with a start from a running scene");
   if (dmocFreeTime(setup_))
     throw BadInput(setup_.source + ": key 'free_time' = 1: the receding horizon needs a fixed step (allowed: 0)");
-  // The problem's own N range (its measured cost bound, plan/<vehicle>_plan.cpp) caps the horizon.
-  const long maxHorizon = std::lround(setup_.plan.spec("N")->maxValue);
+  // The problem's own N range (its measured cost bound, plan/<vehicle>_plan.cpp) caps the horizon; the boat's and the
+  // snakeboard's receding horizons are capped lower, at what re-plans every period of a run for minutes, not hours.
+  const MpcHorizonCap* cap = mpcHorizonCap(scene);
+  const long maxHorizon = cap ? cap->segments : std::lround(setup_.plan.spec("N")->maxValue);
   if (settings_.horizon < 2 || settings_.horizon > maxHorizon)
     throw BadInput(setup_.source + ": horizon " + std::to_string(settings_.horizon) + ": allowed 2 to " +
-                   std::to_string(maxHorizon) + " (the problem's key 'N')");
+                   std::to_string(maxHorizon) + (cap ? cap->why : " (the problem's key 'N')"));
   const double dt = setup_.scene.params.real("dt");
   if (!(settings_.period >= dt && settings_.period <= settings_.horizon * dt))
     throw BadInput(setup_.source + ": period " + formatNumber(settings_.period) + " s: allowed the scene's dt (" +
