@@ -56,9 +56,10 @@ std::vector<ParamSpec> pendulumParams() {
       ParamSpec::real(
           "alpha", 0.5, 0.0, 1.0, "",
           "midpoint only: L_d evaluated at q_k + alpha (q_k+1 - q_k); 1/2 is second order, other values first order: "
-          "their energy error is O(dt), so alpha != 1/2 takes dt sqrt(gravity/length) <= f min(0.22, the curled "
-          "rule of dt), f = min(1, 0.25 / |2 alpha - 1|) up to 10 links and min(1, 0.1 / |2 alpha - 1|) beyond "
-          "(alpha 0 and 1 flagged or stopped at twice that)"),
+          "their energy error is O(dt), so alpha != 1/2 takes dt sqrt(gravity/length) <= min(1, f / |2 alpha - 1|) "
+          "min(0.22, the curled rule of dt), f = 0.25 up to 10 links released within 0.8 rad, 0.1 for larger "
+          "releases or more links, 0.05 beyond 19 links released beyond 0.8 rad (alpha 0 and 1 flagged or stopped "
+          "within 20 s at twice that)"),
       ParamSpec::real("dt", 0.01, 1e-4, 0.05, "s",
                       "time step; midpoint: any dt with dt sqrt(gravity/length) <= 0.22 (every N, theta0 and release "
                       "measured to run); trapezoidal and rk4: the steps a sweep over links x theta0 x release x dt "
@@ -119,32 +120,36 @@ double maxScaledStep(int links, double curl, double firstAngle) {
 constexpr double kMidpointSweptStep = 0.22;
 
 // The first-order midpoint VIs (alpha != 1/2) keep a symplectic energy error of order dt instead of dt^2, so they
-// are held to a fraction f of the curled rule (capped at the second-order sweep's 0.22): f = 0.25 / |2 alpha - 1| up
-// to 10 links, 0.1 / |2 alpha - 1| beyond, at most 1. Measured (3 s, length 0.5, N = 1, 3, 10, 40 x theta0 = 0.1,
-// 0.8, 3 x both releases, dt at a fraction of min(0.221, curled rule)): alpha = 0 and 1 at 0.5 flagged 3 links at
-// theta0 = 3 and 40 links; at 0.25 ran every case up to 10 links, 40 links flagged (every_joint, 0.1 rad) or
-// stopped (alpha 0, first_joint, 0.8 rad: Newton failed also in 64 sub-steps); at 0.1 every case ran. alpha = 0.25
-// ran every case at 0.5 up to 10 links and at 0.25 at 40. Without the rule the sweep of range pairs flagged alpha 0
-// with length 0.05 or gravity 100 (+0.44 J > 0.43 J, +54 J > 42 J) and stopped 40 links at dt 0.01 (alpha 0, 1).
-double firstOrderFraction(double alpha, int links) {
+// are held to a fraction f / |2 alpha - 1| (at most 1) of the curled rule, capped at the second-order sweep's 0.22:
+// f = 0.25 for up to 10 links released within 0.8 rad, 0.1 for larger releases or more links, 0.05 beyond 19 links
+// released beyond 0.8 rad. Measured (20 s, length 0.5, N = 1, 2, 3, 5, 10, 19, 40 x theta0 = 0.1, 0.8, 1.5, 2, 3 x
+// both releases, dt at a fraction of min(0.221, curled rule), alpha 0 and 1): at 0.25 every release within 0.8 rad
+// up to 10 links ran, releases of 1.5-3 rad flagged 2, 3 and 10 links; at 0.5 5 and 10 links flagged already at
+// 0.8 rad; at 0.1 every case ran but 40 links first_joint at 1.5 rad (alpha 0: Newton failed also in 64 sub-steps),
+// which ran 20 s at 0.05 (alpha 0 and 1). The error scales with |2 alpha - 1| (alpha 0.25 ran twice the fraction
+// of alpha 0 in 3 s runs). Without the rule the sweep of range pairs flagged alpha 0 with length 0.05 or gravity 100
+// (+0.44 J > 0.43 J, +54 J > 42 J) and stopped 40 links at dt 0.01 (alpha 0 and 1).
+double firstOrderFraction(double alpha, int links, double theta0) {
   const double order = std::abs(2.0 * alpha - 1.0);
   if (order == 0.0) return 1.0;
-  return std::min(1.0, (links <= 10 ? 0.25 : 0.1) / order);
+  const bool gentle = std::abs(theta0) <= 0.8;
+  const double f = links <= 10 && gentle ? 0.25 : links <= 19 || gentle ? 0.1 : 0.05;
+  return std::min(1.0, f / order);
 }
 
 void checkFirstOrderStep(const ParamSet &p, double scaled, double curled) {
   const double alpha = p.real("alpha");
   if (p.choice("integrator") != "midpoint" || alpha == 0.5) return;
   const int n = int(p.integer("links"));
-  const double f = firstOrderFraction(alpha, n), limit = f * std::min(curled, kMidpointSweptStep);
+  const double f = firstOrderFraction(alpha, n, p.real("theta0")), limit = f * std::min(curled, kMidpointSweptStep);
   if (scaled <= limit) return;
   const double g = p.real("gravity"), l = p.real("length");
   char msg[700];
   std::snprintf(msg, sizeof msg,
                 "pendulum: dt = %g s with alpha = %g (first order: energy error of order dt) for %d links of %g m under "
-                "gravity %g m/s^2: dt sqrt(gravity/length) = %.3g exceeds %.3g min(0.22, %.3g) = %.3g (alpha 0 and 1 "
-                "flagged energy or stopped at twice the fraction); allowed here dt <= %.3g s%s, or alpha = 0.5",
-                p.real("dt"), alpha, n, l, g, scaled, f, curled, limit, limit * std::sqrt(l / g),
+                "gravity %g m/s^2 (theta0 = %g): dt sqrt(gravity/length) = %.3g exceeds %.3g min(0.22, %.3g) = %.3g (alpha "
+                "0 and 1 flagged energy or stopped within 20 s at twice the fraction); allowed here dt <= %.3g s%s, or alpha = 0.5",
+                p.real("dt"), alpha, n, l, g, p.real("theta0"), scaled, f, curled, limit, limit * std::sqrt(l / g),
                 limit * std::sqrt(l / g) < 1e-4 ? " (below the smallest dt, 1e-4 s)" : "");
   throw BadInput(msg);
 }
