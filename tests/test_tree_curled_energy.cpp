@@ -1,5 +1,6 @@
 // The trapezoidal tree VI (seed 002 eq. (24), Algorithm 1) on bench_tree's curled chain (every joint 0.5 rad
-// from its parent, at rest), kept small (3 links): its energy error is second order and a few times the
+// from its parent, at rest), kept small (3 links): its steps solve the DEL equations of the trapezoidal L_d
+// built from the tree's own T and V by finite differences, its energy error is second order and a few times the
 // midpoint VI's, its one-step map is symplectic also at large joint turns, and a step redone as two half
 // steps (the sub-step retry carries the discrete momentum) differs from the whole step by O(h^3).
 #include <doctest/doctest.h>
@@ -60,6 +61,37 @@ VectorXd whipState() {
 }
 
 }  // namespace
+
+TEST_CASE("TrapezoidalStepsSolveTheDelOfTheTrapezoidalLd") {
+  // Seed 002 eq. (21)'s source, independent of the code's e_k (24): L_d(a, b) = h/2 [L(a, v) + L(b, v)] with
+  // v = (b - a)/h and L = T - V from the tree; D_2 L_d(q_{k-1}, q_k) + D_1 L_d(q_k, q_{k+1}) = 0.
+  const double h = 0.02;
+  Tree t = curledChain(), probe = curledChain();
+  TreeTrapezoidal tr(t);
+  tr.initialize(curledPose(), VectorXd::Zero(kLinks), h, {});
+  VectorXd qm, q0 = tr.q();
+  for (int k = 0; k < 50; ++k) qm = q0, q0 = tr.q(), tr.step({});
+  const VectorXd q1 = tr.q();
+  const auto lagrangian = [&](const VectorXd& q, const VectorXd& v) {
+    probe.setState(q, v);
+    return kineticEnergy(probe) - potentialEnergy(probe);
+  };
+  const auto ld = [&](const VectorXd& a, const VectorXd& b) {
+    const VectorXd v = (b - a) / h;
+    return h / 2 * (lagrangian(a, v) + lagrangian(b, v));
+  };
+  double worst = 0, size = 0;
+  for (int i = 0; i < kLinks; ++i) {
+    VectorXd a = q0, b = q0;
+    a(i) += 1e-7, b(i) -= 1e-7;
+    const double d2 = (ld(qm, a) - ld(qm, b)) / 2e-7, d1 = (ld(a, q1) - ld(b, q1)) / 2e-7;
+    worst = std::max(worst, std::abs(d1 + d2)), size = std::max(size, std::abs(d2));
+  }
+  MESSAGE("|D2 L_d + D1 L_d| = " << worst << " (|D2 L_d| = " << size << ", h|v| = "
+                                 << (q1 - q0).cwiseAbs().maxCoeff() << ")");
+  CHECK(tr.substeps() == 1);
+  CHECK(worst < 1e-7 * size);
+}
 
 TEST_CASE("TrapezoidalCurledChainEnergyErrorOrderTwo") {
   const double a = curledEnergyError(true, 0.02), b = curledEnergyError(true, 0.01);
