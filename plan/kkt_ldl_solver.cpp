@@ -16,15 +16,59 @@ namespace varsim::kkt {
 namespace {
 
 constexpr std::size_t kHeader = 4;  // n, nonzeros of L, of the matrix, whether solve() refines
-// A pivot below this fraction of its row's largest entry makes solve() refine its solution (two steps against the
-// matrix kept beside the factor): an order that eliminates a regularised constraint row (pivot -delta_c ~ 1e-9)
-// before its variables loses about log10(row / pivot) digits, which one step of refinement recovers.
+// A pivot below this fraction of its row's largest entry (or a replaced one) makes solve() refine its solution
+// against the matrix kept beside the factor: an order that eliminates a regularised constraint row (pivot -delta_c ~
+// 1e-9) before its variables loses about log10(row / pivot) digits, which a step of refinement recovers.
 constexpr double kRefineBelow = 1e-6;
-constexpr int kRefinementSteps = 2;
+constexpr int kRefinementSteps = 10;  // at most; refinement stops at round-off or when a step stops halving |r|
 
 // Where the permuted matrix's values go in `reals`: past D and Lx, and past the input values reals[0 .. nz), which
 // are read while Ax is filled and overwritten by D and Lx only afterwards.
 std::size_t axOffset(int n, int nz, std::size_t lnz) { return std::max(std::size_t(n) + lnz, std::size_t(nz)); }
+
+// The up-looking LDL^T (row k of L from a sparse triangular solve along the elimination tree; Davis, "Direct
+// Methods for Sparse Linear Systems", sec. 4.10) of the permuted upper triangle (Ap, Ai, Ax). A pivot with |d| <=
+// tiny * (its row's largest |entry|) is replaced by +-replace * that (the sign of d, negative for 0: Ipopt's zero
+// diagonals are constraint rows) when replace > 0, else the factorisation stops there. Returns the pivots done.
+struct Numeric {
+  int n;
+  const int *Ap, *Ai, *parent;
+  const double *Ax, *rowMax;
+  int *Lp, *Li, *count, *pattern, *flag;
+  double *Lx, *D, *Y;
+};
+
+int upLooking(const Numeric& m, double tiny, double replace, int& replaced) {
+  for (int k = 0; k < m.n; ++k) {
+    int top = m.n;
+    m.flag[k] = k, m.count[k] = 0, m.Y[k] = 0.0;
+    for (int p = m.Ap[k]; p < m.Ap[k + 1]; ++p) {  // scatter column k; reach of its rows in the tree
+      int i = m.Ai[p], len = 0;
+      m.Y[i] += m.Ax[p];
+      for (; m.flag[i] != k; i = m.parent[i]) m.pattern[len++] = i, m.flag[i] = k;
+      while (len > 0) m.pattern[--top] = m.pattern[--len];
+    }
+    double d = m.Y[k];
+    m.Y[k] = 0.0;
+    for (; top < m.n; ++top) {  // L(k, i) for the row's pattern, in topological order
+      const int i = m.pattern[top];
+      const double yi = m.Y[i];
+      m.Y[i] = 0.0;
+      const int end = m.Lp[i] + m.count[i];
+      for (int p = m.Lp[i]; p < end; ++p) m.Y[m.Li[p]] -= m.Lx[p] * yi;
+      const double l = yi / m.D[i];
+      d -= l * yi;
+      m.Li[end] = k, m.Lx[end] = l, ++m.count[i];
+    }
+    if (!(std::abs(d) > tiny * m.rowMax[k])) {
+      if (!(replace > 0.0 && m.rowMax[k] > 0.0 && std::isfinite(d))) return k;
+      d = (d > 0.0 ? replace : -replace) * m.rowMax[k];
+      ++replaced;
+    }
+    m.D[k] = d;
+  }
+  return m.n;
+}
 
 }  // namespace
 
@@ -37,12 +81,12 @@ Storage storage(const Pattern& a, const int* keep) {
   return s;
 }
 
-Factorisation factorise(const Pattern& a, const int* keep, double pivotTolerance, int* ints, double* reals,
+Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots, int* ints, double* reals,
                         int* scratch) {
   const int n = a.n;
   const std::size_t N = std::size_t(n), lnz = factorNonzeros(n, keep);
   const int* perm = keep;
-  int* parent = const_cast<int*>(keep + n);  // LDL's numeric pass reads the tree only
+  const int* parent = keep + n;
   const int* colCount = keep + 2 * n;
   ints[0] = n;
   ints[1] = int(lnz);
@@ -83,18 +127,14 @@ Factorisation factorise(const Pattern& a, const int* keep, double pivotTolerance
   std::fill(Y, Y + N, 0.0);
   double* D = reals;
   double* Lx = reals + N;
-  const int done = ldl_numeric(n, Ap, Ai, Ax, Lp, parent, lnzWork, Li, Lx, D, Y, pattern, flag, nullptr, nullptr);
   Factorisation f;
-  f.rank = done;
-  // Static pivots: one tiny relative to its row makes the factor meaningless; report it (Ipopt then perturbs).
-  for (int k = 0; k < done; ++k) {
-    if (!(std::abs(D[k]) > pivotTolerance * rowMax[k])) {
-      f.rank = k;
-      break;
-    }
-    if (D[k] < 0.0) ++f.negative;
+  f.rank = upLooking({n, Ap, Ai, parent, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, Lx, D, Y}, pivots.tiny,
+                     pivots.replace, f.replaced);
+  for (int k = 0; k < f.rank; ++k) {
+    f.negative += D[k] < 0.0;
     if (std::abs(D[k]) < kRefineBelow * rowMax[k]) ints[3] = 1;
   }
+  if (f.replaced > 0) ints[3] = 1;
   f.singular = f.rank < n;
   return f;
 }
@@ -125,14 +165,20 @@ void solve(const int* ints, const double* reals, double* rhs, double* work) {
     const int* Ap = Li + lnz;
     const int* Ai = Ap + N + 1;
     const double* Ax = reals + axOffset(n, ints[2], lnz);
+    double last = INFINITY;
     for (int step = 0; step < kRefinementSteps; ++step) {
-      for (std::size_t k = 0; k < N; ++k) r[k] = rhs[P[k]];
+      double aMax = 0.0, bMax = 0.0, xMax = 0.0, rMax = 0.0;
+      for (std::size_t k = 0; k < N; ++k) r[k] = rhs[P[k]], bMax = std::max(bMax, std::abs(r[k])), xMax = std::max(xMax, std::abs(x[k]));
       for (std::size_t j = 0; j < N; ++j)
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
           const std::size_t i = std::size_t(Ai[p]);
           r[i] -= Ax[p] * x[j];
           if (i != j) r[j] -= Ax[p] * x[i];
+          aMax = std::max(aMax, std::abs(Ax[p]));
         }
+      for (std::size_t k = 0; k < N; ++k) rMax = std::max(rMax, std::abs(r[k]));
+      if (!(rMax > 1e-15 * (aMax * xMax + bMax)) || !(rMax < 0.5 * last)) break;
+      last = rMax;
       ldlSolve(n, Lp, Li, Lx, D, r);
       for (std::size_t k = 0; k < N; ++k) x[k] += r[k];
     }

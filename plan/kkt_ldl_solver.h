@@ -1,5 +1,5 @@
 // plan/kkt_ldl_solver.h — sparse LDL^T of a symmetric indefinite matrix (Ipopt's KKT systems) in the order of
-// plan/kkt_ordering.h: SuiteSparse LDL's up-looking factorisation with static 1x1 pivots, inertia from the signs of D
+// plan/kkt_ordering.h: an up-looking factorisation with static 1x1 pivots, inertia from the signs of D
 // (Sylvester's law: exact for any congruence). Every piece of state lives in arrays the caller owns, laid out by
 // this file, so a factor can sit inside MA27's A/IW/IKEEP arrays (plan/ma27_bridge.h) and threads share nothing.
 #pragma once
@@ -18,16 +18,25 @@ struct Storage {
 };
 Storage storage(const Pattern& a, const int* keep);
 
+// Static pivots: one with |d| <= tiny * (the largest |entry| of its row of the matrix) is replaced by
+// +-replace * that largest entry when replace > 0 (Schenk and Gaertner's pivot perturbation; solve() then refines
+// against the matrix), or ends the factorisation as singular when replace = 0.
+struct Pivots {
+  double tiny = 1e-14;
+  double replace = 0.0;
+};
+
 struct Factorisation {
-  bool singular = false;  // a pivot |d_k| <= tolerance * (largest |entry| of row k of the matrix): not factored
+  bool singular = false;  // a tiny pivot with replace = 0 (or an empty row): not factored
   int rank = 0;           // pivots factored before the first singular one (n when not singular)
-  int negative = 0;       // negative pivots = negative eigenvalues when not singular
+  int negative = 0;       // negative pivots = negative eigenvalues when none was replaced
+  int replaced = 0;       // tiny pivots replaced
 };
 
 // Factorises the matrix whose values, in the pattern's triplet order, are reals[0 .. a.nz) on entry (MA27BD's
 // contract: the values arrive in the factor's own real array). `ints` and `reals` hold storage(a, keep) entries;
 // `scratch` 2n ints, free on return. After a non-singular factorisation `ints`/`reals` hold the factor for solve().
-Factorisation factorise(const Pattern& a, const int* keep, double pivotTolerance, int* ints, double* reals,
+Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots, int* ints, double* reals,
                         int* scratch);
 
 // Solves A x = rhs in place with the factor in ints/reals, refined against A when a pivot was small; `work` holds

@@ -1,7 +1,9 @@
-// plan/kkt_ordering.cpp — AMD order with zero-diagonal rows after a neighbour, and LDL's symbolic pass; see
-// kkt_ordering.h. Why the amendment: with static 1x1 pivots, a constraint row of [W J^T; J 0] eliminated before all
-// of its variables has pivot exactly 0, and Ipopt would have to regularise (delta_c > 0) a system MUMPS solves as it
-// is (its least-squares multipliers [I J^T; J 0] at the start, every step without regularisation).
+// plan/kkt_ordering.cpp — AMD order with each zero-diagonal row paired to a partner, and LDL's symbolic pass; see
+// kkt_ordering.h. Why the pairs: with static 1x1 pivots, a constraint row of [W J^T; J 0] eliminated before its
+// variables has pivot exactly 0, and Ipopt would have to regularise (delta_c > 0) a system MUMPS solves as it is
+// (its least-squares multipliers [I J^T; J 0] at the start, every step without regularisation); eliminated right
+// after a partner variable it is the second pivot of a 2x2 block [h a; a 0], non-zero (Duff and Pralet's matching
+// for symmetric indefinite systems, greedy here).
 #include "plan/kkt_ordering.h"
 
 #include <algorithm>
@@ -58,43 +60,107 @@ bool amdOrder(int n, Adjacency& g, int* perm) {
   return ok == AMD_OK || ok == AMD_OK_BUT_JUMBLED;
 }
 
-// A neighbour whose entry is at least this fraction of a zero-diagonal row's largest fills the row's pivot with
-// -a^2 / d: a weak coupling (heli_canyon's least-squares multipliers: a Jacobian entry 1.5e-8 beside entries ~1)
-// leaves a pivot of 1e-16, as good as zero.
+// A neighbour whose entry is at least this fraction of a zero-diagonal row's largest entry can be its partner: a weak
+// coupling (heli_canyon's least-squares multipliers: a Jacobian entry 1.5e-8 beside entries ~1) leaves a pivot of
+// 1e-16, as good as zero.
 constexpr double kStrong = 0.1;
 
-// AMD's order with each row in `zero` held back until a strong neighbour is placed, then placed right after it; rows
-// whose strong neighbours are all held back go last.
-void delayZeroRows(int n, const Adjacency& g, const std::vector<char>& zero, const std::vector<double>& rowMax,
-                   int* perm) {
+constexpr int kChain = 1;
+
+bool strong(double entry, double rowMax) { return entry != 0.0 && std::abs(entry) >= kStrong * rowMax; }
+
+// Each zero-diagonal row's partner: a distinct strong neighbour with a non-zero diagonal, the largest entry first,
+// rows with the fewest candidates matched first (greedy; -1: none left). Distinct partners matter: two constraint
+// rows through one variable would leave the second one's pivot 0.
+std::vector<int> partners(int n, const Adjacency& g, const std::vector<char>& zero, const std::vector<double>& rowMax) {
   const std::size_t N = std::size_t(n);
-  const std::vector<int> amd(perm, perm + N);
-  std::vector<char> placed(N, 0), waiting(N, 0);
-  std::vector<int> stack;
-  std::size_t out = 0;
-  const auto place = [&](int v) {
-    stack.push_back(v);
-    while (!stack.empty()) {
-      const std::size_t u = std::size_t(stack.back());
-      stack.pop_back();
-      perm[out++] = int(u), placed[u] = 1;
-      for (int q = g.p[u]; q < g.p[u + 1]; ++q) {
-        const std::size_t w = std::size_t(g.i[std::size_t(q)]);
-        if (waiting[w] && std::abs(g.x[std::size_t(q)]) >= kStrong * rowMax[w]) waiting[w] = 0, stack.push_back(int(w));
+  std::vector<int> partner(N, -1), candidates(N, 0), rows;
+  std::vector<char> taken(N, 0);
+  for (std::size_t r = 0; r < N; ++r) {
+    if (!zero[r]) continue;
+    for (int q = g.p[r]; q < g.p[r + 1]; ++q)
+      candidates[r] += !zero[std::size_t(g.i[std::size_t(q)])] && strong(g.x[std::size_t(q)], rowMax[r]);
+    if (candidates[r] > 0) rows.push_back(int(r));
+  }
+  std::stable_sort(rows.begin(), rows.end(), [&](int x, int y) { return candidates[std::size_t(x)] < candidates[std::size_t(y)]; });
+  for (const int r : rows) {
+    const std::size_t R = std::size_t(r);
+    double best = 0.0;
+    for (int q = g.p[R]; q < g.p[R + 1]; ++q) {
+      const std::size_t j = std::size_t(g.i[std::size_t(q)]);
+      const double v = std::abs(g.x[std::size_t(q)]);
+      if (!zero[j] && !taken[j] && strong(v, rowMax[R]) && v > best) best = v, partner[R] = int(j);
+    }
+    if (partner[R] >= 0) taken[std::size_t(partner[R])] = 1;
+  }
+  for (const int r : rows) {  // no distinct partner left: share the strongest neighbour's (its pivot may vanish)
+    const std::size_t R = std::size_t(r);
+    double best = 0.0;
+    for (int q = g.p[R]; q < g.p[R + 1] && partner[R] < 0; ++q) {
+      const std::size_t j = std::size_t(g.i[std::size_t(q)]);
+      const double v = std::abs(g.x[std::size_t(q)]);
+      if (!zero[j] && strong(v, rowMax[R]) && v > best) best = v;
+    }
+    for (int q = g.p[R]; q < g.p[R + 1] && partner[R] < 0; ++q)
+      if (!zero[std::size_t(g.i[std::size_t(q)])] && std::abs(g.x[std::size_t(q)]) == best) partner[R] = g.i[std::size_t(q)];
+  }
+  // A zero row whose strong neighbours are all zero rows follows the strongest one that has a partner (chains of up
+  // to kChain rows): its pivot is filled by that row's, and when a regularised system (delta_w > 0) makes those
+  // neighbours non-zero the order still fits, so the systems Ipopt alternates between do not re-order each time.
+  for (int pass = 0; pass < kChain; ++pass)
+    for (std::size_t r = 0; r < N; ++r) {
+      if (!zero[r] || candidates[r] > 0 || partner[r] >= 0) continue;
+      double best = 0.0;
+      for (int q = g.p[r]; q < g.p[r + 1]; ++q) {
+        const std::size_t j = std::size_t(g.i[std::size_t(q)]);
+        const double v = std::abs(g.x[std::size_t(q)]);
+        if (zero[j] && candidates[j] > 0 && partner[j] >= 0 && strong(v, rowMax[r]) && v > best) best = v, partner[r] = int(j);
       }
     }
-  };
-  for (const int v : amd) {
-    const std::size_t V = std::size_t(v);
-    if (placed[V] || waiting[V]) continue;
-    bool ready = !zero[V];
-    for (int q = g.p[V]; q < g.p[V + 1] && !ready; ++q)
-      ready = placed[std::size_t(g.i[std::size_t(q)])] && std::abs(g.x[std::size_t(q)]) >= kStrong * rowMax[V];
-    if (ready) place(v);
-    else waiting[V] = 1;
+  return partner;
+}
+
+// AMD's order of the graph with each zero-diagonal row merged into its partner, expanded with the row right after its
+// partner: the pair is eliminated as consecutive pivots (a static 2x2 pivot in 1x1 steps), the fill close to AMD's.
+bool pairedOrder(int n, const Adjacency& g, const std::vector<int>& partner, int* perm) {
+  const std::size_t N = std::size_t(n);
+  std::vector<int> node(N, -1), first;  // node: the merged graph's node of each row; first: its lead row
+  std::vector<int> depth(N, 0);         // 0 a lead row, k its partner has depth k - 1
+  for (std::size_t r = 0; r < N; ++r)
+    if (partner[r] < 0) node[r] = int(first.size()), first.push_back(int(r));
+  for (int level = 1; level <= kChain + 1; ++level)
+    for (std::size_t r = 0; r < N; ++r) {
+      const int p = partner[r];
+      if (p >= 0 && node[r] < 0 && node[std::size_t(p)] >= 0 && depth[std::size_t(p)] == level - 1)
+        node[r] = node[std::size_t(p)], depth[r] = level;
+    }
+  Adjacency m;
+  const std::size_t M = first.size();
+  m.p.assign(M + 1, 0);
+  for (std::size_t r = 0; r < N; ++r)
+    for (int q = g.p[r]; q < g.p[r + 1]; ++q) m.p[std::size_t(node[r]) + 1] += node[r] != node[std::size_t(g.i[std::size_t(q)])];
+  for (std::size_t j = 0; j < M; ++j) m.p[j + 1] += m.p[j];
+  m.i.resize(std::size_t(std::max(m.p[M], 1)));
+  std::vector<int> next(m.p.begin(), m.p.end() - 1), order(M);
+  for (std::size_t r = 0; r < N; ++r)
+    for (int q = g.p[r]; q < g.p[r + 1]; ++q) {
+      const int other = node[std::size_t(g.i[std::size_t(q)])];
+      if (other != node[r]) m.i[std::size_t(next[std::size_t(node[r])]++)] = other;
+    }
+  if (!amdOrder(int(M), m, order.data())) return false;
+  std::vector<int> start(M + 1, 0), rows(N);  // the zero-diagonal rows merged into each node, by node
+  for (std::size_t r = 0; r < N; ++r) start[std::size_t(node[r]) + 1] += depth[r] > 0;
+  for (std::size_t j = 0; j < M; ++j) start[j + 1] += start[j];
+  std::copy(start.begin(), start.end() - 1, next.begin());
+  for (int level = 1; level <= kChain + 1; ++level)  // a row after the one its pivot is filled by
+    for (std::size_t r = 0; r < N; ++r)
+      if (depth[r] == level) rows[std::size_t(next[std::size_t(node[r])]++)] = int(r);
+  std::size_t out = 0;
+  for (const int v : order) {
+    perm[out++] = first[std::size_t(v)];
+    for (int q = start[std::size_t(v)]; q < start[std::size_t(v) + 1]; ++q) perm[out++] = rows[std::size_t(q)];
   }
-  for (const int v : amd)
-    if (waiting[std::size_t(v)]) waiting[std::size_t(v)] = 0, place(v);
+  return true;
 }
 
 }  // namespace
@@ -114,7 +180,7 @@ bool analyse(const Pattern& a, int* keep) {
 bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* keep) {
   const std::size_t N = std::size_t(a.n);
   std::vector<double> diag(N, 0.0), rowMax(N, 0.0);
-  std::vector<int> pinv(N), first(N, a.n);  // first: the earliest pivot among a row's strong neighbours
+  std::vector<int> pinv(N);
   for (std::size_t k = 0; k < N; ++k) pinv[std::size_t(keep[k])] = int(k);
   for (int t = 0; t < a.nz; ++t) {
     if (!a.inRange(t)) continue;
@@ -123,24 +189,25 @@ bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* 
     rowMax[r] = std::max(rowMax[r], v), rowMax[c] = std::max(rowMax[c], v);
     if (r == c) diag[r] += values[t];
   }
+  std::vector<char> zero(N, 0), candidate(N, 0), paired(N, 0);
+  for (std::size_t r = 0; r < N; ++r) zero[r] = !(std::abs(diag[r]) > tolerance * rowMax[r]);
+  // The order fits when each zero-diagonal row with a candidate partner comes after one (a pair built here puts it
+  // right after; a later factorisation keeps the order while that holds: re-ordering costs about a factorisation).
+  const auto see = [&](std::size_t r, std::size_t c, double v) {
+    if (!zero[r] || zero[c] || !strong(v, rowMax[r])) return;
+    candidate[r] = 1;
+    if (pinv[c] < pinv[r]) paired[r] = 1;
+  };
   for (int t = 0; t < a.nz; ++t) {
     if (!a.inRange(t) || a.rows[t] == a.cols[t]) continue;
     const std::size_t r = std::size_t(a.rows[t] - 1), c = std::size_t(a.cols[t] - 1);
-    const double v = std::abs(values[t]);
-    if (v > 0.0 && v >= kStrong * rowMax[r]) first[r] = std::min(first[r], pinv[c]);
-    if (v > 0.0 && v >= kStrong * rowMax[c]) first[c] = std::min(first[c], pinv[r]);
+    see(r, c, values[t]), see(c, r, values[t]);
   }
-  std::vector<char> zero(N, 0);
   bool fits = true;
-  for (std::size_t r = 0; r < N; ++r) {
-    zero[r] = !(std::abs(diag[r]) > tolerance * rowMax[r]);
-    if (zero[r] && first[r] < a.n && first[r] > pinv[r]) fits = false;
-  }
+  for (std::size_t r = 0; r < N && fits; ++r) fits = !candidate[r] || paired[r];
   if (fits) return true;
   Adjacency g;
-  if (!adjacency(a, values, g) || !amdOrder(a.n, g, keep)) return false;
-  delayZeroRows(a.n, g, zero, rowMax, keep);
-  return symbolic(a.n, g, keep);
+  return adjacency(a, values, g) && pairedOrder(a.n, g, partners(a.n, g, zero, rowMax), keep) && symbolic(a.n, g, keep);
 }
 
 }  // namespace varsim::kkt

@@ -1,6 +1,6 @@
 // plan/kkt_ordering.h — the elimination order of the KKT LDL^T solver (plan/kkt_ldl_solver.h): AMD's fill-reducing
 // order, amended so that a row with a zero diagonal (a constraint row of Ipopt's KKT matrix [W J^T; J 0] when no
-// regularisation is on) is eliminated only after one of its neighbours, whose pivot fills its diagonal; then the
+// regularisation is on) is eliminated right after a partner variable, whose pivot fills its diagonal; then the
 // elimination tree and column counts of L (SuiteSparse LDL's symbolic pass). Kept in the caller's `keep` ints.
 #pragma once
 
@@ -26,11 +26,11 @@ std::size_t factorNonzeros(int n, const int* keep);  // the sum of the column co
 // an AMD failure or a factor too large for int indices (keep then unusable).
 bool analyse(const Pattern& a, int* keep);
 
-// With the values (reals in triplet order): true when keep's order already eliminates every row whose diagonal is
-// zero (|sum of its diagonal entries| <= tolerance * its largest |entry|) after a neighbour with a non-zero entry in
-// its row (or the row has none); otherwise re-orders (AMD's order, each such row moved to just after its first
-// eliminated neighbour; rows with no such neighbour at the end) and re-runs the symbolic pass, and returns true, or
-// false when that fails (keep then unusable).
+// With the values (reals in triplet order): true when keep's order already puts every row whose diagonal is zero
+// (|sum of its diagonal entries| <= tolerance * its largest |entry|) right after a strong neighbour (entry >= 0.1 of
+// the row's largest) with a non-zero diagonal, where it has one; otherwise pairs each such row with a distinct strong
+// neighbour (greedy matching), orders the graph with each pair merged by AMD, expands it with the zero row right
+// after its partner, re-runs the symbolic pass and returns true, or false when that fails (keep then unusable).
 bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* keep);
 
 }  // namespace varsim::kkt

@@ -25,6 +25,7 @@ void id(int* icntl, double* cntl) {
   std::fill(cntl, cntl + kCntlSize, 0.0);
   cntl[0] = 0.1;  // MA27's default threshold (unused here, Ipopt overwrites it with ma27_pivtol)
   cntl[2] = kSingularTolerance;
+  cntl[3] = kPivotReplacement;
 }
 
 void ad(int* n, int* nz, const int* irn, const int* icn, int*, int*, int* ikeep, int*, int* nsteps, int*, int*,
@@ -50,13 +51,15 @@ void bd(int* n, int* nz, const int* irn, const int* icn, double* a, int* la, int
         int* maxfrt, int* iw1, int*, double* cntl, int* info) {
   std::fill(info, info + kInfoSize, 0);
   const kkt::Pattern m = pattern(n, nz, irn, icn);
-  // The values are in A: an order that puts a zero-diagonal row first is amended now (IKEEP is Ipopt's, kept).
-  if (!kkt::fitOrdering(m, a, cntl[2], ikeep)) return void(info[0] = -5);
+  // The values are in A: an order that puts a row with an exactly zero diagonal before a partner is re-made now
+  // (IKEEP is Ipopt's, kept to the next call). Exact zeros: rows merely small are left to the pivot replacement
+  // (treating them as zero re-ordered at most factorisations of heli_canyon, ~1 ms each).
+  if (!kkt::fitOrdering(m, a, 0.0, ikeep)) return void(info[0] = -5);
   const kkt::Storage s = kkt::storage(m, ikeep);
   if (std::size_t(*liw) < s.ints) return void((info[0] = -3, info[1] = int(s.ints)));
   if (std::size_t(*la) < s.reals) return void((info[0] = -4, info[1] = int(s.reals)));
   *maxfrt = int(kkt::solveWorkSize(*n));  // CD's W: the solve's work
-  const kkt::Factorisation f = kkt::factorise(m, ikeep, cntl[2], iw, a, iw1);
+  const kkt::Factorisation f = kkt::factorise(m, ikeep, {cntl[2], cntl[3]}, iw, a, iw1);
   info[14] = f.negative;
   if (f.singular) info[0] = 3, info[1] = f.rank;
 }

@@ -14,8 +14,9 @@ void registerKktLdlAsMa27();
 // 1-based). The subset of MA27's INFO/ICNTL/CNTL that Ipopt 3.11.9 (IpMa27TSolverInterface.cpp) reads or writes:
 //   AD: INFO(1) 0, or -1 (N < 1), -2 (NZ < 0), -5 (the analysis failed), 1 (entries outside 1..N ignored);
 //       INFO(5) / INFO(6) the reals / ints BD needs in A / IW; IKEEP 3N ints for BD; NSTEPS 1; OPS the flops.
-//   BD: CNTL(3) singularity tolerance (a pivot |d| <= CNTL(3) * its row's largest |entry|); INFO(1) 0, -3 (LIW too
-//       small, INFO(2) the LIW needed), -4 (LA too small, INFO(2) the LA needed) or 3 (singular, INFO(2) the rank);
+//   BD: CNTL(3) zero-pivot tolerance (a pivot |d| <= CNTL(3) * its row's largest |entry|), replaced by +-CNTL(4)
+//       times that entry (CNTL(4) = 0: singular); INFO(1) 0, -3 (LIW too small, INFO(2) the LIW needed), -4 (LA too
+//       small, INFO(2) the LA needed), -5 (the ordering failed) or 3 (singular, INFO(2) the rank);
 //       INFO(15) the number of negative pivots (negative eigenvalues); MAXFRT 2N (CD's work array W); INFO(12),
 //       INFO(13) (compressions) 0. CNTL(1) (MA27's threshold pivoting) is not used: the pivots are static.
 //   CD: solves A x = RHS in place with W (MAXFRT reals) as work.
@@ -29,6 +30,10 @@ void cd(int* n, double* a, int* la, int* iw, int* liw, double* w, int* maxfrt, d
         int* icntl, double* cntl);
 // Default CNTL(3): a pivot 1e-14 of its row's largest entry or smaller is a zero pivot.
 constexpr double kSingularTolerance = 1e-14;
+// Default CNTL(4): a zero pivot is replaced by +-1e-12 of its row's largest entry (0: reported singular instead).
+// Measured (bench_plan): 1e-8 leaves boat_dock's primal infeasibility at 1e-8 (Restoration_Failed), reporting zero
+// pivots singular makes Ipopt regularise every step (other local minima of heli_canyon); 1e-12 solves every preset.
+constexpr double kPivotReplacement = 1e-12;
 }  // namespace ma27
 
 }  // namespace varsim

@@ -1,8 +1,9 @@
 // tests/test_kkt_ldl.cpp — the KKT LDL^T solver through MA27's calling sequence as Ipopt 3.11.9 drives it
 // (plan/ma27_bridge.h): random sparse symmetric indefinite KKT matrices given as triplets from both triangles with
 // duplicates, solved to a relative residual <= 1e-12 against Eigen's dense LDLT, the inertia (INFO(15)) against
-// Eigen's eigenvalues, a singular matrix reported as INFO(1) = 3, too small A / IW arrays as -4 / -3 with the sizes
-// needed, and a small car plan solved by Ipopt with the LDL^T solver and with MUMPS to the same plan.
+// Eigen's eigenvalues, a zero pivot replaced (default) or reported as INFO(1) = 3 (CNTL(4) = 0), too small A / IW
+// arrays as -4 / -3 with the sizes needed, and a small car plan solved by Ipopt with the LDL^T solver and with MUMPS
+// to the same plan.
 #include <doctest/doctest.h>
 
 #include <Eigen/Dense>
@@ -140,6 +141,10 @@ TEST_CASE("KktLdlReportsASingularMatrixAndArraysTooSmall") {
   t.n = 3;
   t.add(0, 0, 1.0), t.add(1, 0, 1.0), t.add(1, 1, 1.0), t.add(2, 2, -2.0);
   Ma27Run run(t);
+  run.factorise(t);
+  CHECK(run.info[0] == 0);  // by default the zero pivot is replaced by -1e-12 of its row (CNTL(4))
+  CHECK(run.info[14] == 2);
+  run.cntl[3] = 0.0;        // no replacement: reported singular
   run.factorise(t);
   CHECK(run.info[0] == 3);
   CHECK(run.info[1] == 1);  // one pivot factored before the zero one (AMD orders the 2x2 block first here)
