@@ -260,7 +260,9 @@ void heliLevers(int argc, char** argv) {
     else if (key == "period") settings.period = std::stod(value);
     else if (key == "seconds") seconds = std::stod(value);
     else if (key == "gusts") gusts = std::stod(value);
-    else if (key == "kkt" && !parseKktSolver(value, settings.kktSolver)) return void(std::printf("kkt=%s: ldl or mumps\n", value.c_str()));
+    else if (key == "kkt" && !parseKktSolver(value, settings.kktSolver))
+      return void(std::printf("kkt=%s: ldl or mumps\n", value.c_str()));
+    else if (key == "kkt") continue;
     else if (key.rfind("set:", 0) == 0) sets.push_back(a.substr(4));
     else settings.ipoptOptions.emplace_back(key, value);
   }
