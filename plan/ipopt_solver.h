@@ -16,7 +16,8 @@ namespace varsim {
 struct IpoptResult;
 
 // The sparse symmetric indefinite solver for Ipopt's KKT systems: MUMPS (Ipopt's default as Debian ships it) or the
-// project's AMD + LDL^T with static pivots (plan/kkt_ldl_solver.h), registered as Ipopt's MA27 (plan/ma27_bridge.h).
+// project's AMD + LDL^T with 1x1 and 2x2 pivots in a fixed order (plan/kkt_ldl_solver.h), registered as Ipopt's
+// MA27 (plan/ma27_bridge.h).
 enum class KktSolver { Mumps, Ldl };
 const char* kktSolverName(KktSolver s);                 // "mumps", "ldl"
 bool parseKktSolver(const std::string& name, KktSolver& out);  // false: not one of the names

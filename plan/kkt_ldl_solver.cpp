@@ -1,7 +1,8 @@
-// plan/kkt_ldl_solver.cpp — AMD + SuiteSparse LDL behind caller-owned arrays; see kkt_ldl_solver.h for the contract.
-// Layout (after a factorisation): ints = [n, lnz, nz, refine | perm (n) | Lp (n+1) | Li (lnz) | Ap (n+1) | Ai (nz) |
-// LDL's work], reals = [D (n) | Lx (lnz) | Ax (nz) from axOffset | LDL's work]: the permuted upper triangle (Ap, Ai,
-// Ax) stays beside the factor for solve()'s iterative refinement.
+// plan/kkt_ldl_solver.cpp — an up-looking LDL^T with 1x1 and 2x2 pivots behind caller-owned arrays (SuiteSparse LDL's
+// triangular solves); see kkt_ldl_solver.h for the contract. Layout (after a factorisation): ints = [n, lnz, nz,
+// refine | perm (n, keep's) | Lp (n+1) | Li (lnz) | Ap (n+1) | Ai (nz) | work], reals = [D (n) | E (n): the 2x2
+// pivots' off-diagonals | Lx (lnz) | Ax (nz) from axOffset | work]: the permuted upper triangle (Ap, Ai, Ax) stays
+// beside the factor for solve()'s iterative refinement.
 #include "plan/kkt_ldl_solver.h"
 
 #include <algorithm>
@@ -22,33 +23,100 @@ constexpr std::size_t kHeader = 4;  // n, nonzeros of L, of the matrix, whether 
 constexpr double kRefineBelow = 1e-6;
 constexpr int kRefinementSteps = 10;  // at most; refinement stops at round-off or when a step stops halving |r|
 
-// Where the permuted matrix's values go in `reals`: past D and Lx, and past the input values reals[0 .. nz), which
-// are read while Ax is filled and overwritten by D and Lx only afterwards.
-std::size_t axOffset(int n, int nz, std::size_t lnz) { return std::max(std::size_t(n) + lnz, std::size_t(nz)); }
+// Where the permuted matrix's values go in `reals`: past D, E and Lx, and past the input values reals[0 .. nz), which
+// are read while Ax is filled and overwritten by D, E and Lx only afterwards.
+std::size_t axOffset(int n, int nz, std::size_t lnz) { return std::max(2 * std::size_t(n) + lnz, std::size_t(nz)); }
+
+// Bunch and Kaufman's growth bound: a candidate pair's first pivot is taken alone when |d| >= alpha |e| (e the pair's
+// off-diagonal after the earlier pivots), else the pair is one 2x2 pivot.
+const double kAlpha = (1.0 + std::sqrt(17.0)) / 8.0;
 
 // The up-looking LDL^T (row k of L from a sparse triangular solve along the elimination tree; Davis, "Direct
-// Methods for Sparse Linear Systems", sec. 4.10) of the permuted upper triangle (Ap, Ai, Ax). A pivot with |d| <=
-// tiny * (its row's largest |entry|) is replaced by +-replace * that (the sign of d, negative for 0: Ipopt's zero
-// diagonals are constraint rows) when replace > 0, else the factorisation stops there. Returns the pivots done.
+// Methods for Sparse Linear Systems", sec. 4.10) of the permuted upper triangle (Ap, Ai, Ax), with the order's
+// candidate pairs (pivots k - 1, k) taken as one 2x2 pivot [D(k-1) E(k-1); E(k-1) D(k)] when the first pivot is
+// small beside the pair's coupling (L(k, k-1) = 0 then). A 1x1 pivot |d| <= tiny * (its row's largest |entry|), or a
+// 2x2 one whose determinant is that small, is replaced by +-replace * that entry (the sign of d, negative for 0:
+// Ipopt's zero diagonals are constraint rows) when replace > 0, else the factorisation stops there. Returns the
+// pivots done.
 struct Numeric {
   int n;
-  const int *Ap, *Ai, *parent;
+  const int *Ap, *Ai, *parent, *perm;
   const double *Ax, *rowMax;
   int *Lp, *Li, *count, *pattern, *flag;
-  double *Lx, *D, *Y;
+  double *Lx, *D, *E, *Y;
+  bool second(int k) const { return perm[k] < 0; }
+  bool first(int k) const { return k + 1 < n && perm[k + 1] < 0; }
+  void append(int column, int row, double l) const {
+    const int at = Lp[column] + count[column]++;
+    Li[at] = row, Lx[at] = l;
+  }
 };
+
+// Row k's reach in the elimination tree (topological order in pattern[top .. n)), a pair's first pivot with its
+// second: the 2x2 block column has the second's pattern. Row k of A is scattered into Y.
+int reach(const Numeric& m, int k) {
+  int top = m.n;
+  for (int p = m.Ap[k]; p < m.Ap[k + 1]; ++p) {
+    int i = m.Ai[p], len = 0;
+    m.Y[i] += m.Ax[p];
+    for (; m.flag[i] != k; i = m.parent[i]) {
+      if (m.second(i) && m.flag[i - 1] != k) m.pattern[len++] = i - 1, m.flag[i - 1] = k;
+      m.pattern[len++] = i, m.flag[i] = k;
+    }
+    while (len > 0) m.pattern[--top] = m.pattern[--len];
+  }
+  return top;
+}
+
+bool tinyPivot(double d, double scale, double tiny) { return !(std::abs(d) > tiny * scale); }
+
+// The replacement of pivot k when tiny; false when replacement is off (singular). Its sign: that of the matrix's
+// diagonal entry, -0.0 counting as negative (Ipopt's constraint rows carry -delta_c, -0.0 without regularisation, and
+// eliminated alone their exact pivots are negative: a pivot there that round-off left at +1e-17 would add a positive
+// eigenvalue, Ipopt would see the wrong inertia and regularise a system MUMPS solves as it is), else that of d
+// (negative for 0).
+double diagonal(const Numeric& m, int k) {
+  double a = -0.0;
+  for (int p = m.Ap[k]; p < m.Ap[k + 1]; ++p)
+    if (m.Ai[p] == k) a += m.Ax[p];  // -0.0 + -0.0 stays -0.0
+  return a;
+}
+
+bool replacePivot(const Numeric& m, int k, double& d, double replace, int& replaced) {
+  const double scale = m.rowMax[k], a = diagonal(m, k);
+  if (!(replace > 0.0 && scale > 0.0 && std::isfinite(d))) return false;
+  const bool negative = a != 0.0 ? a < 0.0 : std::signbit(a) || !(d > 0.0);
+  d = (negative ? -replace : replace) * scale;
+  ++replaced;
+  return true;
+}
+
+// Row k (the second of a candidate pair) decides the pair's pivots: e = L(k-1..)'s coupling y_{k-1}, d the second's
+// pivot before the first is eliminated. False: a tiny pivot with replacement off.
+bool pairPivots(const Numeric& m, int k, double e, double& d, double tiny, double replace, int& replaced) {
+  const int f = k - 1;
+  double& df = m.D[f];
+  const double det = df * d - e * e;
+  const bool block = std::abs(df) < kAlpha * std::abs(e) &&
+                     !tinyPivot(det, m.rowMax[f] * m.rowMax[k], tiny);
+  if (block) {
+    m.E[f] = e;
+    m.append(f, k, 0.0);
+    return true;
+  }
+  if (tinyPivot(df, m.rowMax[f], tiny) && !replacePivot(m, f, df, replace, replaced)) return false;
+  const double l = e / df;
+  m.E[f] = 0.0;
+  m.append(f, k, l);
+  d -= l * e;
+  return true;
+}
 
 int upLooking(const Numeric& m, double tiny, double replace, int& replaced) {
   for (int k = 0; k < m.n; ++k) {
-    int top = m.n;
     m.flag[k] = k, m.count[k] = 0, m.Y[k] = 0.0;
-    for (int p = m.Ap[k]; p < m.Ap[k + 1]; ++p) {  // scatter column k; reach of its rows in the tree
-      int i = m.Ai[p], len = 0;
-      m.Y[i] += m.Ax[p];
-      for (; m.flag[i] != k; i = m.parent[i]) m.pattern[len++] = i, m.flag[i] = k;
-      while (len > 0) m.pattern[--top] = m.pattern[--len];
-    }
-    double d = m.Y[k];
+    int top = reach(m, k);
+    double d = m.Y[k], e = 0.0, yFirst = 0.0;
     m.Y[k] = 0.0;
     for (; top < m.n; ++top) {  // L(k, i) for the row's pattern, in topological order
       const int i = m.pattern[top];
@@ -56,18 +124,48 @@ int upLooking(const Numeric& m, double tiny, double replace, int& replaced) {
       m.Y[i] = 0.0;
       const int end = m.Lp[i] + m.count[i];
       for (int p = m.Lp[i]; p < end; ++p) m.Y[m.Li[p]] -= m.Lx[p] * yi;
-      const double l = yi / m.D[i];
-      d -= l * yi;
-      m.Li[end] = k, m.Lx[end] = l, ++m.count[i];
+      if (m.second(k) && i == k - 1) {
+        e = yi;  // the pair's coupling: decided after the row
+      } else if (m.first(i) && m.E[i] != 0.0) {
+        yFirst = yi;  // a 2x2 pivot's first: converted with its second, next in the pattern
+      } else if (m.second(i) && m.E[i - 1] != 0.0) {  // [l_f l_i] = [y_f y_i] B^-1
+        const double a = m.D[i - 1], b = m.E[i - 1], c = m.D[i], det = a * c - b * b;
+        const double lf = (c * yFirst - b * yi) / det, li = (a * yi - b * yFirst) / det;
+        d -= lf * yFirst + li * yi;
+        m.append(i - 1, k, lf), m.append(i, k, li);
+      } else {
+        const double l = yi / m.D[i];
+        d -= l * yi;
+        m.append(i, k, l);
+      }
     }
-    if (!(std::abs(d) > tiny * m.rowMax[k])) {
-      if (!(replace > 0.0 && m.rowMax[k] > 0.0 && std::isfinite(d))) return k;
-      d = (d > 0.0 ? replace : -replace) * m.rowMax[k];
-      ++replaced;
-    }
+      if (m.second(k) && !pairPivots(m, k, e, d, tiny, replace, replaced)) return k - 1;
+    m.E[k] = 0.0;
+    // A pair's first pivot waits for its second row; any other pivot (and a 1x1 second) is checked now.
+    if (!m.first(k) && !(m.second(k) && m.E[k - 1] != 0.0) && tinyPivot(d, m.rowMax[k], tiny) &&
+        !replacePivot(m, k, d, replace, replaced))
+      return k;
     m.D[k] = d;
   }
   return m.n;
+}
+
+// Negative eigenvalues of D (1x1 pivots by sign, a 2x2 one by its determinant and trace) and whether a pivot is
+// small enough (below kRefineBelow of its row's largest entry) that solve() should refine.
+void inertia(const Numeric& m, int rank, Factorisation& f, bool& refine) {
+  for (int k = 0; k < rank; ++k) {
+    if (k + 1 < rank && m.E[k] != 0.0) {
+      const double a = m.D[k], b = m.E[k], c = m.D[k + 1], det = a * c - b * b;
+      f.negative += det < 0.0 ? 1 : (a + c < 0.0 ? 2 : 0);
+      // the smaller eigenvalue's magnitude is |det| / (the larger one's) >= |det| / (|a| + |c| + 2 |b|)
+      const double scale = std::max(m.rowMax[k], m.rowMax[k + 1]);
+      refine |= std::abs(det) < kRefineBelow * scale * (std::abs(a) + std::abs(c) + 2.0 * std::abs(b));
+      ++k;
+      continue;
+    }
+    f.negative += m.D[k] < 0.0;
+    refine |= std::abs(m.D[k]) < kRefineBelow * m.rowMax[k];
+  }
 }
 
 }  // namespace
@@ -75,8 +173,8 @@ int upLooking(const Numeric& m, double tiny, double replace, int& replaced) {
 Storage storage(const Pattern& a, const int* keep) {
   const std::size_t n = std::size_t(a.n), nz = std::size_t(std::max(a.nz, 0)), lnz = factorNonzeros(a.n, keep);
   Storage s;
-  s.ints = kHeader + n + (n + 1) + lnz + (n + 1) + nz + 2 * n;  // + Ap, Ai, LDL's Pattern and Flag
-  s.reals = axOffset(a.n, a.nz, lnz) + nz + 2 * n;               // + Ax, LDL's Y, the rows' largest entries
+  s.ints = kHeader + n + (n + 1) + lnz + (n + 1) + nz + 2 * n;  // + Ap, Ai, the reach's pattern and flags
+  s.reals = axOffset(a.n, a.nz, lnz) + nz + 2 * n;               // + Ax, Y, the rows' largest entries
   for (std::size_t k = 0; k < n; ++k) s.flops += double(keep[2 * n + k]) * double(keep[2 * n + k]);
   return s;
 }
@@ -105,7 +203,7 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   int* pinv = scratch;
   int* lnzWork = scratch + N;
   std::copy(perm, perm + N, P);
-  for (int k = 0; k < n; ++k) pinv[perm[k]] = k;
+  for (int k = 0; k < n; ++k) pinv[pivotRow(perm, k)] = k;
   // The upper triangle of P A P^T by columns (duplicates kept: LDL sums them), and each row's largest |entry|.
   std::fill(Ap, Ap + N + 1, 0);
   std::fill(rowMax, rowMax + N, 0.0);
@@ -126,25 +224,32 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   for (std::size_t k = 0; k < N; ++k) Lp[k + 1] = Lp[k] + colCount[k];
   std::fill(Y, Y + N, 0.0);
   double* D = reals;
-  double* Lx = reals + N;
+  double* E = reals + N;
+  double* Lx = reals + 2 * N;
+  const Numeric m{n, Ap, Ai, parent, P, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, Lx, D, E, Y};
   Factorisation f;
-  f.rank = upLooking({n, Ap, Ai, parent, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, Lx, D, Y}, pivots.tiny,
-                     pivots.replace, f.replaced);
-  for (int k = 0; k < f.rank; ++k) {
-    f.negative += D[k] < 0.0;
-    if (std::abs(D[k]) < kRefineBelow * rowMax[k]) ints[3] = 1;
-  }
-  if (f.replaced > 0) ints[3] = 1;
+  f.rank = upLooking(m, pivots.tiny, pivots.replace, f.replaced);
+  bool refine = f.replaced > 0;
+  inertia(m, f.rank, f, refine);
+  ints[3] = refine;
   f.singular = f.rank < n;
   return f;
 }
 
 namespace {
 
-// x = A^-1 b with the factor, all in the permuted order.
-void ldlSolve(int n, int* Lp, int* Li, double* Lx, double* D, double* x) {
+// x = A^-1 b with the factor, all in the permuted order: L, D's 1x1 and 2x2 blocks, L^T.
+void ldlSolve(int n, int* Lp, int* Li, double* Lx, const double* D, const double* E, double* x) {
   ldl_lsolve(n, x, Lp, Li, Lx);
-  ldl_dsolve(n, x, D);
+  for (int k = 0; k < n; ++k) {
+    if (E[k] == 0.0) {
+      x[k] /= D[k];
+      continue;
+    }
+    const double a = D[k], b = E[k], c = D[k + 1], det = a * c - b * b, u = x[k], v = x[k + 1];
+    x[k] = (c * u - b * v) / det, x[k + 1] = (a * v - b * u) / det;
+    ++k;
+  }
   ldl_ltsolve(n, x, Lp, Li, Lx);
 }
 
@@ -156,11 +261,12 @@ void solve(const int* ints, const double* reals, double* rhs, double* work) {
   const int* P = ints + kHeader;
   int* Lp = const_cast<int*>(P + N);  // LDL's solves read the factor only
   int* Li = Lp + N + 1;
-  double* D = const_cast<double*>(reals);
-  double* Lx = D + N;
+  const double* D = reals;
+  const double* E = D + N;
+  double* Lx = const_cast<double*>(E + N);
   double *x = work, *r = work + N;
-  for (std::size_t k = 0; k < N; ++k) x[k] = rhs[P[k]];
-  ldlSolve(n, Lp, Li, Lx, D, x);
+  for (int k = 0; k < n; ++k) x[k] = rhs[pivotRow(P, k)];
+  ldlSolve(n, Lp, Li, Lx, D, E, x);
   if (ints[3]) {  // r = P b - (P A P^T) x from the upper triangle kept beside the factor, then x += A^-1 r
     const int* Ap = Li + lnz;
     const int* Ai = Ap + N + 1;
@@ -168,7 +274,7 @@ void solve(const int* ints, const double* reals, double* rhs, double* work) {
     double last = INFINITY;
     for (int step = 0; step < kRefinementSteps; ++step) {
       double aMax = 0.0, bMax = 0.0, xMax = 0.0, rMax = 0.0;
-      for (std::size_t k = 0; k < N; ++k) r[k] = rhs[P[k]], bMax = std::max(bMax, std::abs(r[k])), xMax = std::max(xMax, std::abs(x[k]));
+      for (int k = 0; k < n; ++k) r[k] = rhs[pivotRow(P, k)], bMax = std::max(bMax, std::abs(r[k])), xMax = std::max(xMax, std::abs(x[k]));
       for (std::size_t j = 0; j < N; ++j)
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
           const std::size_t i = std::size_t(Ai[p]);
@@ -179,11 +285,11 @@ void solve(const int* ints, const double* reals, double* rhs, double* work) {
       for (std::size_t k = 0; k < N; ++k) rMax = std::max(rMax, std::abs(r[k]));
       if (!(rMax > 1e-15 * (aMax * xMax + bMax)) || !(rMax < 0.5 * last)) break;
       last = rMax;
-      ldlSolve(n, Lp, Li, Lx, D, r);
+      ldlSolve(n, Lp, Li, Lx, D, E, r);
       for (std::size_t k = 0; k < N; ++k) x[k] += r[k];
     }
   }
-  for (std::size_t k = 0; k < N; ++k) rhs[P[k]] = x[k];
+  for (int k = 0; k < n; ++k) rhs[pivotRow(P, k)] = x[k];
 }
 
 }  // namespace varsim::kkt

@@ -1,7 +1,7 @@
-// plan/kkt_ldl_solver.h — sparse LDL^T of a symmetric indefinite matrix (Ipopt's KKT systems) in the order of
-// plan/kkt_ordering.h: an up-looking factorisation with static 1x1 pivots, inertia from the signs of D
-// (Sylvester's law: exact for any congruence). Every piece of state lives in arrays the caller owns, laid out by
-// this file, so a factor can sit inside MA27's A/IW/IKEEP arrays (plan/ma27_bridge.h) and threads share nothing.
+// plan/kkt_ldl_solver.h — sparse LDL^T of a symmetric indefinite matrix (Ipopt's KKT systems) in kkt_ordering.h's
+// order: up-looking, 1x1 pivots and, on the order's pairs, 2x2 pivots by Bunch and Kaufman's test; inertia from D's
+// blocks (Sylvester's law). All state lives in caller-owned arrays laid out here, so a factor can sit inside MA27's
+// A/IW/IKEEP arrays (plan/ma27_bridge.h) and threads share nothing.
 #pragma once
 
 #include <cstddef>
@@ -18,9 +18,10 @@ struct Storage {
 };
 Storage storage(const Pattern& a, const int* keep);
 
-// Static pivots: one with |d| <= tiny * (the largest |entry| of its row of the matrix) is replaced by
+// Tiny pivots: a 1x1 pivot with |d| <= tiny * (the largest |entry| of its row of the matrix) is replaced by
 // +-replace * that largest entry when replace > 0 (Schenk and Gaertner's pivot perturbation; solve() then refines
-// against the matrix), or ends the factorisation as singular when replace = 0.
+// against the matrix), or ends the factorisation as singular when replace = 0. A candidate pair whose 2x2 block has
+// a determinant that small is taken as two 1x1 pivots.
 struct Pivots {
   double tiny = 1e-14;
   double replace = 0.0;
@@ -29,7 +30,7 @@ struct Pivots {
 struct Factorisation {
   bool singular = false;  // a tiny pivot with replace = 0 (or an empty row): not factored
   int rank = 0;           // pivots factored before the first singular one (n when not singular)
-  int negative = 0;       // negative pivots = negative eigenvalues when none was replaced
+  int negative = 0;       // negative eigenvalues of D = of the matrix when no pivot was replaced
   int replaced = 0;       // tiny pivots replaced
 };
 

@@ -1,9 +1,8 @@
 // plan/kkt_ordering.cpp — AMD order with each zero-diagonal row paired to a partner, and LDL's symbolic pass; see
-// kkt_ordering.h. Why the pairs: with static 1x1 pivots, a constraint row of [W J^T; J 0] eliminated before its
-// variables has pivot exactly 0, and Ipopt would have to regularise (delta_c > 0) a system MUMPS solves as it is
-// (its least-squares multipliers [I J^T; J 0] at the start, every step without regularisation); eliminated right
-// after a partner variable it is the second pivot of a 2x2 block [h a; a 0], non-zero (Duff and Pralet's matching
-// for symmetric indefinite systems, greedy here).
+// kkt_ordering.h. Why the pairs: a constraint row of [W J^T; J 0] eliminated alone before its variables has pivot
+// exactly 0, and Ipopt would have to regularise (delta_c > 0) a system MUMPS solves as it is (its least-squares
+// multipliers [I J^T; J 0] at the start, every step without regularisation); eliminated with a partner it couples
+// to, the pair is a 2x2 pivot [h a; a 0] (or [0 a; a 0]) that the factorisation takes whole when h is small.
 #include "plan/kkt_ordering.h"
 
 #include <algorithm>
@@ -46,12 +45,21 @@ bool adjacency(const Pattern& a, const double* values, Adjacency& g) {
   return true;
 }
 
-// Parent and column counts of L for keep's permutation.
+// Parent and column counts of L for keep's permutation. A pair's first column takes its 2x2 block column: the row of
+// its second pivot and every row of the second's column (the etree makes the second the first's parent, so the first's
+// scalar column is a subset); a pair whose pivots are not coupled in the pattern is split into two 1x1 pivots.
 bool symbolic(int n, Adjacency& g, int* keep) {
   const std::size_t N = std::size_t(n);
-  std::vector<int> Lp(N + 1), flag(N), pinv(N);
-  for (std::size_t k = 0; k < N; ++k) pinv[std::size_t(keep[k])] = int(k);
-  ldl_symbolic(n, g.p.data(), g.i.data(), Lp.data(), keep + n, keep + 2 * n, flag.data(), keep, pinv.data());
+  std::vector<int> Lp(N + 1), flag(N), perm(N), pinv(N);
+  for (std::size_t k = 0; k < N; ++k) perm[k] = pivotRow(keep, int(k)), pinv[std::size_t(perm[k])] = int(k);
+  int* parent = keep + n;
+  int* count = keep + 2 * n;
+  ldl_symbolic(n, g.p.data(), g.i.data(), Lp.data(), parent, count, flag.data(), perm.data(), pinv.data());
+  for (std::size_t k = 1; k < N; ++k) {
+    if (!pairedWithPrevious(keep, int(k))) continue;
+    if (parent[k - 1] == int(k)) count[k - 1] = count[k] + 1;
+    else keep[k] = perm[k];
+  }
   return factorNonzeros(n, keep) < std::size_t(INT_MAX / 2);
 }
 
@@ -61,79 +69,106 @@ bool amdOrder(int n, Adjacency& g, int* perm) {
 }
 
 // A neighbour whose entry is at least this fraction of a zero-diagonal row's largest entry can be its partner: a weak
-// coupling (heli_canyon's least-squares multipliers: a Jacobian entry 1.5e-8 beside entries ~1) leaves a pivot of
-// 1e-16, as good as zero.
+// coupling (heli_canyon's least-squares multipliers: a Jacobian entry 1.5e-8 beside entries ~1) makes a 2x2 pivot as
+// singular as the zero alone.
 constexpr double kStrong = 0.1;
 
-constexpr int kChain = 1;
+bool strong(double entry, double rowMax, double fraction = kStrong) {
+  return entry != 0.0 && std::abs(entry) >= fraction * rowMax;
+}
 
-bool strong(double entry, double rowMax) { return entry != 0.0 && std::abs(entry) >= kStrong * rowMax; }
+// Pairs: mate[r] the row pivoted with r (-1: none), second[r] whether r is the pair's second pivot; follow[r] the row
+// whose pair a zero-diagonal row left over (its strong neighbours all taken) is eliminated after (-1: none).
+struct Matching {
+  std::vector<int> mate, follow;
+  std::vector<char> second;
+};
 
-// Each zero-diagonal row's partner: a distinct strong neighbour with a non-zero diagonal, the largest entry first,
-// rows with the fewest candidates matched first (greedy; -1: none left). Distinct partners matter: two constraint
-// rows through one variable would leave the second one's pivot 0.
-std::vector<int> partners(int n, const Adjacency& g, const std::vector<char>& zero, const std::vector<double>& rowMax) {
+// An augmenting path from the unmatched row r (Kuhn's depth-first search): r -> j1 (mate s1) -> j2 (mate s2) ... ->
+// j_t untaken, then r takes j1, s1 takes j2, ...: every row keeps a partner and r gains one. True if found.
+// `seen` holds the search's stamp on each partner tried (distinct per search).
+bool augment(const Adjacency& g, int r, Matching& m, std::vector<int>& seen, int stamp) {
+  struct Level {
+    int row, next, via;  // the row, its next edge, the partner it was reached through (its mate before)
+  };
+  std::vector<Level> path{{r, g.p[std::size_t(r)], -1}};
+  seen[std::size_t(r)] = stamp;  // r itself is no partner of its path
+  while (!path.empty()) {
+    Level& top = path.back();
+    if (top.next == g.p[std::size_t(top.row) + 1]) {
+      path.pop_back();
+      continue;
+    }
+    const int q = top.next++;
+    const int j = g.i[std::size_t(q)];
+    const std::size_t J = std::size_t(j);
+    if (g.x[std::size_t(q)] == 0.0 || seen[J] == stamp || m.second[J]) continue;
+    seen[J] = stamp;
+    if (m.mate[J] >= 0) {
+      if (m.second[std::size_t(m.mate[J])]) path.push_back({m.mate[J], g.p[std::size_t(m.mate[J])], j});
+      continue;
+    }
+    for (int partner = j, l = int(path.size()) - 1; l >= 0; --l) {  // flip the path's pairs
+      const int row = path[std::size_t(l)].row;
+      m.mate[std::size_t(row)] = partner, m.mate[std::size_t(partner)] = row, m.second[std::size_t(row)] = 1;
+      partner = path[std::size_t(l)].via;
+    }
+    return true;
+  }
+  return false;
+}
+
+// Greedy matching of each zero-diagonal row with a distinct strong neighbour (zero diagonal or not: [0 a; a 0] is as
+// good a 2x2 pivot as [h a; a 0]), the rows with the fewest candidates first, the largest entry first (Duff and
+// Pralet's matching for symmetric indefinite systems, greedy here).
+Matching match(int n, const Adjacency& g, const std::vector<char>& zero, const std::vector<double>& rowMax) {
   const std::size_t N = std::size_t(n);
-  std::vector<int> partner(N, -1), candidates(N, 0), rows;
-  std::vector<char> taken(N, 0);
+  Matching m{std::vector<int>(N, -1), std::vector<int>(N, -1), std::vector<char>(N, 0)};
+  std::vector<int> candidates(N, 0), rows;
   for (std::size_t r = 0; r < N; ++r) {
     if (!zero[r]) continue;
-    for (int q = g.p[r]; q < g.p[r + 1]; ++q)
-      candidates[r] += !zero[std::size_t(g.i[std::size_t(q)])] && strong(g.x[std::size_t(q)], rowMax[r]);
+    for (int q = g.p[r]; q < g.p[r + 1]; ++q) candidates[r] += strong(g.x[std::size_t(q)], rowMax[r]);
     if (candidates[r] > 0) rows.push_back(int(r));
   }
   std::stable_sort(rows.begin(), rows.end(), [&](int x, int y) { return candidates[std::size_t(x)] < candidates[std::size_t(y)]; });
-  for (const int r : rows) {
-    const std::size_t R = std::size_t(r);
-    double best = 0.0;
-    for (int q = g.p[R]; q < g.p[R + 1]; ++q) {
+  const auto strongest = [&](std::size_t r, bool untaken, double fraction) {
+    int best = -1;
+    double bestValue = 0.0;
+    for (int q = g.p[r]; q < g.p[r + 1]; ++q) {
       const std::size_t j = std::size_t(g.i[std::size_t(q)]);
       const double v = std::abs(g.x[std::size_t(q)]);
-      if (!zero[j] && !taken[j] && strong(v, rowMax[R]) && v > best) best = v, partner[R] = int(j);
+      if ((!untaken || m.mate[j] < 0) && strong(v, rowMax[r], fraction) && v > bestValue) bestValue = v, best = int(j);
     }
-    if (partner[R] >= 0) taken[std::size_t(partner[R])] = 1;
-  }
-  for (const int r : rows) {  // no distinct partner left: share the strongest neighbour's (its pivot may vanish)
-    const std::size_t R = std::size_t(r);
-    double best = 0.0;
-    for (int q = g.p[R]; q < g.p[R + 1] && partner[R] < 0; ++q) {
-      const std::size_t j = std::size_t(g.i[std::size_t(q)]);
-      const double v = std::abs(g.x[std::size_t(q)]);
-      if (!zero[j] && strong(v, rowMax[R]) && v > best) best = v;
+    return best;
+  };
+  // Strong partners first; a row whose strong neighbours are all taken then takes its largest untaken neighbour (a
+  // row left behind a pair with only that pair's variables eliminated would have pivot exactly 0).
+  for (const double fraction : {kStrong, 0.0})
+    for (const int r : rows) {
+      const std::size_t R = std::size_t(r);
+      if (m.mate[R] >= 0) continue;  // already some row's partner
+      const int j = strongest(R, true, fraction);
+      if (j >= 0) m.mate[R] = j, m.mate[std::size_t(j)] = r, m.second[R] = 1;
     }
-    for (int q = g.p[R]; q < g.p[R + 1] && partner[R] < 0; ++q)
-      if (!zero[std::size_t(g.i[std::size_t(q)])] && std::abs(g.x[std::size_t(q)]) == best) partner[R] = g.i[std::size_t(q)];
-  }
-  // A zero row whose strong neighbours are all zero rows follows the strongest one that has a partner (chains of up
-  // to kChain rows): its pivot is filled by that row's, and when a regularised system (delta_w > 0) makes those
-  // neighbours non-zero the order still fits, so the systems Ipopt alternates between do not re-order each time.
-  for (int pass = 0; pass < kChain; ++pass)
-    for (std::size_t r = 0; r < N; ++r) {
-      if (!zero[r] || candidates[r] > 0 || partner[r] >= 0) continue;
-      double best = 0.0;
-      for (int q = g.p[r]; q < g.p[r + 1]; ++q) {
-        const std::size_t j = std::size_t(g.i[std::size_t(q)]);
-        const double v = std::abs(g.x[std::size_t(q)]);
-        if (zero[j] && candidates[j] > 0 && partner[j] >= 0 && strong(v, rowMax[r]) && v > best) best = v, partner[r] = int(j);
-      }
-    }
-  return partner;
+  std::vector<int> seen(N, -1);
+  for (const int r : rows)
+    if (m.mate[std::size_t(r)] < 0) augment(g, r, m, seen, r);
+  for (const int r : rows)  // after every search: a later one may take an earlier unmatched row as a partner
+    if (m.mate[std::size_t(r)] < 0) m.follow[std::size_t(r)] = strongest(std::size_t(r), false, kStrong);
+  return m;
 }
 
-// AMD's order of the graph with each zero-diagonal row merged into its partner, expanded with the row right after its
-// partner: the pair is eliminated as consecutive pivots (a static 2x2 pivot in 1x1 steps), the fill close to AMD's.
-bool pairedOrder(int n, const Adjacency& g, const std::vector<int>& partner, int* perm) {
+// AMD's order of the graph with each pair (and the rows following it) merged into one node, expanded with the pair's
+// pivots consecutive, its second marked in perm, then its followers: the fill stays close to AMD's.
+bool pairedOrder(int n, const Adjacency& g, const Matching& pairs, int* perm) {
   const std::size_t N = std::size_t(n);
   std::vector<int> node(N, -1), first;  // node: the merged graph's node of each row; first: its lead row
-  std::vector<int> depth(N, 0);         // 0 a lead row, k its partner has depth k - 1
   for (std::size_t r = 0; r < N; ++r)
-    if (partner[r] < 0) node[r] = int(first.size()), first.push_back(int(r));
-  for (int level = 1; level <= kChain + 1; ++level)
-    for (std::size_t r = 0; r < N; ++r) {
-      const int p = partner[r];
-      if (p >= 0 && node[r] < 0 && node[std::size_t(p)] >= 0 && depth[std::size_t(p)] == level - 1)
-        node[r] = node[std::size_t(p)], depth[r] = level;
-    }
+    if (!pairs.second[r] && pairs.follow[r] < 0) node[r] = int(first.size()), first.push_back(int(r));
+  for (std::size_t r = 0; r < N; ++r)
+    if (pairs.mate[r] >= 0 && pairs.second[r]) node[r] = node[std::size_t(pairs.mate[r])];
+  for (std::size_t r = 0; r < N; ++r)
+    if (pairs.follow[r] >= 0) node[r] = node[std::size_t(pairs.follow[r])];
   Adjacency m;
   const std::size_t M = first.size();
   m.p.assign(M + 1, 0);
@@ -148,16 +183,17 @@ bool pairedOrder(int n, const Adjacency& g, const std::vector<int>& partner, int
       if (other != node[r]) m.i[std::size_t(next[std::size_t(node[r])]++)] = other;
     }
   if (!amdOrder(int(M), m, order.data())) return false;
-  std::vector<int> start(M + 1, 0), rows(N);  // the zero-diagonal rows merged into each node, by node
-  for (std::size_t r = 0; r < N; ++r) start[std::size_t(node[r]) + 1] += depth[r] > 0;
+  std::vector<int> start(M + 1, 0), rows(N);  // the followers merged into each node, by node
+  for (std::size_t r = 0; r < N; ++r) start[std::size_t(node[r]) + 1] += pairs.follow[r] >= 0;
   for (std::size_t j = 0; j < M; ++j) start[j + 1] += start[j];
-  std::copy(start.begin(), start.end() - 1, next.begin());
-  for (int level = 1; level <= kChain + 1; ++level)  // a row after the one its pivot is filled by
-    for (std::size_t r = 0; r < N; ++r)
-      if (depth[r] == level) rows[std::size_t(next[std::size_t(node[r])]++)] = int(r);
+  for (std::size_t j = 0; j < M; ++j) next[j] = start[j];
+  for (std::size_t r = 0; r < N; ++r)
+    if (pairs.follow[r] >= 0) rows[std::size_t(next[std::size_t(node[r])]++)] = int(r);
   std::size_t out = 0;
   for (const int v : order) {
-    perm[out++] = first[std::size_t(v)];
+    const int lead = first[std::size_t(v)], mate = pairs.mate[std::size_t(lead)];
+    perm[out++] = lead;
+    if (mate >= 0) perm[out++] = -mate - 1;
     for (int q = start[std::size_t(v)]; q < start[std::size_t(v) + 1]; ++q) perm[out++] = rows[std::size_t(q)];
   }
   return true;
@@ -180,8 +216,13 @@ bool analyse(const Pattern& a, int* keep) {
 bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* keep) {
   const std::size_t N = std::size_t(a.n);
   std::vector<double> diag(N, 0.0), rowMax(N, 0.0);
-  std::vector<int> pinv(N);
-  for (std::size_t k = 0; k < N; ++k) pinv[std::size_t(keep[k])] = int(k);
+  std::vector<int> mate(N, -1), pinv(N);  // keep's pairs
+  for (std::size_t k = 0; k < N; ++k) pinv[std::size_t(pivotRow(keep, int(k)))] = int(k);
+  for (std::size_t k = 1; k < N; ++k)
+    if (pairedWithPrevious(keep, int(k))) {
+      const int f = pivotRow(keep, int(k) - 1), s = pivotRow(keep, int(k));
+      mate[std::size_t(f)] = s, mate[std::size_t(s)] = f;
+    }
   for (int t = 0; t < a.nz; ++t) {
     if (!a.inRange(t)) continue;
     const std::size_t r = std::size_t(a.rows[t] - 1), c = std::size_t(a.cols[t] - 1);
@@ -191,12 +232,12 @@ bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* 
   }
   std::vector<char> zero(N, 0), candidate(N, 0), paired(N, 0);
   for (std::size_t r = 0; r < N; ++r) zero[r] = !(std::abs(diag[r]) > tolerance * rowMax[r]);
-  // The order fits when each zero-diagonal row with a candidate partner comes after one (a pair built here puts it
-  // right after; a later factorisation keeps the order while that holds: re-ordering costs about a factorisation).
+  // The order fits when each zero-diagonal row with a strong neighbour is in a pair still coupled, or comes after a
+  // strong neighbour (a row left over by the matching: that neighbour's elimination fills its pivot).
   const auto see = [&](std::size_t r, std::size_t c, double v) {
-    if (!zero[r] || zero[c] || !strong(v, rowMax[r])) return;
-    candidate[r] = 1;
-    if (pinv[c] < pinv[r]) paired[r] = 1;
+    if (!zero[r] || v == 0.0) return;
+    candidate[r] |= strong(v, rowMax[r]);
+    if (mate[r] >= 0 || pinv[c] < pinv[r]) paired[r] = 1;
   };
   for (int t = 0; t < a.nz; ++t) {
     if (!a.inRange(t) || a.rows[t] == a.cols[t]) continue;
@@ -207,7 +248,7 @@ bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* 
   for (std::size_t r = 0; r < N && fits; ++r) fits = !candidate[r] || paired[r];
   if (fits) return true;
   Adjacency g;
-  return adjacency(a, values, g) && pairedOrder(a.n, g, partners(a.n, g, zero, rowMax), keep) && symbolic(a.n, g, keep);
+  return adjacency(a, values, g) && pairedOrder(a.n, g, match(a.n, g, zero, rowMax), keep) && symbolic(a.n, g, keep);
 }
 
 }  // namespace varsim::kkt

@@ -15,10 +15,11 @@ void registerKktLdlAsMa27();
 //   AD: INFO(1) 0, or -1 (N < 1), -2 (NZ < 0), -5 (the analysis failed), 1 (entries outside 1..N ignored);
 //       INFO(5) / INFO(6) the reals / ints BD needs in A / IW; IKEEP 3N ints for BD; NSTEPS 1; OPS the flops.
 //   BD: CNTL(3) zero-pivot tolerance (a pivot |d| <= CNTL(3) * its row's largest |entry|), replaced by +-CNTL(4)
-//       times that entry (CNTL(4) = 0: singular); INFO(1) 0, -3 (LIW too small, INFO(2) the LIW needed), -4 (LA too
-//       small, INFO(2) the LA needed), -5 (the ordering failed) or 3 (singular, INFO(2) the rank);
-//       INFO(15) the number of negative pivots (negative eigenvalues); MAXFRT 2N (CD's work array W); INFO(12),
-//       INFO(13) (compressions) 0. CNTL(1) (MA27's threshold pivoting) is not used: the pivots are static.
+//       times that entry, the sign of its diagonal entry (CNTL(4) = 0: singular); INFO(1) 0, -3 (LIW too small,
+//       INFO(2) the LIW needed), -4 (LA too small, INFO(2) the LA needed), -5 (the ordering failed) or 3 (singular,
+//       INFO(2) the rank); INFO(15) the number of negative eigenvalues of D; MAXFRT 2N (CD's work array W);
+//       INFO(12), INFO(13) (compressions) 0. CNTL(1) (MA27's threshold pivoting) is not used: the order is fixed,
+//       with 1x1 or 2x2 pivots on it.
 //   CD: solves A x = RHS in place with W (MAXFRT reals) as work.
 namespace ma27 {
 void id(int* icntl, double* cntl);

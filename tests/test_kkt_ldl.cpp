@@ -1,7 +1,8 @@
 // tests/test_kkt_ldl.cpp — the KKT LDL^T solver through MA27's calling sequence as Ipopt 3.11.9 drives it
 // (plan/ma27_bridge.h): random sparse symmetric indefinite KKT matrices given as triplets from both triangles with
 // duplicates, solved to a relative residual <= 1e-12 against Eigen's dense LDLT, the inertia (INFO(15)) against
-// Eigen's eigenvalues, a zero pivot replaced (default) or reported as INFO(1) = 3 (CNTL(4) = 0), too small A / IW
+// Eigen's eigenvalues, zero-diagonal systems factorised by 2x2 pivots without any pivot replaced, a zero pivot
+// replaced (default) or reported as INFO(1) = 3 (CNTL(4) = 0), too small A / IW
 // arrays as -4 / -3 with the sizes needed, and a small car plan solved by Ipopt with the LDL^T solver and with MUMPS
 // to the same plan.
 #include <doctest/doctest.h>
@@ -26,22 +27,10 @@ struct Triplets {
   void add(int i, int j, double v) { rows.push_back(i + 1), cols.push_back(j + 1), values.push_back(v); }
 };
 
-// [H J^T; J -delta I] with H (n x n) sparse symmetric (diagonal of either sign when `indefinite`), J (m x n) sparse
-// with a 1 on its "diagonal" (full rank); entries come from a random triangle, some split into two duplicates.
-Triplets randomKkt(int n, int m, bool indefinite, double delta, std::mt19937& rng, Eigen::MatrixXd& dense) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0), p(0.0, 1.0);
-  const int dim = n + m;
-  dense = Eigen::MatrixXd::Zero(dim, dim);
-  for (int i = 0; i < n; ++i) dense(i, i) = indefinite ? 3.0 * u(rng) : 4.0 + p(rng);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < i; ++j)
-      if (p(rng) < 0.1) dense(i, j) = dense(j, i) = u(rng);
-  for (int r = 0; r < m; ++r) {
-    dense(n + r, r % n) = dense(r % n, n + r) = 1.0 + p(rng);
-    for (int j = 0; j < n; ++j)
-      if (j != r % n && p(rng) < 0.15) dense(n + r, j) = dense(j, n + r) = u(rng);
-    dense(n + r, n + r) = -delta;
-  }
+// The lower triangle of `dense` as triplets, each entry from a random triangle, some split into two duplicates.
+Triplets triplets(const Eigen::MatrixXd& dense, std::mt19937& rng) {
+  std::uniform_real_distribution<double> p(0.0, 1.0);
+  const int dim = int(dense.rows());
   Triplets t;
   t.n = dim;
   for (int j = 0; j < dim; ++j)
@@ -53,6 +42,26 @@ Triplets randomKkt(int n, int m, bool indefinite, double delta, std::mt19937& rn
       else t.add(a, b, dense(i, j));
     }
   return t;
+}
+
+// [H J^T; J -delta I] with H (n x n) sparse symmetric (diagonal of either sign when `indefinite`, a fraction
+// `zeroDiagonal` of it exactly 0), J (m x n) sparse with an entry 1..2 on its "diagonal" (full rank).
+Triplets randomKkt(int n, int m, bool indefinite, double delta, std::mt19937& rng, Eigen::MatrixXd& dense,
+                   double zeroDiagonal = 0.0) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0), p(0.0, 1.0);
+  const int dim = n + m;
+  dense = Eigen::MatrixXd::Zero(dim, dim);
+  for (int i = 0; i < n; ++i) dense(i, i) = p(rng) < zeroDiagonal ? 0.0 : indefinite ? 3.0 * u(rng) : 4.0 + p(rng);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (p(rng) < 0.1) dense(i, j) = dense(j, i) = u(rng);
+  for (int r = 0; r < m; ++r) {
+    dense(n + r, r % n) = dense(r % n, n + r) = 1.0 + p(rng);
+    for (int j = 0; j < n; ++j)
+      if (j != r % n && p(rng) < 0.15) dense(n + r, j) = dense(j, n + r) = u(rng);
+    dense(n + r, n + r) = -delta;
+  }
+  return triplets(dense, rng);
 }
 
 // Ipopt's use of the routines (IpMa27TSolverInterface.cpp): analyse, allocate what INFO(5)/INFO(6) ask for, copy
@@ -136,14 +145,51 @@ TEST_CASE("KktLdlSolvesRandomIndefiniteKktSystemsAndCountsTheirNegativeEigenvalu
   CHECK(cases >= 16);  // of 18
 }
 
+// Zero-diagonal blocks ([0 J^T; J 0] and KKT systems whose variables lack curvature) need 2x2 pivots: with pivot
+// replacement off (CNTL(4) = 0) every one factorises without a zero pivot, to the residual and inertia of Eigen.
+TEST_CASE("KktLdlTakes2x2PivotsWhereTheDiagonalIsZero") {
+  std::mt19937 rng(34);
+  for (const double zero : {0.5, 1.0})
+    for (const auto& [n, m] : {std::pair{10, 10}, std::pair{30, 20}, std::pair{60, 45}}) {
+      Eigen::MatrixXd dense;
+      Triplets t = randomKkt(n, m, true, 0.0, rng, dense, zero);
+      Ma27Run run(t);
+      run.cntl[3] = 0.0;
+      run.factoriseGrowing(t);
+      INFO("n " << n << " m " << m << " zero diagonal fraction " << zero);
+      REQUIRE(run.info[0] == 0);
+      CHECK(run.info[14] == negativeEigenvalues(dense));
+      const Eigen::VectorXd b = Eigen::VectorXd::NullaryExpr(n + m, [&] { return std::normal_distribution<>()(rng); });
+      const Eigen::VectorXd x = run.solve(n + m, b);
+      CHECK((dense * x - b).norm() <= 1e-12 * (dense.norm() * x.norm() + b.norm()));
+    }
+  Triplets pair;  // [0 2; 2 0] (eigenvalues +-2): one 2x2 pivot; [0 0; 0 0] beside it is singular at pivot 0
+  pair.n = 2;
+  pair.add(1, 0, 2.0), pair.add(0, 0, 0.0), pair.add(1, 1, 0.0);
+  Ma27Run run(pair);
+  run.cntl[3] = 0.0;
+  run.factorise(pair);
+  CHECK(run.info[0] == 0);
+  CHECK(run.info[14] == 1);
+  const Eigen::VectorXd x = run.solve(2, Eigen::Vector2d(4.0, 6.0));
+  CHECK(std::abs(x(0) - 3.0) < 1e-15);
+  CHECK(std::abs(x(1) - 2.0) < 1e-15);
+  pair.values[0] = 0.0;
+  run.factorise(pair);
+  CHECK(run.info[0] == 3);
+  CHECK(run.info[1] == 0);
+}
+
 TEST_CASE("KktLdlReportsASingularMatrixAndArraysTooSmall") {
   Triplets t;  // [1 1 0; 1 1 0; 0 0 -2]: rank 2, the second pivot is exactly zero
   t.n = 3;
   t.add(0, 0, 1.0), t.add(1, 0, 1.0), t.add(1, 1, 1.0), t.add(2, 2, -2.0);
   Ma27Run run(t);
   run.factorise(t);
-  CHECK(run.info[0] == 0);  // by default the zero pivot is replaced by -1e-12 of its row (CNTL(4))
-  CHECK(run.info[14] == 2);
+  // By default the zero pivot is replaced by 1e-12 of its row (CNTL(4)) with the sign of its diagonal entry (+1): the
+  // eigenvalues 0, 2, -2 count as one negative.
+  CHECK(run.info[0] == 0);
+  CHECK(run.info[14] == 1);
   run.cntl[3] = 0.0;        // no replacement: reported singular
   run.factorise(t);
   CHECK(run.info[0] == 3);

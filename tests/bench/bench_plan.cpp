@@ -7,7 +7,9 @@
 // the optimal one; then heli_canyon at its default mass and +-20 % with Ipopt's timing statistics split (evaluations,
 // MUMPS factorisations, back-solves, symbolic analysis, the rest). `bench_plan heli [option=value ...]`: that table
 // only, with Ipopt/MUMPS options by name against a reference solve with the options as shipped (same plan or not:
-// the largest |x - x_ref|). Every solve runs with MUMPS and with the LDL^T bridge (plan/ma27_bridge.h). Prints Markdown tables (a benchmark, not a test: no assertions on time).
+// the largest |x - x_ref|); `bench_plan profile PRESET [kkt=..] [key=value ...]` the same split for any preset (a key
+// of the preset's file sets the problem, any other an Ipopt option). Every solve runs with MUMPS and with the LDL^T
+// bridge (plan/ma27_bridge.h). Prints Markdown tables (a benchmark, not a test: no assertions on time).
 #include <algorithm>
 #include <ctime>
 #include <memory>
@@ -45,7 +47,12 @@ double replayError(const std::string& planCsv, const std::string& inputs) {
   const std::string replayCsv = "/tmp/bench_plan_replay.csv";
   args.insert(args.end(), {"--csv", replayCsv});
   if (runHeadless(args) != 0) return NAN;
-  const test::CsvTable plan = test::readCsv(planCsv), replay = test::readCsv(replayCsv);
+  test::CsvTable plan, replay;
+  try {
+    plan = test::readCsv(planCsv), replay = test::readCsv(replayCsv);
+  } catch (const std::exception&) {  // a value the reader refuses (std::stod on a subnormal number)
+    return NAN;
+  }
   if (replay.rows.size() != plan.rows.size()) return NAN;
   double worst = 0.0;
   for (const char* c : {"x", "y", "z", "theta", "qw", "qx", "qy", "qz"}) {
@@ -82,11 +89,15 @@ void row(const std::string& name, const std::string& problem, const std::vector<
 
 using Options = std::vector<std::pair<std::string, std::string>>;
 
-// One Ipopt solve of heli_canyon (the plan problem's own settings: max_iter from the file) with extra options:
+std::string problemFile(const std::string& preset) {
+  return std::string(VARSIM_ASSET_DIR) + "/problems/" + preset + ".json";
+}
+
+// One Ipopt solve of a preset (the plan problem's own settings: max_iter from the file) with extra options:
 // iterations, CPU time, Ipopt's timing statistics split, cost, and the largest |x - reference x| of the plan.
-void profileRow(const std::string& name, const std::vector<std::string>& sets, KktSolver kkt, const Options& options,
-                Eigen::VectorXd& reference) {
-  const PlanSetup setup = loadPlanProblem(std::string(VARSIM_ASSET_DIR) + "/problems/heli_canyon.json", sets);
+void profileRow(const std::string& preset, const std::string& name, const std::vector<std::string>& sets, KktSolver kkt,
+                const Options& options, Eigen::VectorXd& reference) {
+  const PlanSetup setup = loadPlanProblem(problemFile(preset), sets);
   const std::unique_ptr<PlanInstance> plan = PlanProblemRegistry::find(setup.scene.scene)->build(setup);
   IpoptSettings settings;
   settings.maxIterations = int(setup.plan.integer("max_iter"));
@@ -111,34 +122,57 @@ void profileRow(const std::string& name, const std::vector<std::string>& sets, K
 // `bench_plan heli [kkt=ldl|mumps] [option=value ...]`: heli_canyon at the default mass and +-20 % with Ipopt's time
 // split, first with MUMPS and Ipopt's options as shipped (the reference plan), then with the KKT solvers and options
 // given (without any: the LDL^T bridge).
-void heliProfile(const std::vector<KktSolver>& solvers, const Options& options) {
-  std::printf("| heli_canyon N = 300 | KKT solver | Ipopt options | iterations | CPU (s) | Ipopt total | f, g, Jacobian | "
+void printProfileHeader(const std::string& title) {
+  std::printf("| %s | KKT solver | Ipopt options | iterations | CPU (s) | Ipopt total | f, g, Jacobian | "
               "Hessian | factorisation | back-solves | symbolic | rest | cost | max dx to the first row | status |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", title.c_str());
+}
+
+void heliProfile(const std::vector<KktSolver>& solvers, const Options& options) {
+  printProfileHeader("heli_canyon N = 300");
   const double mass = loadPlanProblem(std::string(VARSIM_ASSET_DIR) + "/problems/heli_canyon.json").scene.params.real("mass");
   for (const double f : {1.0, 0.8, 1.2}) {
     Eigen::VectorXd reference;
     char m[64];
     std::snprintf(m, sizeof m, "mass=%.17g", f * mass);
     const char* name = f == 1.0 ? "default mass" : f < 1.0 ? "mass -20 %" : "mass +20 %";
-    profileRow(name, {m}, KktSolver::Mumps, {}, reference);  // the reference plan: MUMPS, Ipopt's options as shipped
-    for (const KktSolver kkt : solvers) profileRow(name, {m}, kkt, options, reference);
+    profileRow("heli_canyon", name, {m}, KktSolver::Mumps, {}, reference);  // the reference: MUMPS, options as shipped
+    for (const KktSolver kkt : solvers) profileRow("heli_canyon", name, {m}, kkt, options, reference);
   }
+}
+
+// `bench_plan profile PRESET [kkt=..] [key=value ...]`: the same split for any preset at its defaults; a key the
+// preset's file knows (N, mass, hessian, ...) is set on the problem, any other is an Ipopt option.
+void presetProfile(const std::string& preset, const std::vector<KktSolver>& solvers, const Options& options) {
+  printProfileHeader(preset);
+  std::vector<std::string> sets;
+  Options ipopt;
+  const PlanSetup defaults = loadPlanProblem(problemFile(preset));
+  for (const auto& [k, v] : options) {
+    if (defaults.plan.spec(k) || defaults.scene.params.spec(k)) sets.push_back(k + "=" + v);
+    else ipopt.emplace_back(k, v);
+  }
+  Eigen::VectorXd reference;
+  profileRow(preset, "defaults", sets, KktSolver::Mumps, {}, reference);
+  for (const KktSolver kkt : solvers) profileRow(preset, "defaults", sets, kkt, ipopt, reference);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "heli") {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "heli" || (mode == "profile" && argc > 2)) {
     Options options;
     std::vector<KktSolver> solvers;
-    for (int i = 2; i < argc; ++i) {
+    for (int i = mode == "heli" ? 2 : 3; i < argc; ++i) {
       const std::string a = argv[i], key = a.substr(0, a.find('=')), value = a.substr(a.find('=') + 1);
       KktSolver kkt;
       if (key == "kkt" && parseKktSolver(value, kkt)) solvers.push_back(kkt);
       else options.emplace_back(key, value);
     }
-    heliProfile(solvers.empty() ? std::vector<KktSolver>{KktSolver::Ldl} : solvers, options);
+    if (solvers.empty()) solvers.push_back(KktSolver::Ldl);
+    if (mode == "heli") heliProfile(solvers, options);
+    else presetProfile(argv[2], solvers, options);
     return 0;
   }
   std::printf(
