@@ -17,7 +17,8 @@
 // x_N, y_N, heading (theta_N,z = 0 around the dock yaw) and xi_{N-1} = 0 (at rest); the float height, heel and trim of
 // node N are free (the boat floats where wind, current and the holding thrust put it). Thrusts in [0, thrustMax].
 // Cost h w sum |u_k / thrustMax|^2 (dimensionless effort); smoothness and the terminal penalty through DmocCosts over
-// layout() (dmoc_costs.h). Hessian: segment by segment (boat_dmoc_hessian.cpp; exact in still water) or L-BFGS.
+// layout() (dmoc_costs.h). Hessian: segment by segment (boat_dmoc_hessian.cpp; exact, the boat's own wrench routines on
+// second-order jets) or L-BFGS.
 #pragma once
 
 #include <vector>
@@ -67,9 +68,9 @@ class BoatDmoc : public Nlp {
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override;
   Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override;
   void jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<double>>& out) const override;
-  // Hessian of the Lagrangian segment by segment (boat_dmoc_hessian.cpp): exact in still water (LGVI blocks, effort, and
-  // the hull wrench and thrust immersion of the momentum rows, boat_dmoc_hull_jet.h); under waves the momentum rows'
-  // blocks are forward differences of their local gradient (whose node-data part is itself a difference there).
+  // Hessian of the Lagrangian segment by segment (boat_dmoc_hessian.cpp): LGVI blocks, effort, and the hull wrench and
+  // thrust immersion of the momentum rows on jets of the boat's wrench routines (boat_dmoc_hull_jet.h), exact in still
+  // water and under waves.
   bool hasHessian() const override { return spec_.segmentHessian; }
   void hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::VectorXd& lambda,
                std::vector<Eigen::Triplet<double>>& out) const override;
@@ -99,9 +100,8 @@ class BoatDmoc : public Nlp {
                                 const BoatNodeData& node) const;
   Vector6d nodeThrust(const se3::Pose& g, double t, const Eigen::Vector2d& u) const;
   Vector6d leftMomentum(const Eigen::VectorXd& x, int k, Matrix6d* dPrev) const;
-  // l^T d2(momentum rows of segment k)/dz2 added into node block Dk: exact in still water, differenced under waves.
-  void momentumHessianStill(const Eigen::VectorXd& x, int k, const Vector6d& l, Eigen::MatrixXd& Dk) const;
-  void momentumHessianDifferenced(const Eigen::VectorXd& x, int k, const Vector6d& l, Eigen::MatrixXd& Dk) const;
+  // l^T d2(momentum rows of segment k)/dz2 added into node block Dk (exact, on jets of the boat's wrench routines).
+  void momentumHessian(const Eigen::VectorXd& x, int k, const Vector6d& l, Eigen::MatrixXd& Dk) const;
 
   BoatDmocSpec spec_;
   Boat boat_;

@@ -1,10 +1,12 @@
 // engine/control/jet2.h — second-order forward jets: a value with its gradient and Hessian in N variables, carried
-// exactly through +, -, * and / (the chain rule, no truncation). A formula evaluated on jets returns its exact first
-// and second derivatives wherever it is smooth; the boat plan's hull-wrench Hessian (boat_dmoc_hull_jet.h) evaluates
-// the hull wrench's pieces (rational in the segment variables) on them.
+// exactly through +, -, *, / and cos, sin, exp (the chain rule, no truncation). A formula evaluated on jets returns its
+// exact first and second derivatives wherever it is smooth; the boat plan's Hessian (boat_dmoc_hull_jet.h) evaluates
+// the boat's own wrench routines (engine/models/boat_wrench_generic.h, templated on the scalar) on them. Eigen traits
+// below let Eigen vectors and matrices hold jets and mix them with doubles.
 #pragma once
 
 #include <array>
+#include <cmath>
 
 #include <Eigen/Core>
 
@@ -14,53 +16,98 @@ template <int N>
 struct Jet2 {
   using Vec = Eigen::Matrix<double, N, 1>;
   using Mat = Eigen::Matrix<double, N, N>;
-  double v = 0.0;
-  Vec g = Vec::Zero();
-  Mat H = Mat::Zero();
+  double v;
+  bool constant;  // g and H are zero: products and sums with it reduce to scalings (perf: most hull terms are)
+  Vec g;
+  Mat H;
 
-  Jet2() = default;
-  Jet2(double value) : v(value) {}  // NOLINT: a constant converts implicitly, as a double would
+  // Uninitialised like a double (polygons of jets are scratch arrays; Eigen's Zero() and S(0.0) give zero jets).
+  Jet2() {}  // NOLINT
+  Jet2(double value) : v(value), constant(true), g(Vec::Zero()), H(Mat::Zero()) {}  // NOLINT: as a double converts
   static Jet2 variable(double value, int i) {
     Jet2 j(value);
     j.g[i] = 1.0;
+    j.constant = false;
     return j;
   }
   // The jet of an M-variable quantity in the first M of these N variables (M <= N).
   template <int M>
   static Jet2 embed(const Jet2<M>& a) {
     Jet2 j(a.v);
+    if (a.constant) return j;
     j.g.template head<M>() = a.g;
     j.H.template topLeftCorner<M, M>() = a.H;
+    j.constant = false;
     return j;
   }
 
-  Jet2& operator+=(const Jet2& b) { return v += b.v, g += b.g, H += b.H, *this; }
-  Jet2& operator-=(const Jet2& b) { return v -= b.v, g -= b.g, H -= b.H, *this; }
-  Jet2& operator*=(double c) { return v *= c, g *= c, H *= c, *this; }
+  Jet2& operator+=(const Jet2& b) {
+    v += b.v;
+    if (!b.constant) g += b.g, H += b.H, constant = false;
+    return *this;
+  }
+  Jet2& operator-=(const Jet2& b) {
+    v -= b.v;
+    if (!b.constant) g -= b.g, H -= b.H, constant = false;
+    return *this;
+  }
+  Jet2& operator*=(double c) {
+    v *= c;
+    if (!constant) g *= c, H *= c;
+    return *this;
+  }
+  Jet2& operator/=(double c) { return *this *= 1.0 / c; }
+  Jet2& operator/=(const Jet2& b);
   Jet2& operator*=(const Jet2& b) {  // (ab)'' = a b'' + b a'' + a' b'^T + b' a'^T
-    H = v * b.H + b.v * H;
-    H.noalias() += g * b.g.transpose();
-    H.noalias() += b.g * g.transpose();
+    if (b.constant) return *this *= b.v;
+    if (constant) {
+      const double a = v;
+      return *this = b, *this *= a;
+    }
+    for (int j = 0; j < N; ++j) H.col(j) = v * b.H.col(j) + b.v * H.col(j) + b.g[j] * g + g[j] * b.g;
     g = v * b.g + b.v * g;
     v *= b.v;
     return *this;
   }
 };
 
-template <int N> Jet2<N> operator+(Jet2<N> a, const Jet2<N>& b) { return a += b; }
-template <int N> Jet2<N> operator-(Jet2<N> a, const Jet2<N>& b) { return a -= b; }
-template <int N> Jet2<N> operator-(Jet2<N> a) { return a *= -1.0; }
+// Sums and scalings in one pass into the result (perf: no copy of an operand first).
 template <int N>
-Jet2<N> operator*(const Jet2<N>& a, const Jet2<N>& b) {
-  Jet2<N> r(a.v * b.v);
-  r.g = a.v * b.g + b.v * a.g;
-  r.H = a.v * b.H + b.v * a.H;
-  r.H.noalias() += a.g * b.g.transpose();
-  r.H.noalias() += b.g * a.g.transpose();
+Jet2<N> operator+(const Jet2<N>& a, const Jet2<N>& b) {
+  if (b.constant) return a + b.v;
+  if (a.constant) return b + a.v;
+  Jet2<N> r;
+  r.v = a.v + b.v, r.constant = false, r.g = a.g + b.g, r.H = a.H + b.H;
   return r;
 }
-template <int N> Jet2<N> operator*(Jet2<N> a, double c) { return a *= c; }
-template <int N> Jet2<N> operator*(double c, Jet2<N> a) { return a *= c; }
+template <int N>
+Jet2<N> operator-(const Jet2<N>& a, const Jet2<N>& b) {
+  if (b.constant) return a - b.v;
+  Jet2<N> r;
+  r.v = a.v - b.v, r.constant = false, r.g = a.g - b.g, r.H = a.H - b.H;
+  return r;
+}
+template <int N>
+Jet2<N> operator*(const Jet2<N>& a, double c) {
+  if (a.constant) return Jet2<N>(a.v * c);
+  Jet2<N> r;
+  r.v = a.v * c, r.constant = false, r.g = c * a.g, r.H = c * a.H;
+  return r;
+}
+template <int N> Jet2<N> operator*(double c, const Jet2<N>& a) { return a * c; }
+template <int N> Jet2<N> operator-(const Jet2<N>& a) { return a * -1.0; }
+template <int N>
+Jet2<N> operator*(const Jet2<N>& a, const Jet2<N>& b) {
+  if (a.constant) return b * a.v;
+  if (b.constant) return a * b.v;
+  Jet2<N> r;
+  r.v = a.v * b.v;
+  r.constant = false;
+  r.g = a.v * b.g + b.v * a.g;
+  for (int j = 0; j < N; ++j)  // one pass over H (perf: 2x the rank-one updates' Eigen products)
+    r.H.col(j) = a.v * b.H.col(j) + b.v * a.H.col(j) + b.g[j] * a.g + a.g[j] * b.g;
+  return r;
+}
 template <int N> Jet2<N> operator+(Jet2<N> a, double c) { return a.v += c, a; }
 template <int N> Jet2<N> operator-(Jet2<N> a, double c) { return a.v -= c, a; }
 template <int N> Jet2<N> operator+(double c, Jet2<N> a) { return a.v += c, a; }
@@ -68,57 +115,83 @@ template <int N> Jet2<N> operator-(double c, const Jet2<N>& a) { return c + (-a)
 // 1/b: (1/b)' = -b'/b^2, (1/b)'' = -b''/b^2 + 2 b' b'^T / b^3.
 template <int N>
 Jet2<N> reciprocal(const Jet2<N>& b) {
-  Jet2<N> r(1.0 / b.v);
+  if (b.constant) return Jet2<N>(1.0 / b.v);
+  Jet2<N> r;
+  r.v = 1.0 / b.v;
+  r.constant = false;
   const double r2 = r.v * r.v;
   r.g = -r2 * b.g;
   r.H = -r2 * b.H + (2.0 * r2 * r.v) * b.g * b.g.transpose();
   return r;
 }
 template <int N> Jet2<N> operator/(const Jet2<N>& a, const Jet2<N>& b) { return a * reciprocal(b); }
+template <int N> Jet2<N> operator/(const Jet2<N>& a, double c) { return a * (1.0 / c); }
+template <int N> Jet2<N> operator/(double c, const Jet2<N>& b) { return c * reciprocal(b); }
+template <int N> Jet2<N>& Jet2<N>::operator/=(const Jet2<N>& b) { return *this = *this * reciprocal(b); }
+template <int N> Jet2<N> operator+(const Jet2<N>& a) { return a; }
 
-// 3-vectors of jets and the few operations the hull formulas need.
+// f(a) for a smooth f with f' = d1 and f'' = d2 at a.v: g = d1 a', H = d1 a'' + d2 a' a'^T.
 template <int N>
-using JetVec3 = std::array<Jet2<N>, 3>;
+Jet2<N> chainScalar(const Jet2<N>& a, double f, double d1, double d2) {
+  if (a.constant) return Jet2<N>(f);
+  Jet2<N> r;
+  r.v = f;
+  r.constant = false;
+  r.g = d1 * a.g;
+  r.H = d1 * a.H;
+  r.H.noalias() += d2 * a.g * a.g.transpose();
+  return r;
+}
+template <int N> Jet2<N> cos(const Jet2<N>& a) { return chainScalar(a, std::cos(a.v), -std::sin(a.v), -std::cos(a.v)); }
+template <int N> Jet2<N> sin(const Jet2<N>& a) { return chainScalar(a, std::sin(a.v), std::cos(a.v), -std::sin(a.v)); }
+template <int N> Jet2<N> exp(const Jet2<N>& a) {
+  const double e = std::exp(a.v);
+  return chainScalar(a, e, e, e);
+}
+// The value part, on which the generic formulas decide their kinks (engine/models/generic_scalar.h).
+template <int N> double scalarValue(const Jet2<N>& a) { return a.v; }
 
-template <int N>
-JetVec3<N> jetVec(const Eigen::Vector3d& c) {
-  return {Jet2<N>(c.x()), Jet2<N>(c.y()), Jet2<N>(c.z())};
-}
-template <int N>
-JetVec3<N> operator+(const JetVec3<N>& a, const JetVec3<N>& b) {
-  return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
-}
-template <int N>
-JetVec3<N> operator-(const JetVec3<N>& a, const JetVec3<N>& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
-template <int N>
-JetVec3<N> operator*(const Jet2<N>& s, const JetVec3<N>& a) {
-  return {s * a[0], s * a[1], s * a[2]};
-}
-template <int N>
-JetVec3<N> operator*(double s, const JetVec3<N>& a) {
-  return {s * a[0], s * a[1], s * a[2]};
-}
-template <int N>
-Jet2<N> dot(const JetVec3<N>& a, const JetVec3<N>& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-template <int N>
-Jet2<N> dot(const Eigen::Vector3d& a, const JetVec3<N>& b) {
-  return a.x() * b[0] + a.y() * b[1] + a.z() * b[2];
-}
-template <int N>
-JetVec3<N> cross(const JetVec3<N>& a, const JetVec3<N>& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-template <int N>
-JetVec3<N> cross(const Eigen::Vector3d& a, const JetVec3<N>& b) {
-  return {a.y() * b[2] - a.z() * b[1], a.z() * b[0] - a.x() * b[2], a.x() * b[1] - a.y() * b[0]};
-}
-template <int N>
-JetVec3<N> embed(const JetVec3<4>& a) {
-  return {Jet2<N>::embed(a[0]), Jet2<N>::embed(a[1]), Jet2<N>::embed(a[2])};
+// f(p(z)) from the jet of f in M inner variables p (its value, gradient and Hessian in p) and the jets of p in the N
+// outer variables z: the second-order chain rule H = P^T H_f P + sum_i (df/dp_i) H_{p_i}, P = dp/dz.
+template <int M, int N>
+Jet2<N> compose(const Jet2<M>& f, const std::array<Jet2<N>, size_t(M)>& p) {
+  if (f.constant) return Jet2<N>(f.v);
+  Eigen::Matrix<double, M, N> P;
+  for (int i = 0; i < M; ++i) P.row(i) = p[size_t(i)].g.transpose();
+  Jet2<N> r;
+  r.v = f.v;
+  r.constant = false;
+  r.g = P.transpose() * f.g;
+  r.H = P.transpose() * f.H * P;
+  for (int i = 0; i < M; ++i) r.H += f.g[i] * p[size_t(i)].H;
+  return r;
 }
 
 }  // namespace varsim
+
+namespace Eigen {
+template <int N>
+struct NumTraits<varsim::Jet2<N>> : NumTraits<double> {
+  using Real = varsim::Jet2<N>;
+  using NonInteger = varsim::Jet2<N>;
+  using Nested = varsim::Jet2<N>;
+  using Literal = varsim::Jet2<N>;
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    RequireInitialization = 1,
+    ReadCost = 1 + N + N * N,
+    AddCost = 1 + N + N * N,
+    MulCost = 4 * N * N
+  };
+};
+template <int N, typename Op>
+struct ScalarBinaryOpTraits<varsim::Jet2<N>, double, Op> {
+  using ReturnType = varsim::Jet2<N>;
+};
+template <int N, typename Op>
+struct ScalarBinaryOpTraits<double, varsim::Jet2<N>, Op> {
+  using ReturnType = varsim::Jet2<N>;
+};
+}  // namespace Eigen

@@ -1,6 +1,10 @@
-// engine/models/boat.cpp — boat wrenches: gravity, buoyancy (eq. (15) first term), hydrodynamic patch
-// tractions (eq. (15) sum, read as tractions), wind on dry patches, thrusters (ERRATA control matrix).
+// engine/models/boat.cpp — boat wrenches on double (the formulas are boat_wrench_generic.h: gravity, buoyancy (eq. (15)
+// first term), hydrodynamic patch tractions (eq. (15) sum, read as tractions), wind on dry patches, thruster immersion)
+// with their analytic first derivatives for the implicit step and the plan's Jacobian; thrusters (ERRATA control
+// matrix).
 #include "engine/models/boat.h"
+
+#include "engine/models/boat_wrench_generic.h"
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
@@ -12,23 +16,6 @@ namespace varsim {
 
 Boat::Boat(const BoatSettings& settings) { setSettings(settings); }
 
-namespace {
-
-// The exposure of a face to the relative wind, max(0, s) with s = -n . rel (m/s), rounded over |s| < eps into the
-// C^1 ramp (s + eps)^2 / (4 eps): max(0, s) has a kink at s = 0, the heading where a face turns tangent to the wind,
-// which is where a boat heading into the wind sits (seed 000 Fig. 10: docking under wind) and where Ipopt then stalls
-// (dual infeasibility 0.034 concentrated in the yaw of every node). The ramp equals max(0, s) for |s| >= eps and
-// exceeds it by at most eps / 4 (at s = 0). `slope` receives ds_eps/ds.
-double windExposure(double s, double eps, double& slope) {
-  if (eps <= 0.0) return slope = s > 0.0 ? 1.0 : 0.0, std::max(0.0, s);
-  if (s >= eps) return slope = 1.0, s;
-  if (s <= -eps) return slope = 0.0, 0.0;
-  slope = 0.5 * (s + eps) / eps;
-  return 0.25 * (s + eps) * (s + eps) / eps;
-}
-
-}  // namespace
-
 void Boat::setSettings(const BoatSettings& settings) {
   const bool rebuild = patches_.empty() || settings.hullSize != settings_.hullSize ||
                        settings.comHeight != settings_.comHeight || settings.patchSize != settings_.patchSize;
@@ -37,6 +24,7 @@ void Boat::setSettings(const BoatSettings& settings) {
   hull_.size = settings_.hullSize;
   hull_.center = Vector3d(0.0, 0.0, -settings_.comHeight);  // body origin = centre of mass
   patches_ = hull_.patches(settings_.patchSize);
+  faces_ = hull_.patches(1e300);
 }
 
 Vector3d Boat::principalInertia() const {
@@ -71,9 +59,7 @@ Eigen::Matrix<double, 6, 2> Boat::controlMatrix() const {
 }
 
 double Boat::thrusterImmersion(const se3::Pose& g, const Vector3d& c, const WaterSurface& water, double t) const {
-  const Vector3d p = g.act(c);
-  const double depth = water.height(p.x(), p.y(), t) - p.z();
-  return std::clamp((depth + 0.05) / 0.1, 0.0, 1.0);
+  return thrusterImmersionT<double>(g.R, g.x, c, water, t);
 }
 
 BoatWrench Boat::wrench(const se3::Pose& g, const Vector6d& xi, double t, const WaterSurface& water,
@@ -88,14 +74,12 @@ BoatWrench Boat::wrench(const se3::Pose& g, const Vector6d& xi, double t, const 
 
 void Boat::hydrostaticWrench(const se3::Pose& g, const HydrostaticState& hydro, BoatWrench& out,
                              Matrix6d* dPose) const {
+  hydrostaticWrenchT<double>(g.R, g.x, hydro, out);
+  if (!dPose) return;
   const BoatSettings& s = settings_;
   const double rg = s.waterDensity * s.gravity;
-  // z = R^T e_z (world up in the body frame), m = int_sub r dV (body).
   const Vector3d z = g.R.row(2).transpose();
   const Vector3d m = g.R.transpose() * (hydro.centroid - g.x) * hydro.volume;
-  out.gravity << Vector3d::Zero(), -s.mass * s.gravity * z;
-  out.buoyancy << rg * m.cross(z), rg * hydro.volume * z;  // rho g Pi_s upward at x_s (eq. (15), first term)
-  if (!dPose) return;
   const HydrostaticDerivative d = hydrostaticDerivative(patches_, g, hydro);
   const Matrix3d zHat = so3::hat(z), mHat = so3::hat(m);
   Matrix6d& D = *dPose;
@@ -107,72 +91,13 @@ void Boat::hydrostaticWrench(const se3::Pose& g, const HydrostaticState& hydro, 
 
 std::vector<Vector3d> Boat::waterVelocities(const se3::Pose& g, double t, const WaterSurface& water,
                                             const HydrostaticState& hydro) const {
-  std::vector<Vector3d> eta(hydro.patches.size(), Vector3d::Zero());
-  for (size_t i = 0; i < eta.size(); ++i)
-    if (hydro.patches[i].wetArea > 0.0) eta[i] = water.velocity(g.act(hydro.patches[i].wetCentroid), t);
-  return eta;
+  return waterVelocitiesT<double>(g.R, g.x, t, water, hydro);
 }
 
 void Boat::patchWrenches(const Matrix3d& R, const Vector6d& xi, const HydrostaticState& hydro,
                          const std::vector<Vector3d>& eta, BoatWrench& out, Matrix6d* dXi,
                          Eigen::Matrix<double, 6, 3>* dTheta) const {
-  const BoatSettings& s = settings_;
-  const Matrix3d Rt = R.transpose();
-  const Vector3d omega = xi.head<3>(), v = xi.tail<3>();
-  const Vector3d windBody = Rt * s.wind;
-  const bool windy = s.wind.norm() > 0.0;
-  if (dXi) dXi->setZero();
-  if (dTheta) dTheta->setZero();
-  // Adds the load f at body point r to `wrench` and its derivatives for f = F(c - B xi), K = dF: B^T f is the
-  // wrench (B^T = [r^; I]), -B^T K B = [[r^ K r^, -r^ K], [K r^, -K]] its xi-derivative, B^T K c^ the theta one.
-  const auto apply = [&](const Vector3d& r, const Vector3d& f, const Matrix3d& K, const Vector3d& c, Vector6d& wrench) {
-    wrench.head<3>() += r.cross(f);
-    wrench.tail<3>() += f;
-    const Matrix3d rHat = so3::hat(r);
-    if (dXi) {
-      const Matrix3d KrHat = K * rHat;
-      dXi->topLeftCorner<3, 3>() += rHat * KrHat;
-      dXi->topRightCorner<3, 3>() -= rHat * K;
-      dXi->bottomLeftCorner<3, 3>() += KrHat;
-      dXi->bottomRightCorner<3, 3>() -= K;
-    }
-    if (dTheta) {
-      const Matrix3d Kc = K * so3::hat(c);
-      dTheta->topRows<3>() += rHat * Kc;
-      dTheta->bottomRows<3>() += Kc;
-    }
-  };
-  for (size_t i = 0; i < patches_.size() && i < hydro.patches.size(); ++i) {
-    const HullPatch& patch = patches_[i];
-    const PatchExposure& e = hydro.patches[i];
-    if (e.wetArea > 0.0) {
-      // f_h dA_i with f_h = -E (r_dot - R^T eta) - P n (tractions, see header).
-      const Vector3d& r = e.wetCentroid;
-      const Vector3d rdot = v + omega.cross(r);
-      const Vector3d etaBody = Rt * eta[i];
-      const Vector3d f = -s.damping.cwiseProduct(rdot - etaBody) * e.wetArea;
-      apply(r, f, Matrix3d(e.wetArea * s.damping.asDiagonal()), etaBody, out.hydrodynamic);
-      out.waterPower += f.dot(etaBody);
-      const Vector3d fp = -s.pressure * e.wetArea * patch.normal;
-      out.pressure.head<3>() += r.cross(fp);
-      out.pressure.tail<3>() += fp;
-    }
-    if (e.dryArea > 0.0 && windy) {
-      // Quadratic drag of the relative wind on the dry part of the patch, only on faces that see it:
-      // f = k s_eps(-n . rel) rel with k = 1/2 rho_a C_d dA (the exposure max(0, -n.rel/|rel|) times |rel|,
-      // rounded over |n . rel| < eps: windExposure).
-      const Vector3d& r = e.dryCentroid;
-      const Vector3d rel = windBody - (v + omega.cross(r));  // body frame
-      const double k = 0.5 * s.airDensity * s.windDrag * e.dryArea;
-      double slope = 0.0;
-      const double sn = windExposure(-patch.normal.dot(rel), s.windExposureBand, slope);
-      const Vector3d f = k * sn * rel;
-      Matrix3d K = k * sn * Matrix3d::Identity();  // d f / d rel
-      if (slope > 0.0) K.noalias() -= k * slope * rel * patch.normal.transpose();
-      apply(r, f, K, windBody, out.wind);
-      out.windPower += f.dot(windBody);
-    }
-  }
+  patchWrenchesT<double>(R, xi, hydro, eta, out, dXi, dTheta);
 }
 
 Vector6d Boat::thrustWrench(const se3::Pose& g, double t, const WaterSurface& water, const Eigen::Vector2d& u) const {
@@ -252,7 +177,7 @@ Matrix6d Boat::patchWrenchExposureJacobian(const Matrix3d& R, const Vector6d& xi
       const Vector3d& n = patches_[i].normal;
       const double kappa = 0.5 * s.airDensity * s.windDrag, k = kappa * e.dryArea;
       double slope = 0.0;
-      const double sn = windExposure(-n.dot(rel), s.windExposureBand, slope);
+      const double sn = boat_detail::windExposure(-n.dot(rel), s.windExposureBand, slope);
       Matrix3d K = k * sn * Matrix3d::Identity();  // d f / d rel, as patchWrenches
       if (slope > 0.0) K.noalias() -= k * slope * rel * n.transpose();
       add(r, k * sn * rel, dr, -kappa * sn * rel * d.area - K * omegaHat * dr);

@@ -40,18 +40,21 @@ struct BoatSettings {
 // The wrench split by origin (body frame, about the centre of mass), for plots, tests and the work
 // bookkeeping. The powers are what the moving air and water deliver: sum_i f_i . (source velocity at
 // patch i, body frame); the rest of the drag's power, -f_i . (relative velocity), is dissipation <= 0.
-struct BoatWrench {
-  Vector6d gravity = Vector6d::Zero();
-  Vector6d buoyancy = Vector6d::Zero();
-  Vector6d hydrodynamic = Vector6d::Zero();  // -E (r_dot - R^T eta) dA_i of eq. (15)
-  Vector6d pressure = Vector6d::Zero();      // -P n dA_i of eq. (15)
-  Vector6d wind = Vector6d::Zero();
-  Vector6d thrust = Vector6d::Zero();
+// S = double in the simulator; jets in the planner (generic_scalar.h; the powers are kept in double only).
+template <class S>
+struct BoatWrenchT {
+  Vec6<S> gravity = Vec6<S>::Zero();
+  Vec6<S> buoyancy = Vec6<S>::Zero();
+  Vec6<S> hydrodynamic = Vec6<S>::Zero();  // -E (r_dot - R^T eta) dA_i of eq. (15)
+  Vec6<S> pressure = Vec6<S>::Zero();      // -P n dA_i of eq. (15)
+  Vec6<S> wind = Vec6<S>::Zero();
+  Vec6<S> thrust = Vec6<S>::Zero();
   double windPower = 0.0;   // W, sum f_wind,i . R^T w
   double waterPower = 0.0;  // W, sum f_hydro,i . R^T eta(p_i) (current and wave orbital velocity)
-  Vector6d hydrostatic() const { return gravity + buoyancy; }
-  Vector6d total() const { return gravity + buoyancy + hydrodynamic + pressure + wind + thrust; }
+  Vec6<S> hydrostatic() const { return gravity + buoyancy; }
+  Vec6<S> total() const { return gravity + buoyancy + hydrodynamic + pressure + wind + thrust; }
 };
+using BoatWrench = BoatWrenchT<double>;
 
 class Boat {
  public:
@@ -62,6 +65,9 @@ class Boat {
 
   const BoxHull& hull() const { return hull_; }
   const std::vector<HullPatch>& patches() const { return patches_; }
+  // The six whole faces: the submerged volume and its moment are exact for any patch size, so gravity and buoyancy
+  // alone (the plan's end-pose derivatives) need no finer patches.
+  const std::vector<HullPatch>& faces() const { return faces_; }
   // Homogeneous box about its own centre: J = m/12 diag(W^2+H^2, L^2+H^2, L^2+W^2) (the ballast offset
   // comHeight only moves the centre of mass; its effect on J is neglected and documented here).
   Vector3d principalInertia() const;
@@ -92,6 +98,24 @@ class Boat {
   // This is the stiff part (rho g A_waterplane against the mass) that the integrator treats implicitly.
   void hydrostaticWrench(const se3::Pose& g, const HydrostaticState& hydro, BoatWrench& out,
                          Matrix6d* dPose = nullptr) const;
+
+  // The wrench routines on a generic scalar S (boat_wrench_generic.h): the double members above and below call them,
+  // the boat plan evaluates them on jets for its exact derivatives (engine/control/boat_dmoc_hull_jet.h). The pose is
+  // (R, x); kinks (wet/dry, the wind ramp's pieces, the immersion clamp) are decided on the value part.
+  template <class S>
+  void hydrostaticWrenchT(const Mat3<S>& R, const Vec3<S>& x, const HydrostaticStateT<S>& hydro,
+                          BoatWrenchT<S>& out) const;
+  template <class S>
+  std::vector<Vec3<S>> waterVelocitiesT(const Mat3<S>& R, const Vec3<S>& x, double t, const WaterSurface& water,
+                                        const HydrostaticStateT<S>& hydro) const;
+  // dXi, dTheta: as patchWrenches (double only).
+  template <class S>
+  void patchWrenchesT(const Mat3<S>& R, const Vec6<S>& xi, const HydrostaticStateT<S>& hydro,
+                      const std::vector<Vec3<S>>& eta, BoatWrenchT<S>& out, Matrix6d* dXi = nullptr,
+                      Eigen::Matrix<double, 6, 3>* dTheta = nullptr) const;
+  template <class S>
+  S thrusterImmersionT(const Mat3<S>& R, const Vec3<S>& x, const Vector3d& c, const WaterSurface& water,
+                       double t) const;
   // World water velocity eta (current + orbital) at the wet centroid of each patch exposed in `hydro` (zero
   // for dry patches), at pose g and time t: the moving water as a source, evaluated once per node.
   std::vector<Vector3d> waterVelocities(const se3::Pose& g, double t, const WaterSurface& water,
@@ -142,6 +166,7 @@ class Boat {
   BoatSettings settings_;
   BoxHull hull_;
   std::vector<HullPatch> patches_;
+  std::vector<HullPatch> faces_;
 };
 
 }  // namespace varsim

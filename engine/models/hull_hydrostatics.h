@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/lie/se3.h"
+#include "engine/models/generic_scalar.h"
 #include "engine/models/water_surface.h"
 
 namespace varsim {
@@ -30,26 +31,33 @@ struct BoxHull {
   std::vector<HullPatch> patches(double patchSize) const;
 };
 
-// The wet and dry parts of one hull patch (body frame). The dry part carries the wind load.
-struct PatchExposure {
-  double wetArea = 0.0;                         // m^2
-  Vector3d wetCentroid = Vector3d::Zero();      // m, body; undefined if wetArea == 0
-  double dryArea = 0.0;                         // m^2
-  Vector3d dryCentroid = Vector3d::Zero();      // m, body; undefined if dryArea == 0
+// The wet and dry parts of one hull patch (body frame). The dry part carries the wind load. S = double in the
+// simulator; jets in the planner (generic_scalar.h). The second moment is for the analytic first derivatives
+// (hydrostaticDerivative), computed in double only.
+template <class S>
+struct PatchExposureT {
+  S wetArea = S(0.0);                           // m^2
+  Vec3<S> wetCentroid = Vec3<S>::Zero();        // m, body; undefined if wetArea == 0
+  S dryArea = S(0.0);                           // m^2
+  Vec3<S> dryCentroid = Vec3<S>::Zero();        // m, body; undefined if dryArea == 0
   Matrix3d wetSecondMoment = Matrix3d::Zero();  // int_wet r r^T dA, m^4, body frame about the body origin
 };
+using PatchExposure = PatchExposureT<double>;
 
-struct HydrostaticState {
-  double volume = 0.0;                   // submerged volume Pi_s, m^3
-  Vector3d centroid = Vector3d::Zero();  // world centroid x_s of the submerged volume (pose origin if dry)
-  double wettedArea = 0.0;               // A = sum_i dA_i, m^2
-  std::vector<PatchExposure> patches;    // one per hull patch, same order
+template <class S>
+struct HydrostaticStateT {
+  S volume = S(0.0);                       // submerged volume Pi_s, m^3
+  Vec3<S> centroid = Vec3<S>::Zero();      // world centroid x_s of the submerged volume (pose origin if dry)
+  S wettedArea = S(0.0);                   // A = sum_i dA_i, m^2
+  std::vector<PatchExposureT<S>> patches;  // one per hull patch, same order
 };
+using HydrostaticState = HydrostaticStateT<double>;
 
 // Volume and centroid come from the divergence theorem with the field F = (0, 0, z - eta(x, y)) (and its
 // first moments), which vanishes on the waterline cap: V = int_{wet hull} (z - eta) n_z dA. Only the wetted
 // hull surface is needed, and on each clipped piece the integrand is a polynomial of degree <= 2 that an
 // edge-midpoint rule integrates exactly. Requires a closed hull (all six faces).
+// The body is hull_hydrostatics_generic.h (computeHydrostaticsT, one routine for every scalar type).
 void computeHydrostatics(const std::vector<HullPatch>& patches, const se3::Pose& pose, const WaterSurface& water,
                          double t, HydrostaticState& out);
 

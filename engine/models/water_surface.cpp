@@ -40,35 +40,6 @@ double WaterSurface::smoothHeight(double x, double y, double t) const {
   return z;
 }
 
-double WaterSurface::height(double x, double y, double t) const {
-  if (still()) return 0.0;
-  const double s = spacing();
-  const double fi = std::floor(x / s), fj = std::floor(y / s);
-  const long i = long(fi), j = long(fj);
-  const double u = x / s - fi, v = y / s - fj;
-  const double h00 = nodeHeight(i, j, t), h11 = nodeHeight(i + 1, j + 1, t);
-  if (u >= v) {  // triangle (0,0), (1,0), (1,1)
-    const double h10 = nodeHeight(i + 1, j, t);
-    return h00 + u * (h10 - h00) + v * (h11 - h10);
-  }
-  const double h01 = nodeHeight(i, j + 1, t);  // triangle (0,0), (1,1), (0,1)
-  return h00 + u * (h11 - h01) + v * (h01 - h00);
-}
-
-Vector3d WaterSurface::velocity(const Vector3d& p, double t) const {
-  Vector3d vel = settings_.current;
-  if (still()) return vel;
-  const double depth = std::min(p.z(), 0.0);
-  for (const auto& c : comp_) {
-    // Surface elevation A cos(theta) moves the water with (A w cos(theta) dir, A w sin(theta)) e^{kz}.
-    const double theta = c.k * (c.dir.x() * p.x() + c.dir.y() * p.y()) - c.omega * t + c.phase;
-    const double a = c.amplitude * c.omega * std::exp(c.k * depth);
-    const double ch = std::cos(theta);
-    vel += Vector3d(a * ch * c.dir.x(), a * ch * c.dir.y(), a * std::sin(theta));
-  }
-  return vel;
-}
-
 HeightWindow WaterSurface::window(double xmin, double xmax, double ymin, double ymax, double t) const {
   HeightWindow w;
   const double s = spacing();

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "engine/lie/lie_types.h"
+#include "engine/models/generic_scalar.h"
 
 namespace varsim {
 
@@ -45,10 +45,15 @@ class WaterSurface {
   double smoothHeight(double x, double y, double t) const;
   double nodeHeight(long i, long j, double t) const { return smoothHeight(i * spacing(), j * spacing(), t); }
   // The physical surface: the piecewise-linear interpolant (exactly what is drawn).
-  double height(double x, double y, double t) const;
+  double height(double x, double y, double t) const { return heightT(x, y, t); }
+  // The same on a generic scalar (generic_scalar.h): the cell and triangle are chosen on the value part.
+  template <class S>
+  S heightT(const S& x, const S& y, double t) const;
   // Water velocity at a world point: current + linear (Airy) deep-water orbital velocity of the smooth
   // sea, decaying as exp(k z) below the mean level (z clamped to <= 0 above it). m/s, world frame.
-  Vector3d velocity(const Vector3d& p, double t) const;
+  Vector3d velocity(const Vector3d& p, double t) const { return velocityT(p, t); }
+  template <class S>
+  Vec3<S> velocityT(const Vec3<S>& p, double t) const;
   // Node heights covering the world rectangle [xmin, xmax] x [ymin, ymax] (one cell of margin).
   HeightWindow window(double xmin, double xmax, double ymin, double ymax, double t) const;
   double spacing() const { return settings_.gridSpacing; }
@@ -61,5 +66,37 @@ class WaterSurface {
   WaveSettings settings_;
   Component comp_[kComponents];
 };
+
+template <class S>
+S WaterSurface::heightT(const S& x, const S& y, double t) const {
+  if (still()) return S(0.0);
+  const double s = spacing();
+  const double fi = std::floor(scalarValue(x) / s), fj = std::floor(scalarValue(y) / s);
+  const long i = long(fi), j = long(fj);
+  const S u = x / s - fi, v = y / s - fj;
+  const double h00 = nodeHeight(i, j, t), h11 = nodeHeight(i + 1, j + 1, t);
+  if (scalarValue(u) >= scalarValue(v)) {  // triangle (0,0), (1,0), (1,1)
+    const double h10 = nodeHeight(i + 1, j, t);
+    return h00 + u * (h10 - h00) + v * (h11 - h10);
+  }
+  const double h01 = nodeHeight(i, j + 1, t);  // triangle (0,0), (1,1), (0,1)
+  return h00 + u * (h11 - h01) + v * (h01 - h00);
+}
+
+template <class S>
+Vec3<S> WaterSurface::velocityT(const Vec3<S>& p, double t) const {
+  using std::cos, std::exp, std::sin;
+  Vec3<S> vel = settings_.current.template cast<S>();
+  if (still()) return vel;
+  const S depth = minByValue(S(p.z()), 0.0);
+  for (const auto& c : comp_) {
+    // Surface elevation A cos(theta) moves the water with (A w cos(theta) dir, A w sin(theta)) e^{kz}.
+    const S theta = c.k * (c.dir.x() * p.x() + c.dir.y() * p.y()) - c.omega * t + c.phase;
+    const S a = c.amplitude * c.omega * exp(c.k * depth);
+    const S ch = cos(theta);
+    vel += Vec3<S>(a * ch * c.dir.x(), a * ch * c.dir.y(), a * sin(theta));
+  }
+  return vel;
+}
 
 }  // namespace varsim
