@@ -17,7 +17,7 @@ void registerKktLdlAsMa27();
 //   BD: CNTL(3) zero-pivot tolerance (a pivot |d| <= CNTL(3) * its row's largest |entry|), replaced by +-CNTL(4)
 //       times that entry, the sign of its diagonal entry (CNTL(4) = 0: singular); INFO(1) 0, -3 (LIW too small,
 //       INFO(2) the LIW needed), -4 (LA too small, INFO(2) the LA needed), -5 (the ordering failed) or 3 (singular,
-//       INFO(2) the rank); INFO(15) the number of negative eigenvalues of D; MAXFRT 2N (CD's work array W);
+//       INFO(2) the rank); INFO(15) the number of negative eigenvalues of D; MAXFRT 3N (CD's work array W);
 //       INFO(12), INFO(13) (compressions) 0. CNTL(1) (MA27's threshold pivoting) is not used: the order is fixed,
 //       with 1x1 or 2x2 pivots on it.
 //   CD: solves A x = RHS in place with W (MAXFRT reals) as work.
