@@ -45,7 +45,7 @@ struct Numeric {
   int n;
   const int *Ap, *Ai, *parent, *perm;
   const double *Ax, *rowMax;
-  int *Lp, *Li, *count, *pattern, *flag;
+  int *Lp, *Li, *count, *pattern, *flag, *replacedAt;
   double *Lx, *D, *E, *Y;
   bool second(int k) const { return perm[k] < 0; }
   bool first(int k) const { return k + 1 < n && perm[k + 1] < 0; }
@@ -90,7 +90,7 @@ bool replacePivot(const Numeric& m, int k, double& d, double replace, int& repla
   if (!(replace > 0.0 && scale > 0.0 && std::isfinite(d))) return false;
   const bool negative = a != 0.0 ? a < 0.0 : std::signbit(a) || !(d > 0.0);
   d = (negative ? -replace : replace) * scale;
-  ++replaced;
+  m.replacedAt[replaced++] = k;
   return true;
 }
 
@@ -228,7 +228,8 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   double* D = reals;
   double* E = reals + N;
   double* Lx = reals + 2 * N;
-  const Numeric m{n, Ap, Ai, parent, P, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, Lx, D, E, Y};
+  // pinv is done with: its room takes the replaced pivots' positions
+  const Numeric m{n, Ap, Ai, parent, P, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, pinv, Lx, D, E, Y};
   Factorisation f;
   bool refine = false;
   f.rank = upLooking(m, pivots.tiny, pivots.replace, f.replaced, refine);
@@ -256,6 +257,18 @@ void ldlSolve(int n, int* Lp, int* Li, double* Lx, const double* D, const double
 }
 
 }  // namespace
+
+void matrixValues(const Pattern& a, const int* ints, const double* reals, double* values) {
+  const int n = ints[0];
+  const std::size_t N = std::size_t(n), lnz = std::size_t(ints[1]);
+  const int* P = ints + kHeader;
+  const int* Ap = P + N + (N + 1) + lnz;
+  const double* Ax = reals + axOffset(n, ints[2], lnz);
+  std::vector<int> pinv(N), next(Ap, Ap + N);  // factorise()'s scatter of the triplets, again
+  for (int k = 0; k < n; ++k) pinv[std::size_t(pivotRow(P, k))] = k;
+  for (int t = 0; t < a.nz; ++t)
+    values[t] = a.inRange(t) ? Ax[next[std::size_t(std::max(pinv[std::size_t(a.rows[t] - 1)], pinv[std::size_t(a.cols[t] - 1)]))]++] : 0.0;
+}
 
 namespace {
 

@@ -36,9 +36,14 @@ struct Factorisation {
 
 // Factorises the matrix whose values, in the pattern's triplet order, are reals[0 .. a.nz) on entry (MA27BD's
 // contract: the values arrive in the factor's own real array). `ints` and `reals` hold storage(a, keep) entries;
-// `scratch` 2n ints, free on return. After a non-singular factorisation `ints`/`reals` hold the factor for solve().
+// `scratch` 2n ints: on return scratch[0 .. replaced) hold the positions of the replaced pivots in keep's order.
+// After a non-singular factorisation `ints`/`reals` hold the factor for solve().
 Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots, int* ints, double* reals,
                         int* scratch);
+
+// The factorised matrix's values in the pattern's triplet order (0 for entries outside 1..n), from the copy kept
+// beside the factor: what reals[0 .. a.nz) held before factorise().
+void matrixValues(const Pattern& a, const int* ints, const double* reals, double* values);
 
 // Solves A x = rhs in place with the factor in ints/reals, refined against A when a pivot was small; `work` holds
 // solveWorkSize(n) doubles.

@@ -78,10 +78,15 @@ bool strong(double entry, double rowMax, double fraction = kStrong) {
 }
 
 // Pairs: mate[r] the row pivoted with r (-1: none), second[r] whether r is the pair's second pivot; follow[r] the row
-// whose pair a zero-diagonal row left over (its strong neighbours all taken) is eliminated after (-1: none).
+// whose pair a zero-diagonal row left over (its strong neighbours all taken) is eliminated after (-1: none); forbid[r]
+// a partner r must not take (a pair whose factorisation failed).
 struct Matching {
-  std::vector<int> mate, follow;
+  explicit Matching(std::size_t n) : mate(n, -1), follow(n, -1), forbid(n, -1), second(n, 0) {}
+  std::vector<int> mate, follow, forbid;
   std::vector<char> second;
+  void pair(int first, int second_) {
+    mate[std::size_t(first)] = second_, mate[std::size_t(second_)] = first, second[std::size_t(second_)] = 1;
+  }
 };
 
 // An augmenting path from the unmatched row r (Kuhn's depth-first search): r -> j1 (mate s1) -> j2 (mate s2) ... ->
@@ -102,7 +107,7 @@ bool augment(const Adjacency& g, int r, Matching& m, std::vector<int>& seen, int
     const int q = top.next++;
     const int j = g.i[std::size_t(q)];
     const std::size_t J = std::size_t(j);
-    if (g.x[std::size_t(q)] == 0.0 || seen[J] == stamp || m.second[J]) continue;
+    if (g.x[std::size_t(q)] == 0.0 || seen[J] == stamp || m.second[J] || m.forbid[std::size_t(top.row)] == j) continue;
     seen[J] = stamp;
     if (m.mate[J] >= 0) {
       if (m.second[std::size_t(m.mate[J])]) path.push_back({m.mate[J], g.p[std::size_t(m.mate[J])], j});
@@ -110,7 +115,7 @@ bool augment(const Adjacency& g, int r, Matching& m, std::vector<int>& seen, int
     }
     for (int partner = j, l = int(path.size()) - 1; l >= 0; --l) {  // flip the path's pairs
       const int row = path[std::size_t(l)].row;
-      m.mate[std::size_t(row)] = partner, m.mate[std::size_t(partner)] = row, m.second[std::size_t(row)] = 1;
+      m.pair(partner, row);
       partner = path[std::size_t(l)].via;
     }
     return true;
@@ -121,9 +126,9 @@ bool augment(const Adjacency& g, int r, Matching& m, std::vector<int>& seen, int
 // Greedy matching of each zero-diagonal row with a distinct strong neighbour (zero diagonal or not: [0 a; a 0] is as
 // good a 2x2 pivot as [h a; a 0]), the rows with the fewest candidates first, the largest entry first (Duff and
 // Pralet's matching for symmetric indefinite systems, greedy here).
-Matching match(int n, const Adjacency& g, const std::vector<char>& zero, const std::vector<double>& rowMax) {
+// `m` may hold pairs already (kept) and forbidden partners.
+Matching match(int n, const Adjacency& g, const std::vector<char>& zero, const std::vector<double>& rowMax, Matching m) {
   const std::size_t N = std::size_t(n);
-  Matching m{std::vector<int>(N, -1), std::vector<int>(N, -1), std::vector<char>(N, 0)};
   std::vector<int> candidates(N, 0), rows;
   for (std::size_t r = 0; r < N; ++r) {
     if (!zero[r]) continue;
@@ -137,7 +142,8 @@ Matching match(int n, const Adjacency& g, const std::vector<char>& zero, const s
     for (int q = g.p[r]; q < g.p[r + 1]; ++q) {
       const std::size_t j = std::size_t(g.i[std::size_t(q)]);
       const double v = std::abs(g.x[std::size_t(q)]);
-      if ((!untaken || m.mate[j] < 0) && strong(v, rowMax[r], fraction) && v > bestValue) bestValue = v, best = int(j);
+      const bool free = m.mate[j] < 0 && m.forbid[r] != int(j);
+      if ((!untaken || free) && strong(v, rowMax[r], fraction) && v > bestValue) bestValue = v, best = int(j);
     }
     return best;
   };
@@ -148,7 +154,7 @@ Matching match(int n, const Adjacency& g, const std::vector<char>& zero, const s
       const std::size_t R = std::size_t(r);
       if (m.mate[R] >= 0) continue;  // already some row's partner
       const int j = strongest(R, true, fraction);
-      if (j >= 0) m.mate[R] = j, m.mate[std::size_t(j)] = r, m.second[R] = 1;
+      if (j >= 0) m.pair(j, r);
     }
   std::vector<int> seen(N, -1);
   for (const int r : rows)
@@ -199,6 +205,34 @@ bool pairedOrder(int n, const Adjacency& g, const Matching& pairs, int* perm) {
   return true;
 }
 
+// Each row's summed diagonal and largest |entry|, and whether its diagonal is zero (|diagonal| <= tolerance * largest).
+struct RowStats {
+  std::vector<double> rowMax;
+  std::vector<char> zero;
+};
+
+RowStats rowStats(const Pattern& a, const double* values, double tolerance) {
+  const std::size_t N = std::size_t(a.n);
+  std::vector<double> diag(N, 0.0);
+  RowStats st{std::vector<double>(N, 0.0), std::vector<char>(N, 0)};
+  for (int t = 0; t < a.nz; ++t) {
+    if (!a.inRange(t)) continue;
+    const std::size_t r = std::size_t(a.rows[t] - 1), c = std::size_t(a.cols[t] - 1);
+    const double v = std::abs(values[t]);
+    st.rowMax[r] = std::max(st.rowMax[r], v), st.rowMax[c] = std::max(st.rowMax[c], v);
+    if (r == c) diag[r] += values[t];
+  }
+  for (std::size_t r = 0; r < N; ++r) st.zero[r] = !(std::abs(diag[r]) > tolerance * st.rowMax[r]);
+  return st;
+}
+
+// AMD's order of the pairs of `m` completed by the matching, and its symbolic pass, into keep.
+bool pairedKeep(const Pattern& a, const double* values, const RowStats& st, const Matching& m, int* keep) {
+  Adjacency g;
+  return adjacency(a, values, g) && pairedOrder(a.n, g, match(a.n, g, st.zero, st.rowMax, m), keep) &&
+         symbolic(a.n, g, keep);
+}
+
 }  // namespace
 
 std::size_t factorNonzeros(int n, const int* keep) {
@@ -215,7 +249,6 @@ bool analyse(const Pattern& a, int* keep) {
 
 bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* keep) {
   const std::size_t N = std::size_t(a.n);
-  std::vector<double> diag(N, 0.0), rowMax(N, 0.0);
   std::vector<int> mate(N, -1), pinv(N);  // keep's pairs
   for (std::size_t k = 0; k < N; ++k) pinv[std::size_t(pivotRow(keep, int(k)))] = int(k);
   for (std::size_t k = 1; k < N; ++k)
@@ -223,15 +256,10 @@ bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* 
       const int f = pivotRow(keep, int(k) - 1), s = pivotRow(keep, int(k));
       mate[std::size_t(f)] = s, mate[std::size_t(s)] = f;
     }
-  for (int t = 0; t < a.nz; ++t) {
-    if (!a.inRange(t)) continue;
-    const std::size_t r = std::size_t(a.rows[t] - 1), c = std::size_t(a.cols[t] - 1);
-    const double v = std::abs(values[t]);
-    rowMax[r] = std::max(rowMax[r], v), rowMax[c] = std::max(rowMax[c], v);
-    if (r == c) diag[r] += values[t];
-  }
-  std::vector<char> zero(N, 0), candidate(N, 0), paired(N, 0);
-  for (std::size_t r = 0; r < N; ++r) zero[r] = !(std::abs(diag[r]) > tolerance * rowMax[r]);
+  const RowStats st = rowStats(a, values, tolerance);
+  const std::vector<char>& zero = st.zero;
+  const std::vector<double>& rowMax = st.rowMax;
+  std::vector<char> candidate(N, 0), paired(N, 0);
   // The order fits when each zero-diagonal row with a strong neighbour is in a pair still coupled, or comes after a
   // strong neighbour (a row left over by the matching: that neighbour's elimination fills its pivot).
   const auto see = [&](std::size_t r, std::size_t c, double v) {
@@ -246,9 +274,26 @@ bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* 
   }
   bool fits = true;
   for (std::size_t r = 0; r < N && fits; ++r) fits = !candidate[r] || paired[r];
-  if (fits) return true;
-  Adjacency g;
-  return adjacency(a, values, g) && pairedOrder(a.n, g, match(a.n, g, zero, rowMax), keep) && symbolic(a.n, g, keep);
+  return fits || pairedKeep(a, values, st, Matching(N), keep);
+}
+
+bool refitOrdering(const Pattern& a, const double* values, const int* failed, int count, int* keep) {
+  const std::size_t N = std::size_t(a.n);
+  RowStats st = rowStats(a, values, 0.0);
+  Matching m(N);
+  for (int k = 1; k < a.n; ++k)
+    if (pairedWithPrevious(keep, k)) m.pair(pivotRow(keep, k - 1), pivotRow(keep, k));
+  for (int i = 0; i < count; ++i) {
+    const int k = failed[i];
+    const int s = pairedWithPrevious(keep, k) ? k : k + 1 < a.n && pairedWithPrevious(keep, k + 1) ? k + 1 : -1;
+    if (s < 0) {  // a pivot alone: its row looks for a partner
+      st.zero[std::size_t(pivotRow(keep, k))] = 1;
+      continue;
+    }
+    const std::size_t f = std::size_t(pivotRow(keep, s - 1)), r = std::size_t(pivotRow(keep, s));
+    m.mate[f] = m.mate[r] = -1, m.second[r] = 0, m.forbid[r] = int(f), st.zero[r] = 1;
+  }
+  return pairedKeep(a, values, st, m, keep);
 }
 
 }  // namespace varsim::kkt

@@ -37,4 +37,10 @@ bool analyse(const Pattern& a, int* keep);
 // returns true, or false when that fails (keep then unusable).
 bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* keep);
 
+// After a factorisation in keep's order replaced the pivots at positions failed[0 .. count) (a Schur complement the
+// fixed order found singular: a pair whose coupling cancelled, or a row alone): orders again with the other pairs
+// kept, each failed pair split and its second row matched anew (never to the same partner), each failed row alone
+// given a partner; false when that fails (keep then unusable).
+bool refitOrdering(const Pattern& a, const double* values, const int* failed, int count, int* keep);
+
 }  // namespace varsim::kkt

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <mutex>
+#include <vector>
 
 #include "plan/kkt_ldl_solver.h"
 
@@ -17,6 +18,28 @@ namespace {
 constexpr int kInfoSize = 20, kIcntlSize = 30, kCntlSize = 5;
 
 kkt::Pattern pattern(const int* n, const int* nz, const int* irn, const int* icn) { return {*n, *nz, irn, icn}; }
+
+// A factorisation that replaced pivots (the fixed order met a singular Schur complement) orders again around them and
+// factorises once more when the new order fits A / IW; otherwise the new order waits in IKEEP for the next call.
+// The factor of the order with fewer replaced pivots is kept.
+kkt::Factorisation refit(const kkt::Pattern& m, const kkt::Factorisation& f, double* a, int la, int* iw, int liw,
+                         int* ikeep, int* iw1, const kkt::Pivots& pivots) {
+  std::vector<double> values(std::size_t(std::max(m.nz, 0)));
+  kkt::matrixValues(m, iw, a, values.data());
+  const std::vector<int> failed(iw1, iw1 + f.replaced), old(ikeep, ikeep + kkt::keepSize(m.n));
+  if (!kkt::refitOrdering(m, values.data(), failed.data(), f.replaced, ikeep)) {
+    std::copy(old.begin(), old.end(), ikeep);
+    return f;
+  }
+  const kkt::Storage s = kkt::storage(m, ikeep);
+  if (s.ints > std::size_t(liw) || s.reals > std::size_t(la)) return f;
+  std::copy(values.begin(), values.end(), a);
+  const kkt::Factorisation g = kkt::factorise(m, ikeep, pivots, iw, a, iw1);
+  if (!g.singular && g.replaced < f.replaced) return g;
+  std::copy(old.begin(), old.end(), ikeep);  // no better: the first order's factor again
+  std::copy(values.begin(), values.end(), a);
+  return kkt::factorise(m, ikeep, pivots, iw, a, iw1);
+}
 
 }  // namespace
 
@@ -59,7 +82,9 @@ void bd(int* n, int* nz, const int* irn, const int* icn, double* a, int* la, int
   if (std::size_t(*liw) < s.ints) return void((info[0] = -3, info[1] = int(s.ints)));
   if (std::size_t(*la) < s.reals) return void((info[0] = -4, info[1] = int(s.reals)));
   *maxfrt = int(kkt::solveWorkSize(*n));  // CD's W: the solve's work
-  const kkt::Factorisation f = kkt::factorise(m, ikeep, {cntl[2], cntl[3]}, iw, a, iw1);
+  const kkt::Pivots pivots{cntl[2], cntl[3]};
+  kkt::Factorisation f = kkt::factorise(m, ikeep, pivots, iw, a, iw1);
+  if (f.replaced > 0 && !f.singular) f = refit(m, f, a, *la, iw, *liw, ikeep, iw1, pivots);
   info[14] = f.negative;
   if (f.singular) info[0] = 3, info[1] = f.rank;
 }
