@@ -55,9 +55,12 @@ namespace varsim::test {
 // Worst relative error of nlp.hessian(x, sigma, lambda) (lower triangle, summed, mirrored) against central
 // differences of the exact Lagrangian gradient sigma grad f + J^T lambda; `samePattern` reports whether the
 // Hessian's (row, col) list at x equals the one at nlp.initialGuess() with lambda = 0 (Ipopt takes it once) and
-// every entry lies in the lower triangle.
+// every entry lies in the lower triangle. fourthOrder: the 4-point stencil (8 (g(x+e) - g(x-e)) - g(x+2e) + g(x-2e))
+// / (12 e), for rows whose third derivatives are large (a waterline clipped against a wave grid); columns
+// [first, last) only (last < 0: all).
 inline double nlpHessianFdError(const Nlp& nlp, const Eigen::VectorXd& x, double sigma, const Eigen::VectorXd& lambda,
-                                bool* samePattern = nullptr, double e = 1e-6) {
+                                bool* samePattern = nullptr, double e = 1e-6, bool fourthOrder = false,
+                                int first = 0, int last = -1) {
   const int n = nlp.numVariables(), m = nlp.numConstraints();
   auto lagrangianGradient = [&](const Eigen::VectorXd& y) {
     std::vector<Eigen::Triplet<double>> t;
@@ -78,10 +81,14 @@ inline double nlpHessianFdError(const Nlp& nlp, const Eigen::VectorXd& x, double
   }
   if (samePattern) *samePattern = same;
   double worst = 0.0;
-  for (int j = 0; j < n; ++j) {
-    Eigen::VectorXd xp = x, xm = x;
-    xp[j] += e, xm[j] -= e;
-    const Eigen::VectorXd fd = (lagrangianGradient(xp) - lagrangianGradient(xm)) / (2.0 * e);
+  for (int j = first; j < (last < 0 ? n : last); ++j) {
+    const auto difference = [&](double step) {
+      Eigen::VectorXd xp = x, xm = x;
+      xp[j] += step, xm[j] -= step;
+      return Eigen::VectorXd(lagrangianGradient(xp) - lagrangianGradient(xm));
+    };
+    const Eigen::VectorXd fd = fourthOrder ? Eigen::VectorXd((8.0 * difference(e) - difference(2.0 * e)) / (12.0 * e))
+                                           : Eigen::VectorXd(difference(e) / (2.0 * e));
     for (int i = 0; i < n; ++i) worst = std::max(worst, relErr(H(i, j), fd[i]));
   }
   return worst;

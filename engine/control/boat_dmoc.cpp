@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "engine/control/boat_dmoc_hull_jet.h"
 #include "engine/control/dmoc_blocks.h"
 #include "engine/lie/so3.h"
 #include "engine/sim/errors.h"
@@ -17,7 +18,6 @@ namespace {
 
 using dmoc::addBlock;
 using dmoc::Triplets;
-constexpr double kNodeStep = 1e-6;  // central-difference step of the frozen node data (rad, m)
 
 }  // namespace
 
@@ -70,31 +70,17 @@ Vector6d BoatDmoc::leftMomentum(const Eigen::VectorXd& x, int k, Matrix6d* dPrev
   return lgviNextMomentum(inertia_, spec_.lgvi, spec_.h, twist(x, k - 1), dPrev);
 }
 
-struct BoatDmoc::EndHydrostatics {
-  se3::Pose g;
-  double t = 0.0;
-  HydrostaticState hydro;
-  bool valid = false;
-};
-
-// eq. (10) at node pose gk for the node data taken at gNode (= gk in the rows; perturbed for the node-data partial).
-// With a cache, the end pose's hydrostatics are reused when the end pose is bit-identical (perf: 76 % of a Jacobian
-// was computeHydrostatics, half of it the unchanged end pose of the 12 node-data differences).
+// eq. (10) at node pose gk with its node data nd.
 Vector6d BoatDmoc::momentumRows(const se3::Pose& gk, double tk, const Vector6d& muMinus, const Eigen::Vector2d& u,
-                                const Vector6d& xi, const se3::Pose& gNode, const BoatNodeData& nd,
-                                LgviResidual* full, EndHydrostatics* cache) const {
-  HydrostaticState local;
-  HydrostaticState& scratch = cache ? cache->hydro : local;
+                                const Vector6d& xi, const BoatNodeData& nd, LgviResidual* full) const {
+  HydrostaticState scratch;
   const ImplicitWrench fEnd = [&](const se3::Pose& g, const Vector6d& v, double t, ImplicitWrenchJacobian* jac) {
     BoatWrench w;
-    const bool reuse = cache && cache->valid && cache->t == t && cache->g.R == g.R && cache->g.x == g.x;
-    const Vector6d f = boat_.endOfStepWrench(g, v, nd.hydro, nd.eta, water_, t, scratch, w,
-                                             jac ? &jac->dPose : nullptr, jac ? &jac->dXi : nullptr, reuse);
-    if (cache) cache->g = g, cache->t = t, cache->valid = true;
-    return f;
+    return boat_.endOfStepWrench(g, v, nd.hydro, nd.eta, water_, t, scratch, w, jac ? &jac->dPose : nullptr,
+                                 jac ? &jac->dXi : nullptr);
   };
   const double h = spec_.h;
-  const Vector6d b = muMinus + h * nodeThrust(gNode, tk, u);
+  const Vector6d b = muMinus + h * nodeThrust(gk, tk, u);
   const LgviResidual res = lgviResidual(inertia_, spec_.lgvi, gk, tk, h, b, xi, fEnd, full != nullptr, full != nullptr);
   if (full) *full = res;
   return res.r;
@@ -103,7 +89,7 @@ Vector6d BoatDmoc::momentumRows(const se3::Pose& gk, double tk, const Vector6d& 
 Eigen::Matrix<double, 12, 1> BoatDmoc::segmentRows(const Eigen::VectorXd& x, int k) const {
   const double h = spec_.h;
   const se3::Pose gk = pose(x, k), gk1 = pose(x, k + 1);
-  const Vector6d r = momentumRows(gk, k * h, leftMomentum(x, k, nullptr), thrust(x, k), twist(x, k), gk,
+  const Vector6d r = momentumRows(gk, k * h, leftMomentum(x, k, nullptr), thrust(x, k), twist(x, k),
                                   nodeData(gk, k * h), nullptr);
   Eigen::Matrix<double, 12, 1> out;
   out << r / spec_.boat.mass, dmoc::poseRows(spec_.lgvi, h, gk, twist(x, k), gk1);
@@ -126,28 +112,24 @@ Eigen::Matrix<double, 6, 14> BoatDmoc::momentumLocalJacobian(const Eigen::Vector
   const Eigen::Vector2d u = thrust(x, k);
   const Vector6d mu = leftMomentum(x, k, dPrev);
   LgviResidual res;
-  EndHydrostatics end;
   const BoatNodeData node = nodeData(gk, k * h);
-  momentumRows(gk, k * h, mu, u, xi, gk, node, &res, &end);
-  // Total body-perturbation partial: the end pose's (exact, res.dPose) + the frozen node data's.
-  Matrix6d dPose = res.dPose;
-  if (water_.still()) dPose += nodeDataPartialStill(gk, xi, u, node);
-  for (int j = 0; j < 6 && !water_.still(); ++j) {
-    se3::Pose gp = gk, gm = gk;
-    if (j < 3) {
-      gp.R = gk.R * so3::exp(kNodeStep * Vector3d::Unit(j));
-      gm.R = gk.R * so3::exp(-kNodeStep * Vector3d::Unit(j));
-    } else {
-      gp.x = gk.x + kNodeStep * gk.R.col(j - 3);
-      gm.x = gk.x - kNodeStep * gk.R.col(j - 3);
-    }
-    dPose.col(j) += (momentumRows(gk, k * h, mu, u, xi, gp, nodeData(gp, k * h), nullptr, &end) -
-                     momentumRows(gk, k * h, mu, u, xi, gm, nodeData(gm, k * h), nullptr, &end)) /
-                    (2.0 * kNodeStep);
-  }
+  momentumRows(gk, k * h, mu, u, xi, node, &res);
   Eigen::Matrix<double, 6, 14> J;
-  J.leftCols<3>() = dPose.leftCols<3>() * so3::dexp(-x.segment<3>(kBlock * k));
-  J.middleCols<3>(3) = dPose.rightCols<3>() * gk.R.transpose();
+  if (water_.still()) {
+    // Total body-perturbation partial: the end pose's (exact, res.dPose) + the frozen node data's.
+    const Matrix6d dPose = res.dPose + nodeDataPartialStill(gk, xi, u, node);
+    J.leftCols<3>() = dPose.leftCols<3>() * so3::dexp(-x.segment<3>(kBlock * k));
+    J.middleCols<3>(3) = dPose.rightCols<3>() * gk.R.transpose();
+  } else {
+    // Under waves: r depends on (theta_k, x_k) through -h f_k (immersion) and -h Tr f^+ (end pose and node data):
+    // the first derivatives of the jets of the boat's own routines (boat_dmoc_hull_jet.h).
+    const BoatHullJets j = boatHullJets(boat_, water_, s.lgvi, h, k * h, Rbar_[size_t(k)], x.segment<3>(kBlock * k),
+                                        x.segment<3>(kBlock * k + 3), xi);
+    const Eigen::Matrix<double, 6, 2> F = boat_.controlMatrix();  // columns (right, left); u = (left, right)
+    for (int i = 0; i < 6; ++i) J.row(i).head<6>() = -h * j.endWrench[size_t(i)].g.head<6>().transpose();
+    J.leftCols<6>() -= h * (F.col(0) * (u.y() * j.immersion[0].g.transpose()) +
+                            F.col(1) * (u.x() * j.immersion[1].g.transpose()));
+  }
   J.middleCols<6>(6) = res.dXi;
   // Thrust is linear in u: columns are unit thrusts (left, right) * thrustMax.
   J.col(12) = -h * nodeThrust(gk, k * h, Eigen::Vector2d(s.boat.thrustMax, 0.0));

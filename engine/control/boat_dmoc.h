@@ -11,8 +11,8 @@
 // Jacobian: exact chain rule through the pure functions. The frozen node-k data (patch exposures, water velocity,
 // thruster immersion) depend on g_k too: in still water through the exact waterline transport of the exposures
 // (patch_exposure_derivative.h) and the immersion ramp's slope (Boat::thrustPoseJacobian); under waves (no analytic
-// partial of the clipping against the moving grid) central differences of the same functions (step 1e-6, 12
-// evaluations per segment). Both are checked against differences of the whole rows.
+// partial of the clipping against the moving grid) the first derivatives of the boat's own routines on jets
+// (boat_dmoc_hull_jet.h). Both are checked against differences of the whole rows.
 // Fixed: node 0 (the scene's start pose), mu^-_0 = II xi(0) - (h/2) f_0, u_0 (the scene's held thrust); the dock:
 // x_N, y_N, heading (theta_N,z = 0 around the dock yaw) and xi_{N-1} = 0 (at rest); the float height, heel and trim of
 // node N are free (the boat floats where wind, current and the holding thrust put it). Thrusts in [0, thrustMax].
@@ -90,11 +90,9 @@ class BoatDmoc : public Nlp {
   double dynResidual(const Eigen::VectorXd& x, int k) const { return segmentRows(x, k).lpNorm<Eigen::Infinity>(); }
 
  private:
-  struct EndHydrostatics;  // the end pose's hydrostatics, kept over the node-data differences of one segment
   Vector6d momentumRows(const se3::Pose& gk, double tk, const Vector6d& muMinus, const Eigen::Vector2d& u,
-                        const Vector6d& xi, const se3::Pose& gNode, const BoatNodeData& node, LgviResidual* full,
-                        EndHydrostatics* cache = nullptr) const;
-  // d(momentum rows)/d(body perturbation of the node data's pose), exact in still water (see the header comment).
+                        const Vector6d& xi, const BoatNodeData& node, LgviResidual* full) const;
+  // d(momentum rows)/d(theta_k, x_k, xi_k, u_k), exact (see the header comment).
   Eigen::Matrix<double, 6, 14> momentumLocalJacobian(const Eigen::VectorXd& x, int k, Matrix6d* dPrev) const;
   Matrix6d nodeDataPartialStill(const se3::Pose& gk, const Vector6d& xi, const Eigen::Vector2d& u,
                                 const BoatNodeData& node) const;
