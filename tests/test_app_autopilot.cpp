@@ -85,6 +85,26 @@ struct PilotedDriver {
   }
 };
 
+// The hand-back and the `varsim mpc` comparison every piloted vehicle ends with: disengaging returns the scene keys
+// the plan's events set (`heldKey` among them, restored to the flight parameters on the user's side; none when
+// `heldKey` is null), and `varsim mpc`'s loop on `problem` with `settings` and `goal` flies the same x, step by step,
+// to the same final (x, y).
+void checkHandBack(PilotedDriver& app, const char* heldKey, const char* problem, const MpcSettings& settings,
+                   const std::vector<std::pair<std::string, double>>& goal, const std::vector<double>& xs, double x,
+                   double y) {
+  const std::vector<std::string> keys = app.pilot.disengage();
+  if (heldKey) {
+    CHECK(std::find(keys.begin(), keys.end(), heldKey) != keys.end());
+    CHECK(app.driver.params().real(heldKey) == app.flight.real(heldKey));
+  } else {
+    CHECK(keys.empty());
+  }
+  std::array<double, 2> last{};
+  CHECK(differingFromVarsimMpc(problem, app.flight, settings, goal, xs, last) == 0);
+  CHECK(last[0] == x);
+  CHECK(last[1] == y);
+}
+
 }  // namespace
 
 TEST_CASE("AutopilotFliesTheCarToItsGoalThroughTheDriversInputAsVarsimMpcDoes") {
@@ -107,19 +127,11 @@ TEST_CASE("AutopilotFliesTheCarToItsGoalThroughTheDriversInputAsVarsimMpcDoes") 
   CHECK(v.stale <= 2);
   CHECK(v.solves == steps / 2 + v.stale);  // one re-plan per 0.1 s period, and every step until one is adopted
   CHECK(v.predicted.size() >= 2);
-  // The plan's events set the car's live keys on the scene, not on the user's parameters (restored on hand-back).
-  const std::vector<std::string> keys = pilot.disengage();
-  CHECK(std::find(keys.begin(), keys.end(), "torque") != keys.end());
-  CHECK(driver.params().real("torque") == flight.real("torque"));
-
+  // The plan's events set the car's live keys on the scene, not on the user's parameters (restored on hand-back);
   // `varsim mpc`'s loop with the same controller settings on the same scene: bit-identical.
   MpcSettings settings;
   settings.horizon = 60;
-  std::array<double, 2> last{};
-  CHECK(differingFromVarsimMpc("problems/car_follow.json", flight, settings, {{"target_x", 6.0}, {"target_y", 0.0}}, xs,
-                               last) == 0);
-  CHECK(last[0] == x);
-  CHECK(last[1] == y);
+  checkHandBack(app, "torque", "problems/car_follow.json", settings, {{"target_x", 6.0}, {"target_y", 0.0}}, xs, x, y);
 }
 
 TEST_CASE("AutopilotFliesTheCarAsynchronouslyTheSameWayEveryTime") {
@@ -182,20 +194,12 @@ TEST_CASE("AutopilotFliesTheBoatToItsDockAsVarsimMpcDoes") {
   CHECK(v.stale == 0);
   CHECK(v.solves == steps / 2);  // one re-plan per 0.2 s period
   CHECK(v.predicted.size() >= 2);
-  // The plans set the held thrusts on the scene, not on the user's parameters (restored on hand-back).
-  const std::vector<std::string> keys = pilot.disengage();
-  CHECK(std::find(keys.begin(), keys.end(), "thrust_left") != keys.end());
-  CHECK(driver.params().real("thrust_left") == flight.real("thrust_left"));
-
-  // `varsim mpc`'s loop with boat_follow (its dock heading, bow into that wind) on the same boat: bit-identical.
+  // The plans set the held thrusts on the scene, not on the user's parameters (restored on hand-back); `varsim
+  // mpc`'s loop with boat_follow (its dock heading, bow into that wind) on the same boat: bit-identical.
   MpcSettings settings;
   settings.horizon = 30;
   settings.period = 0.2;
-  std::array<double, 2> last{};
-  CHECK(differingFromVarsimMpc("problems/boat_follow.json", flight, settings, {{"dock_x", gx}, {"dock_y", gy}}, xs,
-                               last) == 0);
-  CHECK(last[0] == x);
-  CHECK(last[1] == y);
+  checkHandBack(app, "thrust_left", "problems/boat_follow.json", settings, {{"dock_x", gx}, {"dock_y", gy}}, xs, x, y);
 }
 
 TEST_CASE("AutopilotFliesTheSnakeboardToItsGoalAsVarsimMpcDoes") {
@@ -222,16 +226,11 @@ TEST_CASE("AutopilotFliesTheSnakeboardToItsGoalAsVarsimMpcDoes") {
   CHECK(v.stale <= 6);
   CHECK(v.solves == steps);  // one re-plan per 0.1 s period
   CHECK(v.predicted.size() >= 2);
-  const std::vector<std::string> keys = pilot.disengage();
-  CHECK(keys.empty());  // the board's plan drives the rotor and steer sticks only: no scene key to restore
-
+  // The board's plan drives the rotor and steer sticks only: no scene key to restore.
   MpcSettings settings;
   settings.horizon = 30;
-  std::array<double, 2> last{};
-  CHECK(differingFromVarsimMpc("problems/snakeboard_follow.json", flight, settings, {{"target_x", gx}, {"target_y", gy}},
-                               xs, last) == 0);
-  CHECK(last[0] == x);
-  CHECK(last[1] == y);
+  checkHandBack(app, nullptr, "problems/snakeboard_follow.json", settings, {{"target_x", gx}, {"target_y", gy}}, xs, x,
+                y);
 }
 
 TEST_CASE("AutopilotRefusesASceneWithoutAProblem") {
