@@ -22,6 +22,15 @@ add_test(NAME app_smoke_energy_flag
                  $<TARGET_FILE:varsim> ${CMAKE_CURRENT_BINARY_DIR}/out)
 set_tests_properties(app_smoke_energy_flag PROPERTIES TIMEOUT 300)
 
+# The HUD is sized to the frame's own lines: the first frame after a switch from the car to space_robot had cut 2
+# glyphs of the new keys line (the window kept the car's size for one frame).
+add_test(NAME app_hud_after_scene_switch
+         COMMAND ${CMAKE_COMMAND} -E env VARSIM_SETTINGS=${CMAKE_CURRENT_BINARY_DIR}/out/hud_settings.json
+                 ${XVFB_RUN} -a -s "-screen 0 1280x720x24" $<TARGET_FILE:varsim> --smoke-test space_robot
+                 --switch-from car --frames 1 --screenshot ${CMAKE_CURRENT_BINARY_DIR}/out/hud_after_switch.png)
+set_tests_properties(app_hud_after_scene_switch PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+                     "clipped text: 0 glyphs\n.*smoke test space_robot: 1 frames")
+
 # The frame benchmark with physics on the worker thread: runs, and reports the per-phase costs and
 # the achieved share of real time (issue 16 item 4).
 add_test(NAME app_bench_frames_worker

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "ui/app/app_state.h"
 #include "ui/app/autopilot_ui.h"
@@ -24,36 +27,73 @@ constexpr float kMargin = 8.0f;  // px between the view's edge and an overlay
 // Text wraps at the view's right edge, so long lines never run under the plots column.
 float wrapWidth(const AppState& app) { return std::max(200.0f, app.view.w - 2.0f * kMargin); }
 
+struct HudLine {
+  ImVec4 color;
+  std::string text;
+};
+
 // One app line (scene, time, speed, frame rate) over the scene's own lines (at most four by
-// convention: what matters while watching; details live in the panels). NoInputs: the HUD never
-// blocks orbiting or picking under it.
-void drawHud(AppState& app) {
+// convention: what matters while watching; details live in the panels).
+std::vector<HudLine> hudLines(const AppState& app) {
   const SimDriver& d = app.driver;
+  const ImVec4 white = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  std::vector<HudLine> lines;
+  // The measured ratio (simulated s / wall s over the last window), not the requested speed.
+  char text[200] = "measuring real time";
+  if (d.paused()) std::snprintf(text, sizeof text, "[paused]");
+  else if (app.realTime.measured())
+    std::snprintf(text, sizeof text, "%.2fx real time (measured; speed %.0f%%)", app.realTime.ratio(), d.speed() * 100.0);
+  const std::string rate = text;
+  std::snprintf(text, sizeof text, "%s  t = %.3f s  %s  %.0f FPS", d.sceneName().c_str(), d.scene().time(), rate.c_str(),
+                app.rates.fps());
+  lines.push_back({white, text});
+  if (std::string rec = videoRecordingHudLine(app); !rec.empty())  // video_recording.h
+    lines.push_back({ImVec4(1, 0.3f, 0.3f, 1), std::move(rec)});
+  if (app.realTime.behind()) {  // the steps cost more than real time allows (SimDriver::frame's budget)
+    std::snprintf(text, sizeof text, "running slower than real time (%.0f %%)", 100.0 * app.realTime.factor());
+    lines.push_back({ImVec4(1, 0.45f, 0.3f, 1), text});
+  }
+  // The keys that drive this scene, from the live bindings (so an edited mapping shows as it is).
+  const std::string keys = keyboardLegend(app.live.controls(), app.live.bindings());
+  if (!keys.empty() && !d.replaying()) lines.push_back({ImVec4(1, 0.85f, 0.4f, 1), "keys: " + keys});
+  if (std::string plan = planHudLine(app); !plan.empty())  // input source: plan or live (plan_panel.h)
+    lines.push_back({ImVec4(0.4f, 0.9f, 1, 1), std::move(plan)});
+  if (std::string pilot = autopilotHudLine(app); !pilot.empty())  // the Autopilot's last re-plan
+    lines.push_back({ImVec4(0.95f, 0.45f, 0.9f, 1), std::move(pilot)});
+  for (const auto& line : app.drawList.hud) lines.push_back({white, line});
+  if (const EnergyMonitor& e = d.energyMonitor(); e.flagged()) {  // energy_monitor.h; latched until reset
+    std::snprintf(text, sizeof text, "ENERGY GAIN up to %+.3g J without input, since t = %.3f s", e.peakGain(),
+                  e.flag().time);
+    lines.push_back({ImVec4(1, 0.3f, 0.3f, 1), text});
+  }
+  return lines;
+}
+
+// The HUD is sized to this frame's lines before it begins: an auto-resized window takes the size of the last
+// frame's contents, which cut the new scene's wider lines for one frame after a scene switch (space_robot after
+// car: 2 glyphs of its keys line) and a line that grew (the rate once measured). Every line wraps at the view's
+// right edge. NoInputs: the HUD never blocks orbiting or picking under it.
+void drawHud(AppState& app) {
+  const std::vector<HudLine> lines = hudLines(app);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float wrapAt = wrapWidth(app), textWidth = std::max(1.0f, wrapAt - style.WindowPadding.x);
+  ImVec2 content(0.0f, 0.0f);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const ImVec2 size = ImGui::CalcTextSize(lines[i].text.c_str(), nullptr, false, textWidth);
+    content.x = std::max(content.x, size.x);
+    content.y += size.y + (i > 0 ? style.ItemSpacing.y : 0.0f);
+  }
   ImGui::SetNextWindowPos(ImVec2(app.view.x + kMargin, app.view.y + kMargin));
+  ImGui::SetNextWindowSize(ImVec2(std::ceil(content.x + 2.0f * style.WindowPadding.x),
+                                  std::ceil(content.y + 2.0f * style.WindowPadding.y)));
   ImGui::SetNextWindowBgAlpha(0.45f);
-  if (ImGui::Begin("##hud", nullptr, kOverlayFlags | ImGuiWindowFlags_NoInputs)) {
-    ImGui::PushTextWrapPos(wrapWidth(app));
-    // The measured ratio (simulated s / wall s over the last window), not the requested speed.
-    char rate[80] = "measuring real time";
-    if (d.paused()) std::snprintf(rate, sizeof rate, "[paused]");
-    else if (app.realTime.measured())
-      std::snprintf(rate, sizeof rate, "%.2fx real time (measured; speed %.0f%%)", app.realTime.ratio(), d.speed() * 100.0);
-    ImGui::Text("%s  t = %.3f s  %s  %.0f FPS", d.sceneName().c_str(), d.scene().time(), rate, app.rates.fps());
-    if (const std::string rec = videoRecordingHudLine(app); !rec.empty())  // video_recording.h
-      ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", rec.c_str());
-    if (app.realTime.behind())  // the steps cost more than real time allows (SimDriver::frame's budget)
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.3f, 1), "running slower than real time (%.0f %%)", 100.0 * app.realTime.factor());
-    // The keys that drive this scene, from the live bindings (so an edited mapping shows as it is).
-    const std::string keys = keyboardLegend(app.live.controls(), app.live.bindings());
-    if (!keys.empty() && !d.replaying()) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "keys: %s", keys.c_str());
-    if (const std::string plan = planHudLine(app); !plan.empty())  // input source: plan or live (plan_panel.h)
-      ImGui::TextColored(ImVec4(0.4f, 0.9f, 1, 1), "%s", plan.c_str());
-    if (const std::string pilot = autopilotHudLine(app); !pilot.empty())  // the Autopilot's last re-plan
-      ImGui::TextColored(ImVec4(0.95f, 0.45f, 0.9f, 1), "%s", pilot.c_str());
-    for (const auto& line : app.drawList.hud) ImGui::TextWrapped("%s", line.c_str());
-    if (const EnergyMonitor& e = d.energyMonitor(); e.flagged())  // energy_monitor.h; latched until reset
-      ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "ENERGY GAIN up to %+.3g J without input, since t = %.3f s",
-                         e.peakGain(), e.flag().time);
+  if (ImGui::Begin("##hud", nullptr, (kOverlayFlags & ~ImGuiWindowFlags_AlwaysAutoResize) | ImGuiWindowFlags_NoInputs)) {
+    ImGui::PushTextWrapPos(wrapAt);
+    for (const HudLine& line : lines) {
+      ImGui::PushStyleColor(ImGuiCol_Text, line.color);
+      ImGui::TextUnformatted(line.text.c_str());
+      ImGui::PopStyleColor();
+    }
     ImGui::PopTextWrapPos();
   }
   ImGui::End();
