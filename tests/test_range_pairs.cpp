@@ -204,11 +204,15 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
       // the node momentum while the implicit drag cancels it (flagged at step 1 before: +8484 J > 815 J).
       {"boat", {{"damping", "1e6,1e6,1e6"}, {"pressure", "-100000"}}, Outcome::Ran},
       {"boat", {{"dt", "0.1"}, {"pressure", "-100000"}}, Outcome::Ran},
-      // First-order midpoint (alpha != 1/2): flagged at length 0.05 (+0.44 J > 0.43 J), stopped at 40 links.
+      // First-order midpoint (alpha != 1/2): flagged at length 0.05 (+0.44 J > 0.43 J), stopped at 40 links; the
+      // default chain at dt 0.01 ran 20 s with alpha 0 and 1 (the sweep's table), at dt 0.02 it was flagged.
       {"pendulum", {{"alpha", "0"}, {"length", "0.05"}}, Outcome::Refused},
       {"pendulum", {{"alpha", "1"}, {"links", "40"}}, Outcome::Refused},
       {"pendulum", {{"alpha", "0"}, {"dt", "0.006"}}, Outcome::Ran},
       {"pendulum", {{"alpha", "0.25"}}, Outcome::Ran},
+      {"pendulum", {{"alpha", "0"}}, Outcome::Ran},
+      {"pendulum", {{"alpha", "1"}}, Outcome::Ran},
+      {"pendulum", {{"alpha", "1"}, {"dt", "0.02"}}, Outcome::Refused},
       // The blade's work booked from its SPOOK impulse, sub-step by sub-step (flagged at steps 4 and 8 before).
       {"sleigh", {{"side_slip", "10"}, {"length", "0.01"}}, Outcome::Ran},
       {"sleigh", {{"side_slip", "-10"}, {"dt", "0.1"}}, Outcome::Ran},
@@ -237,6 +241,39 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
     // the budget before its 60 steps, and every step done ran without divergence or flag.
     if (o == Outcome::Slow && r.expected == Outcome::Ran) std::printf("range repro (slow, ran so far): %s\n", label.c_str());
     else CHECK(o == r.expected);
+  }
+}
+
+TEST_CASE("RangePairsPendulumFirstOrderRefusalNamesTheSweepAndWhatRuns") {
+  // The first-order midpoint takes the steps its sweep ran 20 s (every swept step up to this one) or the fraction of
+  // the curled rule, whichever allows more; a refusal names both and the largest dt that runs.
+  struct Refusal {
+    const char* alpha;
+    const char* dt;
+    const char* links;
+    const char* sweep;    // what the message says of the measured sweep
+    const char* allowed;  // the dt it names
+  };
+  const std::vector<Refusal> cases = {
+      {"1", "0.02", "3", "every swept step up to 0.0443 ran", "allowed here dt <= 0.01 s"},  // alpha 1 flagged at 0.02
+      {"0", "0.01", "19", "every swept step up to 0.00443 ran", "allowed here dt <= 0.001 s"},
+      {"1", "0.01", "40", "none ran", "(below the smallest dt, 1e-4 s)"},
+  };
+  for (const Refusal& r : cases) {
+    ParamSet p = SceneRegistry::defaults("pendulum");
+    p.setFromString("alpha", r.alpha, "test");
+    p.setFromString("dt", r.dt, "test");
+    p.setFromString("links", r.links, "test");
+    std::string why;
+    try {
+      SceneRegistry::create("pendulum", p);
+    } catch (const BadInput& e) {
+      why = e.what();
+    }
+    CAPTURE(why);
+    CHECK(why.find(std::string("alpha = ") + r.alpha + " ran 20 s in the measured sweep") != std::string::npos);
+    CHECK(why.find(r.sweep) != std::string::npos);
+    CHECK(why.find(r.allowed) != std::string::npos);
   }
 }
 

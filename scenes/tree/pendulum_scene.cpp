@@ -56,10 +56,11 @@ std::vector<ParamSpec> pendulumParams() {
       ParamSpec::real(
           "alpha", 0.5, 0.0, 1.0, "",
           "midpoint only: L_d evaluated at q_k + alpha (q_k+1 - q_k); 1/2 is second order, other values first order: "
-          "their energy error is O(dt), so alpha != 1/2 takes dt sqrt(gravity/length) <= min(1, f / |2 alpha - 1|) "
-          "min(0.22, the curled rule of dt), f = 0.25 up to 10 links released within 0.8 rad, 0.1 for larger "
-          "releases or more links, 0.05 beyond 19 links released beyond 0.8 rad (alpha 0 and 1 flagged or stopped "
-          "within 20 s at twice that)"),
+          "their energy error is O(dt), so alpha != 1/2 takes the steps a sweep of alpha 0 and 1 over links x theta0 "
+          "x release x dt measured to run 20 s (every swept step up to it ran; docs/scenes/pendulum.md: the default "
+          "chain at dt 0.01 among them) or dt sqrt(gravity/length) <= min(1, f / |2 alpha - 1|) min(0.22, the curled "
+          "rule of dt), f = 0.25 up to 10 links released within 0.8 rad, 0.1 for larger releases or more links, 0.05 "
+          "beyond 19 links released beyond 0.8 rad"),
       ParamSpec::real("dt", 0.01, 1e-4, 0.05, "s",
                       "time step; midpoint: any dt with dt sqrt(gravity/length) <= 0.22 (every N, theta0 and release "
                       "measured to run); trapezoidal and rk4: the steps a sweep over links x theta0 x release x dt "
@@ -119,16 +120,17 @@ double maxScaledStep(int links, double curl, double firstAngle) {
 // (pendulum_step_rule.h) or the curled rule, whichever allows more.
 constexpr double kMidpointSweptStep = 0.22;
 
-// The first-order midpoint VIs (alpha != 1/2) keep a symplectic energy error of order dt instead of dt^2, so they
-// are held to a fraction f / |2 alpha - 1| (at most 1) of the curled rule, capped at the second-order sweep's 0.22:
-// f = 0.25 for up to 10 links released within 0.8 rad, 0.1 for larger releases or more links, 0.05 beyond 19 links
-// released beyond 0.8 rad. Measured (20 s, length 0.5, N = 1, 2, 3, 5, 10, 19, 40 x theta0 = 0.1, 0.8, 1.5, 2, 3 x
-// both releases, dt at a fraction of min(0.221, curled rule), alpha 0 and 1): at 0.25 every release within 0.8 rad
-// up to 10 links ran, releases of 1.5-3 rad flagged 2, 3 and 10 links; at 0.5 5 and 10 links flagged already at
-// 0.8 rad; at 0.1 every case ran but 40 links first_joint at 1.5 rad (alpha 0: Newton failed also in 64 sub-steps),
-// which ran 20 s at 0.05 (alpha 0 and 1). The error scales with |2 alpha - 1| (alpha 0.25 ran twice the fraction
-// of alpha 0 in 3 s runs). Without the rule the sweep of range pairs flagged alpha 0 with length 0.05 or gravity 100
-// (+0.44 J > 0.43 J, +54 J > 42 J) and stopped 40 links at dt 0.01 (alpha 0 and 1).
+// The first-order midpoint VIs (alpha != 1/2) keep a symplectic energy error of order dt instead of dt^2. They take
+// the steps their own sweep ran (pendulum_step_rule.h: alpha 0 and 1, 20 s, every swept step up to this one ran for
+// the chain and release) or, where that sweep stops (below its smallest step, beyond 3 rad), a fraction f / |2 alpha
+// - 1| (at most 1) of the curled rule, capped at the second-order sweep's 0.22: f = 0.25 for up to 10 links released
+// within 0.8 rad, 0.1 for larger releases or more links, 0.05 beyond 19 links released beyond 0.8 rad. The fraction
+// was measured (20 s, length 0.5, N = 1, 2, 3, 5, 10, 19, 40 x theta0 = 0.1, 0.8, 1.5, 2, 3 x both releases, alpha 0
+// and 1): at 0.25 every release within 0.8 rad up to 10 links ran, releases of 1.5-3 rad flagged 2, 3 and 10 links;
+// at 0.1 every case ran but 40 links first_joint at 1.5 rad, which ran at 0.05; no cell of the table's sweep that
+// it accepts failed. The fraction alone refused the default chain (3 links, 0.8 rad) at dt 0.01, which the table
+// measured to run 20 s with alpha 0 and 1. Without either rule the sweep of range pairs flagged alpha 0 with length
+// 0.05 or gravity 100 (+0.44 J > 0.43 J, +54 J > 42 J) and stopped 40 links at dt 0.01 (alpha 0 and 1).
 double firstOrderFraction(double alpha, int links, double theta0) {
   const double order = std::abs(2.0 * alpha - 1.0);
   if (order == 0.0) return 1.0;
@@ -141,15 +143,23 @@ void checkFirstOrderStep(const ParamSet &p, double scaled, double curled) {
   const double alpha = p.real("alpha");
   if (p.choice("integrator") != "midpoint" || alpha == 0.5) return;
   const int n = int(p.integer("links"));
-  const double f = firstOrderFraction(alpha, n, p.real("theta0")), limit = f * std::min(curled, kMidpointSweptStep);
-  if (scaled <= limit) return;
+  const double theta0 = p.real("theta0");
+  const double f = firstOrderFraction(alpha, n, theta0), fraction = f * std::min(curled, kMidpointSweptStep);
+  const double swept = firstOrderStepRanUpTo(alpha, p.choice("release"), n, theta0);
+  const double limit = std::max(fraction, swept);
+  if (scaled <= limit * (1.0 + 1e-12)) return;  // a swept dt at another length/gravity: round-off
   const double g = p.real("gravity"), l = p.real("length");
-  char msg[700];
+  char sweep[120];
+  if (swept > 0) std::snprintf(sweep, sizeof sweep, "every swept step up to %.3g ran", swept);
+  else std::snprintf(sweep, sizeof sweep, "none ran, the smallest swept 0.0044");
+  char msg[800];
   std::snprintf(msg, sizeof msg,
                 "pendulum: dt = %g s with alpha = %g (first order: energy error of order dt) for %d links of %g m under "
-                "gravity %g m/s^2 (theta0 = %g): dt sqrt(gravity/length) = %.3g exceeds %.3g min(0.22, %.3g) = %.3g (alpha "
-                "0 and 1 flagged energy or stopped within 20 s at twice the fraction); allowed here dt <= %.3g s%s, or alpha = 0.5",
-                p.real("dt"), alpha, n, l, g, p.real("theta0"), scaled, f, curled, limit, limit * std::sqrt(l / g),
+                "gravity %g m/s^2 (release = %s, theta0 = %g): dt sqrt(gravity/length) = %.3g is beyond the steps "
+                "alpha = %d ran 20 s in the measured sweep for this chain and release (%s) and beyond %.3g min(0.22, "
+                "%.3g) = %.3g; allowed here dt <= %.3g s%s, or alpha = 0.5",
+                p.real("dt"), alpha, n, l, g, p.choice("release").c_str(), theta0, scaled, alpha < 0.5 ? 0 : 1, sweep, f,
+                curled, fraction, limit * std::sqrt(l / g),
                 limit * std::sqrt(l / g) < 1e-4 ? " (below the smallest dt, 1e-4 s)" : "");
   throw BadInput(msg);
 }

@@ -1,6 +1,7 @@
-// scenes/tree/pendulum_step_rule.h — the pendulum steps a sweep measured: for the trapezoidal VI and RK4, which
-// swept (links, release angle, release, step) ran 5 s sanely (exit 0, no energy flag) and which failed. The scene
-// accepts a step the sweep ran or its curled-chain rule accepts (pendulum_scene.cpp), and refuses the rest.
+// scenes/tree/pendulum_step_rule.h — the pendulum steps a sweep measured: for the trapezoidal VI and RK4 (5 s runs)
+// and the first-order midpoint VIs alpha = 0 and 1 (20 s runs), which swept (links, release angle, release, step)
+// ran sanely (exit 0, no energy flag) and which failed. The scene accepts a step the sweep ran or its rules accept
+// (pendulum_scene.cpp), and refuses the rest.
 #pragma once
 
 #include <string>
@@ -16,5 +17,9 @@ bool sweptStepRan(const std::string& integrator, const std::string& release, int
 // The largest swept scaled step <= scaledStep that sweptStepRan accepts; 0 if none.
 double largestSweptStepRan(const std::string& integrator, const std::string& release, int links, double theta0,
                            double scaledStep);
+// The first-order midpoint VI (alpha != 1/2): the largest swept scaled step up to which every swept step ran around
+// (links, |theta0|) for `release` (0 if the smallest failed), on the alpha = 0 table for alpha < 1/2 and the alpha = 1
+// table for alpha > 1/2 (the first-order error grows with |2 alpha - 1|: the ends are the worst case).
+double firstOrderStepRanUpTo(double alpha, const std::string& release, int links, double theta0);
 
 }  // namespace varsim
