@@ -180,6 +180,37 @@ TEST_CASE("KktLdlTakes2x2PivotsWhereTheDiagonalIsZero") {
   CHECK(run.info[1] == 0);
 }
 
+// Variables v1, v2, w, u1..u3 and constraints c1 = v1 + v2, c2 = v1 + v2 + w / 2 (AMD takes c1 first): the matching
+// pairs c1 with v1 and c2 with v2 (its strongest), and the pair eliminated second meets a Schur complement whose
+// coupling cancels (1 - 1) and whose pivot is 0. The factorisation replaces that pivot, orders again
+// with that constraint matched elsewhere, and keeps the new order in IKEEP: factorised again with replacement off,
+// the matrix is not singular.
+TEST_CASE("KktLdlOrdersAgainAroundAPairWhoseCouplingCancels") {
+  Triplets t;
+  t.n = 8;  // v1, v2, w, c1, c2, u1, u2, u3
+  for (const int i : {0, 1, 2}) t.add(i, i, 1.0);
+  // the u's raise the variables' degrees (entries of value 0 count for AMD, not for the values)
+  for (const int i : {5, 6, 7}) t.add(i, i, 2.0), t.add(i, 2, 0.5), t.add(i, 0, 0.0), t.add(i, 1, 0.0);
+  t.add(3, 3, -0.0), t.add(4, 4, -0.0);
+  t.add(3, 0, 1.0), t.add(3, 1, 1.0), t.add(4, 0, 1.0), t.add(4, 1, 1.0), t.add(4, 2, 0.5);
+  const int n = t.n;
+  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, n);
+  for (size_t e = 0; e < t.values.size(); ++e)
+    dense(t.rows[e] - 1, t.cols[e] - 1) = dense(t.cols[e] - 1, t.rows[e] - 1) = t.values[e];
+  REQUIRE(negativeEigenvalues(dense) == 2);
+  Ma27Run run(t);
+  run.factoriseGrowing(t);
+  REQUIRE(run.info[0] == 0);
+  CHECK(run.info[14] == 2);
+  run.cntl[3] = 0.0;
+  run.factoriseGrowing(t);
+  REQUIRE(run.info[0] == 0);
+  CHECK(run.info[14] == 2);
+  const Eigen::VectorXd b = (Eigen::VectorXd(n) << 1.0, -2.0, 3.0, 0.5, -1.0, 0.25, 2.0, -0.75).finished();
+  const Eigen::VectorXd x = run.solve(n, b);
+  CHECK((dense * x - b).norm() <= 1e-14 * (dense.norm() * x.norm() + b.norm()));
+}
+
 TEST_CASE("KktLdlReportsASingularMatrixAndArraysTooSmall") {
   Triplets t;  // [1 1 0; 1 1 0; 0 0 -2]: rank 2, the second pivot is exactly zero
   t.n = 3;
