@@ -108,19 +108,19 @@ BoatHullJets hullJets(const Boat& boat, const WaterSurface& water, const LgviOpt
   const Mat3<JM> Rk = rotationJets<M>(rotationJet(Retraction::Exp, theta), Rbar, Matrix3d::Identity(), 1.0, 0);
   const Vec3<JM> xk = positionJets<M>(x);
   HydrostaticStateT<JM> nodeM;
-  computeHydrostaticsT(boat.patches(), Rk, xk, water, tk, nodeM);
+  computeHydrostaticsT(boat.patches(), Rk, xk, water, tk, nodeM, true);
   const std::vector<Vec3<JM>> etaM = boat.waterVelocitiesT(Rk, xk, tk, water, nodeM);
   out.immersion[0] = toBlock<6>(boat.thrusterImmersionT(Rk, xk, boat.thrusterRight(), water, tk));
   out.immersion[1] = toBlock<6>(boat.thrusterImmersionT(Rk, xk, boat.thrusterLeft(), water, tk));
-  HydrostaticStateT<JN> node;
-  node.patches.resize(nodeM.patches.size());
-  std::vector<Vec3<JN>> eta(etaM.size());
+  HydrostaticStateT<JN> node;  // the node data in the segment's variables (built in place: perf, no zero fill first)
+  node.patches.reserve(nodeM.patches.size());
+  std::vector<Vec3<JN>> eta;
+  eta.reserve(etaM.size());
   for (size_t i = 0; i < nodeM.patches.size(); ++i) {
     const PatchExposureT<JM>& a = nodeM.patches[i];
-    PatchExposureT<JN>& b = node.patches[i];
-    b.wetArea = JN::embed(a.wetArea), b.dryArea = JN::embed(a.dryArea);
-    if (a.wetArea.v > 0.0) b.wetCentroid = embedAll<M, N>(a.wetCentroid), eta[i] = embedAll<M, N>(etaM[i]);
-    if (a.dryArea.v > 0.0) b.dryCentroid = embedAll<M, N>(a.dryCentroid);
+    node.patches.push_back({JN::embed(a.wetArea), embedAll<M, N>(a.wetCentroid), JN::embed(a.dryArea),
+                            embedAll<M, N>(a.dryCentroid), Matrix3d::Zero()});
+    eta.push_back(embedAll<M, N>(etaM[i]));
   }
 
   // The segment (lgviNextPose on SO(3)xR^3): T = tau(h w) in w = variables M..M+2, v = M+3..M+5.

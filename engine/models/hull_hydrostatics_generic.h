@@ -14,6 +14,10 @@
 namespace varsim {
 namespace hull_detail {
 
+// A scalar argument: doubles by value (kept in registers on the simulator's path), jets by reference.
+template <class S>
+using ScalarArg = std::conditional_t<std::is_same_v<S, double>, double, const S&>;
+
 // A convex planar polygon: 4 corners plus at most one new vertex per clip (6 clips at most).
 template <class S>
 struct Polygon {
@@ -23,7 +27,7 @@ struct Polygon {
 
 // Keeps the part where f(q) = a.q + c <= 0 (Sutherland-Hodgman for one plane).
 template <class S>
-void clip(const Polygon<S>& in, const Vector3d& a, const S& c, Polygon<S>& out) {
+void clip(const Polygon<S>& in, const Vector3d& a, ScalarArg<S> c, Polygon<S>& out) {
   out.n = 0;
   if (in.n == 0) return;
   S fPrev = a.dot(in.v[in.n - 1]) + c;
@@ -47,11 +51,12 @@ struct Moments {
   S volume = S(0.0);                       // int n_z (q_z - eta) dA
   Vec3<S> volumeMoment = Vec3<S>::Zero();  // int n_z (q_x (q_z - eta), q_y (q_z - eta), (q_z^2 - eta^2)/2) dA
   Matrix3d second = Matrix3d::Zero();      // int q q^T dA (for hydrostaticDerivative; double only)
+  bool volumes = true;                     // false: area and first moment only (the exposures)
 };
 
 // Degree-2 exact: per fan triangle, area/3 times the sum over the three edge midpoints.
 template <class S>
-void integrate(const Polygon<S>& w, const Vec3<S>& normal, const S& e0, double ex, double ey, Moments<S>& m) {
+void integrate(const Polygon<S>& w, const Vec3<S>& normal, ScalarArg<S> e0, double ex, double ey, Moments<S>& m) {
   const S nz = normal.z();
   for (int k = 1; k + 1 < w.n; ++k) {
     const Vec3<S>& p0 = w.v[0];
@@ -64,6 +69,7 @@ void integrate(const Polygon<S>& w, const Vec3<S>& normal, const S& e0, double e
     Matrix3d qq = Matrix3d::Zero();
     for (const Vec3<S>& q : mids) {
       if constexpr (std::is_same_v<S, double>) qq.noalias() += q * q.transpose();
+      if (!m.volumes) continue;
       const S eta = e0 + ex * q.x() + ey * q.y();
       const S depth = q.z() - eta;
       vol += depth;
@@ -71,6 +77,7 @@ void integrate(const Polygon<S>& w, const Vec3<S>& normal, const S& e0, double e
     }
     m.area += area;
     m.first += area * (p0 + p1 + p2) / 3.0;  // linear: the centroid rule is exact
+    if (!m.volumes) continue;
     m.volume += nz * area * vol / 3.0;
     m.volumeMoment += nz * area * vm / 3.0;
     if constexpr (std::is_same_v<S, double>) m.second += (area / 3.0) * qq;
@@ -79,7 +86,7 @@ void integrate(const Polygon<S>& w, const Vec3<S>& normal, const S& e0, double e
 
 // The wet piece of one hull patch (corners P, world-axes normal nW, relative to the pose origin o).
 template <class S>
-void wetPiece(const Polygon<S>& P, const Vec3<S>& nW, const Vec3<S>& o, const WaterSurface& water,
+[[gnu::always_inline]] inline void wetPiece(const Polygon<S>& P, const Vec3<S>& nW, const Vec3<S>& o, const WaterSurface& water,
               const HeightWindow& win, double zmin, const double (&box)[4], Moments<S>& m) {
   const double s = water.spacing();
   if (water.still()) {
@@ -124,10 +131,12 @@ void wetPiece(const Polygon<S>& P, const Vec3<S>& nW, const Vec3<S>& o, const Wa
 
 }  // namespace hull_detail
 
-// computeHydrostatics (hull_hydrostatics.h) at the pose (R, o) on the scalar S.
+// computeHydrostatics (hull_hydrostatics.h) at the pose (R, o) on the scalar S. exposuresOnly (the plan's node data on
+// jets): the patch exposures alone (volume and centroid left at zero and o), and in still water a patch whose four
+// corners are under water taken as the constant it is (wet area and centroid its own: zero derivatives).
 template <class S>
 void computeHydrostaticsT(const std::vector<HullPatch>& patches, const Mat3<S>& R, const Vec3<S>& o,
-                          const WaterSurface& water, double t, HydrostaticStateT<S>& out) {
+                          const WaterSurface& water, double t, HydrostaticStateT<S>& out, bool exposuresOnly = false) {
   using namespace hull_detail;
   out.patches.assign(patches.size(), PatchExposureT<S>{});
   out.volume = S(0.0);
@@ -149,24 +158,32 @@ void computeHydrostaticsT(const std::vector<HullPatch>& patches, const Mat3<S>& 
     }
   HeightWindow win;
   if (!water.still()) win = water.window(xmin, xmax, ymin, ymax, t);
+  const double wetBelow = water.still() ? 0.0 : water.maxElevation();  // a patch wholly above is dry
 
   for (size_t idx = 0; idx < patches.size(); ++idx) {
     const HullPatch& hp = patches[idx];
     const Vector3d corners[4] = {hp.corner, hp.corner + hp.edgeU, hp.corner + hp.edgeU + hp.edgeV,
                                  hp.corner + hp.edgeV};
     Vector3d pv[4];  // the corners' values (world axes, relative to o), which decide the clip
-    double zmin = 1e300, box[4] = {1e300, -1e300, 1e300, -1e300};
+    double zmin = 1e300, zmax = -1e300, box[4] = {1e300, -1e300, 1e300, -1e300};
     for (int k = 0; k < 4; ++k) {
       pv[k] = Rv * corners[k];
       zmin = std::min(zmin, pv[k].z() + ov.z());
+      zmax = std::max(zmax, pv[k].z() + ov.z());
       box[0] = std::min(box[0], pv[k].x() + ov.x());
       box[1] = std::max(box[1], pv[k].x() + ov.x());
       box[2] = std::min(box[2], pv[k].y() + ov.y());
       box[3] = std::max(box[3], pv[k].y() + ov.y());
     }
+    PatchExposureT<S>& e = out.patches[idx];
+    if (exposuresOnly && water.still() && zmax < 0.0) {
+      e.wetArea = S(hp.area), e.wetCentroid = hp.center.template cast<S>(), e.dryArea = S(0.0);
+      out.wettedArea += e.wetArea;
+      continue;
+    }
     Polygon<S> P;
     Vec3<S> nW;
-    if (zmin < (water.still() ? 0.0 : water.maxElevation())) {  // else wholly dry: no wet piece (wetPiece's test)
+    if (zmin < wetBelow) {  // else wholly dry: no wet piece (wetPiece's test)
       nW = R * hp.normal;
       P.n = 4;
       for (int k = 0; k < 4; ++k) {
@@ -175,8 +192,8 @@ void computeHydrostaticsT(const std::vector<HullPatch>& patches, const Mat3<S>& 
       }
     }
     Moments<S> m;
+    m.volumes = !exposuresOnly;
     wetPiece(P, nW, o, water, win, zmin, box, m);
-    PatchExposureT<S>& e = out.patches[idx];
     e.wetArea = clampByValue(m.area, 0.0, hp.area);
     if (scalarValue(e.wetArea) > 0.0) {
       e.wetCentroid = R.transpose() * (m.first / m.area);
