@@ -16,7 +16,32 @@ namespace {
 
 // An unfinished solve whose iterate satisfies every row and bound this closely is still a plan the vehicle can
 // fly (its dynamics residual is far below what one period of closed loop corrects); anything worse is stale.
+// The dynamics rows may be given more (MpcSettings::dynamicsTolerance).
 constexpr double kFeasible = 1e-6;
+
+struct Violation {
+  double dynamics = 0.0, rest = 0.0;  // the dynamics rows' largest |residual|; every other row's and bound's
+};
+
+// The rows' violations of iterate x (the dynamics rows first, `dynamicsRows` of them, as shiftSolution assumes);
+// an iterate of the wrong size (a solve that never started: an option Ipopt refused) violates everything.
+Violation violation(const Nlp& nlp, const Eigen::VectorXd& x, int dynamicsRows) {
+  if (x.size() != nlp.numVariables()) return {kNlpInfinity, kNlpInfinity};
+  Eigen::VectorXd xL, xU, gL, gU;
+  nlp.bounds(xL, xU, gL, gU);
+  const Eigen::VectorXd g = nlp.constraints(x);
+  const Eigen::VectorXd over = (gL - g).cwiseMax(g - gU);
+  Violation v;
+  v.rest = std::max((xL - x).maxCoeff(), (x - xU).maxCoeff());
+  for (int i = 0; i < int(g.size()); ++i) (i < dynamicsRows ? v.dynamics : v.rest) = std::max(i < dynamicsRows ? v.dynamics : v.rest, over[i]);
+  return v;
+}
+
+// The larger of the two, infinite when not finite (an iterate that diverged).
+double worst(const Violation& v) {
+  const double w = std::max(v.dynamics, v.rest);
+  return std::isfinite(v.dynamics) && std::isfinite(v.rest) ? w : kNlpInfinity;
+}
 
 Eigen::VectorXd shifted(const Eigen::VectorXd& v, int stride, int segments, int steps, bool extrapolate) {
   Eigen::VectorXd out = v;
@@ -54,6 +79,11 @@ constexpr MpcHorizonCap kMpcHorizonCaps[] = {
     {"boat", 200, " (the boat's receding horizon: a re-plan at 200 segments takes 0.7 s of CPU)"},
     {"snakeboard", 200, " (the snakeboard's receding horizon: a re-plan at 1000 segments takes 1 s of CPU)"}};
 
+// Measured on heli_follow (docs/mpc.md, 66 s, LDL^T): a warm start whose dynamics rows' multipliers restart at zero
+// takes 18.3 iterations per re-plan, 37 stale re-plans, tracking 1.38 times the pilot's error; moving them with the
+// plan 21.4 iterations, 100 stale, 1.91 times: the previous plan's multipliers hold the helicopter to that plan.
+constexpr const char* kRestartDynamicsMultipliers[] = {"helicopter"};
+
 const MpcHorizonCap* mpcHorizonCap(const std::string& scene) {
   for (const MpcHorizonCap& c : kMpcHorizonCaps)
     if (scene == c.scene) return &c;
@@ -62,14 +92,15 @@ const MpcHorizonCap* mpcHorizonCap(const std::string& scene) {
 
 }  // namespace
 
-IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps, const std::vector<RowBlock>& blocks) {
+IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps, int dynamicsPerSegment,
+                          const std::vector<RowBlock>& blocks) {
   IpoptResult s = r;
-  const int n = int(r.x.size()), stride = n / segments, state = n - stride * segments;
+  const int n = int(r.x.size()), stride = n / segments;
   s.x = shifted(r.x, stride, segments, steps, true);
   s.zL = shifted(r.zL, stride, segments, steps, false);
   s.zU = shifted(r.zU, stride, segments, steps, false);
   s.lambda.setZero();
-  std::vector<RowBlock> all = {{0, state, segments, true}};
+  std::vector<RowBlock> all = {{0, dynamicsPerSegment, segments, true}};
   all.insert(all.end(), blocks.begin(), blocks.end());
   for (const RowBlock& b : all) {
     const int rows = std::min<int>(b.perSegment * b.count, int(r.lambda.size()) - b.first);
@@ -110,8 +141,14 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
                    "scene's dt (" + formatNumber(2.0 * dt) + " s) for the boat: a plan's first thrust is the held one");
   if (!(settings_.restart >= 0.0 && settings_.restart <= 3600.0))
     throw BadInput(setup_.source + ": restart " + formatNumber(settings_.restart) + " s: allowed 0 (never) to 3600 s");
+  if (!(settings_.dynamicsTolerance >= kFeasible && settings_.dynamicsTolerance <= 1.0))
+    throw BadInput(setup_.source + ": dynamics tolerance " + formatNumber(settings_.dynamicsTolerance) +
+                   ": allowed 1e-06 to 1");
   restartSteps_ = settings_.restart > 0.0 ? std::max(1L, std::lround(settings_.restart / dt)) : 0;
   setup_.plan.setReal("N", settings_.horizon);
+  shiftDynamics_ = settings_.shiftDynamicsMultipliers.value_or(
+      std::find(std::begin(kRestartDynamicsMultipliers), std::end(kRestartDynamicsMultipliers), scene) ==
+      std::end(kRestartDynamicsMultipliers));
 }
 
 std::vector<std::string> MpcController::goalKeys() const {
@@ -136,7 +173,7 @@ void MpcController::replan(const Scene& running, long step) {
   } catch (const BadInput& e) {
     // The measured state or the moved goal is outside what the problem accepts (a spin the scene refuses to start
     // from, a target beyond a key's range): no plan this period; the last feasible one keeps running.
-    last_ = {step, 0, std::string("refused: ") + e.what(), false, false, 0.0, {}};
+    last_ = {step, 0, std::string("refused: ") + e.what(), false, false, 0.0, 0.0, {}};
     ++solves_, ++stale_;
   }
 }
@@ -169,16 +206,25 @@ void MpcController::solve(const Scene& running, long step) {
   if (settings_.warmStart && warmStep_ >= 0 && warmFrom_.x.size() == plan->nlp().numVariables() &&
       warmFrom_.lambda.size() == plan->nlp().numConstraints())
     warm = shiftSolution(warmFrom_, segments, int(std::min<long>(step - warmStep_, segments)),
+                         shiftDynamics_ ? plan->dynamicsRowsPerSegment() : 0,
                          settings_.shiftInequalityMultipliers ? plan->rowBlocks() : std::vector<RowBlock>{}),
     ipopt.warmStart = &warm;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto feasible = [&](const IpoptResult& x) { return x.solved || maxViolation(plan->nlp(), x.x) <= kFeasible; };
+  const int dynamicsRows = plan->dynamicsRowsPerSegment() * segments;
+  const auto measure = [&](const IpoptResult& x) {
+    return x.solved ? Violation{} : violation(plan->nlp(), x.x, dynamicsRows);
+  };
+  const auto flyable = [&](const Violation& v) {
+    return v.rest <= kFeasible && v.dynamics <= settings_.dynamicsTolerance;
+  };
   IpoptResult r = solveWithIpopt(plan->nlp(), ipopt);
+  Violation v = measure(r);
   int iterations = r.iterations;
   IpoptProfile profile = r.profile;
-  bool adopted = feasible(r);
+  bool adopted = flyable(v);
   // A warm start stays in the plan it has (the car waiting with the goal behind it, where turning round costs more
-  // within the horizon); a cold solve now and then finds the other plan, adopted when it costs less.
+  // within the horizon); a cold solve now and then finds the other plan, adopted when it costs less. When neither
+  // is flyable the next solve continues from the less violated one, so a warm start that diverged is left behind.
   if (ipopt.warmStart && restartSteps_ > 0 && step - lastRestart_ >= restartSteps_) {
     lastRestart_ = step;
     IpoptSettings cold = ipopt;
@@ -186,15 +232,21 @@ void MpcController::solve(const Scene& running, long step) {
     IpoptResult c = solveWithIpopt(plan->nlp(), cold);
     iterations += c.iterations;
     profile += c.profile;
-    if (feasible(c) && (!adopted || c.objective < r.objective)) r = std::move(c), adopted = true, ++restartsTaken_;
+    const Violation vc = measure(c);
+    if (flyable(vc) ? !adopted || c.objective < r.objective : !adopted && worst(vc) < worst(v)) {
+      adopted = flyable(vc);
+      restartsTaken_ += adopted;
+      r = std::move(c), v = vc;
+    }
   }
-  last_ = {step, iterations, r.status, adopted, ipopt.warmStart != nullptr,
+  last_ = {step, iterations, r.status, adopted, ipopt.warmStart != nullptr, v.dynamics,
            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), profile};
   ++solves_;
   // The next solve continues from this one's iterate even when it is not adopted: after a goal jump an unfinished
-  // solve is progress towards the new plan, while the adopted one only ages (its shift runs out of segments).
+  // solve is progress towards the new plan, while the adopted one only ages (its shift runs out of segments). An
+  // iterate that diverged (or a solve that never ran) is no start: the next solve is cold.
   warmFrom_ = std::move(r);
-  warmStep_ = step;
+  warmStep_ = worst(v) < kNlpInfinity && warmFrom_.status != "Diverging_Iterates" ? step : -1;
   if (!last_.adopted) {
     ++stale_;
     return;

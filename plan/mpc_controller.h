@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,11 +25,19 @@ struct MpcSettings {
   // actuator rates and clearances) with the plan instead of restarting them at zero. Measured on heli_follow
   // (docs/mpc.md): fewer iterations and almost no stale re-plans, but the goal followed farther off; off by default.
   bool shiftInequalityMultipliers = false;
+  // Warm starts move the dynamics rows' multipliers with the plan (true) or restart them at zero (false); unset: the
+  // vehicle's default (the helicopter restarts them, measured in docs/mpc.md; the others move them).
+  std::optional<bool> shiftDynamicsMultipliers;
   bool warmStart = true;   // false: every solve starts from the problem's initial guess (benchmark's cold column)
   // s between extra cold solves beside the warm one (the cheaper feasible one is adopted), 0: never; a value
   // below the period restarts at every re-plan
   double restart = 1.0;
   KktSolver kktSolver = IpoptSettings{}.kktSolver;  // Ipopt's linear solver for every solve
+  // An unfinished solve (the iteration budget spent) is adopted when every bound and every row beyond the dynamics
+  // holds to 1e-6 and the dynamics rows to this (their units: m, m/s, rad). The default asks as much of them;
+  // a larger value adopts a budgeted iterate whose controls are the plan (the real vehicle steps its own dynamics
+  // under them and the next period re-plans from where it went). From 1e-6 to 1.
+  double dynamicsTolerance = 1e-6;
   // Ipopt options by name for every solve (IpoptSettings::options; bench_mpc's levers)
   std::vector<std::pair<std::string, std::string>> ipoptOptions;
 };
@@ -40,23 +49,26 @@ struct MpcSolve {
   std::string status;      // Ipopt's status name
   bool adopted = false;    // its plan drives the vehicle; false: the previous plan keeps running (stale)
   bool warm = false;       // it started from the shifted previous solution
+  double dynamics = 0.0;   // largest dynamics row residual of the solve's last iterate (0 when Ipopt solved it)
   double seconds = 0.0;    // wall time of the solve (timing only: never in a deterministic output)
   IpoptProfile profile;    // Ipopt's CPU time split, summed over the warm and the cold solve (timing only)
 };
 
 // Every plan variable layout the shift assumes: node k's state and segment k's controls interleaved with a fixed
-// stride, node N's state last (n = stride N + state), the dynamics rows first, `state` rows per segment.
-// Shifts x, bound multipliers, the dynamics multipliers and those of `blocks` (PlanInstance::rowBlocks: actuator
-// rates, clearance rows) `steps` segments earlier; the vacated tail continues node N (see shifted() in the .cpp), the
-// dynamics multipliers of the tail restart at zero, an inequality block's hold its last segment's; rows in no block
-// restart at zero.
-IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps, const std::vector<RowBlock>& blocks = {});
+// stride, node N's state last (n = stride N + state), the dynamics rows first, `dynamicsPerSegment` rows per segment
+// (PlanInstance::dynamicsRowsPerSegment). Shifts x, bound multipliers, the dynamics multipliers and those of `blocks`
+// (PlanInstance::rowBlocks: actuator rates, clearance rows) `steps` segments earlier; the vacated tail continues
+// node N (see shifted() in the .cpp), the dynamics multipliers of the tail restart at zero, an inequality block's
+// hold its last segment's; rows in no block restart at zero.
+IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps, int dynamicsPerSegment,
+                          const std::vector<RowBlock>& blocks = {});
 
 class MpcController {
  public:
   // `setup` is the controller's model: its scene parameters (the vehicle as the controller believes it to be) and
   // its plan keys (target, weights, margins). Throws BadInput on a scene without a plan problem or plan endpoints,
-  // free_time = 1 (a receding horizon needs a fixed step), a horizon < 2, or a period below the scene's dt.
+  // free_time = 1 (a receding horizon needs a fixed step), a horizon < 2, a period below the scene's dt, or a
+  // dynamics tolerance outside 1e-6 to 1.
   MpcController(PlanSetup setup, MpcSettings settings);
 
   // Before physics step `step` (from 0) of `running`: re-solves when a period has passed since the last re-plan,
@@ -102,6 +114,7 @@ class MpcController {
   MpcSolve last_;
   int solves_ = 0, stale_ = 0, restartsTaken_ = 0;
   long restartSteps_ = 0, lastRestart_ = 0;
+  bool shiftDynamics_ = true;  // settings_.shiftDynamicsMultipliers or the vehicle's default
   std::vector<double> goalVelocity_;
   long goalStep_ = -1;  // the physics step the goal was set at (-1: set since the last step)
 };

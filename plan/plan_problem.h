@@ -80,8 +80,11 @@ class PlanInstance {
   virtual InputTrack inputTrack(const Eigen::VectorXd& x) const = 0;
   // World points (m, z up) of the vehicle's main body at every node of any iterate x (also infeasible ones).
   virtual std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const = 0;
-  // The per-segment row blocks of nlp() beyond the dynamics rows (which come first, the state's size per segment);
-  // rows in no block restart a shifted warm start at zero multipliers.
+  // The dynamics rows come first in nlp(), this many per segment (the helicopter's and the boat's 12 rows of eqs.
+  // (9)-(10) for a node state of 6 chart variables); a receding horizon shifts their multipliers by whole segments.
+  virtual int dynamicsRowsPerSegment() const = 0;
+  // The per-segment row blocks of nlp() beyond the dynamics rows; rows in no block restart a shifted warm start at
+  // zero multipliers.
   virtual std::vector<RowBlock> rowBlocks() const { return {}; }
   // The problem's baseline flown along the solved plan x; false when the problem has none.
   virtual bool baseline(const Eigen::VectorXd& /*x*/, PlanBaseline& /*out*/) const { return false; }
@@ -111,6 +114,7 @@ class DmocPlanInstance : public PlanInstance {
  public:
   const Nlp& nlp() const override { return dmoc_; }
   int segments() const override { return dmoc_.spec().N; }
+  int dynamicsRowsPerSegment() const override { return dmoc_.numDynamics() / segments(); }
   double maxDynResidual(const Eigen::VectorXd& x) const override {
     double r = 0.0;
     for (int k = 0; k < segments(); ++k) r = std::max(r, dmoc_.dynResidual(x, k));

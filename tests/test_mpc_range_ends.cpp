@@ -6,6 +6,7 @@
 
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "tests/csv_table.h"
@@ -63,6 +64,27 @@ TEST_CASE("MpcHelicopterAtTheEndsOfEveryRange") {
            {"--horizon", "30", "--set", "weight_track=1e6"},
            {"--horizon", "30", "--set", "target_vx=100", "--set", "target_vy=-100", "--set", "target_vz=100"},
            {"--horizon", "30", "--set", "end_at_rest=true", "--set", "weight_track=0"}});
+}
+
+TEST_CASE("MpcSolverOptionsOutsideTheirRangesAreRefused") {
+  // --dynamics-tolerance from 1e-6 to 1, --kkt one of two names: refused before any solve, naming the flag.
+  for (const auto& [flag, value] : {std::pair<const char*, const char*>{"--dynamics-tolerance", "9e-7"},
+                                    {"--dynamics-tolerance", "1.5"},
+                                    {"--dynamics-tolerance", "nan"},
+                                    {"--kkt", "ma57"}}) {
+    const HeadlessResult r = runCaptured({"mpc", problemFile("car_goto"), "--duration", "0.1", flag, value});
+    INFO(flag << " " << value << ": " << r.err);
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find(flag) != std::string::npos);
+    CHECK(r.err.find(value) != std::string::npos);
+  }
+  // The ends themselves run (the car's first re-plan adopted either way; 0.1 s = 2 steps, one re-plan).
+  for (const char* tol : {"1e-6", "1"}) {
+    const HeadlessResult r =
+        runCaptured({"mpc", problemFile("car_goto"), "--duration", "0.1", "--kkt", "ldl", "--dynamics-tolerance", tol});
+    INFO(tol << ": " << r.err);
+    CHECK(r.exitCode == 0);
+  }
 }
 
 TEST_CASE("MpcDisturbancesOutsideTheirRangesAreRefused") {

@@ -59,7 +59,8 @@ class BoatDmoc : public Nlp {
   const Boat& boat() const { return boat_; }
   const WaterSurface& water() const { return water_; }
   int numVariables() const override { return kBlock * spec_.N + 6; }
-  int numConstraints() const override { return 12 * spec_.N; }
+  int numConstraints() const override { return numDynamics(); }
+  int numDynamics() const { return 12 * spec_.N; }  // eqs. (9)-(10), 12 rows per segment: every row
   void bounds(Eigen::VectorXd& xL, Eigen::VectorXd& xU, Eigen::VectorXd& gL, Eigen::VectorXd& gU) const override;
   // Smoothstep from start to dock in x, y and heading at the start height, level, xi from consecutive poses, 20 %
   // thrust on both sides.

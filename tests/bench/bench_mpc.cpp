@@ -7,8 +7,9 @@
 // gusts: the MPC as the preset has it, the MPC with horizons ending at rest, and the flight assist with the path pilot
 // on the goal: solve times, tracking error, wall clearance, steps within the margin, actuator use, and where Ipopt's
 // CPU time went (its timing statistics); every MPC row with each KKT solver (MUMPS, the LDL^T bridge) in the same
-// run. `bench_mpc heli`: that table only; `bench_mpc car`: the car's only;
-// `bench_mpc levers ...`: one MPC row of heli_follow with other settings or Ipopt options (see heliLevers). Prints Markdown tables (a benchmark: no assertions on time).
+// run (`kkt=ldl|mumps` after the mode: that solver only). `bench_mpc heli`: that table only; `bench_mpc car`: the car's
+// only; `bench_mpc levers ...` / `bench_mpc carfollow ...`: one MPC row of heli_follow / car_follow (the parking lot,
+// 60 s) with other settings or Ipopt options (Levers). Prints Markdown tables (a benchmark: no assertions on time).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -90,6 +91,24 @@ Row closedLoop(bool warm, double restart, double seconds, bool circling, KktSolv
   return out;
 }
 
+// car_goto with a fixed goal (8 s) and a circling one (60 s): warm with the 1 s cold restart, warm only, cold.
+void carTable(const std::vector<KktSolver>& kkts) {
+  std::printf(
+      "| goal | start | KKT solver | solves | iterations mean | max | CPU ms p50 | p99 | max | periods missed | stale | "
+      "mean tracking error (m) | final (m) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const bool circling : {false, true})
+    for (const auto& [name, warm, restart] : {std::tuple<const char*, bool, double>{"warm, cold restart every 1 s", true, 1.0},
+                                               {"warm only", true, 0.0},
+                                               {"cold", false, 0.0}})
+      for (const KktSolver kkt : kkts) {
+        const Row r = closedLoop(warm, restart, circling ? 60.0 : 8.0, circling, kkt);
+        std::printf("| %s | %s | %s | %d | %.2f | %.0f | %.2f | %.2f | %.2f | %d | %d | %.3f | %.3f |\n",
+                    circling ? "circling 0.4 m/s, 60 s" : "fixed (6, 2), 8 s", name, kktSolverName(kkt), r.solves,
+                    r.meanIterations, r.maxIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
+                    r.finalError);
+      }
+}
+
 // heli_follow's goal track (t, x, y lines; the goal height is the preset's target_z).
 struct GoalTrack {
   std::vector<double> t, x, y;
@@ -124,6 +143,7 @@ struct HeliRow {
   int solves = 0, stale = 0, missed = 0, failures = 0;  // failures: steps closer to a wall than the plan's margin
   double meanIterations = 0.0, p50 = 0.0, p99 = 0.0, maxMs = 0.0, meanError = 0.0, maxError = 0.0,
          minWall = 1e300, rmsTilt = 0.0, rmsCollective = 0.0;
+  double maxDynamics = 0.0;  // largest dynamics residual of an adopted plan (an unfinished solve's)
   IpoptProfile profile;  // summed over the re-plans
 };
 
@@ -179,6 +199,8 @@ HeliRow heliFollow(bool mpcOn, const MpcSettings& settings, double seconds, cons
       const double cpuMs = 1e3 * double(std::clock() - c0) / CLOCKS_PER_SEC;
       if (mpc.lastSolve().step == k)
         ms.push_back(cpuMs), out.meanIterations += mpc.lastSolve().iterations, out.profile += mpc.lastSolve().profile;
+      if (mpc.lastSolve().step == k && mpc.lastSolve().adopted)
+        out.maxDynamics = std::max(out.maxDynamics, mpc.lastSolve().dynamics);
       out.missed += cpuMs > 1e3 * mpc.periodSteps() * h;
     } else {
       PathReference ref;
@@ -207,7 +229,7 @@ HeliRow heliFollow(bool mpcOn, const MpcSettings& settings, double seconds, cons
 // Side by side on heli_follow (66 s through the canyon, calm and under seeded gusts the MPC's model does not know):
 // the MPC as the preset has it (horizons ending in motion, tracking the goal's path), the MPC with every horizon
 // ending at rest in hover (the plan problem's default end, no tracking), and the flight assist with the path pilot.
-void heliTable() {
+void heliTable(const std::vector<KktSolver>& kkts) {
   std::printf(
       "\n| heli_follow, 66 s | KKT solver | gusts (m/s) | solves | iterations mean | CPU ms p50 | p99 | max | periods "
       "missed | stale | tracking error mean / max (m) | ratio to the pilot's mean | min wall clearance (m) | steps within "
@@ -224,6 +246,7 @@ void heliTable() {
           {"MPC (preset: ends in motion, tracks)", true, preset, KktSolver::Ldl},
           {"MPC, horizons ending at rest", true, atRest, KktSolver::Mumps},
           {"MPC, horizons ending at rest", true, atRest, KktSolver::Ldl}}) {
+      if (mpcOn && std::find(kkts.begin(), kkts.end(), kkt) == kkts.end()) continue;
       MpcSettings settings;
       settings.horizon = 30;
       settings.kktSolver = kkt;
@@ -239,74 +262,125 @@ void heliTable() {
   }
 }
 
-// `bench_mpc levers [horizon=30] [iterations=30] [shift=all] [restart=1] [period=0.1] [seconds=66] [gusts=0] [kkt=ldl|mumps] [set:key=value]
-// [ipopt_option=value ...]`: one MPC row of heli_follow with those settings (shift=all: the warm start moves the
-// inequality rows' multipliers too, MpcSettings::shiftInequalityMultipliers) (set: a plan or scene key of the
-// controller's problem, e.g. set:dt=0.15 with horizon=20), Ipopt's CPU split summed over the re-plans, and the
-// mean tracking error against the path pilot's in the same conditions.
-void heliLevers(int argc, char** argv) {
+// The levers of `bench_mpc levers` and `bench_mpc carfollow`: horizon=N iterations=N restart=S period=S shift=all
+// dynamics_multipliers=shift|zero adopt=TOL (MpcSettings::dynamicsTolerance) seconds=T gusts=G kkt=ldl|mumps set:key=value (a plan or scene key of the controller's problem, e.g. set:dt=0.15
+// with horizon=20), anything else an Ipopt option by name (MpcSettings::ipoptOptions). False: a bad kkt= value.
+struct Levers {
   MpcSettings settings;
-  settings.horizon = 30;
   double seconds = 66.0, gusts = 0.0;
   std::vector<std::string> sets;
-  std::string all;
-  for (int i = 2; i < argc; ++i) {
-    const std::string a = argv[i], key = a.substr(0, a.find('=')), value = a.substr(a.find('=') + 1);
-    all += (all.empty() ? "" : " ") + a;
-    if (key == "horizon") settings.horizon = std::stoi(value);
-    else if (key == "iterations") settings.maxIterations = std::stoi(value);
-    else if (key == "restart") settings.restart = std::stod(value);
-    else if (key == "shift") settings.shiftInequalityMultipliers = value == "all";
-    else if (key == "period") settings.period = std::stod(value);
-    else if (key == "seconds") seconds = std::stod(value);
-    else if (key == "gusts") gusts = std::stod(value);
-    else if (key == "kkt" && !parseKktSolver(value, settings.kktSolver))
-      return void(std::printf("kkt=%s: ldl or mumps\n", value.c_str()));
-    else if (key == "kkt") continue;
-    else if (key.rfind("set:", 0) == 0) sets.push_back(a.substr(4));
-    else settings.ipoptOptions.emplace_back(key, value);
+  std::string label;
+  bool parse(int argc, char** argv) {
+    for (int i = 2; i < argc; ++i) {
+      const std::string a = argv[i], key = a.substr(0, a.find('=')), value = a.substr(a.find('=') + 1);
+      label += (label.empty() ? "" : " ") + a;
+      if (key == "horizon") settings.horizon = std::stoi(value);
+      else if (key == "iterations") settings.maxIterations = std::stoi(value);
+      else if (key == "restart") settings.restart = std::stod(value);
+      else if (key == "shift") settings.shiftInequalityMultipliers = value == "all";
+      else if (key == "dynamics_multipliers") settings.shiftDynamicsMultipliers = value == "shift";
+      else if (key == "period") settings.period = std::stod(value);
+      else if (key == "adopt") settings.dynamicsTolerance = std::stod(value);
+      else if (key == "seconds") seconds = std::stod(value);
+      else if (key == "gusts") gusts = std::stod(value);
+      else if (key == "kkt" && !parseKktSolver(value, settings.kktSolver))
+        return std::printf("kkt=%s: ldl or mumps\n", value.c_str()), false;
+      else if (key == "kkt") continue;
+      else if (key.rfind("set:", 0) == 0) sets.push_back(a.substr(4));
+      else settings.ipoptOptions.emplace_back(key, value);
+    }
+    if (label.empty()) label = "(preset)";
+    return true;
   }
-  const HeliRow r = heliFollow(true, settings, seconds, sets, gusts);
-  const HeliRow pilot = heliFollow(false, settings, seconds, sets, gusts);
-  const IpoptProfile& p = r.profile;
+};
+
+void printProfile(const IpoptProfile& p) {
+  std::printf("%.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", p.total, p.functions + p.jacobian, p.hessian,
+              p.factorization, p.backsolve, p.symbolic, p.rest());
+}
+
+// `bench_mpc levers ...` (Levers): one MPC row of heli_follow (horizon 30 unless horizon=), Ipopt's CPU split summed
+// over the re-plans, and the mean tracking error against the path pilot's in the same conditions.
+void heliLevers(int argc, char** argv) {
+  Levers l;
+  l.settings.horizon = 30;
+  if (!l.parse(argc, argv)) return;
+  const HeliRow r = heliFollow(true, l.settings, l.seconds, l.sets, l.gusts);
+  const HeliRow pilot = heliFollow(false, l.settings, l.seconds, l.sets, l.gusts);
   std::printf("| settings | solves | iterations mean | CPU ms p50 | p99 | max | periods missed | stale | tracking error "
-              "mean (m) | pilot's (m) | ratio | min wall clearance (m) | failures | Ipopt CPU s: total | f, g, J | "
+              "mean (m) | pilot's (m) | ratio | min wall clearance (m) | failures | largest adopted dynamics residual | "
+              "Ipopt CPU s: total | f, g, J | Hessian | factorisation | back-solves | symbolic | rest |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f | %.2f | %.2f | %.2f | %d | %.1e | ",
+              l.label.c_str(), r.solves, r.meanIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
+              pilot.meanError, r.meanError / pilot.meanError, r.minWall, r.failures, r.maxDynamics);
+  printProfile(r.profile);
+}
+
+// `bench_mpc carfollow ...` (Levers; gusts unused): car_follow through the parking lot for `seconds` (60: the whole
+// goal track of car_follow_goals.csv, its latest line the goal as varsim mpc moves it): per re-plan CPU, periods
+// missed, stale re-plans, tracking error, the scene's impacts and least clearance, Ipopt's CPU split.
+void carFollow(int argc, char** argv) {
+  Levers l;
+  l.seconds = 60.0;
+  if (!l.parse(argc, argv)) return;
+  const std::string dir = std::string(VARSIM_SOURCE_DIR) + "/assets/problems/";
+  const PlanSetup setup = loadPlanProblem(dir + "car_follow.json", l.sets);
+  const GoalTrack track = loadTrack(dir + "car_follow_goals.csv");
+  MpcController mpc(setup, l.settings);
+  ParamSet edited = setup.scene.params;
+  const auto scene = SceneRegistry::create(setup.scene.scene, edited);
+  const std::vector<std::string> cols = scene->columns();
+  const auto col = [&](const std::vector<double>& row, const char* name) {
+    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
+  };
+  const double h = scene->dt();
+  const long steps = std::lround(l.seconds / h);
+  std::vector<double> ms, row;
+  HeliRow out;  // failures: the scene's impacts at the end
+  double finalError = 0.0;
+  for (long k = 0; k < steps; ++k) {
+    const Eigen::Vector2d goal = track.at(k * h);
+    mpc.setGoal({{"target_x", goal.x()}, {"target_y", goal.y()}});
+    const std::clock_t c0 = std::clock();
+    const InputVector u = mpc.beforeStep(*scene, edited, k);
+    const double cpuMs = 1e3 * double(std::clock() - c0) / CLOCKS_PER_SEC;
+    if (mpc.lastSolve().step == k)
+      ms.push_back(cpuMs), out.meanIterations += mpc.lastSolve().iterations, out.profile += mpc.lastSolve().profile;
+    out.missed += cpuMs > 1e3 * mpc.periodSteps() * h;
+    scene->step(h, u);
+    scene->diagnostics(row);
+    finalError = std::hypot(col(row, "x") - goal.x(), col(row, "y") - goal.y());
+    out.meanError += finalError / double(steps);
+    out.minWall = std::min(out.minWall, col(row, "clearance"));
+    out.failures = int(col(row, "impacts"));
+  }
+  out.solves = mpc.solves();
+  solveStats(mpc, ms, out);
+  std::printf("| car_follow, %g s | solves | iterations mean | CPU ms p50 | p99 | max | periods missed | stale | "
+              "tracking error mean / final (m) | impacts | least clearance (m) | Ipopt CPU s: total | f, g, J | "
               "Hessian | factorisation | back-solves | symbolic | rest |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  std::printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f | %.2f | %.2f | %.2f | %d | %.2f | %.2f | %.2f | "
-              "%.2f | %.2f | %.2f | %.2f |\n",
-              all.empty() ? "(preset)" : all.c_str(), r.solves, r.meanIterations, r.p50, r.p99, r.maxMs, r.missed,
-              r.stale, r.meanError, pilot.meanError, r.meanError / pilot.meanError, r.minWall, r.failures, p.total,
-              p.functions + p.jacobian, p.hessian, p.factorization, p.backsolve, p.symbolic, p.rest());
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n", l.seconds);
+  std::printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.3f / %.3f | %d | %.3f | ", l.label.c_str(),
+              out.solves, out.meanIterations, out.p50, out.p99, out.maxMs, out.missed, out.stale, out.meanError,
+              finalError, out.failures, out.minWall);
+  printProfile(out.profile);
 }
 
 }  // namespace
 
+// `bench_mpc [car|heli] [kkt=ldl|mumps]`: the tables with both KKT solvers, or with the one named.
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // rows appear as they are measured
-  if (argc > 1 && std::string(argv[1]) == "levers") {
-    heliLevers(argc, argv);
-    return 0;
-  }
-  if (argc > 1 && std::string(argv[1]) == "heli") {  // the helicopter table only
-    heliTable();
-    return 0;
-  }
-  std::printf(
-      "| goal | start | KKT solver | solves | iterations mean | max | CPU ms p50 | p99 | max | periods missed | stale | "
-      "mean tracking error (m) | final (m) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const bool circling : {false, true})
-    for (const auto& [name, warm, restart] : {std::tuple<const char*, bool, double>{"warm, cold restart every 1 s", true, 1.0},
-                                               {"warm only", true, 0.0},
-                                               {"cold", false, 0.0}})
-      for (const KktSolver kkt : {KktSolver::Mumps, KktSolver::Ldl}) {
-        const Row r = closedLoop(warm, restart, circling ? 60.0 : 8.0, circling, kkt);
-        std::printf("| %s | %s | %s | %d | %.2f | %.0f | %.2f | %.2f | %.2f | %d | %d | %.3f | %.3f |\n",
-                    circling ? "circling 0.4 m/s, 60 s" : "fixed (6, 2), 8 s", name, kktSolverName(kkt), r.solves,
-                    r.meanIterations, r.maxIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
-                    r.finalError);
-      }
-  if (argc > 1 && std::string(argv[1]) == "car") return 0;  // the car tables only
-  heliTable();
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "levers") return heliLevers(argc, argv), 0;
+  if (mode == "carfollow") return carFollow(argc, argv), 0;
+  std::vector<KktSolver> kkts = {KktSolver::Mumps, KktSolver::Ldl};
+  const std::string kktArg = argc > 2 ? argv[2] : argc > 1 && mode.rfind("kkt=", 0) == 0 ? mode : "";
+  if (kktArg.rfind("kkt=", 0) == 0 && !parseKktSolver(kktArg.substr(4), kkts.front()))
+    return std::printf("%s: kkt=ldl or kkt=mumps\n", kktArg.c_str()), 2;
+  if (!kktArg.empty()) kkts.resize(1);
+  if (mode != "heli") carTable(kkts);
+  if (mode != "car") heliTable(kkts);
   return 0;
 }
