@@ -21,12 +21,12 @@ void BoatDmoc::momentumHessian(const Eigen::VectorXd& x, int k, const Vector6d& 
                                       x.segment<3>(ck + 3), twist(x, k));
   BoatSegmentJet lf(0.0);
   for (int i = 0; i < 6; ++i) lf += l[i] * j.endWrench[size_t(i)];
-  Dk.topLeftCorner<12, 12>() -= h * lf.H;
+  Dk.topLeftCorner<12, 12>() -= h * lf.H();
   const Eigen::Matrix<double, 6, 2> F = boat_.controlMatrix();  // columns (right, left)
   const Eigen::Vector2d u = thrust(x, k);                        // (left, right)
   for (int t = 0; t < 2; ++t) {                                  // t = 0 right (variable 13), 1 left (variable 12)
     const double lF = l.dot(F.col(t)), uN = t == 0 ? u.y() : u.x();
-    Dk.topLeftCorner<6, 6>() -= (h * uN * lF) * j.immersion[size_t(t)].H;
+    Dk.topLeftCorner<6, 6>() -= (h * uN * lF) * j.immersion[size_t(t)].H();
     const Vector6d cross = -h * s.boat.thrustMax * lF * j.immersion[size_t(t)].g;
     Dk.block<1, 6>(12 + (1 - t), 0) += cross.transpose();
     Dk.block<6, 1>(0, 12 + (1 - t)) += cross;

@@ -25,7 +25,7 @@ Mat3<Jet2<N>> rotationJets(const RotationJet& J, const Matrix3d& left, const Mat
     for (int b = 0; b < 3; ++b) {
       const Matrix3d dd = scale * scale * left * J.second(a, b) * right;
       for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) R(i, j).H(off + a, off + b) = dd(i, j);
+        for (int j = 0; j < 3; ++j) R(i, j).hess(off + a, off + b) = dd(i, j);
     }
   }
   return R;
@@ -57,7 +57,7 @@ Jet2<K> toBlock(const Jet2<N>& a) {
     const auto at = [](int i) { return i < 3 ? i : i + 2; };
     for (int i = 0; i < N; ++i) {
       r.g[at(i)] = a.g[i];
-      for (int j = 0; j < N; ++j) r.H(at(i), at(j)) = a.H(i, j);
+      for (int j = 0; j <= i; ++j) r.hess(at(i), at(j)) = a.hess(i, j);
     }
     return r;
   }

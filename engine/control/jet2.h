@@ -16,60 +16,90 @@ template <int N>
 struct Jet2 {
   using Vec = Eigen::Matrix<double, N, 1>;
   using Mat = Eigen::Matrix<double, N, N>;
+  static constexpr int kPacked = N * (N + 1) / 2;
+  using Packed = Eigen::Matrix<double, kPacked, 1>;
   double v;
-  bool constant;  // g and H are zero: products and sums with it reduce to scalings (perf: most hull terms are)
+  bool constant;  // g and h are zero: products and sums with it reduce to scalings (perf: most hull terms are)
   Vec g;
-  Mat H;
+  Packed h;  // the Hessian's upper triangle by columns: (i, j), i <= j, at j (j + 1) / 2 + i (perf: half of N^2)
 
   // Uninitialised like a double (polygons of jets are scratch arrays; Eigen's Zero() and S(0.0) give zero jets).
   Jet2() {}  // NOLINT
-  Jet2(double value) : v(value), constant(true), g(Vec::Zero()), H(Mat::Zero()) {}  // NOLINT: as a double converts
+  Jet2(double value) : v(value), constant(true), g(Vec::Zero()), h(Packed::Zero()) {}  // NOLINT: as a double converts
   static Jet2 variable(double value, int i) {
     Jet2 j(value);
     j.g[i] = 1.0;
     j.constant = false;
     return j;
   }
-  // The jet of an M-variable quantity in the first M of these N variables (M <= N).
+  static constexpr int at(int i, int j) { return i <= j ? j * (j + 1) / 2 + i : i * (i + 1) / 2 + j; }
+  double hess(int i, int j) const { return h[at(i, j)]; }
+  double& hess(int i, int j) { return h[at(i, j)]; }
+  Mat H() const {
+    Mat m;
+    for (int j = 0; j < N; ++j)
+      for (int i = 0; i <= j; ++i) m(i, j) = m(j, i) = h[at(i, j)];
+    return m;
+  }
+  // The jet of an M-variable quantity in the first M of these N variables (M <= N): its packed triangle is a prefix.
   template <int M>
   static Jet2 embed(const Jet2<M>& a) {
     Jet2 j(a.v);
     if (a.constant) return j;
     j.g.template head<M>() = a.g;
-    j.H.template topLeftCorner<M, M>() = a.H;
+    j.h.template head<Jet2<M>::kPacked>() = a.h;
     j.constant = false;
     return j;
   }
 
   Jet2& operator+=(const Jet2& b) {
     v += b.v;
-    if (!b.constant) g += b.g, H += b.H, constant = false;
+    if (!b.constant) g += b.g, h += b.h, constant = false;
     return *this;
   }
   Jet2& operator-=(const Jet2& b) {
     v -= b.v;
-    if (!b.constant) g -= b.g, H -= b.H, constant = false;
+    if (!b.constant) g -= b.g, h -= b.h, constant = false;
     return *this;
   }
   Jet2& operator*=(double c) {
     v *= c;
-    if (!constant) g *= c, H *= c;
+    if (!constant) g *= c, h *= c;
     return *this;
   }
   Jet2& operator/=(double c) { return *this *= 1.0 / c; }
   Jet2& operator/=(const Jet2& b);
-  Jet2& operator*=(const Jet2& b) {  // (ab)'' = a b'' + b a'' + a' b'^T + b' a'^T
-    if (b.constant) return *this *= b.v;
-    if (constant) {
-      const double a = v;
-      return *this = b, *this *= a;
-    }
-    for (int j = 0; j < N; ++j) H.col(j) = v * b.H.col(j) + b.v * H.col(j) + b.g[j] * g + g[j] * b.g;
-    g = v * b.g + b.v * g;
-    v *= b.v;
-    return *this;
-  }
+  Jet2& operator*=(const Jet2& b);
 };
+
+// r.h = a.v b.h + b.v a.h + (a.g b.g^T + b.g a.g^T) packed: (ab)'' = a b'' + b a'' + a' b'^T + b' a'^T.
+template <int N>
+void productHessian(const Jet2<N>& a, const Jet2<N>& b, typename Jet2<N>::Packed& out) {
+  int k = 0;
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i <= j; ++i, ++k) out[k] = a.v * b.h[k] + b.v * a.h[k] + a.g[i] * b.g[j] + b.g[i] * a.g[j];
+}
+// out = c1 in + c2 (g g^T) packed.
+template <int N>
+void rankOneHessian(double c1, const typename Jet2<N>::Packed& in, double c2, const typename Jet2<N>::Vec& g,
+                    typename Jet2<N>::Packed& out) {
+  int k = 0;
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i <= j; ++i, ++k) out[k] = c1 * in[k] + c2 * g[i] * g[j];
+}
+
+template <int N>
+Jet2<N>& Jet2<N>::operator*=(const Jet2<N>& b) {
+  if (b.constant) return *this *= b.v;
+  if (constant) {
+    const double a = v;
+    return *this = b, *this *= a;
+  }
+  productHessian(*this, b, h);
+  g = v * b.g + b.v * g;
+  v *= b.v;
+  return *this;
+}
 
 // Sums and scalings in one pass into the result (perf: no copy of an operand first).
 template <int N>
@@ -77,21 +107,21 @@ Jet2<N> operator+(const Jet2<N>& a, const Jet2<N>& b) {
   if (b.constant) return a + b.v;
   if (a.constant) return b + a.v;
   Jet2<N> r;
-  r.v = a.v + b.v, r.constant = false, r.g = a.g + b.g, r.H = a.H + b.H;
+  r.v = a.v + b.v, r.constant = false, r.g = a.g + b.g, r.h = a.h + b.h;
   return r;
 }
 template <int N>
 Jet2<N> operator-(const Jet2<N>& a, const Jet2<N>& b) {
   if (b.constant) return a - b.v;
   Jet2<N> r;
-  r.v = a.v - b.v, r.constant = false, r.g = a.g - b.g, r.H = a.H - b.H;
+  r.v = a.v - b.v, r.constant = false, r.g = a.g - b.g, r.h = a.h - b.h;
   return r;
 }
 template <int N>
 Jet2<N> operator*(const Jet2<N>& a, double c) {
   if (a.constant) return Jet2<N>(a.v * c);
   Jet2<N> r;
-  r.v = a.v * c, r.constant = false, r.g = c * a.g, r.H = c * a.H;
+  r.v = a.v * c, r.constant = false, r.g = c * a.g, r.h = c * a.h;
   return r;
 }
 template <int N> Jet2<N> operator*(double c, const Jet2<N>& a) { return a * c; }
@@ -104,8 +134,7 @@ Jet2<N> operator*(const Jet2<N>& a, const Jet2<N>& b) {
   r.v = a.v * b.v;
   r.constant = false;
   r.g = a.v * b.g + b.v * a.g;
-  for (int j = 0; j < N; ++j)  // one pass over H (perf: 2x the rank-one updates' Eigen products)
-    r.H.col(j) = a.v * b.H.col(j) + b.v * a.H.col(j) + b.g[j] * a.g + a.g[j] * b.g;
+  productHessian(a, b, r.h);
   return r;
 }
 template <int N> Jet2<N> operator+(Jet2<N> a, double c) { return a.v += c, a; }
@@ -121,7 +150,7 @@ Jet2<N> reciprocal(const Jet2<N>& b) {
   r.constant = false;
   const double r2 = r.v * r.v;
   r.g = -r2 * b.g;
-  r.H = -r2 * b.H + (2.0 * r2 * r.v) * b.g * b.g.transpose();
+  rankOneHessian<N>(-r2, b.h, 2.0 * r2 * r.v, b.g, r.h);
   return r;
 }
 template <int N> Jet2<N> operator/(const Jet2<N>& a, const Jet2<N>& b) { return a * reciprocal(b); }
@@ -138,8 +167,7 @@ Jet2<N> chainScalar(const Jet2<N>& a, double f, double d1, double d2) {
   r.v = f;
   r.constant = false;
   r.g = d1 * a.g;
-  r.H = d1 * a.H;
-  r.H.noalias() += d2 * a.g * a.g.transpose();
+  rankOneHessian<N>(d1, a.h, d2, a.g, r.h);
   return r;
 }
 template <int N> Jet2<N> cos(const Jet2<N>& a) { return chainScalar(a, std::cos(a.v), -std::sin(a.v), -std::cos(a.v)); }
@@ -162,8 +190,11 @@ Jet2<N> compose(const Jet2<M>& f, const std::array<Jet2<N>, size_t(M)>& p) {
   r.v = f.v;
   r.constant = false;
   r.g = P.transpose() * f.g;
-  r.H = P.transpose() * f.H * P;
-  for (int i = 0; i < M; ++i) r.H += f.g[i] * p[size_t(i)].H;
+  const Eigen::Matrix<double, N, N> PtHP = P.transpose() * f.H() * P;
+  int k = 0;
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i <= j; ++i, ++k) r.h[k] = PtHP(i, j);
+  for (int i = 0; i < M; ++i) r.h += f.g[i] * p[size_t(i)].h;
   return r;
 }
 
@@ -181,9 +212,9 @@ struct NumTraits<varsim::Jet2<N>> : NumTraits<double> {
     IsInteger = 0,
     IsSigned = 1,
     RequireInitialization = 1,
-    ReadCost = 1 + N + N * N,
-    AddCost = 1 + N + N * N,
-    MulCost = 4 * N * N
+    ReadCost = 1 + N + N * (N + 1) / 2,
+    AddCost = 1 + N + N * (N + 1) / 2,
+    MulCost = 2 * N * (N + 1)
   };
 };
 template <int N, typename Op>
