@@ -61,8 +61,12 @@ std::vector<BodyDisc> coverFootprint(const Footprint& f, int discs) {
   return out;
 }
 
-double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, double* gy, Eigen::Matrix2d* hess) {
-  const double c = std::cos(b.heading), s = std::sin(b.heading);
+namespace {
+
+// pointBoxDistance with the box's cos and sin of its heading given: the clearance rows evaluate every box against
+// several discs per node, and the box's sincos was half of the car plan's row evaluation (perf, car_follow).
+double boxDistance(const PlanarBox& b, double c, double s, double px, double py, double* gx, double* gy,
+                   Eigen::Matrix2d* hess) {
   const double dx = px - b.cx, dy = py - b.cy;
   const double qx = c * dx + s * dy, qy = -s * dx + c * dy;  // in the box frame
   const double ax = std::abs(qx) - b.halfX, ay = std::abs(qy) - b.halfY;
@@ -73,7 +77,7 @@ double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, do
     (ax > ay ? hx : hy) = ax > ay ? sx : sy;
   } else {
     const double ox = std::max(ax, 0.0), oy = std::max(ay, 0.0);
-    d = std::hypot(ox, oy);
+    d = ox > 0.0 && oy > 0.0 ? std::hypot(ox, oy) : ox + oy;  // beside a face: hypot(o, 0) = o exactly
     hx = sx * ox / d;
     hy = sy * oy / d;
   }
@@ -85,6 +89,12 @@ double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, do
     if (ax > 0.0 && ay > 0.0) *hess = (Eigen::Matrix2d::Identity() - Eigen::Vector2d(wx, wy) * Eigen::RowVector2d(wx, wy)) / d;
   }
   return d;
+}
+
+}  // namespace
+
+double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, double* gy, Eigen::Matrix2d* hess) {
+  return boxDistance(b, std::cos(b.heading), std::sin(b.heading), px, py, gx, gy, hess);
 }
 
 Eigen::Matrix<double, 5, 8> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double w,
@@ -101,7 +111,11 @@ std::array<Eigen::Matrix<double, 8, 8>, 5> carNextHessian(const CarParams& p, do
   Eigen::Matrix<std::complex<double>, 8, 1> z;
   z << s.g.theta, s.g.x, s.g.y, s.sigma, s.pMinus, w, f, h;
   std::array<Eigen::Matrix<double, 8, 8>, 5> H;
+  // The Jacobian does not depend on the position (x, y) (z_1, z_2: the car's update is invariant under translation),
+  // so their columns of every H_i are zero and are not stepped.
+  for (auto& Hi : H) Hi.setZero();
   for (int j = 0; j < 8; ++j) {
+    if (j == 1 || j == 2) continue;
     z[j] += std::complex<double>(0.0, e);
     const Eigen::Matrix<double, 5, 8> dJ = nextJacobian(p, alpha, z).imag() / e;
     z[j] -= std::complex<double>(0.0, e);
@@ -273,17 +287,17 @@ double CarDmoc::boxClearance(const Eigen::VectorXd& x, int k, const PlanarBox& b
 
 double discsBoxClearance(const std::vector<BodyDisc>& discs, double theta, double x, double y, const PlanarBox& b,
                          Eigen::Vector3d* grad, Eigen::Matrix3d* hess) {
-  const double ct = std::cos(theta), st = std::sin(theta);
+  const double ct = std::cos(theta), st = std::sin(theta), cb = std::cos(b.heading), sb = std::sin(b.heading);
   double best = kNlpInfinity, ox = 0.0, oy = 0.0;
   for (const BodyDisc& d : discs) {
     const double dx = ct * d.bx - st * d.by, dy = st * d.bx + ct * d.by;  // disc centre minus (x, y)
-    const double v = pointBoxDistance(b, x + dx, y + dy, nullptr, nullptr) - d.r;
+    const double v = boxDistance(b, cb, sb, x + dx, y + dy, nullptr, nullptr, nullptr) - d.r;
     if (v < best) best = v, ox = dx, oy = dy;
   }
   if (!grad && !hess) return best;
   double gx, gy;
   Eigen::Matrix2d Hp;
-  pointBoxDistance(b, x + ox, y + oy, &gx, &gy, &Hp);
+  boxDistance(b, cb, sb, x + ox, y + oy, &gx, &gy, &Hp);
   Eigen::Matrix<double, 2, 3> Jp;
   Jp << -oy, 1.0, 0.0, ox, 0.0, 1.0;
   if (grad) *grad = Jp.transpose() * Eigen::Vector2d(gx, gy);
