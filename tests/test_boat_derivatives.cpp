@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/control/jet2.h"
 #include "engine/lie/so3.h"
 #include "engine/models/boat.h"
+#include "engine/models/boat_wrench_generic.h"
 
 using namespace varsim;
 
@@ -238,4 +240,69 @@ TEST_CASE("PatchExposureThrustAndNodeDragDerivativesMatchFiniteDifferences") {
   CHECK(boat.thrustPoseJacobian(se3::Pose{Matrix3d::Identity(), Vector3d(0.0, 0.0, boat.equilibriumHeight())},
                                 Eigen::Vector2d(900.0, 1300.0))
             .isZero());  // upright at rest: both thrusters fully immersed, the ramp is clamped
+}
+
+TEST_CASE("TheWrenchRoutinesOnJetsGiveTheSimulatorsValuesAndTheAnalyticFirstDerivatives") {
+  // One code path (boat_wrench_generic.h, hull_hydrostatics_generic.h): the planner's jet instance of the routines
+  // against the simulator's double instance at the same poses (values), and its gradient in a body perturbation
+  // (R exp(theta^), x + R u) against the analytic first derivatives the implicit step uses (hydrostaticDerivative,
+  // Boat::hydrostaticWrench's dPose, patchWrenches' dXi), in still water and in waves.
+  using J = Jet2<12>;
+  BoatSettings bs;
+  bs.patchSize = 0.45;
+  bs.wind = Vector3d(6.0, 3.0, 0.0);
+  const Boat boat(bs);
+  WaveSettings ws;
+  ws.amplitude = 0.25;
+  ws.wavelength = 8.0;
+  ws.gridSpacing = 0.4;
+  ws.current = Vector3d(0.3, -0.2, 0.0);
+  const WaterSurface waters[2] = {WaterSurface(), WaterSurface(ws)};
+  const Vector6d xi = (Vector6d() << 0.2, -0.1, 0.3, 1.5, -0.4, 0.2).finished();
+  double worstValue = 0.0, worstPose = 0.0, worstTwist = 0.0;
+  for (const WaterSurface& water : waters)
+    for (int trial = 0; trial < 4; ++trial) {
+      se3::Pose g;
+      g.R = (Eigen::AngleAxisd(0.8 * trial, Vector3d::UnitZ()) * Eigen::AngleAxisd(0.05 * trial - 0.1, Vector3d::UnitY()) *
+             Eigen::AngleAxisd(0.2 - 0.07 * trial, Vector3d::UnitX()))
+                .toRotationMatrix();
+      g.x = Vector3d(0.6 * trial, -0.3 * trial, boat.equilibriumHeight() + 0.04 * (trial % 3) - 0.04);
+      // First-order jets of the pose (theta = 0..2, u = 3..5) and of the twist (6..11).
+      Mat3<J> dR;
+      Vec3<J> th, u;
+      Vec6<J> xij;
+      for (int i = 0; i < 3; ++i) th[i] = J::variable(0.0, i), u[i] = J::variable(0.0, 3 + i);
+      for (int i = 0; i < 6; ++i) xij[i] = J::variable(xi[i], 6 + i);
+      dR << J(1.0), -th[2], th[1], th[2], J(1.0), -th[0], -th[1], th[0], J(1.0);
+      const Mat3<J> R = g.R * dR;
+      const Vec3<J> x = g.x + g.R * u;
+      HydrostaticStateT<J> hj;
+      computeHydrostaticsT(boat.patches(), R, x, water, 1.3, hj);
+      BoatWrenchT<J> wj;
+      boat.hydrostaticWrenchT(R, x, hj, wj);
+      boat.patchWrenchesT(R, xij, hj, boat.waterVelocitiesT(R, x, 1.3, water, hj), wj);
+      HydrostaticState hs;
+      computeHydrostatics(boat.patches(), g, water, 1.3, hs);
+      BoatWrench w;
+      Matrix6d dPose, dXi;
+      boat.hydrostaticWrench(g, hs, w, &dPose);
+      boat.patchWrenches(g.R, xi, hs, boat.waterVelocities(g, 1.3, water, hs), w, &dXi);
+      const Vec6<J> fj = wj.hydrostatic() + wj.hydrodynamic + wj.wind;
+      const Vector6d f = w.hydrostatic() + w.hydrodynamic + w.wind;
+      const double scale = f.lpNorm<Eigen::Infinity>();
+      for (int i = 0; i < 6; ++i) {
+        worstValue = std::max(worstValue, std::abs(fj[i].v - f[i]) / scale);
+        const Eigen::Matrix<double, 1, 6> dHydrostatic =
+            (wj.hydrostatic()[i].g.head<6>()).transpose();  // the hydrostatic wrench's whole pose derivative
+        worstPose = std::max(worstPose, (dHydrostatic - dPose.row(i)).lpNorm<Eigen::Infinity>() /
+                                            dPose.lpNorm<Eigen::Infinity>());
+        const Eigen::Matrix<double, 1, 6> dTwist = (wj.hydrodynamic[i] + wj.wind[i]).g.tail<6>().transpose();
+        worstTwist = std::max(worstTwist, (dTwist - dXi.row(i)).lpNorm<Eigen::Infinity>() / dXi.lpNorm<Eigen::Infinity>());
+      }
+    }
+  MESSAGE("jets vs double: values " << worstValue << ", d(gravity + buoyancy)/d pose " << worstPose
+                                    << ", d(drag + wind)/d xi " << worstTwist << " (relative to the largest)");
+  CHECK(worstValue < 1e-12);
+  CHECK(worstPose < 1e-9);
+  CHECK(worstTwist < 1e-12);
 }

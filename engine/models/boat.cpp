@@ -131,9 +131,8 @@ Eigen::Vector2d Boat::restRates(const WaterSurface& stillWater) const {
 
 Vector6d Boat::endOfStepWrench(const se3::Pose& g, const Vector6d& xi, const HydrostaticState& nodeHydro,
                                const std::vector<Vector3d>& nodeEta, const WaterSurface& water, double t,
-                               HydrostaticState& scratch, BoatWrench& w, Matrix6d* dPose, Matrix6d* dXi,
-                               bool scratchAtG) const {
-  if (!scratchAtG) computeHydrostatics(patches_, g, water, t, scratch);
+                               HydrostaticState& scratch, BoatWrench& w, Matrix6d* dPose, Matrix6d* dXi) const {
+  computeHydrostatics(patches_, g, water, t, scratch);
   hydrostaticWrench(g, scratch, w, dPose);
   Eigen::Matrix<double, 6, 3> dTheta;
   patchWrenches(g.R, xi, nodeHydro, nodeEta, w, dXi, dPose ? &dTheta : nullptr);

@@ -141,12 +141,11 @@ class Boat {
   // The implicit LGVI's end-of-step wrench (boat scene, boat DMOC: one code path): gravity + buoyancy at the end pose
   // g (hydrostatics recomputed there into `scratch`), eq. (15) drag and wind at the end-of-step twist xi with the patch
   // exposure `nodeHydro` and water velocities `nodeEta` frozen at node k. dPose/dXi: d/d(body perturbation of g) and
-  // d/dxi at fixed node data (ImplicitWrenchJacobian's blocks); `w` receives the parts and powers. scratchAtG:
-  // `scratch` already holds the hydrostatics at (g, t) (the planner's node-data differences keep the end pose).
+  // d/dxi at fixed node data (ImplicitWrenchJacobian's blocks); `w` receives the parts and powers.
   Vector6d endOfStepWrench(const se3::Pose& g, const Vector6d& xi, const HydrostaticState& nodeHydro,
                            const std::vector<Vector3d>& nodeEta, const WaterSurface& water, double t,
-                           HydrostaticState& scratch, BoatWrench& w, Matrix6d* dPose = nullptr, Matrix6d* dXi = nullptr,
-                           bool scratchAtG = false) const;
+                           HydrostaticState& scratch, BoatWrench& w, Matrix6d* dPose = nullptr,
+                           Matrix6d* dXi = nullptr) const;
   // Thrusters with immersion fading (ERRATA control matrix), body wrench.
   Vector6d thrustWrench(const se3::Pose& g, double t, const WaterSurface& water, const Eigen::Vector2d& u) const;
   // d thrustWrench/d eps (g -> g exp(eps^)) in still water: the immersion ramp's slope 10/m times the thruster's depth
