@@ -30,12 +30,11 @@ std::vector<ParamSpec> boatPlanSpecs() {
       ParamSpec::real("dock_heading", 0.0, -12.566370614359172, 12.566370614359172, "rad", "heading at the dock"),
       ParamSpec::real("weight_thrust", 1.0, 1e-9, 1e6, "", "w in h w sum |u / thrust_max|^2"),
       ParamSpec::integer("max_iter", 500, 1, 100000, "Ipopt max_iter"),
-      // boat_dock (N = 150): the segment Hessian (boat_dmoc_hessian.cpp) solves in 14 iterations, 0.8 s CPU (the
+      // boat_dock (N = 150): the segment Hessian (boat_dmoc_hessian.cpp) solves in 14 iterations, 0.93 s CPU (the
       // banded differences of the whole Jacobian took 12 s with differenced node data, 2.8 s with the exact one); L-BFGS
       // is fragile near the end (N = 150: Restoration_Failed at inf_du 3.5e-5).
       ParamSpec::choice("hessian", "segment", {"segment", "lbfgs"},
-                        "the segment Hessian (exact in still water; under waves the momentum rows' blocks are "
-                        "differences of their exact gradient) or Ipopt's L-BFGS"),
+                        "the segment Hessian (exact, in still water and under waves) or Ipopt's L-BFGS"),
   };
   for (ParamSpec& c : dmocCostSpecs()) specs.push_back(std::move(c));  // weight_smooth, terminal_weight, free time
   return specs;
