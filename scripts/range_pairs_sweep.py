@@ -9,26 +9,18 @@ Usage: scripts/range_pairs_sweep.py build/ui/varsim [--duration 3] [--timeout 60
                                      [--scenes chain,ladder]   (only these scenes; the same sample of each)
                                      [--with links=hi]         (only the pairs that hold this key at this end)
 """
-import argparse
 import hashlib
 import itertools
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from range_sweep_common import numeric_keys, report  # noqa: E402  (shared with range_ends_sweep.py)
+from range_sweep_common import (numeric_keys, report, scene_sweep_arguments,  # noqa: E402  (shared)
+                                selected_scenes)
 
 
 def cases(binary, per_scene, only, pinned):
-    scenes = subprocess.run([binary, "list"], capture_output=True, text=True, check=True).stdout.split()
-    unknown = set(only) - set(scenes)
-    if unknown:
-        sys.exit(f"range_pairs_sweep: --scenes names unknown scene(s) {', '.join(sorted(unknown))}; allowed: "
-                 f"{', '.join(scenes)}")
-    for scene in scenes:
-        if only and scene not in only:
-            continue
+    for scene in selected_scenes(binary, only, "range_pairs_sweep"):
         keys = numeric_keys(binary, scene)
         runs = []
         for (ka, ea), (kb, eb) in itertools.combinations(keys, 2):
@@ -42,13 +34,8 @@ def cases(binary, per_scene, only, pinned):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("binary")
-    ap.add_argument("--duration", type=float, default=3.0)
-    ap.add_argument("--timeout", type=float, default=60.0)
+    ap = scene_sweep_arguments()
     ap.add_argument("--per-scene", type=int, default=180)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--scenes", default="", help="comma-separated scene names (default: every scene)")
     ap.add_argument("--with", dest="pinned", default="", help="KEY=lo|hi: only the pairs holding KEY at that end")
     a = ap.parse_args()
     if a.pinned and not (a.pinned.count("=") == 1 and a.pinned.split("=")[1] in ("lo", "hi")):

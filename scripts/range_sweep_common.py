@@ -2,10 +2,12 @@
 """What the range-end sweeps (range_pairs_sweep.py, range_ends_sweep.py) share: the accepted ends of a numeric key,
 the numeric keys of a scene, one run through the varsim binary, and the report loop that runs the cases on a thread
 pool, prints one line per run that is not clean and then the counts."""
+import argparse
 import concurrent.futures
 import json
 import os
 import subprocess
+import sys
 import tempfile
 
 
@@ -72,3 +74,32 @@ def report(binary, runs, duration, timeout, jobs, show_refusals, width, warned_t
     print(f"{len(runs)} runs of {duration} s (timeout {timeout} s):")
     for k, v in counts.items():
         print(f"  {k}: {v}")
+
+
+def scene_sweep_arguments():
+    """The arguments of the scene-by-scene 3 s sweeps: the binary, --duration, --timeout, --jobs, --scenes."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("--duration", type=float, default=3.0)
+    ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--scenes", default="", help="comma-separated scene names (default: every scene)")
+    return ap
+
+
+def selected_scenes(binary, only, tool):
+    """The scenes `varsim list` prints, or those of them named in `only` (exits naming any unknown one)."""
+    scenes = subprocess.run([binary, "list"], capture_output=True, text=True, check=True).stdout.split()
+    unknown = set(only) - set(scenes)
+    if unknown:
+        sys.exit(f"{tool}: --scenes names unknown scene(s) {', '.join(sorted(unknown))}; allowed: {', '.join(scenes)}")
+    return [s for s in scenes if not only or s in only]
+
+
+def choice_keys(binary, scene):
+    """The choice keys of a scene, each with its values other than the default (the default is what the numeric
+    sweeps already ran)."""
+    described = json.loads(subprocess.run([binary, "describe", scene], capture_output=True, text=True,
+                                          check=True).stdout)
+    return [(spec["key"], [v for v in spec["choices"] if v != spec["default"]])
+            for spec in described["params"] if spec["type"] == "choice" and len(spec["choices"]) > 1]

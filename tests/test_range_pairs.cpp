@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/sim/errors.h"
@@ -108,6 +109,18 @@ Outcome runCase(const Case& c, double seconds, double wallBudget, std::string& w
 // Pairs the sample meets that still misbehave, with what was measured: listed here (and in docs/numerics.md, "Range
 // ends") rather than hidden, and printed on every run.
 const std::vector<std::string> kKnownOpen = {};
+
+// The message a scene built with `sets` over its defaults is refused with ("" if it is built).
+std::string refusalOf(const char* scene, const std::vector<std::pair<const char*, const char*>>& sets) {
+  ParamSet p = SceneRegistry::defaults(scene);
+  try {
+    for (const auto& [k, v] : sets) p.setFromString(k, v, "test");
+    SceneRegistry::create(scene, p);
+  } catch (const BadInput& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -223,6 +236,15 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
       // at step 1 (+5.0e8 J) and a 1 kg helicopter thrown out at 3.6e5 m/s.
       {"helicopter", {{"drag_linear", "1e6"}, {"wind", "-50,-50,-50"}}, Outcome::Ran},
       {"helicopter", {{"drag_linear", "1e6"}, {"wind", "-50,-50,-50"}, {"mass", "1"}}, Outcome::Ran},
+      // Choice keys at the range ends: explicit RK4 on a stiff drag diverged at step 1 (h c / m = 28 at drag_linear
+      // 1e6); refused beyond RK4's real-axis bound h c / m = 2.785 (2.806 was flagged at 1.8 s, 2.785 ran 10 s).
+      {"helicopter", {{"integrator", "rk4"}, {"drag_linear", "1e6"}, {"wind", "50,50,50"}}, Outcome::Refused},
+      {"helicopter", {{"integrator", "rk4"}, {"drag_angular", "1e7"}}, Outcome::Refused},
+      {"helicopter", {{"integrator", "rk4"}, {"drag_linear", "100260"}, {"world", "none"}}, Outcome::Ran},
+      // RK4 on the canyon's explicit contact: 1000 m/s per axis gained 8e10 J at step 2 and diverged at step 3.
+      {"helicopter", {{"integrator", "rk4"}, {"start_velocity", "-1000,-1000,-1000"}}, Outcome::Refused},
+      {"helicopter", {{"integrator", "rk4"}, {"start_velocity", "0,636,-636"}}, Outcome::Ran},
+      {"helicopter", {{"start_velocity", "-1000,-1000,-1000"}}, Outcome::Ran},  // the LGVI's implicit contact
   };
   for (const Repro& r : cases) {
     ParamSet p = SceneRegistry::defaults(r.scene);
@@ -260,21 +282,20 @@ TEST_CASE("RangePairsPendulumFirstOrderRefusalNamesTheSweepAndWhatRuns") {
       {"1", "0.01", "40", "none ran", "(below the smallest dt, 1e-4 s)"},
   };
   for (const Refusal& r : cases) {
-    ParamSet p = SceneRegistry::defaults("pendulum");
-    p.setFromString("alpha", r.alpha, "test");
-    p.setFromString("dt", r.dt, "test");
-    p.setFromString("links", r.links, "test");
-    std::string why;
-    try {
-      SceneRegistry::create("pendulum", p);
-    } catch (const BadInput& e) {
-      why = e.what();
-    }
+    const std::string why = refusalOf("pendulum", {{"alpha", r.alpha}, {"dt", r.dt}, {"links", r.links}});
     CAPTURE(why);
     CHECK(why.find(std::string("alpha = ") + r.alpha + " ran 20 s in the measured sweep") != std::string::npos);
     CHECK(why.find(r.sweep) != std::string::npos);
     CHECK(why.find(r.allowed) != std::string::npos);
   }
+}
+
+TEST_CASE("RangePairsHelicopterRk4DragRefusalNamesTheBoundAndWhatRuns") {
+  const std::string why = refusalOf("helicopter", {{"integrator", "rk4"}, {"drag_linear", "1e6"}});
+  CAPTURE(why);
+  CHECK(why.find("h drag_linear / mass = 27.7") != std::string::npos);  // 1e6 / 600 kg at 1/60 s
+  CHECK(why.find("stability bound 2.785") != std::string::npos);
+  CHECK(why.find("allowed here dt <= 0.001671 s, or drag_linear <= 100260") != std::string::npos);
 }
 
 TEST_CASE("RangePairsRigidBodyLgviRetriesAFailedNewtonInSubsteps") {

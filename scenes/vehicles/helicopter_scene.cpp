@@ -16,6 +16,7 @@
 #include "scenes/rigid_body/free_body_sim.h"
 #include "scenes/vehicles/helicopter_setup.h"
 #include "scenes/vehicles/rigid_vehicle_scene.h"
+#include "scenes/vehicles/helicopter_rk4_rules.h"
 #include "scenes/rigid_body/step_bound_panel.h"
 
 namespace varsim {
@@ -75,8 +76,13 @@ std::vector<ParamSpec> helicopterParams() {
           .setLive(),
       ParamSpec::real("roll", 0.0, -1.5, 1.5, "rad", "held rotor tilt gamma_r (assist off; + tilts thrust right)")
           .setLive(),
-      ParamSpec::real("drag_linear", 80.0, 0.0, 1e6, "N s/m", "linear aerodynamic drag: force -c v").setLive(),
-      ParamSpec::real("drag_angular", 1500.0, 0.0, 1e7, "N m s/rad", "rotational drag: torque -c omega").setLive(),
+      ParamSpec::real("drag_linear", 80.0, 0.0, 1e6, "N s/m",
+                      "linear aerodynamic drag: force -c v; with integrator rk4 refused when dt c / mass > 2.785 "
+                      "(explicit RK4's stability bound on the drag)")
+          .setLive(),
+      ParamSpec::real("drag_angular", 1500.0, 0.0, 1e7, "N m s/rad",
+                      "rotational drag: torque -c omega; with integrator rk4 refused when dt c / min(inertia) > 2.785")
+          .setLive(),
       ParamSpec::vector("wind", {0.0, 0.0, 0.0}, -50.0, 50.0, "m/s",
                         "steady wind (world): drag force -drag_linear (v - wind - gust)")
           .setLive(),
@@ -111,7 +117,9 @@ std::vector<ParamSpec> helicopterParams() {
       ParamSpec::real("start_pitch", 0.0, -0.5 * kPi, 0.5 * kPi, "rad",
                       "initial pitch about the body y axis after the heading (R = Rz(heading) Ry(pitch) Rx(roll))"),
       ParamSpec::real("start_roll", 0.0, -kPi, kPi, "rad", "initial roll about the body x axis after heading, pitch"),
-      ParamSpec::vector("start_velocity", {0.0, 0.0, 0.0}, -1e3, 1e3, "m/s", "initial world velocity"),
+      ParamSpec::vector("start_velocity", {0.0, 0.0, 0.0}, -1e3, 1e3, "m/s",
+                        "initial world velocity; with integrator rk4 and world canyon refused above 900 m/s (the "
+                        "explicit contact gained energy on impact from 1200 m/s)"),
       ParamSpec::vector("start_omega", {0.0, 0.0, 0.0}, -100.0, 100.0, "rad/s", "initial body angular velocity"),
   };
   for (auto& s : rigidVehicleParams()) p.push_back(s);
@@ -170,6 +178,8 @@ void validateHelicopter(const ParamSet& p) {
                      formatNumber(kMaxTurnPerStep) + " rad (|start_omega| <= " +
                      formatNumber(kMaxTurnPerStep / p.real("dt")) + " rad/s at this dt)");
   }
+  checkRk4Drag(p, p.real("mass"), p.vec3("inertia"));
+  checkRk4ContactStartSpeed(p);
   checkStartAboveTerrain(p);
 }
 
