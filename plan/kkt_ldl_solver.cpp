@@ -5,6 +5,8 @@
 // beside the factor for solve()'s iterative refinement.
 #include "plan/kkt_ldl_solver.h"
 
+#include "plan/kkt_pivot_correction.h"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -16,7 +18,8 @@ extern "C" {  // ldl.h declares its C functions without C linkage
 namespace varsim::kkt {
 namespace {
 
-constexpr std::size_t kHeader = 4;  // n, nonzeros of L, of the matrix, whether solve() refines
+// n, nonzeros of L, of the matrix, whether solve() refines, the replaced pivots corrected (plan/kkt_pivot_correction.h)
+constexpr std::size_t kHeader = 5;
 // A replaced pivot, or a pivot eliminated before all its row's neighbours and below this fraction of its row's
 // largest entry, makes solve() refine its solution against the matrix kept beside the factor: an order that
 // eliminates a regularised constraint row (pivot -delta_c ~ 1e-9) before its variables loses about log10(row / pivot)
@@ -46,7 +49,7 @@ struct Numeric {
   const int *Ap, *Ai, *parent, *perm;
   const double *Ax, *rowMax;
   int *Lp, *Li, *count, *pattern, *flag, *replacedAt;
-  double *Lx, *D, *E, *Y;
+  double *Lx, *D, *E, *Y, *delta;  // delta: each replaced pivot's change, for the first correctable(n)
   bool second(int k) const { return perm[k] < 0; }
   bool first(int k) const { return k + 1 < n && perm[k + 1] < 0; }
   void append(int column, int row, double l) const {
@@ -89,7 +92,9 @@ bool replacePivot(const Numeric& m, int k, double& d, double replace, int& repla
   const double scale = m.rowMax[k], a = diagonal(m, k);
   if (!(replace > 0.0 && scale > 0.0 && std::isfinite(d))) return false;
   const bool negative = a != 0.0 ? a < 0.0 : std::signbit(a) || !(d > 0.0);
+  const double before = d;
   d = (negative ? -replace : replace) * scale;
+  if (replaced < correctable(m.n)) m.delta[replaced] = d - before;
   m.replacedAt[replaced++] = k;
   return true;
 }
@@ -172,11 +177,15 @@ int negativeEigenvalues(const Numeric& m, int rank) {
 
 }  // namespace
 
+// Ahat^-1 in place with the factor in ints/reals (permuted order), for the pivot correction.
+FactorSolve factorSolve(const int* ints, const double* reals);
+
 Storage storage(const Pattern& a, const int* keep) {
   const std::size_t n = std::size_t(a.n), nz = std::size_t(std::max(a.nz, 0)), lnz = factorNonzeros(a.n, keep);
   Storage s;
-  s.ints = kHeader + n + (n + 1) + lnz + (n + 1) + nz + 2 * n;  // + Ap, Ai, the reach's pattern and flags
-  s.reals = axOffset(a.n, a.nz, lnz) + nz + 2 * n;               // + Ax, Y, the rows' largest entries
+  // + Ap, Ai, the reach's pattern and flags, the corrected positions; + Ax, Y, the rows' largest entries, S
+  s.ints = kHeader + n + (n + 1) + lnz + (n + 1) + nz + 2 * n + correctionInts(a.n);
+  s.reals = axOffset(a.n, a.nz, lnz) + nz + 2 * n + correctionReals(a.n);
   for (std::size_t k = 0; k < n; ++k) s.flops += double(keep[2 * n + k]) * double(keep[2 * n + k]);
   return s;
 }
@@ -192,6 +201,7 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   ints[1] = int(lnz);
   ints[2] = std::max(a.nz, 0);
   ints[3] = 0;
+  ints[4] = 0;
   int* P = ints + kHeader;
   int* Lp = P + N;
   int* Li = Lp + N + 1;
@@ -202,6 +212,8 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   double* Ax = reals + axOffset(n, a.nz, lnz);
   double* Y = Ax + std::size_t(std::max(a.nz, 0));
   double* rowMax = Y + N;
+  double* Q = rowMax + N;  // the correction's S and eigenvalues (plan/kkt_pivot_correction.h)
+  double* lambda = Q + std::size_t(correctable(n)) * std::size_t(correctable(n));
   int* pinv = scratch;
   int* lnzWork = scratch + N;
   std::copy(perm, perm + N, P);
@@ -229,13 +241,21 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   double* E = reals + N;
   double* Lx = reals + 2 * N;
   // pinv is done with: its room takes the replaced pivots' positions
-  const Numeric m{n, Ap, Ai, parent, P, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, pinv, Lx, D, E, Y};
+  const Numeric m{n, Ap, Ai, parent, P, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, pinv, Lx, D, E, Y, lambda};
   Factorisation f;
   bool refine = false;
   f.rank = upLooking(m, pivots.tiny, pivots.replace, f.replaced, refine);
   f.negative = negativeEigenvalues(m, f.rank);
-  ints[3] = refine || f.replaced > 0;
   f.singular = f.rank < n;
+  if (!f.singular && f.replaced > 0 && f.replaced <= correctable(n)) {
+    // Woodbury's correction makes solve() exact for A; Haynsworth's identity gives A's inertia. An S singular to
+    // round-off (A singular) keeps the perturbed factor, which solve() refines.
+    int* positions = flag + N;
+    std::copy(pinv, pinv + f.replaced, positions);
+    const CorrectionInertia c = buildCorrection(n, f.replaced, positions, lambda, factorSolve(ints, reals), Q, lambda, Y);
+    if (!c.singular) ints[4] = f.replaced, f.negative += c.negativeShift;
+  }
+  ints[3] = refine || (f.replaced > 0 && ints[4] == 0);
   return f;
 }
 
@@ -291,22 +311,37 @@ double residual(int n, const int* P, const int* Ap, const int* Ai, const double*
 
 }  // namespace
 
-void solve(const int* ints, const double* reals, double* rhs, double* work) {
+FactorSolve factorSolve(const int* ints, const double* reals) {
   const int n = ints[0];
-  const std::size_t N = std::size_t(n), lnz = std::size_t(ints[1]);
-  const int* P = ints + kHeader;
-  int* Lp = const_cast<int*>(P + N);  // LDL's solves read the factor only
+  const std::size_t N = std::size_t(n);
+  int* Lp = const_cast<int*>(ints + kHeader + N);  // LDL's solves read the factor only
   int* Li = Lp + N + 1;
   const double* D = reals;
   const double* E = D + N;
   double* Lx = const_cast<double*>(E + N);
-  double *x = work, *r = work + N, *step = work + 2 * N;
+  return [=](double* v) { ldlSolve(n, Lp, Li, Lx, D, E, v); };
+}
+
+void solve(const int* ints, const double* reals, double* rhs, double* work) {
+  const int n = ints[0], corrected = ints[4];
+  const std::size_t N = std::size_t(n), lnz = std::size_t(ints[1]);
+  const int* P = ints + kHeader;
+  const int* Ap = P + N + (N + 1) + lnz;
+  const int* Ai = Ap + N + 1;
+  const double* Ax = reals + axOffset(n, ints[2], lnz);
+  const FactorSolve factor = factorSolve(ints, reals);
+  // A^-1 v: the factor's solve, corrected for its replaced pivots (plan/kkt_pivot_correction.h)
+  const int* positions = Ai + std::max(ints[2], 0) + 2 * N;
+  const double* Q = Ax + std::max(ints[2], 0) + 2 * N;
+  const double* lambda = Q + std::size_t(correctable(n)) * std::size_t(correctable(n));
+  double *x = work, *r = work + N, *step = work + 2 * N, *tmp = work + 3 * N;
+  const auto solveA = [&](double* v) {
+    factor(v);
+    if (corrected > 0) applyCorrection(n, corrected, positions, Q, lambda, factor, v, tmp);
+  };
   for (int k = 0; k < n; ++k) x[k] = rhs[pivotRow(P, k)];
-  ldlSolve(n, Lp, Li, Lx, D, E, x);
+  solveA(x);
   if (ints[3]) {  // x += A^-1 r while that at least halves |r|; a step that makes |r| larger is taken back
-    const int* Ap = Li + lnz;
-    const int* Ai = Ap + N + 1;
-    const double* Ax = reals + axOffset(n, ints[2], lnz);
     double last = INFINITY;
     for (int k = 0; k < kRefinementSteps; ++k) {
       const double rel = residual(n, P, Ap, Ai, Ax, rhs, x, r);
@@ -314,7 +349,7 @@ void solve(const int* ints, const double* reals, double* rhs, double* work) {
         for (std::size_t i = 0; i < N; ++i) x[i] -= step[i];
       if (!(rel > 1e-15) || !(rel < 0.5 * last)) break;
       last = rel;
-      ldlSolve(n, Lp, Li, Lx, D, E, r);
+      solveA(r);
       for (std::size_t i = 0; i < N; ++i) x[i] += r[i], step[i] = r[i];
     }
   }

@@ -47,7 +47,7 @@ void matrixValues(const Pattern& a, const int* ints, const double* reals, double
 
 // Solves A x = rhs in place with the factor in ints/reals, refined against A when a pivot was small; `work` holds
 // solveWorkSize(n) doubles.
-inline std::size_t solveWorkSize(int n) { return 3 * std::size_t(n); }
+inline std::size_t solveWorkSize(int n) { return 4 * std::size_t(n); }
 void solve(const int* ints, const double* reals, double* rhs, double* work);
 
 }  // namespace varsim::kkt

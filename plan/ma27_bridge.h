@@ -17,7 +17,7 @@ void registerKktLdlAsMa27();
 //   BD: CNTL(3) zero-pivot tolerance (a pivot |d| <= CNTL(3) * its row's largest |entry|), replaced by +-CNTL(4)
 //       times that entry, the sign of its diagonal entry (CNTL(4) = 0: singular); INFO(1) 0, -3 (LIW too small,
 //       INFO(2) the LIW needed), -4 (LA too small, INFO(2) the LA needed), -5 (the ordering failed) or 3 (singular,
-//       INFO(2) the rank); INFO(15) the number of negative eigenvalues of D; MAXFRT 3N (CD's work array W);
+//       INFO(2) the rank); INFO(15) the number of negative eigenvalues of D; MAXFRT 4N (CD's work array W);
 //       INFO(12), INFO(13) (compressions) 0. CNTL(1) (MA27's threshold pivoting) is not used: the order is fixed,
 //       with 1x1 or 2x2 pivots on it.
 //   CD: solves A x = RHS in place with W (MAXFRT reals) as work.
@@ -31,10 +31,12 @@ void cd(int* n, double* a, int* la, int* iw, int* liw, double* w, int* maxfrt, d
         int* icntl, double* cntl);
 // Default CNTL(3): a pivot 1e-14 of its row's largest entry or smaller is a zero pivot.
 constexpr double kSingularTolerance = 1e-14;
-// Default CNTL(4): a zero pivot is replaced by +-1e-12 of its row's largest entry (0: reported singular instead).
-// Measured (bench_plan): 1e-8 leaves boat_dock's primal infeasibility at 1e-8 (Restoration_Failed), reporting zero
-// pivots singular makes Ipopt regularise every step (other local minima of heli_canyon); 1e-12 solves every preset.
-constexpr double kPivotReplacement = 1e-12;
+// Default CNTL(4): a zero pivot is replaced by +-1e-8 of its row's largest entry (0: reported singular instead), and
+// the solve corrects for it exactly (plan/kkt_pivot_correction.h). Measured (bench_plan): with 1e-12 the correction's
+// S loses ~4 digits to cancellation (its terms ~ 1 / 1e-12) and boat_dock takes 21 iterations (MUMPS 14); with 1e-8
+// every preset takes MUMPS's iterations. Reporting zero pivots singular makes Ipopt regularise every step (other
+// local minima of heli_canyon).
+constexpr double kPivotReplacement = 1e-8;
 }  // namespace ma27
 
 }  // namespace varsim

@@ -217,8 +217,8 @@ TEST_CASE("KktLdlReportsASingularMatrixAndArraysTooSmall") {
   t.add(0, 0, 1.0), t.add(1, 0, 1.0), t.add(1, 1, 1.0), t.add(2, 2, -2.0);
   Ma27Run run(t);
   run.factorise(t);
-  // By default the zero pivot is replaced by 1e-12 of its row (CNTL(4)) with the sign of its diagonal entry (+1): the
-  // eigenvalues 0, 2, -2 count as one negative.
+  // By default the zero pivot is replaced by 1e-8 of its row (CNTL(4)) with the sign of its diagonal entry (+1), the
+  // matrix being singular no correction applies: the eigenvalues 0, 2, -2 count as one negative.
   CHECK(run.info[0] == 0);
   CHECK(run.info[14] == 1);
   run.cntl[3] = 0.0;        // no replacement: reported singular
