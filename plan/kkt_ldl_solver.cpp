@@ -212,8 +212,8 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   double* Ax = reals + axOffset(n, a.nz, lnz);
   double* Y = Ax + std::size_t(std::max(a.nz, 0));
   double* rowMax = Y + N;
-  double* Q = rowMax + N;  // the correction's S and eigenvalues (plan/kkt_pivot_correction.h)
-  double* lambda = Q + std::size_t(correctable(n)) * std::size_t(correctable(n));
+  // the replaced pivots' changes, for correct(): in the correction's eigenvalue array (plan/kkt_pivot_correction.h)
+  double* lambda = rowMax + N + std::size_t(correctable(n)) * std::size_t(correctable(n));
   int* pinv = scratch;
   int* lnzWork = scratch + N;
   std::copy(perm, perm + N, P);
@@ -247,16 +247,25 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   f.rank = upLooking(m, pivots.tiny, pivots.replace, f.replaced, refine);
   f.negative = negativeEigenvalues(m, f.rank);
   f.singular = f.rank < n;
-  if (!f.singular && f.replaced > 0 && f.replaced <= correctable(n)) {
-    // Woodbury's correction makes solve() exact for A; Haynsworth's identity gives A's inertia. An S singular to
-    // round-off (A singular) keeps the perturbed factor, which solve() refines.
-    int* positions = flag + N;
-    std::copy(pinv, pinv + f.replaced, positions);
-    const CorrectionInertia c = buildCorrection(n, f.replaced, positions, lambda, factorSolve(ints, reals), Q, lambda, Y);
-    if (!c.singular) ints[4] = f.replaced, f.negative += c.negativeShift;
-  }
-  ints[3] = refine || (f.replaced > 0 && ints[4] == 0);
+  ints[3] = (refine ? 1 : 0) | (f.replaced > 0 ? 2 : 0);  // why solve() refines: a lone small pivot, a replaced one
   return f;
+}
+
+void correct(const int* scratch, int* ints, double* reals, Factorisation& f) {
+  const int n = ints[0];
+  if (f.singular || f.replaced == 0 || f.replaced > correctable(n)) return;
+  const std::size_t N = std::size_t(n), lnz = std::size_t(ints[1]), nz = std::size_t(ints[2]);
+  int* positions = ints + kHeader + N + (N + 1) + lnz + (N + 1) + nz + 2 * N;
+  double* Y = reals + axOffset(n, ints[2], lnz) + nz;
+  double* Q = Y + 2 * N;
+  double* lambda = Q + std::size_t(correctable(n)) * std::size_t(correctable(n));
+  std::copy(scratch, scratch + f.replaced, positions);
+  // An S singular to round-off (A singular) keeps the perturbed factor, which solve() refines.
+  const CorrectionInertia c = buildCorrection(n, f.replaced, positions, lambda, factorSolve(ints, reals), Q, lambda, Y);
+  if (c.singular) return;
+  ints[4] = f.replaced;
+  f.negative += c.negativeShift;
+  ints[3] &= 1;  // the replaced pivots need no refinement now
 }
 
 namespace {

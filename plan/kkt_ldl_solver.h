@@ -41,6 +41,11 @@ struct Factorisation {
 Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots, int* ints, double* reals,
                         int* scratch);
 
+// After factorise(), with its scratch: makes solve() exact for the matrix despite f.replaced replaced pivots (up to
+// plan/kkt_pivot_correction.h's kMaxCorrected of them) and f.negative A's inertia; nothing when A is singular to
+// round-off (the perturbed factor stays, refined by solve()).
+void correct(const int* scratch, int* ints, double* reals, Factorisation& f);
+
 // The factorised matrix's values in the pattern's triplet order (0 for entries outside 1..n), from the copy kept
 // beside the factor: what reals[0 .. a.nz) held before factorise().
 void matrixValues(const Pattern& a, const int* ints, const double* reals, double* values);

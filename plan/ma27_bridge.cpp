@@ -85,6 +85,7 @@ void bd(int* n, int* nz, const int* irn, const int* icn, double* a, int* la, int
   const kkt::Pivots pivots{cntl[2], cntl[3]};
   kkt::Factorisation f = kkt::factorise(m, ikeep, pivots, iw, a, iw1);
   if (f.replaced > 0 && !f.singular) f = refit(m, f, a, *la, iw, *liw, ikeep, iw1, pivots);
+  kkt::correct(iw1, iw, a, f);
   info[14] = f.negative;
   if (f.singular) info[0] = 3, info[1] = f.rank;
 }
