@@ -3,6 +3,8 @@
 // (lower triangle, same promise) or L-BFGS, and the current iterate handed to the iteration callback.
 #include "plan/ipopt_solver.h"
 
+#include <algorithm>
+
 #include <IpIpoptApplication.hpp>
 #include <IpIpoptCalculatedQuantities.hpp>
 #include <IpIpoptData.hpp>
@@ -53,19 +55,34 @@ const IpoptResult* warm(const IpoptSettings& s, const Nlp& nlp) {
   return w;
 }
 
+// The Jacobian's and Hessian's triplet structure at the initial guess (the pattern is x-independent, Nlp's promise).
+NlpStructure structureOf(const Nlp& nlp) {
+  NlpStructure s;
+  s.variables = nlp.numVariables();
+  s.constraints = nlp.numConstraints();
+  const Eigen::VectorXd x0 = nlp.initialGuess();
+  std::vector<Eigen::Triplet<double>> t;
+  nlp.jacobian(x0, t);
+  for (const auto& e : t) s.jacobianRows.push_back(e.row()), s.jacobianCols.push_back(e.col());
+  if (nlp.hasHessian()) {
+    t.clear();
+    nlp.hessian(x0, 1.0, Eigen::VectorXd::Zero(nlp.numConstraints()), t);
+    for (const auto& e : t) s.hessianRows.push_back(e.row()), s.hessianCols.push_back(e.col());
+  }
+  return s;
+}
+
 class Adapter : public Ipopt::TNLP {
  public:
   Adapter(const Nlp& nlp, const IpoptSettings& settings, const std::function<bool(const IpoptIteration&)>& cb,
           IpoptResult& result)
       : nlp_(nlp), settings_(settings), cb_(cb), result_(result) {
-    const Eigen::VectorXd x0 = nlp_.initialGuess();
-    std::vector<Eigen::Triplet<double>> t;
-    nlp_.jacobian(x0, t);
-    nnz_ = Index(t.size());
-    if (nlp_.hasHessian()) {
-      nlp_.hessian(x0, 1.0, Eigen::VectorXd::Zero(nlp_.numConstraints()), t);
-      nnzHess_ = Index(t.size());
-    }
+    NlpStructure* cached = settings_.structure;
+    structure_ = cached ? cached : &own_;
+    if (structure_->variables != nlp_.numVariables() || structure_->constraints != nlp_.numConstraints())
+      *structure_ = structureOf(nlp_);
+    nnz_ = Index(structure_->jacobianRows.size());
+    nnzHess_ = Index(structure_->hessianRows.size());
   }
 
   bool get_nlp_info(Index& n, Index& m, Index& nnzJac, Index& nnzHess, IndexStyleEnum& style) override {
@@ -104,25 +121,21 @@ class Adapter : public Ipopt::TNLP {
     return guard([&] { Eigen::Map<Eigen::VectorXd>(g, m) = nlp_.constraints(vec(x, n)); });
   }
   bool eval_jac_g(Index n, const Number* x, bool, Index, Index nele, Index* iRow, Index* jCol, Number* values) override {
+    if (!values) return copyStructure(structure_->jacobianRows, structure_->jacobianCols, nele, iRow, jCol);
     return guard([&] {
       std::vector<Eigen::Triplet<double>> t;
       nlp_.jacobian(x ? vec(x, n) : nlp_.initialGuess(), t);
-      for (Index i = 0; i < nele; ++i) {
-        if (values) values[i] = t[size_t(i)].value();
-        else iRow[i] = t[size_t(i)].row(), jCol[i] = t[size_t(i)].col();
-      }
+      for (Index i = 0; i < nele; ++i) values[i] = t[size_t(i)].value();
     });
   }
   bool eval_h(Index n, const Number* x, bool, Number objFactor, Index m, const Number* lambda, bool, Index nele,
               Index* iRow, Index* jCol, Number* values) override {
+    if (!values) return copyStructure(structure_->hessianRows, structure_->hessianCols, nele, iRow, jCol);
     return guard([&] {
       std::vector<Eigen::Triplet<double>> t;
       const Eigen::VectorXd l = lambda ? vec(lambda, m) : Eigen::VectorXd::Zero(m);
       nlp_.hessian(x ? vec(x, n) : nlp_.initialGuess(), objFactor, l, t);
-      for (Index i = 0; i < nele; ++i) {
-        if (values) values[i] = t[size_t(i)].value();
-        else iRow[i] = t[size_t(i)].row(), jCol[i] = t[size_t(i)].col();
-      }
+      for (Index i = 0; i < nele; ++i) values[i] = t[size_t(i)].value();
     });
   }
   bool intermediate_callback(Ipopt::AlgorithmMode mode, Index iter, Number obj, Number infPr, Number infDu, Number,
@@ -156,6 +169,13 @@ class Adapter : public Ipopt::TNLP {
 
  private:
   static Eigen::VectorXd vec(const Number* x, Index n) { return Eigen::Map<const Eigen::VectorXd>(x, n); }
+  static bool copyStructure(const std::vector<int>& rows, const std::vector<int>& cols, Index nele, Index* iRow,
+                            Index* jCol) {
+    if (size_t(nele) != rows.size()) return false;
+    std::copy(rows.begin(), rows.end(), iRow);
+    std::copy(cols.begin(), cols.end(), jCol);
+    return true;
+  }
   // Ipopt 3.11 has no get_curr_iterate: the iterate lives in the adapter's reduced space (fixed variables
   // removed), which TNLPAdapter::ResortX maps back to the TNLP's order (fixed values filled in).
   bool currentIterate(const Ipopt::IpoptData* data, Ipopt::IpoptCalculatedQuantities* cq) {
@@ -181,6 +201,8 @@ class Adapter : public Ipopt::TNLP {
   const IpoptSettings& settings_;
   const std::function<bool(const IpoptIteration&)>& cb_;
   IpoptResult& result_;
+  NlpStructure own_;                 // the structure when the caller keeps none
+  NlpStructure* structure_ = nullptr;
   Index nnz_ = 0, nnzHess_ = 0;
   Eigen::VectorXd iterate_;
   bool cancelled_ = false, diverged_ = false;

@@ -15,6 +15,14 @@ namespace varsim {
 
 struct IpoptResult;
 
+// The sparsity structure of an Nlp's constraint Jacobian and Hessian (triplet rows and columns in the Nlp's order),
+// for the Nlp's promise of an x-independent pattern: evaluated once, then Ipopt's structure queries are answered
+// from it and each iteration evaluates values only.
+struct NlpStructure {
+  int variables = -1, constraints = -1;  // the sizes it was taken at (the key)
+  std::vector<int> jacobianRows, jacobianCols, hessianRows, hessianCols;
+};
+
 // The sparse symmetric indefinite solver for Ipopt's KKT systems: MUMPS (Ipopt's default as Debian ships it) or the
 // project's AMD + LDL^T with 1x1 and 2x2 pivots in a fixed order (plan/kkt_ldl_solver.h), registered as Ipopt's
 // MA27 (plan/ma27_bridge.h).
@@ -45,6 +53,9 @@ struct IpoptSettings {
   // Re-planning: start from a previous solve of an Nlp of the same size (its x and multipliers, Ipopt's warm start)
   // instead of nlp.initialGuess(). Null, or sizes that do not match: a cold start.
   const IpoptResult* warmStart = nullptr;
+  // Re-planning: the structure of the previous solves' Nlp, re-used when the sizes match (the caller solves the
+  // same problem, rebuilt with other parameter values) and refilled otherwise. Null: taken for this solve only.
+  NlpStructure* structure = nullptr;
   // Further Ipopt options by name, set after the ones above (a benchmark's levers: "mumps_permuting_scaling" = "0",
   // "mu_oracle" = "probing"): the value is read as the option's registered type; an unknown name or a value Ipopt
   // refuses ends the solve with status "Invalid_Option".

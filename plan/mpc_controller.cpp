@@ -201,6 +201,7 @@ void MpcController::solve(const Scene& running, long step) {
   ipopt.maxIterations = settings_.maxIterations;
   ipopt.options = settings_.ipoptOptions;
   ipopt.kktSolver = settings_.kktSolver;
+  ipopt.structure = &structure_;
   IpoptResult warm;
   const int segments = plan->segments();
   if (settings_.warmStart && warmStep_ >= 0 && warmFrom_.x.size() == plan->nlp().numVariables() &&

@@ -109,6 +109,7 @@ class MpcController {
   int periodSteps_ = 1;
   IpoptResult warmFrom_;                // the last solve's result (adopted or not): the next warm start
   long warmStep_ = -1;                  // the physics step its node 0 is
+  NlpStructure structure_;              // the problem's Jacobian/Hessian pattern, the same for every re-plan
   InputTrack track_;                    // its controls as the scene's inputs
   long planStep_ = -1;                  // the physics step its node 0 is
   MpcSolve last_;

@@ -1,7 +1,8 @@
 // tests/test_plan_ipopt_options.cpp — plan/ipopt_solver.h's named Ipopt options (the benchmarks' levers) and its
 // timing split: a two-variable quadratic with one equality row solves to its known optimum with an integer, a string
 // and a numeric option; an unknown option or a value that does not parse as the option's type ends the solve with
-// status Invalid_Option; the CPU split of Ipopt's timing statistics is non-negative and within the total.
+// status Invalid_Option; the CPU split of Ipopt's timing statistics is non-negative and within the total; a kept
+// NlpStructure is filled once and answers the next solve's structure queries (one Jacobian evaluation fewer).
 #include <doctest/doctest.h>
 
 #include "plan/ipopt_solver.h"
@@ -24,13 +25,16 @@ class Quadratic : public Nlp {
   Eigen::VectorXd gradient(const Eigen::VectorXd& x) const override { return 2.0 * (x - target()); }
   Eigen::VectorXd constraints(const Eigen::VectorXd& x) const override { return Eigen::VectorXd::Constant(1, x.sum()); }
   void jacobian(const Eigen::VectorXd&, std::vector<Eigen::Triplet<double>>& out) const override {
+    ++jacobians;
     out = {{0, 0, 1.0}, {0, 1, 1.0}};
   }
   bool hasHessian() const override { return true; }
   void hessian(const Eigen::VectorXd&, double objFactor, const Eigen::VectorXd&,
                std::vector<Eigen::Triplet<double>>& out) const override {
+    ++hessians;
     out = {{0, 0, 2.0 * objFactor}, {1, 1, 2.0 * objFactor}};
   }
+  mutable int jacobians = 0, hessians = 0;  // evaluations so far
 
  private:
   static Eigen::Vector2d target() { return {1.0, 2.0}; }
@@ -69,4 +73,30 @@ TEST_CASE("IpoptProfileSplitsTheSolveTime") {
   }
   CHECK(p.total >= 0.0);
   CHECK(p.total < 1.0);  // a two-variable problem: anything near a second is a timer read wrongly
+}
+
+TEST_CASE("IpoptStructureKeptAcrossSolvesIsEvaluatedOnce") {
+  NlpStructure kept;
+  kept.variables = 5;  // taken at other sizes: refilled
+  IpoptSettings s;
+  s.structure = &kept;
+  const Quadratic first, second, uncached;
+  const IpoptResult a = solveWithIpopt(first, s);
+  CHECK(kept.variables == 2);
+  CHECK(kept.constraints == 1);
+  CHECK(kept.jacobianRows == std::vector<int>{0, 0});
+  CHECK(kept.jacobianCols == std::vector<int>{0, 1});
+  CHECK(kept.hessianRows == std::vector<int>{0, 1});
+  CHECK(kept.hessianCols == std::vector<int>{0, 1});
+  const IpoptResult b = solveWithIpopt(second, s);
+  const IpoptResult c = solveWithIpopt(uncached, IpoptSettings{});
+  REQUIRE(a.solved);
+  REQUIRE(b.solved);
+  CHECK(a.iterations == b.iterations);
+  CHECK(b.x == a.x);
+  CHECK(c.x == a.x);
+  // The structure costs one Jacobian and one Hessian evaluation per solve without the kept structure, none with it.
+  CHECK(first.jacobians == uncached.jacobians);
+  CHECK(second.jacobians == first.jacobians - 1);
+  CHECK(second.hessians == first.hessians - 1);
 }
