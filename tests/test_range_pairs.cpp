@@ -245,6 +245,17 @@ TEST_CASE("RangePairsIssueReproducersRunOrAreRefusedAtTheStart") {
       {"helicopter", {{"integrator", "rk4"}, {"start_velocity", "-1000,-1000,-1000"}}, Outcome::Refused},
       {"helicopter", {{"integrator", "rk4"}, {"start_velocity", "0,636,-636"}}, Outcome::Ran},
       {"helicopter", {{"start_velocity", "-1000,-1000,-1000"}}, Outcome::Ran},  // the LGVI's implicit contact
+      // rigid_body's explicit baselines at omega 1000 per axis (h |omega| = 29.8 rad) overflowed at steps 1-2; RK4 is
+      // refused beyond h |omega| = 2.828 (about axis 3: 2.82 ran 20 s, 2.84 diverged), RK2 beyond the spin whose
+      // predicted energy growth (1 + (h |omega|)^4/4)^(20 s / h) exceeds the monitor's 5 % (0.11 ran, 0.115 flagged).
+      {"rigid_body", {{"integrator", "rk4"}, {"omega", "1000,1000,1000"}}, Outcome::Refused},
+      {"rigid_body", {{"integrator", "rk4"}, {"omega", "0,0,169"}}, Outcome::Ran},
+      {"rigid_body", {{"integrator", "rk2"}, {"omega", "1000,1000,1000"}}, Outcome::Refused},
+      {"rigid_body", {{"integrator", "rk2"}, {"omega", "0,0,6.9"}, {"velocity", "1000,0,0"}}, Outcome::Refused},
+      {"rigid_body", {{"integrator", "rk2"}, {"omega", "0,0,6.6"}, {"velocity", "1000,0,0"}}, Outcome::Ran},
+      // The boat's explicit hull forces with one Newton iteration stopped at step 1; refused, 2 iterations run.
+      {"boat", {{"hull_forces", "explicit"}, {"newton_max_iter", "1"}}, Outcome::Refused},
+      {"boat", {{"hull_forces", "explicit"}, {"newton_max_iter", "2"}}, Outcome::Ran},
   };
   for (const Repro& r : cases) {
     ParamSet p = SceneRegistry::defaults(r.scene);
@@ -296,6 +307,18 @@ TEST_CASE("RangePairsHelicopterRk4DragRefusalNamesTheBoundAndWhatRuns") {
   CHECK(why.find("h drag_linear / mass = 27.7") != std::string::npos);  // 1e6 / 600 kg at 1/60 s
   CHECK(why.find("stability bound 2.785") != std::string::npos);
   CHECK(why.find("allowed here dt <= 0.001671 s, or drag_linear <= 100260") != std::string::npos);
+}
+
+TEST_CASE("RangePairsRigidBodyBaselineSpinRefusalNamesTheBoundAndWhatRuns") {
+  const std::string rk4 = refusalOf("rigid_body", {{"integrator", "rk4"}, {"omega", "1000,1000,1000"}});
+  CAPTURE(rk4);
+  CHECK(rk4.find("the motion reaches |omega| = 1789 rad/s") != std::string::npos);  // 1000 per axis, J = 2, 4, 5
+  CHECK(rk4.find("h |omega| = 29.81 rad is beyond explicit RK4's stability bound 2.828") != std::string::npos);
+  CHECK(rk4.find("allowed here dt <= 0.001581 s, or |omega| <= 169.7 rad/s") != std::string::npos);
+  const std::string rk2 = refusalOf("rigid_body", {{"integrator", "rk2"}, {"omega", "0,0,6.9"}});
+  CAPTURE(rk2);
+  CHECK(rk2.find("over 20 s that is 5.387 %, beyond the energy monitor's 5 %") != std::string::npos);
+  CHECK(rk2.find("or |omega| <= 6.776 rad/s") != std::string::npos);
 }
 
 TEST_CASE("RangePairsRigidBodyLgviRetriesAFailedNewtonInSubsteps") {

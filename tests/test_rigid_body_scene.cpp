@@ -231,21 +231,26 @@ TEST_CASE("BadInputExitsWithCode2AndNamesTheProblem") {
 }
 
 TEST_CASE("DivergenceExitsWithCode3AndLeavesValidCsv") {
-  // RK2 at h|omega| ~ 4 rad: the velocity overflows at step 7.
+  // floating_chain's explicit Euler baseline spun at omega 10 per axis (h |omega| = 1.7 rad): the state is no longer
+  // finite at step 10. (rigid_body's RK2 at h|omega| ~ 4 rad, once this case, is refused at the start now.)
   const std::string csv = outPath("rigid_body_diverged.csv");
   const RunResult r =
-      varsimRun("run rigid_body --set integrator=rk2 --set omega=0.5,20,0.5 --dt 0.2 --steps 100 --csv " + csv);
+      varsimRun("run floating_chain --set integrator=euler --set omega=10,10,10 --steps 100 --csv " + csv);
   INFO(r.err);
   CHECK(r.exitCode == 3);
-  CHECK(contains(r.err, "step 7"));
-  CHECK(contains(r.err, "rk2"));
+  CHECK(contains(r.err, "step 10"));
+  CHECK(contains(r.err, "not finite"));
   const auto table = test::readCsv(csv);
-  REQUIRE(table.rows.size() == 7);  // t = 0, 0.2, ..., 1.2: every completed step, then the failure
+  REQUIRE(table.rows.size() == 10);  // t = 0, 0.1, ..., 0.9: every completed step, then the failure
   for (const auto& row : table.rows) {
     CHECK(row.size() == table.header.size());
     for (double v : row) CHECK(std::isfinite(v));
   }
-  CHECK(table.at(6, "t") == doctest::Approx(1.2));
+  CHECK(table.at(9, "t") == doctest::Approx(0.9));
+  const RunResult refused =
+      varsimRun("run rigid_body --set integrator=rk2 --set omega=0.5,20,0.5 --dt 0.2 --steps 100 --csv " + csv);
+  CHECK(refused.exitCode == 2);
+  CHECK(contains(refused.err, "explicit RK2 gains energy at every spin"));
 
   // The LGVI with exp / exact dexp^-1 at the same h: Newton fails from step 4 on (h|omega| near the pole of dexp^-1
   // at 2 pi); such a step is redone in substeps, so the run completes.

@@ -7,6 +7,7 @@
 
 #include "engine/models/rigid_body.h"
 #include "engine/sim/errors.h"
+#include "scenes/rigid_body/baseline_step_rules.h"
 #include "scenes/rigid_body/free_body_sim.h"
 #include "scenes/rigid_body/rigid_body_drawing.h"
 #include "scenes/scene.h"
@@ -27,7 +28,8 @@ std::vector<ParamSpec> rigidBodyParams() {
                         "lgvi = Lie group variational integrator (seed 000 eqs. 9-10); baselines on (x, q, w, v) "
                         "(seed 000 Sec. 3.3): rk2 = explicit midpoint, rk2i = implicit midpoint on (w, v) with explicit "
                         "quaternion reconstruction, rk4 = classical RK4, newmark = Lie-Newmark (Krysl & Endres 2005) on SE(3), "
-                        "newmark_so3xr3 = the same on SO(3)xR3"),
+                        "newmark_so3xr3 = the same on SO(3)xR3; rk4 is refused beyond h |omega| = 2.828 (its stability bound on a "
+                        "rotation) and rk2 where its energy growth (1 + (h |omega|)^4/4) per step exceeds 5 % in 20 s"),
       ParamSpec::real("dt", 1.0 / 60.0, 0.0, 10.0, "s",
                       "time step; with lgvi a step whose Newton fails is redone in 2 to 1024 substeps (omega and gravity "
                       "1000 per axis stopped at 2.2 s before), and a start whose first step no split solves is refused "
@@ -43,6 +45,7 @@ std::vector<ParamSpec> rigidBodyParams() {
 
 void validateRigidBody(const ParamSet& p) {
   validateBodyParams(p);
+  checkRigidBaselineSpin(p);
   if (p.choice("integrator") == "lgvi") checkFirstLgviStepSolves(p, ", or group so3xr3 or integrator rk4");
 }
 
