@@ -3,12 +3,14 @@
 // the open world for 20 s, held again): per re-plan CPU time (p50, p99, max), periods whose re-plan took more CPU
 // than the period, stale re-plans, Ipopt iterations and tracking error, for the preset (horizon 30 = 3 s at
 // h = 0.1 s, a re-plan every 0.1 s) and the levers beside it: horizon, step, period, terminal weight, warm start,
-// KKT solver. Prints a Markdown table (a benchmark: no assertions on time).
+// warm-started dynamics multipliers (moved or restarted at zero), KKT solver. Prints a Markdown table (a benchmark:
+// no assertions on time).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -27,6 +29,7 @@ struct Lever {
   double dt = 0.1, period = 0.1, terminalWeight = 100.0;
   bool warm = true;
   KktSolver kkt = KktSolver::Mumps;
+  std::optional<bool> shiftDynamics = std::nullopt;  // MpcSettings::shiftDynamicsMultipliers (unset: moved)
 };
 
 struct GoalLine {
@@ -62,6 +65,7 @@ void run(const Lever& l, const std::vector<GoalLine>& goals, double seconds) {
   settings.period = l.period;
   settings.warmStart = l.warm;
   settings.kktSolver = l.kkt;
+  settings.shiftDynamicsMultipliers = l.shiftDynamics;
   MpcController mpc(setup, settings);
   ParamSet edited = setup.scene.params;
   const auto scene = SceneRegistry::create("snakeboard", edited);
@@ -112,6 +116,7 @@ int main() {
     levers.push_back(l);
   };
   lever("cold starts", [](Lever& l) { l.warm = false; });
+  lever("dynamics multipliers restarted at zero", [](Lever& l) { l.shiftDynamics = false; });
   lever("LDL^T KKT solver", [](Lever& l) { l.kkt = KktSolver::Ldl; });
   lever("terminal weight 10", [](Lever& l) { l.terminalWeight = 10.0; });
   lever("horizon 2 s", [](Lever& l) { l.horizon = 20; });
