@@ -237,7 +237,7 @@ TEST_CASE("rod panel: ghost divergence indicator (energy growth latched in the s
   REQUIRE(divergedAt.count("rk4_baumgarte"));
   REQUIRE(growthAt.count("rk4_baumgarte"));
   CHECK(growthAt["rk4_baumgarte"] < divergedAt["rk4_baumgarte"]);
-  CHECK(divergedAt.count("rattle"));
+  CHECK(!divergedAt.count("rattle"));  // its failed Newton steps are redone in sub-steps (rattle.h)
   // Stepping back before the growth forgets it (it is part of the saved state).
   const long back = d.step() - (long(std::floor(growthAt["rk4_baumgarte"] / d.h())) - 2);  // steps before the growth
   REQUIRE(back < long(d.history().size()));

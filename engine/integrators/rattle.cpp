@@ -19,8 +19,9 @@ void Rattle::fail(const MechanicalState& s, const std::string& what) const {
   throw SimulationDiverged("RATTLE step " + std::to_string(s.step + 1) + " (t=" + t + "): " + what);
 }
 
-void Rattle::step(MechanicalState& s, double h) {
-  if (!(h > 0) || !std::isfinite(h)) throw BadInput("RATTLE: step size h must be > 0");
+// One RATTLE step of size h from s into next; false (with why) when the position Newton does not converge, its
+// matrix is singular or the residual is not finite: the caller retries the interval in sub-steps.
+bool Rattle::tryStep(const MechanicalState& s, double h, MechanicalState& next, std::string& why) {
   model_.appliedForce(s.q, s.v, s.t, f_);
   atStart_.evaluate(s.q, s.t);
   const SparseMatrixD& G0 = atStart_.matrix();
@@ -33,13 +34,14 @@ void Rattle::step(MechanicalState& s, double h) {
   for (;; ++it) {
     atEnd_.evaluate(q1, s.t + h);
     gMax = atEnd_.value().size() ? atEnd_.value().lpNorm<Eigen::Infinity>() : 0.0;
-    if (!std::isfinite(gMax)) fail(s, "position constraint residual is not finite");
+    if (!std::isfinite(gMax)) return why = "position constraint residual is not finite", false;
     if (gMax <= config_.tolerance) break;
     if (it >= config_.maxNewton) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.3g", gMax);
-      fail(s, "Newton on the position constraints did not converge in " + std::to_string(it) + " iterations (max |g| = " +
-                  buf + ")");
+      why = "Newton on the position constraints did not converge in " + std::to_string(it) + " iterations (max |g| = " +
+            buf + ")";
+      return false;
     }
     const SparseMatrixD K = (0.5 * h * h) * (atEnd_.matrix() * MinvG0t);
     if (K.nonZeros() != newtonNnz_) {
@@ -47,11 +49,11 @@ void Rattle::step(MechanicalState& s, double h) {
       newtonNnz_ = K.nonZeros();
     }
     newton_.factorize(K);
-    if (newton_.info() != Eigen::Success) fail(s, "singular Newton matrix G(q1) M^-1 G(q0)^T");
+    if (newton_.info() != Eigen::Success) return why = "singular Newton matrix G(q1) M^-1 G(q0)^T", false;
     lambda -= newton_.solve(atEnd_.value());
     q1 = qFree + (0.5 * h * h) * (MinvG0t * lambda);
   }
-  lastIterations_ = it;
+  lastIterations_ += it;
   const Eigen::VectorXd vHalf = s.v + (0.5 * h) * minv_.cwiseProduct(f_ + G0.transpose() * lambda);
   // Velocity projection: G_1 v_{k+1} = 0 with v_{k+1} = v_½ + (h/2)M⁻¹(f_1 + G_1ᵀμ).
   Eigen::VectorXd f1;
@@ -65,11 +67,37 @@ void Rattle::step(MechanicalState& s, double h) {
       projectionNnz_ = S.nonZeros();
     }
     projection_.factorize(S);
-    if (projection_.info() != Eigen::Success) fail(s, "singular velocity projection G M^-1 G^T");
+    if (projection_.info() != Eigen::Success) return why = "singular velocity projection G M^-1 G^T", false;
     const Eigen::VectorXd mu = projection_.solve(-(G1 * v1));
     v1 += minv_.cwiseProduct(G1.transpose() * mu);
   }
-  MechanicalState next{q1, v1, s.t + h, s.step + 1};
+  next = MechanicalState{q1, v1, s.t + h, s.step + 1};
+  return true;
+}
+
+void Rattle::step(MechanicalState& s, double h) {
+  if (!(h > 0) || !std::isfinite(h)) throw BadInput("RATTLE: step size h must be > 0");
+  lastIterations_ = 0;
+  lastSubsteps_ = 1;
+  MechanicalState next;
+  std::string why;
+  if (!tryStep(s, h, next, why)) {
+    // The sub-step retry (as FloatingStepper::stepLgvi and the tree): when the rods turn by about a radian in one step
+    // the line q_free + (h²/2) M⁻¹G_0ᵀλ misses the constraint manifold (the director row u·u = 1 has no solution
+    // once the turn h|u̇| leaves the unit sphere behind), so the same interval runs in 2^j equal RATTLE steps,
+    // each symplectic, j = 1..kMaxSubstepLevel. The plain path is untouched.
+    bool ok = false;
+    for (int j = 1; j <= kMaxSubstepLevel && !ok; ++j) {
+      const int n = 1 << j;
+      const double hs = h / n;
+      lastIterations_ = 0;
+      MechanicalState sub = s;
+      ok = true;
+      for (int i = 0; i < n && ok; ++i) ok = tryStep(sub, hs, sub, why);
+      if (ok) next = MechanicalState{sub.q, sub.v, s.t + h, s.step + 1}, lastSubsteps_ = n;
+    }
+    if (!ok) fail(s, why + ", also in " + std::to_string(1 << kMaxSubstepLevel) + " sub-steps");
+  }
   checkDivergence(model_, next, config_.limits, "RATTLE");
   commitState(s, next);
 }
