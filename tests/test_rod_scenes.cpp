@@ -127,15 +127,16 @@ TEST_CASE("rod scenes: live epsilon/tau, per-constraint overrides, warnings, gho
   scene->draw(dl);
   CHECK(dl.shapes.size() >= 16u);
   CHECK(!dl.hud.empty());
-  // N = 20 at h = 1/60: both baselines break down during the first whiplash, SPOOK does not.
+  // N = 20 at h = 1/60: RK4-Baumgarte breaks down during the first whiplash; RATTLE's plain step fails there too
+  // (t = 2 s) and its sub-steps carry it through (rattle.h); SPOOK runs.
   auto ladder = makeScene("ladder", {{"ghosts", "true"}});
   for (int k = 0; k < 180; ++k) ladder->step(1.0 / 60, {});
   const auto ghosts = static_cast<LadderScene*>(ladder.get())->ghosts();
   REQUIRE(ghosts.size() == 2);
   for (const auto& g : ghosts) {
     MESSAGE(g.stepper << ": " << g.message);
-    CHECK(g.diverged);
-    CHECK(g.divergedAt > 1.5);
+    CHECK(g.diverged == (g.stepper == "rk4_baumgarte"));
+    if (g.diverged) CHECK(g.divergedAt > 1.5);
   }
 }
 
