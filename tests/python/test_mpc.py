@@ -18,9 +18,10 @@ def at_root():
 
 
 def test_mpc_equals_cli(cli, at_root, tmp_path):
-    got = varsim.mpc(PROBLEM, duration=1.0, mismatch={"m": 1.2}, restart=0.5, csv=tmp_path / "py.csv")
-    code, err = cli.run("mpc", PROBLEM, "--duration", "1.0", "--mismatch", "m=1.2", "--restart", "0.5", "--csv",
-                        str(tmp_path / "cli.csv"))
+    got = varsim.mpc(PROBLEM, duration=1.0, mismatch={"m": 1.2}, restart=0.5, kkt="ldl", dynamics_tolerance=1e-4,
+                     csv=tmp_path / "py.csv")
+    code, err = cli.run("mpc", PROBLEM, "--duration", "1.0", "--mismatch", "m=1.2", "--restart", "0.5", "--kkt", "ldl",
+                        "--dynamics-tolerance", "0.0001", "--csv", str(tmp_path / "cli.csv"))
     assert code == 0, err
     assert_same_table(got.table, varsim.csv_table((tmp_path / "cli.csv").read_text()))
     assert (tmp_path / "py.csv").read_bytes() == (tmp_path / "cli.csv").read_bytes()
@@ -32,7 +33,10 @@ def test_mpc_equals_cli(cli, at_root, tmp_path):
 
 def test_mpc_refusals_carry_the_cli_message(cli, at_root):
     for kwargs, flags in (({"horizon": 1}, ["--horizon", "1"]), ({"period": 0.0}, ["--period", "0.0"]),
-                          ({"nope": 1}, ["--set", "nope=1"]), ({"mismatch": {"m": 500}}, ["--mismatch", "m=500"])):
+                          ({"nope": 1}, ["--set", "nope=1"]), ({"mismatch": {"m": 500}}, ["--mismatch", "m=500"]),
+                          ({"kkt": "ma57"}, ["--kkt", "ma57"]),
+                          ({"dynamics_tolerance": 2.0}, ["--dynamics-tolerance", "2.0"]),
+                          ({"dynamics_tolerance": 1e-7}, ["--dynamics-tolerance", "1e-07"])):
         code, err = cli.run("mpc", PROBLEM, *flags)
         assert code == 2
         with pytest.raises(varsim.BadInput) as e:
