@@ -13,6 +13,8 @@
 #include <IpTNLPAdapter.hpp>
 #include <IpTimingStatistics.hpp>
 
+#include "engine/sim/errors.h"
+#include "engine/sim/number_text.h"
 #include "plan/ma27_bridge.h"
 
 namespace varsim {
@@ -275,6 +277,12 @@ bool parseKktSolver(const std::string& name, KktSolver& out) {
   if (name != "ldl" && name != "mumps") return false;
   out = name == "ldl" ? KktSolver::Ldl : KktSolver::Mumps;
   return true;
+}
+
+KktSolver kktSolverArg(const std::string& what, const std::string& name) {
+  KktSolver out{};
+  if (!parseKktSolver(name, out)) throw BadInput(what + "'" + shortText(name) + "': allowed ldl, mumps");
+  return out;
 }
 
 IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,

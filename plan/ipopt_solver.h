@@ -29,6 +29,9 @@ struct NlpStructure {
 enum class KktSolver { Mumps, Ldl };
 const char* kktSolverName(KktSolver s);                 // "mumps", "ldl"
 bool parseKktSolver(const std::string& name, KktSolver& out);  // false: not one of the names
+// The option parser of `varsim plan --kkt`, `varsim mpc --kkt` and varsim.plan(kkt=): BadInput naming `what` (e.g.
+// "--kkt "), the value and the allowed names when `name` is not one of them.
+KktSolver kktSolverArg(const std::string& what, const std::string& name);
 
 struct IpoptSettings {
   int maxIterations = 500;      // Ipopt max_iter, >= 1
@@ -46,7 +49,9 @@ struct IpoptSettings {
   // (car_park N = 200: 0.29 s CPU against 0.48 s with Ipopt's defaults 7 and 77, same 26 iterations).
   int mumpsPivotOrder = 0;
   int mumpsScaling = 0;
-  KktSolver kktSolver = KktSolver::Mumps;
+  // LDL^T: every bench_plan preset ends at MUMPS's plan in the same iterations, heli_canyon in ~0.6 of its CPU time
+  // (docs/planning.md, "The KKT solver").
+  KktSolver kktSolver = KktSolver::Ldl;
   // Set from another thread (the app's Cancel): checked once per iteration; the solve then stops with
   // status "cancelled". Null: not cancellable.
   const std::atomic<bool>* cancel = nullptr;

@@ -32,7 +32,7 @@ struct MpcSettings {
   // s between extra cold solves beside the warm one (the cheaper feasible one is adopted), 0: never; a value
   // below the period restarts at every re-plan
   double restart = 1.0;
-  KktSolver kktSolver = IpoptSettings{}.kktSolver;  // Ipopt's linear solver for every solve
+  KktSolver kktSolver = KktSolver::Mumps;  // Ipopt's linear solver for every solve
   // An unfinished solve (the iteration budget spent) is adopted when every bound and every row beyond the dynamics
   // holds to 1e-6 and the dynamics rows to this (their units: m, m/s, rad). The default asks as much of them;
   // a larger value adopts a budgeted iterate whose controls are the plan (the real vehicle steps its own dynamics

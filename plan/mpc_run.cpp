@@ -114,9 +114,7 @@ MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
     else if (flag == "--horizon") o.settings.horizon = int(number(flag, value, 2, 20000));
     else if (flag == "--period") o.settings.period = number(flag, value, 1e-6, 3600.0);
     else if (flag == "--iterations") o.settings.maxIterations = int(number(flag, value, 1, 100000));
-    else if (flag == "--kkt" && !parseKktSolver(value, o.settings.kktSolver))
-      throw BadInput("--kkt '" + shortText(value) + "': allowed mumps, ldl");
-    else if (flag == "--kkt") continue;
+    else if (flag == "--kkt") o.settings.kktSolver = kktSolverArg("--kkt ", value);
     else if (flag == "--dynamics-tolerance") o.settings.dynamicsTolerance = number(flag, value, 1e-6, 1.0);
     else o.settings.restart = number(flag, value, 0.0, 3600.0);  // --restart
   }

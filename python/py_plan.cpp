@@ -30,14 +30,17 @@ std::pair<int, std::string> mpcRun(const std::vector<std::string>& args) {
 }  // namespace
 
 std::unique_ptr<PyPlan> makePlan(const std::string& problem, bool text, const py::dict& sets,
-                                 const py::object& cpuBudget) {
+                                 const py::object& cpuBudget, const py::object& kkt) {
   // The command's parser on the value's text (a float's repr round-trips): one range, one message.
   const double budget = cpuBudget.is_none() ? kPlanCpuBudgetSeconds
                                             : parsePlanCpuBudget("varsim.plan: cpu_budget=", paramText(cpuBudget));
+  const KktSolver solver = kkt.is_none() ? IpoptSettings{}.kktSolver : kktSolverArg("varsim.plan: kkt=", paramText(kkt));
   std::vector<std::string> kv;
   for (const auto& [key, value] : sets) kv.push_back(key.cast<std::string>() + "=" + paramText(value));
   const PlanSetup setup = text ? parsePlanProblem(problem, "varsim.plan(dict)", kv) : loadPlanProblem(problem, kv);
-  return std::make_unique<PyPlan>(setup, budget);
+  auto plan = std::make_unique<PyPlan>(setup, budget);
+  plan->setKktSolver(solver);
+  return plan;
 }
 
 void PyPlan::solve() {
@@ -77,12 +80,12 @@ void bindPlan(py::module_& m) {
   py::class_<PyPlan>(m, "Plan", "A plan problem and its Ipopt solve, as `varsim plan` runs it (see varsim.plan).")
       .def_static(
           "load",
-          [](const std::string& problem, bool text, const py::dict& sets, const py::object& cpuBudget) {
-            return makePlan(problem, text, sets, cpuBudget);
-          },
+          [](const std::string& problem, bool text, const py::dict& sets, const py::object& cpuBudget,
+             const py::object& kkt) { return makePlan(problem, text, sets, cpuBudget, kkt); },
           py::arg("problem"), py::arg("text"), py::arg("sets"), py::arg("cpu_budget") = py::none(),
+          py::arg("kkt") = py::none(),
           "Problem from a file path, or from JSON text when text=True; sets: dict of --set overrides; cpu_budget: "
-          "CPU seconds of the solve as --cpu-budget (None: its default).")
+          "CPU seconds of the solve as --cpu-budget (None: its default); kkt: 'ldl' or 'mumps' as --kkt (None: ldl).")
       .def("solve", &PyPlan::solve,
            "Solve with Ipopt within cpu_budget (GIL released; one solve at a time per process).")
       .def_property_readonly("cpu_budget", &PyPlan::cpuBudget, "CPU seconds the solve may take (--cpu-budget).")

@@ -21,6 +21,7 @@ class PyPlan {
   // solve at a time).
   void solve();
   double cpuBudget() const { return cpuBudget_; }
+  void setKktSolver(KktSolver solver) { session_.setKktSolver(solver); }
   bool solved() const { return session_.result().solved; }
   const std::string& status() const { return session_.result().status; }
   int iterations() const { return session_.result().iterations; }
@@ -41,9 +42,10 @@ class PyPlan {
 };
 
 // Problem from a file path or, with `text`, from JSON text named `source`; `sets` as --set key=value; `cpuBudget`
-// None (the default of `varsim plan`) or seconds, refused outside the range of --cpu-budget (plan/plan_budget.h).
+// None (the default of `varsim plan`) or seconds, refused outside the range of --cpu-budget (plan/plan_budget.h);
+// `kkt` None (the command's default) or the name of --kkt, refused as it is.
 std::unique_ptr<PyPlan> makePlan(const std::string& problem, bool text, const pybind11::dict& sets,
-                                 const pybind11::object& cpuBudget);
+                                 const pybind11::object& cpuBudget, const pybind11::object& kkt);
 
 void bindPlan(pybind11::module_& m);
 

@@ -15,12 +15,13 @@ namespace varsim {
 namespace {
 
 const char* kPlanUsage =
-    "usage: varsim plan PROBLEM.json [--set key=value]... --csv FILE --inputs FILE [--cpu-budget S]";
+    "usage: varsim plan PROBLEM.json [--set key=value]... --csv FILE --inputs FILE [--cpu-budget S] [--kkt ldl|mumps]";
 
 struct PlanArgs {
   PlanSetup setup;
   std::string csvPath, inputsPath;
   double cpuBudget = kPlanCpuBudgetSeconds;
+  KktSolver kkt = IpoptSettings{}.kktSolver;
 };
 
 PlanArgs parsePlanArgs(const std::vector<std::string>& args) {
@@ -32,13 +33,14 @@ PlanArgs parsePlanArgs(const std::vector<std::string>& args) {
     if (i + 1 >= args.size()) throw BadInput(args[i] + ": missing value; " + kPlanUsage);
     const std::string &flag = args[i], &value = args[++i];
     if (flag == "--set") seen.once("--set " + value.substr(0, value.find('=')) + "=");
-    else if (flag == "--csv" || flag == "--inputs" || flag == "--cpu-budget") seen.once(flag);
+    else if (flag == "--csv" || flag == "--inputs" || flag == "--cpu-budget" || flag == "--kkt") seen.once(flag);
     if (flag == "--set") sets.push_back(value);
     else if (flag == "--csv" && !value.empty()) o.csvPath = value;
     else if (flag == "--inputs" && !value.empty()) o.inputsPath = value;
     else if (flag == "--cpu-budget") o.cpuBudget = parsePlanCpuBudget("--cpu-budget ", value);
+    else if (flag == "--kkt") o.kkt = kktSolverArg("--kkt ", value);
     else throw BadInput("option '" + shortText(flag) + "' with '" + shortText(value) +
-                        "': allowed --set, --csv, --inputs, --cpu-budget");
+                        "': allowed --set, --csv, --inputs, --cpu-budget, --kkt");
   }
   refuseSameFile({{"problem file", args[1]}, {"--csv", o.csvPath}, {"--inputs", o.inputsPath}});
   o.setup = loadPlanProblem(args[1], sets);
@@ -51,6 +53,7 @@ PlanArgs parsePlanArgs(const std::vector<std::string>& args) {
 int planCommand(const std::vector<std::string>& args, PlanStats* stats) {
   const PlanArgs o = parsePlanArgs(args);
   PlanSession session(o.setup);
+  session.setKktSolver(o.kkt);
   std::fprintf(stderr, "%s\n", session.header().c_str());
   const IpoptResult& r =
       session.solve([](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); }, o.cpuBudget);

@@ -52,22 +52,23 @@ class PlanResult:
                                                                          self.cost)
 
 
-def plan(problem, csv=None, inputs=None, cpu_budget=None, **set):
+def plan(problem, csv=None, inputs=None, cpu_budget=None, kkt=None, **set):
     """Solve a trajectory-optimisation problem as `varsim plan PROBLEM --set k=v... --csv FILE --inputs FILE
-    [--cpu-budget S]` does.
+    [--cpu-budget S] [--kkt ldl|mumps]` does.
 
     problem: a problem file path (assets/problems/*.json) or a dict of the same content {"scene": name,
     "params": {scene keys}, "plan": {plan keys}}; set: overrides of plan keys, else scene keys (values as for
     Scene). csv, inputs: paths to write the plan CSV and the replay inputs file to (default: temporary files,
     read back and removed). cpu_budget: CPU seconds the solve may take, > 0 to 86400, as --cpu-budget (None: its
-    default, 20 s); a solve still running then stops with PlanFailed (status Maximum_CpuTime_Exceeded). The GIL is
+    default, 20 s); a solve still running then stops with PlanFailed (status Maximum_CpuTime_Exceeded). kkt: Ipopt's
+    linear solver, "ldl" (None: the default) or "mumps", as --kkt ("varsim.plan: kkt='x': allowed ldl, mumps"). The GIL is
     released while Ipopt runs; solves from several threads take turns. Returns a PlanResult. Raises BadInput (the
     command's exit 2 message; "varsim.plan: cpu_budget=0: allowed > 0 to 86400 (CPU seconds of the solve)") and
     PlanFailed (exit 4)."""
     if isinstance(problem, dict):
-        solve = _varsim.Plan.load(_json.dumps(problem), True, set, cpu_budget)
+        solve = _varsim.Plan.load(_json.dumps(problem), True, set, cpu_budget, kkt)
     else:
-        solve = _varsim.Plan.load(_os.fspath(problem), False, set, cpu_budget)
+        solve = _varsim.Plan.load(_os.fspath(problem), False, set, cpu_budget, kkt)
     solve.solve()
     if not solve.solved:
         raise PlanFailed(solve.outcome(""), solve.status, solve.iterations, list(solve.log))

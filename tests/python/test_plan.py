@@ -146,3 +146,25 @@ def test_cpu_budget_is_the_commands(cli, result, tmp_path):
     assert e.value.status == "Maximum_CpuTime_Exceeded"
     assert str(e.value).startswith("not solved: the CPU budget of 1e-09 s ran out; Ipopt status Maximum_CpuTime")
     assert "varsim: " + str(e.value) + "; raise it with --cpu-budget S" == err.splitlines()[-1]
+
+
+def test_kkt_is_the_commands(cli, result, tmp_path):
+    path = os.path.join(ROOT, PROBLEM)
+    # LDL^T is the default (the same bits); MUMPS reaches the same plan to Ipopt's tolerance, as --kkt mumps does.
+    assert_same_table(varsim.plan(path, kkt="ldl").table, result.table)
+    mumps = varsim.plan(path, kkt="mumps")
+    assert mumps.iterations == result.iterations
+    for name, column in result.table.items():
+        assert np.max(np.abs(mumps.table[name] - column)) < 1e-4, name
+    csv = tmp_path / "mumps.csv"
+    code, err = cli.run("plan", PROBLEM, "--kkt", "mumps", "--csv", str(csv), "--inputs", str(tmp_path / "i.csv"))
+    assert code == 0
+    assert_same_table(varsim.csv_table(csv.read_text()), mumps.table)
+    # A bad name: the command's refusal, named for the argument, before the problem is read.
+    for value in ("qr", "LDL", 1):
+        code, err = cli.run("plan", PROBLEM, "--kkt", str(value), "--csv", "p.csv", "--inputs", "i.csv")
+        assert code == 2
+        assert err.strip() == "varsim: error: --kkt '%s': allowed ldl, mumps" % value
+        with pytest.raises(varsim.BadInput) as e:
+            varsim.plan("no_such_problem.json", kkt=value)
+        assert str(e.value) == "varsim.plan: kkt='%s': allowed ldl, mumps" % value
