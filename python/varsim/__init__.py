@@ -15,7 +15,8 @@ from ._mpc import MpcResult, mpc
 BadInput.__doc__ = """Refused input (a ValueError): the message of `varsim` (exit 2) naming the file or key, the value and
 the allowed range. Nothing changed."""
 Diverged.__doc__ = """The simulation diverged (a RuntimeError): the message of `varsim run` (exit 3) naming the step and
-the quantity that is not finite. The scene keeps its last good state."""
+the quantity that is not finite. When the step itself refuses, the scene keeps its last good state; when a completed
+step's diagnostic is not finite, that step is counted."""
 
 __all__ = ["BadInput", "Diverged", "MpcResult", "PlanFailed", "PlanResult", "Scene", "scenes", "describe", "plan",
            "mpc", "study", "csv_table"]

@@ -194,8 +194,9 @@ def test_state_views_outlive_the_scene_and_follow_state_calls():
 
 
 def test_diverged_carries_the_cli_message_and_keeps_the_last_good_state(cli):
-    # floating_chain's explicit Euler baseline spun at omega 10 per axis (h |omega| = 1.7 rad) is no longer finite at
-    # step 10: the CLI's exit 3 and the module's Diverged carry the same message.
+    # floating_chain's explicit Euler baseline spun at omega 10 per axis (h |omega| = 1.7 rad): step 10 completes but its
+    # momentum diagnostic is not finite. The CLI's exit 3 and the module's Diverged carry the same message, and the
+    # step is counted (docs/python.md).
     code, err = cli.run("run", "floating_chain", "--set", "integrator=euler", "--set", "omega=10,10,10", "--steps", "20")
     assert code == 3
     cli_message = err.strip().splitlines()[-1].split("varsim: diverged: ", 1)[1]
@@ -204,7 +205,11 @@ def test_diverged_carries_the_cli_message_and_keeps_the_last_good_state(cli):
         s.run(steps=20)
     assert isinstance(e.value, RuntimeError)
     assert str(e.value) == cli_message and cli_message.startswith("step 10 (t=1): ")
+    assert s.step_count == 10 and s.t == pytest.approx(1.0)  # the step succeeded; a diagnostic is not finite
     good = varsim.Scene("floating_chain", integrator="euler", omega=[10.0, 10.0, 10.0])
     good.step(9)
-    assert s.step_count == 9 and s.row() == good.row()
+    assert np.isfinite(good.state()["saved"]).all() and good.row()["t"] == pytest.approx(0.9)
+    with pytest.raises(varsim.Diverged) as again:
+        good.step(1)
+    assert str(again.value) == cli_message and good.step_count == 10
     assert s.state()["saved"].tobytes() == good.state()["saved"].tobytes()
