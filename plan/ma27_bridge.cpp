@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "plan/kkt_ldl_solver.h"
+#include "plan/kkt_order_cache.h"
 
 namespace varsim {
 namespace ma27 {
@@ -41,6 +42,21 @@ kkt::Factorisation refit(const kkt::Pattern& m, const kkt::Factorisation& f, dou
   return kkt::factorise(m, ikeep, pivots, iw, a, iw1);
 }
 
+// The order in IKEEP fitted to the values in A (re-made when a zero-diagonal row has no partner: IKEEP is Ipopt's,
+// kept to the next call; exact zeros only: rows merely small are left to the pivot replacement, treating them as zero
+// re-ordered at most factorisations of heli_canyon, ~1 ms each), the storage checked, the factorisation, and
+// refit() after replaced pivots when `refitReplaced`. False: INFO(1) set (-3, -4 or -5; A still holds the values).
+bool factoriseInOrder(const kkt::Pattern& m, double* a, int la, int* iw, int liw, int* ikeep, int* iw1,
+                      const kkt::Pivots& pivots, bool refitReplaced, int* info, kkt::Factorisation& f) {
+  if (!kkt::fitOrdering(m, a, 0.0, ikeep)) return info[0] = -5, false;
+  const kkt::Storage s = kkt::storage(m, ikeep);
+  if (std::size_t(liw) < s.ints) return info[0] = -3, info[1] = int(s.ints), false;
+  if (std::size_t(la) < s.reals) return info[0] = -4, info[1] = int(s.reals), false;
+  f = kkt::factorise(m, ikeep, pivots, iw, a, iw1);
+  if (refitReplaced && f.replaced > 0 && !f.singular) f = refit(m, f, a, la, iw, liw, ikeep, iw1, pivots);
+  return true;
+}
+
 }  // namespace
 
 void id(int* icntl, double* cntl) {
@@ -59,7 +75,10 @@ void ad(int* n, int* nz, const int* irn, const int* icn, int*, int*, int* ikeep,
   if (*n < 1) return void(info[0] = -1);
   if (*nz < 0) return void(info[0] = -2);
   const kkt::Pattern a = pattern(n, nz, irn, icn);
-  if (!kkt::analyse(a, ikeep)) return void(info[0] = -5);
+  kkt::OrderCache* cache = kkt::activeOrderCache();  // an earlier solve's order of this pattern, else AMD's
+  const kkt::OrderCache::Entry* cached = cache ? cache->reuse(a) : nullptr;
+  if (cached) std::copy(cached->keep.begin(), cached->keep.end(), ikeep);
+  else if (!kkt::analyse(a, ikeep)) return void(info[0] = -5);
   const kkt::Storage s = kkt::storage(a, ikeep);
   if (s.ints > std::size_t(INT_MAX) || s.reals > std::size_t(INT_MAX)) return void(info[0] = -5);
   info[4] = int(s.reals);
@@ -74,20 +93,29 @@ void bd(int* n, int* nz, const int* irn, const int* icn, double* a, int* la, int
         int* maxfrt, int* iw1, int*, double* cntl, int* info) {
   std::fill(info, info + kInfoSize, 0);
   const kkt::Pattern m = pattern(n, nz, irn, icn);
-  // The values are in A: an order that puts a row with an exactly zero diagonal before a partner is re-made now
-  // (IKEEP is Ipopt's, kept to the next call). Exact zeros: rows merely small are left to the pivot replacement
-  // (treating them as zero re-ordered at most factorisations of heli_canyon, ~1 ms each).
-  if (!kkt::fitOrdering(m, a, 0.0, ikeep)) return void(info[0] = -5);
-  const kkt::Storage s = kkt::storage(m, ikeep);
-  if (std::size_t(*liw) < s.ints) return void((info[0] = -3, info[1] = int(s.ints)));
-  if (std::size_t(*la) < s.reals) return void((info[0] = -4, info[1] = int(s.reals)));
-  *maxfrt = int(kkt::solveWorkSize(*n));  // CD's W: the solve's work
   const kkt::Pivots pivots{cntl[2], cntl[3]};
-  kkt::Factorisation f = kkt::factorise(m, ikeep, pivots, iw, a, iw1);
-  if (f.replaced > 0 && !f.singular) f = refit(m, f, a, *la, iw, *liw, ikeep, iw1, pivots);
+  kkt::OrderCache* cache = kkt::activeOrderCache();
+  kkt::OrderCache::Entry* cached = cache ? cache->find(m) : nullptr;
+  // An order kept from an earlier solve (AD took it from the cache) is tested on this solve's first values: a pivot it
+  // had to replace sends the solve to the order it would have taken without the cache (AMD, then fitted).
+  const bool trial = cached && cached->untested;
+  kkt::Factorisation f;
+  if (!factoriseInOrder(m, a, *la, iw, *liw, ikeep, iw1, pivots, !trial, info, f)) return;
+  if (trial) {
+    cached->untested = false;
+    if (f.replaced > 0 || f.singular) {
+      std::vector<double> values(std::size_t(std::max(m.nz, 0)));
+      kkt::matrixValues(m, iw, a, values.data());
+      std::copy(values.begin(), values.end(), a);
+      if (!kkt::analyse(m, ikeep)) return void(info[0] = -5);
+      if (!factoriseInOrder(m, a, *la, iw, *liw, ikeep, iw1, pivots, true, info, f)) return;
+    }
+  }
+  *maxfrt = int(kkt::solveWorkSize(*n));  // CD's W: the solve's work
   kkt::correct(iw1, iw, a, f);
   info[14] = f.negative;
   if (f.singular) info[0] = 3, info[1] = f.rank;
+  else if (cache) cache->store(m, ikeep);
 }
 
 void cd(int*, double* a, int*, int* iw, int*, double* w, int*, double* rhs, int*, int*, int*, double*) {
