@@ -15,6 +15,7 @@
 
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
+#include "plan/kkt_order_cache.h"
 #include "plan/ma27_bridge.h"
 
 namespace varsim {
@@ -269,6 +270,13 @@ void setLinearSolver(Ipopt::IpoptApplication& app, const IpoptSettings& settings
   app.Options()->SetNumericValue("ma27_liw_init_factor", 1.0);
 }
 
+// The order cache kept with the caller's structure for the LDL^T bridge (null: no structure kept, or MUMPS).
+kkt::OrderCache* kktOrders(const IpoptSettings& settings) {
+  if (!settings.structure || settings.kktSolver != KktSolver::Ldl) return nullptr;
+  if (!settings.structure->kktOrders) settings.structure->kktOrders = std::make_shared<kkt::OrderCache>();
+  return settings.structure->kktOrders.get();
+}
+
 }  // namespace
 
 const char* kktSolverName(KktSolver s) { return s == KktSolver::Ldl ? "ldl" : "mumps"; }
@@ -314,6 +322,7 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
     result.status = "Invalid_Option";
     return result;
   }
+  const kkt::ActiveOrderCache orders(kktOrders(settings));
   const Ipopt::ApplicationReturnStatus s = app->OptimizeTNLP(tnlp);
   result.status = adapter->cancelled()    ? "cancelled"
                   : adapter->diverged()   ? "Diverging_Multipliers"

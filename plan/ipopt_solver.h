@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,9 @@
 #include "engine/control/nlp.h"
 
 namespace varsim {
+namespace kkt {
+class OrderCache;
+}
 
 struct IpoptResult;
 
@@ -21,6 +25,9 @@ struct IpoptResult;
 struct NlpStructure {
   int variables = -1, constraints = -1;  // the sizes it was taken at (the key)
   std::vector<int> jacobianRows, jacobianCols, hessianRows, hessianCols;
+  // The LDL^T KKT solver's orders for this structure's KKT patterns, re-used by the later solves (made by the first
+  // solve with KktSolver::Ldl; plan/kkt_order_cache.h).
+  std::shared_ptr<kkt::OrderCache> kktOrders;
 };
 
 // The sparse symmetric indefinite solver for Ipopt's KKT systems: MUMPS (Ipopt's default as Debian ships it) or the
