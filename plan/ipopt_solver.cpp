@@ -15,6 +15,7 @@
 
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
+#include "plan/ipopt_clock.h"
 #include "plan/kkt_order_cache.h"
 #include "plan/ma27_bridge.h"
 
@@ -323,13 +324,14 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
     return result;
   }
   const kkt::ActiveOrderCache orders(kktOrders(settings));
+  const IpoptClockScope clocks(settings.profile || settings.maxCpuSeconds > 0.0);
   const Ipopt::ApplicationReturnStatus s = app->OptimizeTNLP(tnlp);
   result.status = adapter->cancelled()    ? "cancelled"
                   : adapter->diverged()   ? "Diverging_Multipliers"
                                           : statusName(s);
   result.solved = s == Ipopt::Solve_Succeeded || s == Ipopt::Solved_To_Acceptable_Level;
   if (result.x.size() == 0) result.x = nlp.initialGuess();
-  result.profile = profileOf(*app);
+  if (settings.profile) result.profile = profileOf(*app);
   return result;
 }
 

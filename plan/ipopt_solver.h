@@ -45,6 +45,10 @@ struct IpoptSettings {
   // Ipopt max_cpu_time: CPU seconds of the process since the solve began, checked once per iteration (status
   // Maximum_CpuTime_Exceeded past it). 0: no bound.
   double maxCpuSeconds = 0.0;
+  // Take Ipopt's timing statistics (IpoptResult::profile). Off, Ipopt's clocks read nothing during the solve
+  // (plan/ipopt_clock.h): its task timers cost a system call each (car_follow's re-plans: p99 23.3 ms with them,
+  // 19.4 ms without, docs/mpc.md); a CPU bound (maxCpuSeconds) still reads the CPU clock.
+  bool profile = false;
   // A bound on Ipopt's dual infeasibility inf_du (scaled): past it the multipliers have blown up and the next KKT
   // factorisations can take minutes inside MUMPS (heli_canyon with target_pad = east: inf_du 4.9e17 at iteration
   // 20, then 43 s CPU in iteration 21's factorisations), so the solve stops with status "Diverging_Multipliers".
@@ -74,7 +78,8 @@ struct IpoptSettings {
   std::vector<std::pair<std::string, std::string>> options;
 };
 
-// Where a solve's CPU time went, from Ipopt's own timing statistics (seconds of CPU; print_timing_statistics).
+// Where a solve's CPU time went, from Ipopt's own timing statistics (seconds of CPU; print_timing_statistics); all 0
+// unless IpoptSettings::profile.
 struct IpoptProfile {
   double total = 0.0;          // Ipopt's whole algorithm (evaluations included)
   double functions = 0.0;      // objective, gradient and constraint values

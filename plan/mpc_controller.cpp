@@ -201,6 +201,7 @@ void MpcController::solve(const Scene& running, long step) {
   ipopt.maxIterations = settings_.maxIterations;
   ipopt.options = settings_.ipoptOptions;
   ipopt.kktSolver = settings_.kktSolver;
+  ipopt.profile = settings_.profile;
   ipopt.structure = &structure_;
   IpoptResult warm;
   const int segments = plan->segments();

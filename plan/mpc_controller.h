@@ -40,6 +40,7 @@ struct MpcSettings {
   double dynamicsTolerance = 1e-6;
   // Ipopt options by name for every solve (IpoptSettings::options; bench_mpc's levers)
   std::vector<std::pair<std::string, std::string>> ipoptOptions;
+  bool profile = false;  // Ipopt's timing statistics in MpcSolve::profile (IpoptSettings::profile: off, cheaper)
 };
 
 // What the last re-plan did (the CSV's controller columns, the benchmark's numbers).
@@ -51,7 +52,7 @@ struct MpcSolve {
   bool warm = false;       // it started from the shifted previous solution
   double dynamics = 0.0;   // largest dynamics row residual of the solve's last iterate (0 when Ipopt solved it)
   double seconds = 0.0;    // wall time of the solve (timing only: never in a deterministic output)
-  IpoptProfile profile;    // Ipopt's CPU time split, summed over the warm and the cold solve (timing only)
+  IpoptProfile profile;    // Ipopt's CPU time split, summed over the warm and the cold solve (MpcSettings::profile)
 };
 
 // Every plan variable layout the shift assumes: node k's state and segment k's controls interleaved with a fixed

@@ -1,10 +1,12 @@
 // tests/test_plan_ipopt_options.cpp — plan/ipopt_solver.h's named Ipopt options (the benchmarks' levers) and its
 // timing split: a two-variable quadratic with one equality row solves to its known optimum with an integer, a string
 // and a numeric option; an unknown option or a value that does not parse as the option's type ends the solve with
-// status Invalid_Option; the CPU split of Ipopt's timing statistics is non-negative and within the total; a kept
+// status Invalid_Option; the CPU split of Ipopt's timing statistics is non-negative and within the total when asked
+// for, and unasked Ipopt's clocks (plan/ipopt_clock.h: ours, not libipopt's) read nothing; a kept
 // NlpStructure is filled once and answers the next solve's structure queries (one Jacobian evaluation fewer).
 #include <doctest/doctest.h>
 
+#include "plan/ipopt_clock.h"
 #include "plan/ipopt_solver.h"
 
 using namespace varsim;
@@ -40,9 +42,10 @@ class Quadratic : public Nlp {
   static Eigen::Vector2d target() { return {1.0, 2.0}; }
 };
 
-IpoptResult solveWith(std::vector<std::pair<std::string, std::string>> options) {
+IpoptResult solveWith(std::vector<std::pair<std::string, std::string>> options, bool profile = false) {
   IpoptSettings s;
   s.options = std::move(options);
+  s.profile = profile;
   return solveWithIpopt(Quadratic(), s);
 }
 
@@ -64,7 +67,7 @@ TEST_CASE("IpoptOptionsByNameReachTheSolver") {
 }
 
 TEST_CASE("IpoptProfileSplitsTheSolveTime") {
-  const IpoptResult r = solveWith({});
+  const IpoptResult r = solveWith({}, true);
   REQUIRE(r.solved);
   const IpoptProfile& p = r.profile;
   for (const double t : {p.functions, p.jacobian, p.hessian, p.factorization, p.backsolve, p.symbolic}) {
@@ -73,6 +76,26 @@ TEST_CASE("IpoptProfileSplitsTheSolveTime") {
   }
   CHECK(p.total >= 0.0);
   CHECK(p.total < 1.0);  // a two-variable problem: anything near a second is a timer read wrongly
+}
+
+TEST_CASE("IpoptClocksAreOursAndSilentUnlessAProfileIsAsked") {
+  // libipopt's task timers call the clocks of plan/ipopt_clock.cpp (the reads are counted there), silenced unasked.
+  const long before = IpoptClockScope::reads();
+  const IpoptResult r = solveWith({});
+  REQUIRE(r.solved);
+  CHECK(IpoptClockScope::reads() - before > 20);
+  CHECK(r.profile.total == 0.0);
+  CHECK(IpoptClockScope::on());  // outside a solve: on, as Ipopt's own
+  {
+    const IpoptClockScope off(false);
+    CHECK_FALSE(IpoptClockScope::on());
+    {
+      const IpoptClockScope on(true);
+      CHECK(IpoptClockScope::on());
+    }
+    CHECK_FALSE(IpoptClockScope::on());
+  }
+  CHECK(IpoptClockScope::on());
 }
 
 TEST_CASE("IpoptStructureKeptAcrossSolvesIsEvaluatedOnce") {

@@ -250,6 +250,7 @@ void heliTable(const std::vector<KktSolver>& kkts) {
       MpcSettings settings;
       settings.horizon = 30;
       settings.kktSolver = kkt;
+      settings.profile = true;  // the Ipopt CPU columns (Ipopt's task timers run: a re-plan costs a little more)
       const HeliRow r = heliFollow(mpcOn, settings, 66.0, sets, gusts);
       if (!mpcOn) pilot = r.meanError;
       const IpoptProfile& p = r.profile;
@@ -263,7 +264,8 @@ void heliTable(const std::vector<KktSolver>& kkts) {
 }
 
 // The levers of `bench_mpc levers` and `bench_mpc carfollow`: horizon=N iterations=N restart=S period=S shift=all
-// dynamics_multipliers=shift|zero adopt=TOL (MpcSettings::dynamicsTolerance) seconds=T gusts=G kkt=ldl|mumps set:key=value (a plan or scene key of the controller's problem, e.g. set:dt=0.15
+// dynamics_multipliers=shift|zero adopt=TOL (MpcSettings::dynamicsTolerance) seconds=T gusts=G kkt=ldl|mumps profile=0|1
+// (Ipopt's CPU split: its task timers then cost their share of every re-plan) set:key=value (a plan or scene key of the controller's problem, e.g. set:dt=0.15
 // with horizon=20), anything else an Ipopt option by name (MpcSettings::ipoptOptions). False: a bad kkt= value.
 struct Levers {
   MpcSettings settings;
@@ -283,6 +285,7 @@ struct Levers {
       else if (key == "adopt") settings.dynamicsTolerance = std::stod(value);
       else if (key == "seconds") seconds = std::stod(value);
       else if (key == "gusts") gusts = std::stod(value);
+      else if (key == "profile") settings.profile = value == "1";
       else if (key == "kkt" && !parseKktSolver(value, settings.kktSolver))
         return std::printf("kkt=%s: ldl or mumps\n", value.c_str()), false;
       else if (key == "kkt") continue;
@@ -294,7 +297,8 @@ struct Levers {
   }
 };
 
-void printProfile(const IpoptProfile& p) {
+void printProfile(const IpoptProfile& p, bool taken) {
+  if (!taken) return (void)std::printf("(profile=1) | | | | | | |\n");
   std::printf("%.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", p.total, p.functions + p.jacobian, p.hessian,
               p.factorization, p.backsolve, p.symbolic, p.rest());
 }
@@ -304,6 +308,7 @@ void printProfile(const IpoptProfile& p) {
 void heliLevers(int argc, char** argv) {
   Levers l;
   l.settings.horizon = 30;
+  l.settings.profile = true;
   if (!l.parse(argc, argv)) return;
   const HeliRow r = heliFollow(true, l.settings, l.seconds, l.sets, l.gusts);
   const HeliRow pilot = heliFollow(false, l.settings, l.seconds, l.sets, l.gusts);
@@ -314,12 +319,13 @@ void heliLevers(int argc, char** argv) {
   std::printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f | %.2f | %.2f | %.2f | %d | %.1e | ",
               l.label.c_str(), r.solves, r.meanIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
               pilot.meanError, r.meanError / pilot.meanError, r.minWall, r.failures, r.maxDynamics);
-  printProfile(r.profile);
+  printProfile(r.profile, l.settings.profile);
 }
 
 // `bench_mpc carfollow ...` (Levers; gusts unused): car_follow through the parking lot for `seconds` (60: the whole
 // goal track of car_follow_goals.csv, its latest line the goal as varsim mpc moves it): per re-plan CPU, periods
-// missed, stale re-plans, tracking error, the scene's impacts and least clearance, Ipopt's CPU split.
+// missed, stale re-plans, tracking error, the scene's impacts and least clearance, Ipopt's CPU split with
+// profile=1.
 void carFollow(int argc, char** argv) {
   Levers l;
   l.seconds = 60.0;
@@ -364,7 +370,7 @@ void carFollow(int argc, char** argv) {
   std::printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.3f / %.3f | %d | %.3f | ", l.label.c_str(),
               out.solves, out.meanIterations, out.p50, out.p99, out.maxMs, out.missed, out.stale, out.meanError,
               finalError, out.failures, out.minWall);
-  printProfile(out.profile);
+  printProfile(out.profile, l.settings.profile);
 }
 
 }  // namespace

@@ -103,6 +103,7 @@ void profileRow(const std::string& preset, const std::string& name, const std::v
   settings.maxIterations = int(setup.plan.integer("max_iter"));
   settings.options = options;
   settings.kktSolver = kkt;
+  settings.profile = true;
   const std::clock_t c0 = std::clock();
   const IpoptResult r = solveWithIpopt(plan->nlp(), settings);
   const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
