@@ -2,9 +2,15 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <limits>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
@@ -75,6 +81,30 @@ TEST_CASE("param: formatNumber round-trips") {
   CHECK(formatNumber(100) == "100");
   CHECK(formatNumber(1e6) == "1e+06");
   CHECK(formatNumber(1e8) == "1e+08");
+}
+
+TEST_CASE("param: formatNumber is the shortest of the 17 precisions of %g, first on ties") {
+  // The definition, every precision tried; formatNumber starts at the shortest round-trip digit count.
+  const auto search = [](double v) {
+    std::string best;
+    char buf[40];
+    for (int precision = 1; precision <= 17; ++precision) {
+      std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+      if (std::strtod(buf, nullptr) == v && (best.empty() || std::strlen(buf) < best.size())) best = buf;
+    }
+    return best.empty() ? std::string(buf) : best;
+  };
+  std::vector<double> values = {0.0, -0.0, 1234560.0, 1e-4, 1.5e10, 9.999999999999999e22, 1e23, 5e-324, 1e-320,
+                                std::ldexp(1.0, 60), std::ldexp(1.0, -60), 0.3, 2.0 / 3.0, 1e308,
+                                std::numeric_limits<double>::infinity(), std::nan("")};
+  std::mt19937_64 rng(34);
+  for (int i = 0; i < 1500; ++i) {
+    const double mantissa = std::uniform_real_distribution<double>(-1.0, 1.0)(rng);
+    values.push_back(std::ldexp(mantissa, int(rng() % 200) - 100));              // any bits
+    values.push_back(std::round(mantissa * std::pow(10.0, double(rng() % 9))) *  // few decimal digits
+                     std::pow(10.0, double(int(rng() % 12) - 6)));
+  }
+  for (const double v : values) CHECK(formatNumber(v) == search(v));
 }
 
 TEST_CASE("param: --set numbers follow the one strict parser (number_text.h)") {

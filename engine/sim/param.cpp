@@ -2,6 +2,8 @@
 // allowed range so a user can fix a scene file or a --set without reading code.
 #include "engine/sim/param.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +18,15 @@ namespace varsim {
 std::string formatNumber(double v) {
   std::string best;
   char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
+  // No text with fewer significant digits than the shortest round-trip scientific form (std::to_chars) reads back as
+  // v, so the search starts there: the same text, from 2 or 3 tries instead of 17 for the typical plan control (the
+  // MPC formats 120 of them per re-plan into its input events).
+  int first = 1;
+  if (std::isfinite(v)) {
+    const std::to_chars_result shortest = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    first = int(std::count_if(buf, std::find(buf, shortest.ptr, 'e'), [](char c) { return c >= '0' && c <= '9'; }));
+  }
+  for (int precision = std::max(first, 1); precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, v);
     if (std::strtod(buf, nullptr) == v && (best.empty() || std::strlen(buf) < best.size())) best = buf;
   }
