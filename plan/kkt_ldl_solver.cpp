@@ -46,7 +46,7 @@ const double kAlpha = (1.0 + std::sqrt(17.0)) / 8.0;
 // pivots done.
 struct Numeric {
   int n;
-  const int *Ap, *Ai, *parent, *perm;
+  const int *Ap, *Ai, *parent, *colCount, *perm;
   const double *Ax, *rowMax;
   int *Lp, *Li, *count, *pattern, *flag, *replacedAt;
   double *Lx, *D, *E, *Y, *delta;  // delta: each replaced pivot's change, for the first correctable(n)
@@ -120,30 +120,85 @@ bool pairPivots(const Numeric& m, int k, double e, double& d, double tiny, doubl
   return true;
 }
 
-// y = L^-1 (row k of A scattered in Y) along the row's pattern (topological order): each y_i is final when its turn
-// comes (later columns update only later rows) and stays in Y. Apart from upLooking's pivot logic, so that the
-// compiler keeps this loop's few pointers in registers (inlined there, they spilled: ~1.5x slower).
-[[gnu::noinline]] void solveRow(const int* pattern, int top, int n, double* Y, const int* Lp, const int* Li,
-                                const double* Lx, const int* count) {
-  for (; top < n; ++top) {
-    const int i = pattern[top];
-    const double yi = Y[i];
-    const int* rows = Li + Lp[i];
-    const double* l = Lx + Lp[i];
-    for (int q = 0, c = count[i]; q < c; ++q) Y[rows[q]] -= l[q] * yi;
+// The columns j of one supernode of L (parent j + 1, column j's rows j + 1 and column j + 1's): the row solve takes a
+// run of up to this many of them at once.
+constexpr int kRun = 4;
+
+bool nested(const int* parent, const int* colCount, int j) {
+  return parent[j] == j + 1 && colCount[j] == colCount[j + 1] + 1;
+}
+
+// Y[rows[q]] -= l_0[q] y_0, then -= l_1[q] y_1, ...: the run's columns in turn on each row (the same operations in
+// the same order as column by column), each row of Y loaded and stored once.
+template <int T>
+void runUpdate(double* Y, const int* rows, int count, const double* const* l, const double* y) {
+  for (int q = 0; q < count; ++q) {
+    double v = Y[rows[q]];
+    for (int a = 0; a < T; ++a) v -= l[a][q] * y[a];
+    Y[rows[q]] = v;
   }
 }
 
-int upLooking(const Numeric& m, double tiny, double replace, int& replaced, bool& refine) {
+// y = L^-1 (row k of A scattered in Y) along the row's pattern (topological order): each y_i is final when its turn
+// comes (later columns update only later rows) and stays in Y. Apart from upLooking's pivot logic, so that the
+// compiler keeps this loop's few pointers in registers (inlined there, they spilled: ~1.5x slower). Consecutive
+// pattern entries i .. e of one supernode (reach() lists a path up the elimination tree in order) share their rows
+// below e: their triangle rows i + 1 .. e first, in turn, then the shared rows once for the run.
+[[gnu::noinline]] void solveRow(const Numeric& m, const int* pattern, int len) {
+  const int *Lp = m.Lp, *Li = m.Li, *count = m.count, *parent = m.parent, *colCount = m.colCount;
+  const double* Lx = m.Lx;
+  double* Y = m.Y;
+  for (int at = 0; at < len;) {
+    const int i = pattern[at];
+    int t = 1;
+    while (t < kRun && at + t < len && pattern[at + t] == i + t && nested(parent, colCount, i + t - 1)) ++t;
+    const int e = i + t - 1;
+    const double* l[kRun];
+    double y[kRun];
+    for (int a = 0; a < t; ++a) {  // column i + a: rows i + a + 1 .. e first
+      const int c = i + a, inside = e - c;
+      y[a] = Y[c];
+      l[a] = Lx + Lp[c] + inside;
+      const int* rows = Li + Lp[c];
+      const double* lc = Lx + Lp[c];
+      for (int q = 0; q < inside; ++q) Y[rows[q]] -= lc[q] * y[a];
+    }
+    const int* rows = Li + Lp[e];
+    switch (t) {
+      case 1: runUpdate<1>(Y, rows, count[e], l, y); break;
+      case 2: runUpdate<2>(Y, rows, count[e], l, y); break;
+      case 3: runUpdate<3>(Y, rows, count[e], l, y); break;
+      default: runUpdate<kRun>(Y, rows, count[e], l, y); break;
+    }
+    at += t;
+  }
+}
+
+// Row k's pattern: from `rows` when complete (the caller's: this pattern and keep), else reach() (recorded into
+// `rows` when given). Row k of A is scattered into Y either way, in the same order.
+const int* rowPattern(const Numeric& m, int k, RowPatterns* rows, int& len) {
+  if (rows && rows->complete) {
+    for (int p = m.Ap[k]; p < m.Ap[k + 1]; ++p) m.Y[m.Ai[p]] += m.Ax[p];
+    len = rows->start[std::size_t(k) + 1] - rows->start[std::size_t(k)];
+    return rows->rows.data() + rows->start[std::size_t(k)];
+  }
+  const int top = reach(m, k);
+  len = m.n - top;
+  if (rows) rows->rows.insert(rows->rows.end(), m.pattern + top, m.pattern + m.n), rows->start.push_back(int(rows->rows.size()));
+  return m.pattern + top;
+}
+
+int upLooking(const Numeric& m, double tiny, double replace, int& replaced, bool& refine, RowPatterns* rows) {
   for (int k = 0; k < m.n; ++k) {
     m.flag[k] = k, m.count[k] = 0, m.Y[k] = 0.0;
-    int top = reach(m, k);
-    const bool alone = top == m.n;  // no earlier pivot in the row: d is the matrix's diagonal
+    int len = 0;
+    const int* pattern = rowPattern(m, k, rows, len);
+    const bool alone = len == 0;  // no earlier pivot in the row: d is the matrix's diagonal
     double d = m.Y[k], e = 0.0, yFirst = 0.0;
     m.Y[k] = 0.0;
-    solveRow(m.pattern, top, m.n, m.Y, m.Lp, m.Li, m.Lx, m.count);
-    for (; top < m.n; ++top) {  // L(k, i) for the row's pattern, in topological order
-      const int i = m.pattern[top];
+    solveRow(m, pattern, len);
+    for (int at = 0; at < len; ++at) {  // L(k, i) for the row's pattern, in topological order
+      const int i = pattern[at];
       const double yi = m.Y[i];
       m.Y[i] = 0.0;
       if (m.second(k) && i == k - 1) {
@@ -204,7 +259,7 @@ Storage storage(const Pattern& a, const int* keep) {
 }
 
 Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots, int* ints, double* reals,
-                        int* scratch) {
+                        int* scratch, RowPatterns* rows) {
   const int n = a.n;
   const std::size_t N = std::size_t(n), lnz = factorNonzeros(n, keep);
   const int* perm = keep;
@@ -254,10 +309,13 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   double* E = reals + N;
   double* Lx = reals + 2 * N;
   // pinv is done with: its room takes the replaced pivots' positions
-  const Numeric m{n, Ap, Ai, parent, P, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, pinv, Lx, D, E, Y, lambda};
+  const Numeric m{n, Ap, Ai, parent, colCount, P, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, pinv, Lx, D, E, Y, lambda};
   Factorisation f;
   bool refine = false;
-  f.rank = upLooking(m, pivots.tiny, pivots.replace, f.replaced, refine);
+  const bool record = rows && !rows->complete;
+  if (record) rows->start.assign(1, 0), rows->rows.clear(), rows->rows.reserve(lnz);
+  f.rank = upLooking(m, pivots.tiny, pivots.replace, f.replaced, refine, rows);
+  if (record) rows->complete = f.rank == n;  // a factorisation stopped early visited only some rows
   f.negative = negativeEigenvalues(m, f.rank);
   f.singular = f.rank < n;
   ints[3] = (refine ? 1 : 0) | (f.replaced > 0 ? 2 : 0);  // why solve() refines: a lone small pivot, a replaced one

@@ -38,8 +38,16 @@ OrderCache::Entry& OrderCache::store(const Pattern& a, const int* keep) {
     e->n = a.n, e->nz = a.nz, e->untested = false;
     e->rows.assign(a.rows, a.rows + std::max(a.nz, 0)), e->cols.assign(a.cols, a.cols + std::max(a.nz, 0));
   }
-  e->keep.assign(keep, keep + keepSize(a.n));
+  if (!std::equal(keep, keep + keepSize(a.n), e->keep.begin(), e->keep.end())) {
+    e->keep.assign(keep, keep + keepSize(a.n));
+    e->lRows = RowPatterns{};
+  }
   return *e;
+}
+
+RowPatterns* OrderCache::rowsFor(const Pattern& a, const int* keep) {
+  Entry* e = find(a);
+  return e && std::equal(keep, keep + keepSize(a.n), e->keep.begin(), e->keep.end()) ? &e->lRows : nullptr;
 }
 
 OrderCache* activeOrderCache() { return active; }

@@ -2,11 +2,13 @@
 // re-solves the same sparsity pattern every re-plan, and AMD, the zero-diagonal matching and the symbolic pass
 // (plan/kkt_ordering.h) cost about as much per re-plan as a factorisation. Entries are keyed on the pattern itself
 // (sizes and triplets compared whole); the bridge (plan/ma27_bridge.h) tests a cached order's pivots once per solve.
+// With the order, its row patterns of L (kkt::RowPatterns) spare each factorisation the elimination-tree walks.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
+#include "plan/kkt_ldl_solver.h"
 #include "plan/kkt_ordering.h"
 
 namespace varsim::kkt {
@@ -17,6 +19,7 @@ class OrderCache {
     int n = 0, nz = 0;
     std::vector<int> rows, cols;  // the pattern's triplets (the key)
     std::vector<int> keep;        // the order last factorised (keepSize(n) ints)
+    RowPatterns lRows;            // L's row patterns in that order (recorded by its first factorisation)
     bool untested = false;        // handed out by analyse and not yet factorised in this solve
   };
   // At most this many patterns (an Ipopt solve factorises its KKT system and, in restoration, another one); a new
@@ -27,7 +30,8 @@ class OrderCache {
 
   Entry* find(const Pattern& a);                   // the pattern's entry, or null
   Entry* reuse(const Pattern& a);                  // find() for a new solve: a hit is counted and marked untested
-  Entry& store(const Pattern& a, const int* keep);  // keep becomes the pattern's order
+  Entry& store(const Pattern& a, const int* keep);  // keep becomes the pattern's order (another: rows cleared)
+  RowPatterns* rowsFor(const Pattern& a, const int* keep);  // the pattern's row patterns if keep is its order
   int hits() const { return hits_; }                // reuse() calls that found the pattern
 
  private:

@@ -44,15 +44,16 @@ kkt::Factorisation refit(const kkt::Pattern& m, const kkt::Factorisation& f, dou
 
 // The order in IKEEP fitted to the values in A (re-made when a zero-diagonal row has no partner: IKEEP is Ipopt's,
 // kept to the next call; exact zeros only: rows merely small are left to the pivot replacement, treating them as zero
-// re-ordered at most factorisations of heli_canyon, ~1 ms each), the storage checked, the factorisation, and
-// refit() after replaced pivots when `refitReplaced`. False: INFO(1) set (-3, -4 or -5; A still holds the values).
+// re-ordered at most factorisations of heli_canyon, ~1 ms each), the storage checked, the factorisation (with the
+// active cache's row patterns when IKEEP is its order), and refit() after replaced pivots when `refitReplaced`. False: INFO(1) set (-3, -4 or -5; A still holds the values).
 bool factoriseInOrder(const kkt::Pattern& m, double* a, int la, int* iw, int liw, int* ikeep, int* iw1,
                       const kkt::Pivots& pivots, bool refitReplaced, int* info, kkt::Factorisation& f) {
   if (!kkt::fitOrdering(m, a, 0.0, ikeep)) return info[0] = -5, false;
   const kkt::Storage s = kkt::storage(m, ikeep);
   if (std::size_t(liw) < s.ints) return info[0] = -3, info[1] = int(s.ints), false;
   if (std::size_t(la) < s.reals) return info[0] = -4, info[1] = int(s.reals), false;
-  f = kkt::factorise(m, ikeep, pivots, iw, a, iw1);
+  kkt::OrderCache* cache = kkt::activeOrderCache();
+  f = kkt::factorise(m, ikeep, pivots, iw, a, iw1, cache ? cache->rowsFor(m, ikeep) : nullptr);
   if (refitReplaced && f.replaced > 0 && !f.singular) f = refit(m, f, a, la, iw, liw, ikeep, iw1, pivots);
   return true;
 }

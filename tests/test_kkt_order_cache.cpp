@@ -1,6 +1,7 @@
 // tests/test_kkt_order_cache.cpp — the KKT LDL^T's orders kept across solves of one pattern (plan/kkt_order_cache.h)
 // as Ipopt drives the MA27 routines: a later solve's analysis hands out the order the earlier one factorised, and its
-// factorisations reach the residual (<= 1e-12) and the exact inertia of Eigen on new values; a cached order whose
+// factorisations (recording L's row patterns, then using them) reach the residual (<= 1e-12) and the exact inertia of
+// Eigen on new values; a cached order whose
 // pivot fails on a solve's first values gives way to a fresh order (a matrix the cached order finds singular
 // factorises); a solve outside the cache's scope leaves it alone; patterns beyond kEntries replace the oldest.
 #include <doctest/doctest.h>
@@ -69,6 +70,9 @@ TEST_CASE("KktLdlReusesTheOrderOfAPatternAcrossSolvesWithOtherValues") {
     CHECK_FALSE(entry->untested);
     if (solve == 0) first = entry->keep;
     else CHECK(entry->keep == first);  // these values need no other order
+    // L's row patterns: recorded by the first factorisation in the cached order, used by the next
+    CHECK(entry->lRows.complete == (solve > 0));
+    if (solve > 0) CHECK(entry->lRows.start.back() == int(entry->lRows.rows.size()));
   }
   Ma27Run outside(t);  // no active cache: AMD's order, the cache untouched
   CHECK(cache.hits() == 2);
