@@ -5,6 +5,7 @@
 // The goals are the plan's own target_pad choices (the panel shows target choices beside the goal).
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "engine/sim/errors.h"
 #include "plan/plan_endpoints.h"
@@ -44,6 +45,13 @@ void helicopterStartFrom(const Scene& s, ParamSet& params) {
   params.setReal("start_roll", roll);
   setVector(params, "start_velocity", p[0] / m, p[1] / m, p[2] / m);
   setVector(params, "start_omega", omega[0], omega[1], omega[2]);
+  // The actuators are state too (they move within their rate limits): the plan starts from the running ones, held
+  // with the assist off (the scene then starts with them: helicopter_scene.cpp heldActuators), not from what the
+  // assist would command at this pose.
+  params.setFromString("assist", "false", "plan start");
+  for (const auto& [key, column] : {std::pair<const char*, const char*>{"collective", "u_c"}, {"yaw", "u_psi"},
+                                    {"pitch", "gamma_p"}, {"roll", "gamma_r"}})
+    params.setReal(key, sceneColumn(s, column));
 }
 
 }  // namespace
