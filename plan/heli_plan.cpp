@@ -19,6 +19,7 @@
 #include "scenes/rigid_body/free_body_sim.h"
 #include "scenes/vehicles/helicopter_setup.h"
 #include "scenes/scene.h"
+#include "scenes/state_block.h"
 
 namespace varsim {
 namespace {
@@ -207,6 +208,10 @@ class HeliPlan : public DmocPlanInstance<HeliDmoc> {
   std::vector<Eigen::Vector3d> ghostPath(const Eigen::VectorXd& x) const override {
     return nodePath(segments(), [&](int k) { return dmoc_.pose(x, k).x; });
   }
+  bool hasRollOut() const override { return true; }
+
+ protected:
+  void storeNode(const Scene& scene, int k, Eigen::VectorXd& x) const override;
 
  private:
   DmocCosts costs_;  // effort (dmoc_) + smoothness, terminal penalty
@@ -228,6 +233,27 @@ void HeliPlan::writeCsv(const std::string& path, const Eigen::VectorXd& x) const
                                q[3],         xi[0],   xi[1],   xi[2],   xi[3], xi[4],  xi[5],
                                u.collective, u.yaw,   u.pitch, u.roll,  res,   ground, sphere};
   });
+}
+
+// The LGVI's own state (scenes/state_block.h: R, x and xi, the twist of the segment that reached the node) and the
+// actuators the scene's rate limiter let through, which act from node k on (the scene's timing: rigid_vehicle_scene.h).
+void HeliPlan::storeNode(const Scene& scene, int k, Eigen::VectorXd& x) const {
+  se3::Pose g;
+  Vector6d xi = Vector6d::Zero();
+  for (const StateBlock& b : scene.stateBlocks()) {
+    const auto at = [&](long i, long j) { return b.data[i * b.rowStride + j * b.colStride]; };
+    for (long i = 0; i < b.rows; ++i)
+      for (long j = 0; j < b.cols; ++j) {
+        if (b.name == "R") g.R(i, j) = at(i, j);
+        if (b.name == "x") g.x[i] = at(i, j);
+        if (b.name == "xi") xi[i] = at(i, j);
+      }
+  }
+  dmoc_.setPose(x, k, g);
+  if (k > 0) dmoc_.setTwist(x, k - 1, xi);
+  if (k < segments())
+    dmoc_.setControl(x, k, {sceneColumn(scene, "u_c"), sceneColumn(scene, "u_psi"), sceneColumn(scene, "gamma_p"),
+                            sceneColumn(scene, "gamma_r")});
 }
 
 // Assist off at step 0 (the scene then holds the live keys collective/yaw/pitch/roll with neutral sticks), and before

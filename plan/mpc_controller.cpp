@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "engine/sim/errors.h"
 #include "engine/sim/number_text.h"
@@ -21,6 +22,7 @@ constexpr double kFeasible = 1e-6;
 
 struct Violation {
   double dynamics = 0.0, rest = 0.0;  // the dynamics rows' largest |residual|; every other row's and bound's
+  bool rolledOut = false;             // of a roll-out (its dynamics rows are the scene's step: not a criterion)
 };
 
 // The rows' violations of iterate x (the dynamics rows first, `dynamicsRows` of them, as shiftSolution assumes);
@@ -79,10 +81,33 @@ constexpr MpcHorizonCap kMpcHorizonCaps[] = {
     {"boat", 200, " (the boat's receding horizon: a re-plan at 200 segments takes 0.7 s of CPU)"},
     {"snakeboard", 200, " (the snakeboard's receding horizon: a re-plan at 1000 segments takes 1 s of CPU)"}};
 
-// Measured on heli_follow (docs/mpc.md, 66 s, LDL^T): a warm start whose dynamics rows' multipliers restart at zero
-// takes 18.3 iterations per re-plan, 37 stale re-plans, tracking 1.38 times the pilot's error; moving them with the
-// plan 21.4 iterations, 100 stale, 1.91 times: the previous plan's multipliers hold the helicopter to that plan.
-constexpr const char* kRestartDynamicsMultipliers[] = {"helicopter"};
+// The vehicles' defaults for MpcSettings' unset fields. The helicopter (docs/mpc.md, heli_follow's 66 s through the
+// canyon): a 3 s horizon within a fixed budget of 12 iterations, LDL^T and a cold restart every 10 s keep a re-plan's
+// CPU p99 near 40 ms, and the roll-out makes every budgeted solve a plan it can fly (tracking 0.67 times the path
+// pilot's error, the push and the take-off of the checks rejected and made); its dynamics multipliers restart at
+// zero (moved with the plan they hold it to the plan it has: 1.9 times the pilot's error against 1.38).
+struct MpcVehicleDefaults {
+  const char* scene;
+  int horizon, maxIterations;
+  double restart;
+  KktSolver kkt;
+  bool rollout, shiftDynamics;
+};
+constexpr MpcVehicleDefaults kMpcDefaults{"", 60, 30, 1.0, KktSolver::Mumps, false, true};
+constexpr MpcVehicleDefaults kMpcVehicleDefaults[] = {{"helicopter", 30, 12, 10.0, KktSolver::Ldl, true, false}};
+
+MpcSettings resolved(MpcSettings s, const std::string& scene) {
+  MpcVehicleDefaults d = kMpcDefaults;
+  for (const MpcVehicleDefaults& v : kMpcVehicleDefaults)
+    if (scene == v.scene) d = v;
+  s.horizon = s.horizon.value_or(d.horizon);
+  s.maxIterations = s.maxIterations.value_or(d.maxIterations);
+  s.restart = s.restart.value_or(d.restart);
+  s.kktSolver = s.kktSolver.value_or(d.kkt);
+  s.rollout = s.rollout.value_or(d.rollout);
+  s.shiftDynamicsMultipliers = s.shiftDynamicsMultipliers.value_or(d.shiftDynamics);
+  return s;
+}
 
 const MpcHorizonCap* mpcHorizonCap(const std::string& scene) {
   for (const MpcHorizonCap& c : kMpcHorizonCaps)
@@ -114,7 +139,9 @@ IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps, int dyn
 }
 
 MpcController::MpcController(PlanSetup setup, MpcSettings settings)
-    : setup_(std::move(setup)), settings_(settings), problem_(PlanProblemRegistry::find(setup_.scene.scene)) {
+    : setup_(std::move(setup)),
+      settings_(resolved(settings, setup_.scene.scene)),
+      problem_(PlanProblemRegistry::find(setup_.scene.scene)) {
   const std::string& scene = setup_.scene.scene;
   if (!problem_ || !PlanEndpointsRegistry::find(scene))
     throw BadInput(setup_.source + ": scene '" + scene + "' has no plan problem with a start from a running scene");
@@ -124,31 +151,33 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
   // snakeboard's receding horizons are capped lower, at what re-plans every period of a run for minutes, not hours.
   const MpcHorizonCap* cap = mpcHorizonCap(scene);
   const long maxHorizon = cap ? cap->segments : std::lround(setup_.plan.spec("N")->maxValue);
-  if (settings_.horizon < 2 || settings_.horizon > maxHorizon)
-    throw BadInput(setup_.source + ": horizon " + std::to_string(settings_.horizon) + ": allowed 2 to " +
+  const int horizon = *settings_.horizon;
+  if (horizon < 2 || horizon > maxHorizon)
+    throw BadInput(setup_.source + ": horizon " + std::to_string(horizon) + ": allowed 2 to " +
                    std::to_string(maxHorizon) + (cap ? cap->why : " (the problem's key 'N')"));
   const double dt = setup_.scene.params.real("dt");
-  if (!(settings_.period >= dt && settings_.period <= settings_.horizon * dt))
+  if (!(settings_.period >= dt && settings_.period <= horizon * dt))
     throw BadInput(setup_.source + ": period " + formatNumber(settings_.period) + " s: allowed the scene's dt (" +
-                   formatNumber(dt) + " s) to the horizon (" + formatNumber(settings_.horizon * dt) + " s)");
-  if (settings_.maxIterations < 1 || settings_.maxIterations > 100000)
-    throw BadInput(setup_.source + ": max iterations " + std::to_string(settings_.maxIterations) + ": allowed 1 to 100000");
+                   formatNumber(dt) + " s) to the horizon (" + formatNumber(horizon * dt) + " s)");
+  if (*settings_.maxIterations < 1 || *settings_.maxIterations > 100000)
+    throw BadInput(setup_.source + ": max iterations " + std::to_string(*settings_.maxIterations) + ": allowed 1 to 100000");
   periodSteps_ = std::max(1, int(std::lround(settings_.period / dt)));
   // The boat's plan holds its first segment's thrust at the scene's held one (boat_dmoc.h: u_0 fixed) and its own
   // thrust reaches the boat from the second step on: a re-plan every step would never change the thrust.
   if (scene == "boat" && periodSteps_ < 2)
     throw BadInput(setup_.source + ": period " + formatNumber(settings_.period) + " s: allowed >= 2 steps of the " +
                    "scene's dt (" + formatNumber(2.0 * dt) + " s) for the boat: a plan's first thrust is the held one");
-  if (!(settings_.restart >= 0.0 && settings_.restart <= 3600.0))
-    throw BadInput(setup_.source + ": restart " + formatNumber(settings_.restart) + " s: allowed 0 (never) to 3600 s");
+  const double restart = *settings_.restart;
+  if (!(restart >= 0.0 && restart <= 3600.0))
+    throw BadInput(setup_.source + ": restart " + formatNumber(restart) + " s: allowed 0 (never) to 3600 s");
   if (!(settings_.dynamicsTolerance >= kFeasible && settings_.dynamicsTolerance <= 1.0))
     throw BadInput(setup_.source + ": dynamics tolerance " + formatNumber(settings_.dynamicsTolerance) +
                    ": allowed 1e-06 to 1");
-  restartSteps_ = settings_.restart > 0.0 ? std::max(1L, std::lround(settings_.restart / dt)) : 0;
-  setup_.plan.setReal("N", settings_.horizon);
-  shiftDynamics_ = settings_.shiftDynamicsMultipliers.value_or(
-      std::find(std::begin(kRestartDynamicsMultipliers), std::end(kRestartDynamicsMultipliers), scene) ==
-      std::end(kRestartDynamicsMultipliers));
+  restartSteps_ = restart > 0.0 ? std::max(1L, std::lround(restart / dt)) : 0;
+  setup_.plan.setReal("N", horizon);
+  if (settings.rollout.value_or(false) && !problem_->build(setup_)->hasRollOut())  // asked for (the defaults have)
+    throw BadInput(setup_.source + ": rollout true: scene '" + scene +
+                   "' has no roll-out of its plans (allowed: false; true for the helicopter)");
 }
 
 std::vector<std::string> MpcController::goalKeys() const {
@@ -198,9 +227,9 @@ void MpcController::solve(const Scene& running, long step) {
   }
   std::unique_ptr<PlanInstance> plan = problem_->build(s);
   IpoptSettings ipopt;
-  ipopt.maxIterations = settings_.maxIterations;
+  ipopt.maxIterations = *settings_.maxIterations;
   ipopt.options = settings_.ipoptOptions;
-  ipopt.kktSolver = settings_.kktSolver;
+  ipopt.kktSolver = *settings_.kktSolver;
   ipopt.profile = settings_.profile;
   ipopt.structure = &structure_;
   IpoptResult warm;
@@ -208,16 +237,27 @@ void MpcController::solve(const Scene& running, long step) {
   if (settings_.warmStart && warmStep_ >= 0 && warmFrom_.x.size() == plan->nlp().numVariables() &&
       warmFrom_.lambda.size() == plan->nlp().numConstraints())
     warm = shiftSolution(warmFrom_, segments, int(std::min<long>(step - warmStep_, segments)),
-                         shiftDynamics_ ? plan->dynamicsRowsPerSegment() : 0,
+                         *settings_.shiftDynamicsMultipliers ? plan->dynamicsRowsPerSegment() : 0,
                          settings_.shiftInequalityMultipliers ? plan->rowBlocks() : std::vector<RowBlock>{}),
     ipopt.warmStart = &warm;
   const auto t0 = std::chrono::steady_clock::now();
   const int dynamicsRows = plan->dynamicsRowsPerSegment() * segments;
-  const auto measure = [&](const IpoptResult& x) {
-    return x.solved ? Violation{} : violation(plan->nlp(), x.x, dynamicsRows);
+  // An unfinished solve is rolled out (settings_.rollout): x becomes its controls as the model scene flies them from
+  // the measured start, and the next warm start continues from that (measured in docs/mpc.md: from the solver's own
+  // iterate the push check ends 7.2 m off at 3 s instead of 0.10 m, and the calm canyon track is lost).
+  const auto measure = [&](IpoptResult& x) {
+    if (x.solved) return Violation{};
+    Eigen::VectorXd rolled = x.x;
+    if (!*settings_.rollout || worst(violation(plan->nlp(), x.x, dynamicsRows)) >= kNlpInfinity || !plan->rollOut(rolled))
+      return violation(plan->nlp(), x.x, dynamicsRows);
+    x.x = std::move(rolled);
+    x.objective = plan->nlp().objective(x.x);
+    Violation v = violation(plan->nlp(), x.x, dynamicsRows);
+    v.rolledOut = true;
+    return v;
   };
   const auto flyable = [&](const Violation& v) {
-    return v.rest <= kFeasible && v.dynamics <= settings_.dynamicsTolerance;
+    return v.rest <= kFeasible && (v.rolledOut || v.dynamics <= settings_.dynamicsTolerance);
   };
   IpoptResult r = solveWithIpopt(plan->nlp(), ipopt);
   Violation v = measure(r);
@@ -242,19 +282,15 @@ void MpcController::solve(const Scene& running, long step) {
     }
   }
   last_ = {step, iterations, r.status, adopted, ipopt.warmStart != nullptr, v.dynamics,
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), profile};
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), profile, v.rolledOut};
   ++solves_;
-  // The next solve continues from this one's iterate even when it is not adopted: after a goal jump an unfinished
-  // solve is progress towards the new plan, while the adopted one only ages (its shift runs out of segments). An
-  // iterate that diverged (or a solve that never ran) is no start: the next solve is cold.
+  if (last_.adopted) track_ = plan->inputTrack(r.x), planStep_ = step;
+  else ++stale_;
+  // The next solve continues from this one's iterate (or roll-out) even when it is not adopted: after a goal jump an
+  // unfinished solve is progress towards the new plan, while the adopted one only ages (its shift runs out of
+  // segments). An iterate that diverged (or a solve that never ran) is no start: the next solve is cold.
   warmFrom_ = std::move(r);
   warmStep_ = worst(v) < kNlpInfinity && warmFrom_.status != "Diverging_Iterates" ? step : -1;
-  if (!last_.adopted) {
-    ++stale_;
-    return;
-  }
-  track_ = plan->inputTrack(warmFrom_.x);
-  planStep_ = step;
 }
 
 InputVector MpcController::beforeStep(Scene& running, ParamSet& edited, long step) {

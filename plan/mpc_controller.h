@@ -17,10 +17,13 @@
 
 namespace varsim {
 
+// Unset optional fields take the vehicle's default (MpcController resolves them; settings() reads them back): 60
+// segments, 30 iterations, a cold restart every 1 s and MUMPS, no roll-out; the helicopter 30 segments (3 s), 12
+// iterations, a cold restart every 10 s, LDL^T and the roll-out (measured in docs/mpc.md).
 struct MpcSettings {
-  int horizon = 60;        // segments of the scene's dt per solve (the plan key N), >= 2
-  double period = 0.1;     // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
-  int maxIterations = 30;  // Ipopt iteration cap per solve: the deterministic budget
+  std::optional<int> horizon;        // segments of the scene's dt per solve (the plan key N), >= 2
+  double period = 0.1;               // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
+  std::optional<int> maxIterations;  // Ipopt iteration cap per solve: the deterministic budget
   // Warm starts also move the multipliers of the problem's inequality rows (PlanInstance::rowBlocks: the helicopter's
   // actuator rates and clearances) with the plan instead of restarting them at zero. Measured on heli_follow
   // (docs/mpc.md): fewer iterations and almost no stale re-plans, but the goal followed farther off; off by default.
@@ -31,13 +34,18 @@ struct MpcSettings {
   bool warmStart = true;   // false: every solve starts from the problem's initial guess (benchmark's cold column)
   // s between extra cold solves beside the warm one (the cheaper feasible one is adopted), 0: never; a value
   // below the period restarts at every re-plan
-  double restart = 1.0;
-  KktSolver kktSolver = KktSolver::Mumps;  // Ipopt's linear solver for every solve
+  std::optional<double> restart;
+  std::optional<KktSolver> kktSolver;  // Ipopt's linear solver for every solve
   // An unfinished solve (the iteration budget spent) is adopted when every bound and every row beyond the dynamics
   // holds to 1e-6 and the dynamics rows to this (their units: m, m/s, rad). The default asks as much of them;
   // a larger value adopts a budgeted iterate whose controls are the plan (the real vehicle steps its own dynamics
   // under them and the next period re-plans from where it went). From 1e-6 to 1.
   double dynamicsTolerance = 1e-6;
+  // An unfinished solve is rolled out (PlanInstance::rollOut): its controls flown by the controller's model scene from
+  // the measured start, the stepped states replacing the iterate's (its dynamics rows then hold to round-off), and it
+  // is adopted when every bound and every row beyond the dynamics holds to 1e-6 (dynamicsTolerance unused); true is
+  // refused for a problem without a roll-out.
+  std::optional<bool> rollout;
   // Ipopt options by name for every solve (IpoptSettings::options; bench_mpc's levers)
   std::vector<std::pair<std::string, std::string>> ipoptOptions;
   bool profile = false;  // Ipopt's timing statistics in MpcSolve::profile (IpoptSettings::profile: off, cheaper)
@@ -50,9 +58,10 @@ struct MpcSolve {
   std::string status;      // Ipopt's status name
   bool adopted = false;    // its plan drives the vehicle; false: the previous plan keeps running (stale)
   bool warm = false;       // it started from the shifted previous solution
-  double dynamics = 0.0;   // largest dynamics row residual of the solve's last iterate (0 when Ipopt solved it)
+  double dynamics = 0.0;   // largest dynamics row residual of the kept plan (0 when Ipopt solved it)
   double seconds = 0.0;    // wall time of the solve (timing only: never in a deterministic output)
   IpoptProfile profile;    // Ipopt's CPU time split, summed over the warm and the cold solve (MpcSettings::profile)
+  bool rolledOut = false;  // the kept plan is the roll-out of an unfinished solve (MpcSettings::rollout)
 };
 
 // Every plan variable layout the shift assumes: node k's state and segment k's controls interleaved with a fixed
@@ -91,6 +100,7 @@ class MpcController {
   // goal is not a free position (the helicopter's named landing pad).
   std::vector<std::string> goalKeys() const;
 
+  const MpcSettings& settings() const { return settings_; }  // every optional field resolved
   const MpcSolve& lastSolve() const { return last_; }
   int periodSteps() const { return periodSteps_; }
   // The adopted plan (the app's autopilot applies and draws it from its worker's copy): its controls as the scene's
@@ -116,7 +126,6 @@ class MpcController {
   MpcSolve last_;
   int solves_ = 0, stale_ = 0, restartsTaken_ = 0;
   long restartSteps_ = 0, lastRestart_ = 0;
-  bool shiftDynamics_ = true;  // settings_.shiftDynamicsMultipliers or the vehicle's default
   std::vector<double> goalVelocity_;
   long goalStep_ = -1;  // the physics step the goal was set at (-1: set since the last step)
 };

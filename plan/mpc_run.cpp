@@ -25,16 +25,20 @@ namespace varsim {
 const char* const kMpcUsage =
     "usage: varsim mpc PROBLEM.json [--set key=value]... [--duration S] [--csv FILE] [--horizon N] [--period S]\n"
     "       [--iterations K] [--restart S] [--cold] [--mismatch key=factor]... [--disturb key=value]...\n"
-    "       [--push T,PX,PY,PZ]... [--goal-track FILE] [--kkt mumps|ldl] [--dynamics-tolerance TOL] [--timings]\n"
-    "  closed loop: every --period s (default 0.1) the problem is re-solved over --horizon segments (default 60)\n"
-    "  from the vehicle's measured state, warm-started (--cold: not), at most --iterations Ipopt iterations (30);\n"
-    "  every --restart s (default 1, 0: never) a cold solve runs beside the warm one and the cheaper is adopted;\n"
+    "       [--push T,PX,PY,PZ]... [--goal-track FILE] [--kkt mumps|ldl] [--dynamics-tolerance TOL]\n"
+    "       [--rollout true|false] [--timings]\n"
+    "  closed loop: every --period s (default 0.1) the problem is re-solved over --horizon segments from the\n"
+    "  vehicle's measured state, warm-started (--cold: not), at most --iterations Ipopt iterations; every --restart s\n"
+    "  (0: never) a cold solve runs beside the warm one and the cheaper is adopted. Defaults: horizon 60, 30\n"
+    "  iterations, restart 1, --kkt mumps, --rollout false; the helicopter 30, 12, 10, ldl and true.\n"
     "  --mismatch m=1.2 gives the real vehicle 1.2 times the scene key m the controller believes;\n"
     "  --disturb key=value sets a scene key on the real vehicle only (the helicopter's gust_strength, gust_seed,\n"
     "  wind); --push T,PX,PY,PZ gives it the impulse (N s, world) at time T through its live key push;\n"
     "  --goal-track FILE: lines 't,x,y' (s, m) moving the goal (target_x/y, the boat's dock_x/y) from time t on.\n"
     "  --kkt: Ipopt's linear solver (mumps, or the LDL^T of docs/planning.md); --dynamics-tolerance TOL (1e-6 to 1)\n"
     "  adopts a solve that spent its budget when its dynamics rows hold to TOL and every other row to 1e-6.\n"
+    "  --rollout true: a solve that spent its budget is flown by the controller's model scene from the measured\n"
+    "  state and adopted when every bound and every row beyond the dynamics holds.\n"
     "  CSV: the scene's columns, mpc_iterations, mpc_status (1 adopted, 0 stale: last feasible plan kept,\n"
     "  -1 no re-plan this step), goal_x, goal_y (goal_z: the helicopter's point), tracking_error (with a position\n"
     "  goal); solve_us with --timings.\n"
@@ -85,7 +89,7 @@ MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
   if (args.size() < 2) throw BadInput(kMpcUsage);
   static const std::set<std::string> valued{"--set",     "--csv",    "--goal-track", "--mismatch", "--duration",
                                             "--horizon", "--period", "--iterations", "--restart",  "--disturb",
-                                            "--push",    "--kkt",    "--dynamics-tolerance"};
+                                            "--push",    "--kkt",    "--dynamics-tolerance", "--rollout"};
   MpcArgs o;
   o.problem = args[1];
   FlagsSeen seen;  // the command-line rule of run, plan and study: single-valued flags once
@@ -97,7 +101,7 @@ MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
     if (!valued.count(flag))
       throw BadInput("unknown option '" + shortText(flag) +
                      "'; allowed --set, --csv, --duration, --horizon, --period, --iterations, --restart, --cold, "
-                     "--mismatch, --disturb, --push, --goal-track, --kkt, --dynamics-tolerance, --timings");
+                     "--mismatch, --disturb, --push, --goal-track, --kkt, --dynamics-tolerance, --rollout, --timings");
     if (i + 1 >= args.size()) throw BadInput(flag + ": missing value; " + kMpcUsage);
     const std::string& value = args[++i];
     if (flag == "--set" || flag == "--mismatch" || flag == "--disturb")
@@ -116,6 +120,8 @@ MpcArgs parseMpcArgs(const std::vector<std::string>& args) {
     else if (flag == "--iterations") o.settings.maxIterations = int(number(flag, value, 1, 100000));
     else if (flag == "--kkt") o.settings.kktSolver = kktSolverArg("--kkt ", value);
     else if (flag == "--dynamics-tolerance") o.settings.dynamicsTolerance = number(flag, value, 1e-6, 1.0);
+    else if (flag == "--rollout" && (value == "true" || value == "false")) o.settings.rollout = value == "true";
+    else if (flag == "--rollout") throw BadInput("--rollout '" + shortText(value) + "': allowed true or false");
     else o.settings.restart = number(flag, value, 0.0, 3600.0);  // --restart
   }
   // The CSV is written; the problem and the goal track are read: one path for two of them loses a file.

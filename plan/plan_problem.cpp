@@ -1,5 +1,5 @@
 // plan/plan_problem.cpp — the plan-problem registry (scene name -> problem), problem-file loading and
-// validation, and the parts of a plan instance every vehicle shares (replay command, inputs file).
+// validation, and the parts of a plan instance every vehicle shares (replay command, inputs file, roll-out).
 #include "plan/plan_problem.h"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "engine/sim/errors.h"
 #include "engine/sim/file_read.h"
 #include "engine/sim/number_text.h"
+#include "scenes/live_edit.h"
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
 
@@ -102,6 +103,29 @@ std::string PlanInstance::replayCommand(const std::string& inputsPath, const Eig
 void PlanInstance::writeInputs(const std::string& path, const Eigen::VectorXd& x) const {
   const auto scene = SceneRegistry::create(setup_.scene.scene, replayParams(x));
   inputTrack(x).save(path, scene->controls(), "plan of " + setup_.source + "; replay: " + replayCommand(path, x));
+}
+
+bool PlanInstance::rollOut(Eigen::VectorXd& x) const {
+  if (!hasRollOut()) return false;
+  ParamSet edited = replayParams(x);
+  const InputTrack track = inputTrack(x);
+  Eigen::VectorXd out = x;
+  try {
+    const auto scene = SceneRegistry::create(setup_.scene.scene, edited);
+    storeNode(*scene, 0, out);
+    for (int k = 0; k < segments(); ++k) {
+      const auto [first, last] = track.eventsAt(k);
+      for (size_t i = first; i < last; ++i) applyInputEvent(*scene, setup_.scene.scene, edited, track.events()[i]);
+      scene->step(scene->dt(), track.at(k));
+      storeNode(*scene, k + 1, out);
+    }
+  } catch (const BadInput&) {
+    return false;  // an event the scene refused
+  } catch (const SimulationDiverged&) {
+    return false;  // the controls drove the model scene to a step it could not take
+  }
+  x = std::move(out);
+  return true;
 }
 
 std::vector<ParamSpec> dmocCostSpecs() {

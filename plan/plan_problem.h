@@ -38,6 +38,8 @@
 
 namespace varsim {
 
+class Scene;
+
 struct PlanSetup {
   SceneConfig scene;   // scene name + its validated parameters (the world, the vehicle, dt, the start state)
   ParamSet plan;       // validated against the entry's params(): N, target, weights, margins, max_iter, ...
@@ -86,6 +88,13 @@ class PlanInstance {
   // The per-segment row blocks of nlp() beyond the dynamics rows; rows in no block restart a shifted warm start at
   // zero multipliers.
   virtual std::vector<RowBlock> rowBlocks() const { return {}; }
+  // The roll-out of x (a receding horizon's unfinished solve, plan/mpc_controller.h): the scene built from
+  // replayParams(x) steps N times under inputTrack(x), exactly as the replay does, and x's nodes, twists and controls
+  // become the stepped ones (storeNode): the plan's controls as the scene flies them, its dynamics rows holding to
+  // the stepper's round-off (a contact the rows leave out aside). false, x unchanged, when the problem has no
+  // storeNode (hasRollOut()) or the scene refused a step or an event.
+  bool rollOut(Eigen::VectorXd& x) const;
+  virtual bool hasRollOut() const { return false; }
   // The problem's baseline flown along the solved plan x; false when the problem has none.
   virtual bool baseline(const Eigen::VectorXd& /*x*/, PlanBaseline& /*out*/) const { return false; }
 
@@ -102,6 +111,9 @@ class PlanInstance {
 
  protected:
   explicit PlanInstance(PlanSetup setup) : setup_(std::move(setup)) {}
+  // rollOut's writer: node k (0..N) of x from `scene` stepped to it (its pose, for k > 0 the twist of segment k-1,
+  // for k < N the controls acting from node k).
+  virtual void storeNode(const Scene& /*scene*/, int /*k*/, Eigen::VectorXd& /*x*/) const {}
 
  private:
   PlanSetup setup_;

@@ -89,9 +89,11 @@ TEST_CASE("MpcHelicopterRecoversFromAPush") {
   const double final = t.at(t.rows.size() - 1, "tracking_error");
   MESSAGE("push: error " << before << " m before, peak " << peak << " m, " << final << " m at 3 s; " << adopted
                          << " of 30 re-plans adopted");
-  CHECK(before < 0.05);  // measured 0 (to 1e-4)
-  CHECK(peak > 2.0);     // measured 3.35 m at 1.5 s: the push carried it away
-  CHECK(peak < 5.0);
-  CHECK(final < 1.0);    // measured 0.41 m
-  CHECK(adopted >= 24);  // measured 29
+  // The helicopter's defaults (horizon 30, at most 12 iterations, budgeted solves rolled out); with 12 iterations and
+  // no roll-out (--rollout false --dynamics-tolerance 1e-3) it was 11 of 30 adopted and 12.7 m off at 3 s.
+  CHECK(before < 0.05);  // measured 1.7e-11 m
+  CHECK(peak > 2.0);     // measured 2.34 m: the push carried it away
+  CHECK(peak < 4.0);
+  CHECK(final < 0.75);   // measured 0.31 m (round-off in the KKT solves moves it: 0.10 m with other orders)
+  CHECK(adopted >= 27);  // measured 30
 }

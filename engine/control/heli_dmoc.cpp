@@ -139,6 +139,12 @@ se3::Pose HeliDmoc::pose(const Eigen::VectorXd& x, int k) const {
   return {Rbar_[k] * so3::exp(x.segment<3>(o)), x.segment<3>(o + 3)};
 }
 
+void HeliDmoc::setPose(Eigen::VectorXd& x, int k, const se3::Pose& g) const {
+  const int o = kBlock * k;
+  x.segment<3>(o) = so3::log(Rbar_[k].transpose() * g.R);
+  x.segment<3>(o + 3) = g.x;
+}
+
 RotorState HeliDmoc::control(const Eigen::VectorXd& x, int k) const {
   const int o = kBlock * k + 12;
   return {x[o] * uScale_[0], x[o + 1] * uScale_[1], x[o + 2] * uScale_[2], x[o + 3] * uScale_[3]};

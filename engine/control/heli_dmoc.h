@@ -116,6 +116,10 @@ class HeliDmoc : public Nlp {
   se3::Pose pose(const Eigen::VectorXd& x,
                  int k) const;  // R_k = Rbar_k exp(theta_k), x_k
   Vector6d twist(const Eigen::VectorXd& x, int k) const { return x.segment<6>(kBlock * k + 6); }
+  // Node k's variables from a pose (theta_k = log(Rbar_k^T R)) and segment k's twist: a plan rolled out through the
+  // scene's step (plan/plan_problem.h PlanInstance::rollOut) written back into x.
+  void setPose(Eigen::VectorXd& x, int k, const se3::Pose& g) const;
+  void setTwist(Eigen::VectorXd& x, int k, const Vector6d& xi) const { x.segment<6>(kBlock * k + 6) = xi; }
   RotorState control(const Eigen::VectorXd& x, int k) const;
   void setControl(Eigen::VectorXd& x, int k, const RotorState& u) const;  // stores u / uScale
   // The 12 dynamics rows of segment k: eq. (10) residual / m (m/s; rotation rows m^2 rad/s), eq. (9) rotation (sin of

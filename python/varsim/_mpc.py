@@ -33,8 +33,8 @@ def _text(value):
 
 
 def mpc(problem, duration=None, csv=None, horizon=None, period=None, iterations=None, restart=None, cold=False,
-        mismatch=None, disturb=None, push=None, goal_track=None, kkt=None, dynamics_tolerance=None, timings=False,
-        **set):
+        mismatch=None, disturb=None, push=None, goal_track=None, kkt=None, dynamics_tolerance=None, rollout=None,
+        timings=False, **set):
     """Fly a plan problem's vehicle in closed loop as `varsim mpc PROBLEM [options]` does and return an MpcResult.
 
     problem: a problem file path (assets/problems/*.json); set: --set overrides (plan keys, else scene keys).
@@ -43,7 +43,8 @@ def mpc(problem, duration=None, csv=None, horizon=None, period=None, iterations=
     disturb: dicts {key: factor} / {key: value} for the real vehicle only (--mismatch, --disturb); push: list of
     (t, px, py, pz) impulses (--push); goal_track: a 't,x,y' file moving the goal (--goal-track); kkt: Ipopt's
     linear solver, "mumps" or "ldl" (--kkt); dynamics_tolerance: the dynamics residual a re-plan is adopted at,
-    1e-6 to 1 (--dynamics-tolerance); timings: keep
+    1e-6 to 1 (--dynamics-tolerance); rollout (bool): fly a solve that spent its budget through the controller's
+    model scene and adopt it when its rows beyond the dynamics hold (--rollout; the helicopter's default); timings: keep
     the solve_us column. csv: also write the CSV there (default: a temporary file, read back and removed). The GIL
     is released while it runs; its re-plans take turns with plans from other threads. Raises BadInput (the
     command's exit 2 message) and PlanFailed (exit 4: no re-plan was ever adopted; str() is the summary, .status
@@ -53,7 +54,7 @@ def mpc(problem, duration=None, csv=None, horizon=None, period=None, iterations=
         args += ["--set", "%s=%s" % (key, _text(value))]
     for flag, value in (("--duration", duration), ("--horizon", horizon), ("--period", period),
                         ("--iterations", iterations), ("--restart", restart), ("--kkt", kkt),
-                        ("--dynamics-tolerance", dynamics_tolerance)):
+                        ("--dynamics-tolerance", dynamics_tolerance), ("--rollout", rollout)):
         if value is not None:
             args += [flag, _text(value)]
     for flag, pairs in (("--mismatch", mismatch), ("--disturb", disturb)):

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "engine/control/heli_path_pilot.h"
 #include "plan/mpc_controller.h"
 #include "plan/plan_problem.h"
+#include "scenes/live_edit.h"
 #include "scenes/scene.h"
 #include "scenes/vehicles/helicopter_setup.h"
 
@@ -109,6 +111,13 @@ void carTable(const std::vector<KktSolver>& kkts) {
       }
 }
 
+// The named column of a diagnostics row of `scene`.
+std::function<double(const std::vector<double>&, const char*)> columnReader(const Scene& scene) {
+  return [cols = scene.columns()](const std::vector<double>& row, const char* name) {
+    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
+  };
+}
+
 // heli_follow's goal track (t, x, y lines; the goal height is the preset's target_z).
 struct GoalTrack {
   std::vector<double> t, x, y;
@@ -144,6 +153,7 @@ struct HeliRow {
   double meanIterations = 0.0, p50 = 0.0, p99 = 0.0, maxMs = 0.0, meanError = 0.0, maxError = 0.0,
          minWall = 1e300, rmsTilt = 0.0, rmsCollective = 0.0;
   double maxDynamics = 0.0;  // largest dynamics residual of an adopted plan (an unfinished solve's)
+  int rolledOut = 0;         // adopted roll-outs of unfinished solves (MpcSettings::rollout)
   IpoptProfile profile;  // summed over the re-plans
 };
 
@@ -163,10 +173,7 @@ HeliRow heliFollow(bool mpcOn, const MpcSettings& settings, double seconds, cons
   const HelicopterSettings hs = helicopterSettingsFrom(edited);
   const std::vector<BoundingSphere> spheres = defaultSpheres(Helicopter(hs));
   const HelicopterWorld world = HelicopterWorld::standard();
-  const std::vector<std::string> cols = scene->columns();
-  const auto col = [&](const std::vector<double>& row, const char* name) {
-    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
-  };
+  const auto col = columnReader(*scene);
   const double h = scene->dt(), z = setup.plan.real("target_z");
   const long steps = std::lround(seconds / h);
   std::vector<double> ms, row;
@@ -200,7 +207,7 @@ HeliRow heliFollow(bool mpcOn, const MpcSettings& settings, double seconds, cons
       if (mpc.lastSolve().step == k)
         ms.push_back(cpuMs), out.meanIterations += mpc.lastSolve().iterations, out.profile += mpc.lastSolve().profile;
       if (mpc.lastSolve().step == k && mpc.lastSolve().adopted)
-        out.maxDynamics = std::max(out.maxDynamics, mpc.lastSolve().dynamics);
+        out.maxDynamics = std::max(out.maxDynamics, mpc.lastSolve().dynamics), out.rolledOut += mpc.lastSolve().rolledOut;
       out.missed += cpuMs > 1e3 * mpc.periodSteps() * h;
     } else {
       PathReference ref;
@@ -264,8 +271,9 @@ void heliTable(const std::vector<KktSolver>& kkts) {
 }
 
 // The levers of `bench_mpc levers` and `bench_mpc carfollow`: horizon=N iterations=N restart=S period=S shift=all
-// dynamics_multipliers=shift|zero adopt=TOL (MpcSettings::dynamicsTolerance) seconds=T gusts=G kkt=ldl|mumps profile=0|1
-// (Ipopt's CPU split: its task timers then cost their share of every re-plan) set:key=value (a plan or scene key of the controller's problem, e.g. set:dt=0.15
+// dynamics_multipliers=shift|zero adopt=TOL (MpcSettings::dynamicsTolerance) rollout=true|false (MpcSettings::rollout)
+// seconds=T gusts=G kkt=ldl|mumps profile=0|1 (Ipopt's CPU split: its task timers then cost their share of every
+// re-plan) set:key=value (a plan or scene key of the controller's problem, e.g. set:dt=0.15
 // with horizon=20), anything else an Ipopt option by name (MpcSettings::ipoptOptions). False: a bad kkt= value.
 struct Levers {
   MpcSettings settings;
@@ -283,12 +291,13 @@ struct Levers {
       else if (key == "dynamics_multipliers") settings.shiftDynamicsMultipliers = value == "shift";
       else if (key == "period") settings.period = std::stod(value);
       else if (key == "adopt") settings.dynamicsTolerance = std::stod(value);
+      else if (key == "rollout") settings.rollout = value == "true";
       else if (key == "seconds") seconds = std::stod(value);
       else if (key == "gusts") gusts = std::stod(value);
       else if (key == "profile") settings.profile = value == "1";
-      else if (key == "kkt" && !parseKktSolver(value, settings.kktSolver))
+      else if (KktSolver kkt; key == "kkt" && !parseKktSolver(value, kkt))
         return std::printf("kkt=%s: ldl or mumps\n", value.c_str()), false;
-      else if (key == "kkt") continue;
+      else if (key == "kkt") settings.kktSolver = kkt;
       else if (key.rfind("set:", 0) == 0) sets.push_back(a.substr(4));
       else settings.ipoptOptions.emplace_back(key, value);
     }
@@ -314,12 +323,53 @@ void heliLevers(int argc, char** argv) {
   const HeliRow pilot = heliFollow(false, l.settings, l.seconds, l.sets, l.gusts);
   std::printf("| settings | solves | iterations mean | CPU ms p50 | p99 | max | periods missed | stale | tracking error "
               "mean (m) | pilot's (m) | ratio | min wall clearance (m) | failures | largest adopted dynamics residual | "
-              "Ipopt CPU s: total | f, g, J | Hessian | factorisation | back-solves | symbolic | rest |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  std::printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f | %.2f | %.2f | %.2f | %d | %.1e | ",
+              "adopted roll-outs | Ipopt CPU s: total | f, g, J | Hessian | factorisation | back-solves | symbolic | "
+              "rest |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| %s | %d | %.2f | %.1f | %.1f | %.1f | %d | %d | %.2f | %.2f | %.2f | %.2f | %d | %.1e | %d | ",
               l.label.c_str(), r.solves, r.meanIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
-              pilot.meanError, r.meanError / pilot.meanError, r.minWall, r.failures, r.maxDynamics);
+              pilot.meanError, r.meanError / pilot.meanError, r.minWall, r.failures, r.maxDynamics, r.rolledOut);
   printProfile(r.profile, l.settings.profile);
+}
+
+// `bench_mpc checks ...` (Levers; gusts unused): the two checks of docs/mpc.md on heli_follow with the levers'
+// settings, as `varsim mpc` runs them: hovering at the goal (112, 0, 8) a 3000 N s sideways push at 0.5 s (3 s), and
+// the climb from the ground at the canyon mouth to the point goal (4 s): re-plans adopted (of them roll-outs), the
+// largest and the final distance from the goal, the final height, the skids' least clearance after 1 s.
+void heliChecks(int argc, char** argv) {
+  Levers l;
+  l.settings.horizon = 30;
+  if (!l.parse(argc, argv)) return;
+  std::printf("| check | settings | re-plans | adopted | of them roll-outs | largest / final distance from the goal (m) "
+              "| final z (m) | skid clearance after 1 s (m) |\n|---|---|---|---|---|---|---|---|\n");
+  for (const bool push : {true, false}) {
+    std::vector<std::string> sets = l.sets;
+    if (push) sets.push_back("start_position=112,0,8");
+    const PlanSetup setup = loadPlanProblem(std::string(VARSIM_SOURCE_DIR) + "/assets/problems/heli_follow.json", sets);
+    MpcController mpc(setup, l.settings);
+    ParamSet edited = setup.scene.params;
+    const auto scene = SceneRegistry::create(setup.scene.scene, edited);
+    const auto col = columnReader(*scene);
+    const double h = scene->dt();
+    const long steps = std::lround((push ? 3.0 : 4.0) / h), pushStep = std::lround(0.5 / h);
+    int adopted = 0, rolled = 0;
+    double worst = 0.0, last = 0.0, z = 0.0, skids = 1e300;
+    std::vector<double> row;
+    for (long k = 0; k < steps; ++k) {
+      if (push && (k == pushStep || k == pushStep + 1))  // the impulse, then back to 0 (mpc_run.cpp's --push)
+        applyInputEvent(*scene, setup.scene.scene, edited,
+                        {k, InputEvent::Kind::Param, "push", k == pushStep ? "0,3000,0" : "0,0,0", "bench"});
+      const InputVector u = mpc.beforeStep(*scene, edited, k);
+      if (mpc.lastSolve().step == k) adopted += mpc.lastSolve().adopted, rolled += mpc.lastSolve().rolledOut;
+      scene->step(h, u);
+      scene->diagnostics(row);
+      last = (Vector3d(col(row, "x"), col(row, "y"), col(row, "z")) - Vector3d(112.0, 0.0, 8.0)).norm();
+      worst = std::max(worst, last), z = col(row, "z");
+      if ((k + 1) * h >= 1.0 - 1e-9) skids = std::min(skids, col(row, "clearance"));
+    }
+    std::printf("| %s | %s | %d | %d | %d | %.2f / %.2f | %.2f | %.3f |\n",
+                push ? "3000 N s push hovering at the goal, 3 s" : "climb from the ground, 4 s", l.label.c_str(),
+                mpc.solves(), adopted, rolled, worst, last, z, skids);
+  }
 }
 
 // `bench_mpc carfollow ...` (Levers; gusts unused): car_follow through the parking lot for `seconds` (60: the whole
@@ -381,6 +431,7 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "levers") return heliLevers(argc, argv), 0;
   if (mode == "carfollow") return carFollow(argc, argv), 0;
+  if (mode == "checks") return heliChecks(argc, argv), 0;
   std::vector<KktSolver> kkts = {KktSolver::Mumps, KktSolver::Ldl};
   const std::string kktArg = argc > 2 ? argv[2] : argc > 1 && mode.rfind("kkt=", 0) == 0 ? mode : "";
   if (kktArg.rfind("kkt=", 0) == 0 && !parseKktSolver(kktArg.substr(4), kkts.front()))

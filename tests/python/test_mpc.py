@@ -36,7 +36,8 @@ def test_mpc_refusals_carry_the_cli_message(cli, at_root):
                           ({"nope": 1}, ["--set", "nope=1"]), ({"mismatch": {"m": 500}}, ["--mismatch", "m=500"]),
                           ({"kkt": "ma57"}, ["--kkt", "ma57"]),
                           ({"dynamics_tolerance": 2.0}, ["--dynamics-tolerance", "2.0"]),
-                          ({"dynamics_tolerance": 1e-7}, ["--dynamics-tolerance", "1e-07"])):
+                          ({"dynamics_tolerance": 1e-7}, ["--dynamics-tolerance", "1e-07"]),
+                          ({"rollout": "maybe"}, ["--rollout", "maybe"]), ({"rollout": True}, ["--rollout", "true"])):
         code, err = cli.run("mpc", PROBLEM, *flags)
         assert code == 2
         with pytest.raises(varsim.BadInput) as e:
