@@ -271,9 +271,12 @@ void setLinearSolver(Ipopt::IpoptApplication& app, const IpoptSettings& settings
   app.Options()->SetNumericValue("ma27_liw_init_factor", 1.0);
 }
 
-// The order cache kept with the caller's structure for the LDL^T bridge (null: no structure kept, or MUMPS).
-kkt::OrderCache* kktOrders(const IpoptSettings& settings) {
-  if (!settings.structure || settings.kktSolver != KktSolver::Ldl) return nullptr;
+// The order cache of the LDL^T bridge: the one kept with the caller's structure (later solves start from its orders),
+// else `own`, this solve's (its factorisations share L's row patterns; the orders are the same as without a cache).
+// Null with MUMPS.
+kkt::OrderCache* kktOrders(const IpoptSettings& settings, kkt::OrderCache& own) {
+  if (settings.kktSolver != KktSolver::Ldl) return nullptr;
+  if (!settings.structure) return &own;
   if (!settings.structure->kktOrders) settings.structure->kktOrders = std::make_shared<kkt::OrderCache>();
   return settings.structure->kktOrders.get();
 }
@@ -323,7 +326,8 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
     result.status = "Invalid_Option";
     return result;
   }
-  const kkt::ActiveOrderCache orders(kktOrders(settings));
+  kkt::OrderCache ownOrders;
+  const kkt::ActiveOrderCache orders(kktOrders(settings, ownOrders));
   const IpoptClockScope clocks(settings.profile || settings.maxCpuSeconds > 0.0);
   const Ipopt::ApplicationReturnStatus s = app->OptimizeTNLP(tnlp);
   result.status = adapter->cancelled()    ? "cancelled"
