@@ -140,6 +140,7 @@ CarDmoc::CarDmoc(CarDmocSpec spec) : spec_(std::move(spec)) {
   if (spec_.discs < 1) throw BadInput("car plan: key 'discs' = " + std::to_string(spec_.discs) + ": allowed range [1, 64]");
   validateCarParams(spec_.car);
   discs_ = coverFootprint(spec_.footprint, spec_.discs);
+  for (const PlanarBox& b : spec_.obstacles) boxTurns_.push_back(Turn::of(b.heading));
 }
 
 int CarDmoc::numConstraints() const {
@@ -250,8 +251,10 @@ Eigen::VectorXd CarDmoc::constraints(const Eigen::VectorXd& x) const {
         x[7 * (k + 1) + 3] - next.sigma, x[7 * (k + 1) + 4] - next.pMinus;
   }
   int row = numDynamics();
-  for (int k = 1; k <= N; ++k)
-    for (const PlanarBox& b : spec_.obstacles) g[row++] = boxClearance(x, k, b, nullptr, nullptr);
+  for (int k = 1; k <= N; ++k) {
+    const Turn heading = Turn::of(x[7 * k]);
+    for (size_t i = 0; i < spec_.obstacles.size(); ++i) g[row++] = boxClearance(x, k, heading, i, nullptr, nullptr);
+  }
   return g;
 }
 
@@ -268,26 +271,35 @@ void CarDmoc::jacobian(const Eigen::VectorXd& x, std::vector<Eigen::Triplet<doub
     }
   }
   int row = numDynamics();
-  for (int k = 1; k <= N; ++k)
-    for (const PlanarBox& b : spec_.obstacles) {
+  for (int k = 1; k <= N; ++k) {
+    const Turn heading = Turn::of(x[7 * k]);
+    for (size_t i = 0; i < spec_.obstacles.size(); ++i) {
       Eigen::Vector3d grad;
-      boxClearance(x, k, b, &grad, nullptr);
+      boxClearance(x, k, heading, i, &grad, nullptr);
       for (int j = 0; j < 3; ++j) out.emplace_back(row, 7 * k + j, grad[j]);
       ++row;
     }
+  }
 }
 
 // Clearance of node k from box b: min over the covering discs of d(disc centre, b) - r (one row per node and box;
 // the nearest disc decides, first on ties), with its gradient and Hessian over (theta, x, y) when asked: the
 // distance's Hessian through the centre p(theta, x, y) plus its gradient times d2p/dtheta2.
-double CarDmoc::boxClearance(const Eigen::VectorXd& x, int k, const PlanarBox& b, Eigen::Vector3d* grad,
+double CarDmoc::boxClearance(const Eigen::VectorXd& x, int k, Turn heading, size_t i, Eigen::Vector3d* grad,
                              Eigen::Matrix3d* hess) const {
-  return discsBoxClearance(discs_, x[7 * k], x[7 * k + 1], x[7 * k + 2], b, grad, hess);
+  return discsBoxClearance(discs_, heading, x[7 * k + 1], x[7 * k + 2], spec_.obstacles[i], boxTurns_[i], grad, hess);
 }
+
+Turn Turn::of(double angle) { return {std::cos(angle), std::sin(angle)}; }
 
 double discsBoxClearance(const std::vector<BodyDisc>& discs, double theta, double x, double y, const PlanarBox& b,
                          Eigen::Vector3d* grad, Eigen::Matrix3d* hess) {
-  const double ct = std::cos(theta), st = std::sin(theta), cb = std::cos(b.heading), sb = std::sin(b.heading);
+  return discsBoxClearance(discs, Turn::of(theta), x, y, b, Turn::of(b.heading), grad, hess);
+}
+
+double discsBoxClearance(const std::vector<BodyDisc>& discs, Turn body, double x, double y, const PlanarBox& b, Turn box,
+                         Eigen::Vector3d* grad, Eigen::Matrix3d* hess) {
+  const double ct = body.c, st = body.s, cb = box.c, sb = box.s;
   double best = kNlpInfinity, ox = 0.0, oy = 0.0;
   for (const BodyDisc& d : discs) {
     const double dx = ct * d.bx - st * d.by, dy = st * d.bx + ct * d.by;  // disc centre minus (x, y)
@@ -310,8 +322,9 @@ double discsBoxClearance(const std::vector<BodyDisc>& discs, double theta, doubl
 
 Eigen::Matrix3d CarDmoc::clearanceHessian(const Eigen::VectorXd& x, int k, const Eigen::VectorXd& lambda, int& row) const {
   Eigen::Matrix3d H = Eigen::Matrix3d::Zero(), Hb;
-  for (const PlanarBox& b : spec_.obstacles) {
-    boxClearance(x, k, b, nullptr, &Hb);
+  const Turn heading = Turn::of(x[7 * k]);
+  for (size_t i = 0; i < spec_.obstacles.size(); ++i) {
+    boxClearance(x, k, heading, i, nullptr, &Hb);
     H += lambda[row++] * Hb;
   }
   return H;
@@ -352,7 +365,9 @@ double CarDmoc::dynResidual(const Eigen::VectorXd& x, int k) const {
 
 double CarDmoc::discClearance(const Eigen::VectorXd& x, int k) const {
   double best = kNlpInfinity;
-  for (const PlanarBox& b : spec_.obstacles) best = std::min(best, boxClearance(x, k, b, nullptr, nullptr));
+  const Turn heading = Turn::of(x[7 * k]);
+  for (size_t i = 0; i < spec_.obstacles.size(); ++i)
+    best = std::min(best, boxClearance(x, k, heading, i, nullptr, nullptr));
   return best;
 }
 

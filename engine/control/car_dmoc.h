@@ -55,6 +55,14 @@ double pointBoxDistance(const PlanarBox& b, double px, double py, double* gx, do
 // nearest disc's gradient and (optional) Hessian in (theta, x, y). Shared by the car and snakeboard transcriptions.
 double discsBoxClearance(const std::vector<BodyDisc>& discs, double theta, double x, double y, const PlanarBox& b,
                          Eigen::Vector3d* grad, Eigen::Matrix3d* hess);
+// An angle's cosine and sine, taken once where one pose meets every box and one box every pose.
+struct Turn {
+  double c, s;
+  static Turn of(double angle);
+};
+// The same with the cos and sin of theta (`body`) and of b's heading (`box`) given: the same numbers.
+double discsBoxClearance(const std::vector<BodyDisc>& discs, Turn body, double x, double y, const PlanarBox& b, Turn box,
+                         Eigen::Vector3d* grad, Eigen::Matrix3d* hess);
 // d carNext / d(theta, x, y, sigma, p^-, u^sigma, f, h): rows (theta, x, y, sigma, p^-) of the next node. Analytic.
 Eigen::Matrix<double, 5, 8> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double steerRate,
                                             double torque);
@@ -93,11 +101,13 @@ class CarDmoc : public Nlp {
   double discClearance(const Eigen::VectorXd& x, int k) const;  // min over discs and boxes of d - r
 
  private:
-  double boxClearance(const Eigen::VectorXd& x, int k, const PlanarBox& b, Eigen::Vector3d* grad,
+  // Node k's clearance from obstacle i (its row), its gradient and Hessian over (theta, x, y) when asked.
+  double boxClearance(const Eigen::VectorXd& x, int k, Turn heading, size_t i, Eigen::Vector3d* grad,
                       Eigen::Matrix3d* hess) const;
   Eigen::Matrix3d clearanceHessian(const Eigen::VectorXd& x, int k, const Eigen::VectorXd& lambda, int& row) const;
   CarDmocSpec spec_;
   std::vector<BodyDisc> discs_;
+  std::vector<Turn> boxTurns_;  // each obstacle's heading
 };
 
 }  // namespace varsim
