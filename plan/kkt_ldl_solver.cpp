@@ -1,5 +1,5 @@
 // plan/kkt_ldl_solver.cpp — an up-looking LDL^T with 1x1 and 2x2 pivots behind caller-owned arrays (SuiteSparse LDL's
-// triangular solves); see kkt_ldl_solver.h for the contract. Layout (after a factorisation): ints = [n, lnz, nz,
+// triangular solve loops); see kkt_ldl_solver.h for the contract. Layout (after a factorisation): ints = [n, lnz, nz,
 // refine | perm (n, keep's) | Lp (n+1) | Li (lnz) | Ap (n+1) | Ai (nz) | work], reals = [D (n) | E (n): the 2x2
 // pivots' off-diagonals | Lx (lnz) | Ax (nz) from axOffset | work]: the permuted upper triangle (Ap, Ai, Ax) stays
 // beside the factor for solve()'s iterative refinement.
@@ -11,9 +11,6 @@
 #include <cmath>
 #include <vector>
 
-extern "C" {  // ldl.h declares its C functions without C linkage
-#include <ldl.h>
-}
 
 namespace varsim::kkt {
 namespace {
@@ -342,8 +339,26 @@ void correct(const int* scratch, int* ints, double* reals, Factorisation& f) {
 namespace {
 
 // x = A^-1 b with the factor, all in the permuted order: L, D's 1x1 and 2x2 blocks, L^T.
-void ldlSolve(int n, int* Lp, int* Li, double* Lx, const double* D, const double* E, double* x) {
-  ldl_lsolve(n, x, Lp, Li, Lx);
+// L x = b and L^T x = b in place, L unit lower triangular by columns: SuiteSparse LDL's ldl_lsolve / ldl_ltsolve
+// loops, with x_j held in a register (the rows of column j lie below j, so they never touch it): the same operations,
+// without a store and reload of x_j per entry.
+void lowerSolve(int n, const int* Lp, const int* Li, const double* Lx, double* x) {
+  for (int j = 0; j < n; ++j) {
+    const double xj = x[j];
+    for (int p = Lp[j]; p < Lp[j + 1]; ++p) x[Li[p]] -= Lx[p] * xj;
+  }
+}
+
+void upperSolve(int n, const int* Lp, const int* Li, const double* Lx, double* x) {
+  for (int j = n - 1; j >= 0; --j) {
+    double xj = x[j];
+    for (int p = Lp[j]; p < Lp[j + 1]; ++p) xj -= Lx[p] * x[Li[p]];
+    x[j] = xj;
+  }
+}
+
+void ldlSolve(int n, const int* Lp, const int* Li, const double* Lx, const double* D, const double* E, double* x) {
+  lowerSolve(n, Lp, Li, Lx, x);
   for (int k = 0; k < n; ++k) {
     if (E[k] == 0.0) {
       x[k] /= D[k];
@@ -353,7 +368,7 @@ void ldlSolve(int n, int* Lp, int* Li, double* Lx, const double* D, const double
     x[k] = (c * u - b * v) / det, x[k + 1] = (a * v - b * u) / det;
     ++k;
   }
-  ldl_ltsolve(n, x, Lp, Li, Lx);
+  upperSolve(n, Lp, Li, Lx, x);
 }
 
 }  // namespace
@@ -402,11 +417,11 @@ double residual(int n, const int* P, const int* Ap, const int* Ai, const double*
 FactorSolve factorSolve(const int* ints, const double* reals) {
   const int n = ints[0];
   const std::size_t N = std::size_t(n);
-  int* Lp = const_cast<int*>(ints + kHeader + N);  // LDL's solves read the factor only
-  int* Li = Lp + N + 1;
+  const int* Lp = ints + kHeader + N;
+  const int* Li = Lp + N + 1;
   const double* D = reals;
   const double* E = D + N;
-  double* Lx = const_cast<double*>(E + N);
+  const double* Lx = E + N;
   return [=](double* v) { ldlSolve(n, Lp, Li, Lx, D, E, v); };
 }
 
