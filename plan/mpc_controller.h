@@ -19,7 +19,8 @@ namespace varsim {
 
 // Unset optional fields take the vehicle's default (MpcController resolves them; settings() reads them back): 60
 // segments, 30 iterations, a cold restart every 1 s and MUMPS, no roll-out; the helicopter 30 segments (3 s), 12
-// iterations, a cold restart every 10 s, LDL^T and the roll-out (measured in docs/mpc.md).
+// iterations, a cold restart every 10 s, LDL^T and the roll-out; the car no cold restart and LDL^T (measured in
+// docs/mpc.md).
 struct MpcSettings {
   std::optional<int> horizon;        // segments of the scene's dt per solve (the plan key N), >= 2
   double period = 0.1;               // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
