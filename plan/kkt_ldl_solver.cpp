@@ -125,10 +125,18 @@ bool nested(const int* parent, const int* colCount, int j) {
   return parent[j] == j + 1 && colCount[j] == colCount[j + 1] + 1;
 }
 
-// Y[rows[q]] -= l_0[q] y_0, then -= l_1[q] y_1, ...: the run's columns in turn on each row (the same operations in
-// the same order as column by column), each row of Y loaded and stored once.
+// A run of T columns c = i .. e = i + T - 1 (column c's first e - c rows are c + 1 .. e, the rest column e's): y_i ..
+// y_e from the triangle in registers, then Y[rows of e] -= l_i y_i, then -= l_{i+1} y_{i+1}, ... on each row, each
+// loaded and stored once. The same operations in the same order as column by column.
 template <int T>
-void runUpdate(double* Y, const int* rows, int count, const double* const* l, const double* y) {
+void runUpdate(double* Y, const int* Lp, const int* Li, const double* Lx, int i, int count) {
+  double y[T];
+  for (int a = 0; a < T; ++a) y[a] = Y[i + a];
+  for (int a = 0; a < T; ++a)
+    for (int b = a + 1; b < T; ++b) y[b] -= Lx[Lp[i + a] + (b - a - 1)] * y[a];
+  const double* l[T];
+  for (int a = 0; a < T; ++a) Y[i + a] = y[a], l[a] = Lx + Lp[i + a] + (T - 1 - a);
+  const int* rows = Li + Lp[i + T - 1];
   for (int q = 0; q < count; ++q) {
     double v = Y[rows[q]];
     for (int a = 0; a < T; ++a) v -= l[a][q] * y[a];
@@ -139,8 +147,7 @@ void runUpdate(double* Y, const int* rows, int count, const double* const* l, co
 // y = L^-1 (row k of A scattered in Y) along the row's pattern (topological order): each y_i is final when its turn
 // comes (later columns update only later rows) and stays in Y. Apart from upLooking's pivot logic, so that the
 // compiler keeps this loop's few pointers in registers (inlined there, they spilled: ~1.5x slower). Consecutive
-// pattern entries i .. e of one supernode (reach() lists a path up the elimination tree in order) share their rows
-// below e: their triangle rows i + 1 .. e first, in turn, then the shared rows once for the run.
+// pattern entries i .. e of one supernode (reach() lists a path up the elimination tree in order) go as one run.
 [[gnu::noinline]] void solveRow(const Numeric& m, const int* pattern, int len) {
   const int *Lp = m.Lp, *Li = m.Li, *count = m.count, *parent = m.parent, *colCount = m.colCount;
   const double* Lx = m.Lx;
@@ -149,23 +156,12 @@ void runUpdate(double* Y, const int* rows, int count, const double* const* l, co
     const int i = pattern[at];
     int t = 1;
     while (t < kRun && at + t < len && pattern[at + t] == i + t && nested(parent, colCount, i + t - 1)) ++t;
-    const int e = i + t - 1;
-    const double* l[kRun];
-    double y[kRun];
-    for (int a = 0; a < t; ++a) {  // column i + a: rows i + a + 1 .. e first
-      const int c = i + a, inside = e - c;
-      y[a] = Y[c];
-      l[a] = Lx + Lp[c] + inside;
-      const int* rows = Li + Lp[c];
-      const double* lc = Lx + Lp[c];
-      for (int q = 0; q < inside; ++q) Y[rows[q]] -= lc[q] * y[a];
-    }
-    const int* rows = Li + Lp[e];
+    const int shared = count[i + t - 1];
     switch (t) {
-      case 1: runUpdate<1>(Y, rows, count[e], l, y); break;
-      case 2: runUpdate<2>(Y, rows, count[e], l, y); break;
-      case 3: runUpdate<3>(Y, rows, count[e], l, y); break;
-      default: runUpdate<kRun>(Y, rows, count[e], l, y); break;
+      case 1: runUpdate<1>(Y, Lp, Li, Lx, i, shared); break;
+      case 2: runUpdate<2>(Y, Lp, Li, Lx, i, shared); break;
+      case 3: runUpdate<3>(Y, Lp, Li, Lx, i, shared); break;
+      default: runUpdate<kRun>(Y, Lp, Li, Lx, i, shared); break;
     }
     at += t;
   }
