@@ -184,7 +184,9 @@ std::string autopilotHudLine(const AppState& app) {
   else
     std::snprintf(line, sizeof line, "AUTOPILOT (M off): goal %.1f m away; re-plan %.0f ms, %d iterations, %s",
                   std::sqrt(dx * dx + dy * dy + dz * dz), 1e3 * v.last.seconds, v.last.iterations,
-                  v.last.adopted ? "converged" : "not converged: last plan kept");
+                  !v.last.adopted ? "not converged: last plan kept"
+                  : v.last.rolledOut ? "budget spent: rolled-out plan flown"
+                                     : "converged");
   return line;
 }
 

@@ -68,7 +68,12 @@ ParamSet Autopilot::flightParams(const std::string& scene, const Scene& running,
   ParamSet out = params;
   for (const ParamSpec& spec : preset.scene.params.specs())
     if (!isStartKey(spec.key) && out.spec(spec.key)) out.set(spec.key, preset.scene.params.value(spec.key), "autopilot");
-  return planStartParams(scene, running, out);
+  // Only the start keys come from where it is: a plan's start also holds the helicopter's actuators with its assist
+  // off (plan/helicopter_plan_endpoints.cpp), which would become the user's keys that a hand-back restores.
+  const ParamSet started = planStartParams(scene, running, out);
+  for (const ParamSpec& spec : started.specs())
+    if (isStartKey(spec.key)) out.set(spec.key, started.value(spec.key), "autopilot");
+  return out;
 }
 
 void Autopilot::engage(const std::string& scene, const Scene& running, double goalX, double goalY, bool synchronous) {
