@@ -35,19 +35,17 @@ OrderCache::Entry& OrderCache::store(const Pattern& a, const int* keep) {
   if (!e) {  // a new pattern: a new slot, or the oldest one's
     if (entries_.size() < kEntries) e = &entries_.emplace_back();
     else e = &entries_[next_], next_ = (next_ + 1) % kEntries;
-    e->n = a.n, e->nz = a.nz, e->untested = false;
+    e->n = a.n, e->nz = a.nz, e->untested = false, e->keep.clear(), e->lRows = RowPatterns{};
     e->rows.assign(a.rows, a.rows + std::max(a.nz, 0)), e->cols.assign(a.cols, a.cols + std::max(a.nz, 0));
   }
-  if (!std::equal(keep, keep + keepSize(a.n), e->keep.begin(), e->keep.end())) {
-    e->keep.assign(keep, keep + keepSize(a.n));
-    e->lRows = RowPatterns{};
-  }
+  e->setKeep(keep);
   return *e;
 }
 
-RowPatterns* OrderCache::rowsFor(const Pattern& a, const int* keep) {
-  Entry* e = find(a);
-  return e && std::equal(keep, keep + keepSize(a.n), e->keep.begin(), e->keep.end()) ? &e->lRows : nullptr;
+void OrderCache::Entry::setKeep(const int* order) {
+  if (std::equal(order, order + keepSize(n), keep.begin(), keep.end())) return;
+  keep.assign(order, order + keepSize(n));
+  lRows = RowPatterns{};
 }
 
 OrderCache* activeOrderCache() { return active; }

@@ -5,6 +5,7 @@
 // With the order, its row patterns of L (kkt::RowPatterns) spare each factorisation the elimination-tree walks.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -20,6 +21,11 @@ class OrderCache {
     std::vector<int> rows, cols;  // the pattern's triplets (the key)
     std::vector<int> keep;        // the order last factorised (keepSize(n) ints)
     RowPatterns lRows;            // L's row patterns in that order (recorded by its first factorisation)
+    void setKeep(const int* order);  // `order` (keepSize(n) ints) becomes the keep; another one clears lRows
+    // lRows when `order` is this entry's keep, else null
+    RowPatterns* rowsFor(const int* order) {
+      return std::equal(keep.begin(), keep.end(), order) && !keep.empty() ? &lRows : nullptr;
+    }
     bool untested = false;        // handed out by analyse and not yet factorised in this solve
   };
   // At most this many patterns (an Ipopt solve factorises its KKT system and, in restoration, another one); a new
@@ -31,7 +37,6 @@ class OrderCache {
   Entry* find(const Pattern& a);                   // the pattern's entry, or null
   Entry* reuse(const Pattern& a);                  // find() for a new solve: a hit is counted and marked untested
   Entry& store(const Pattern& a, const int* keep);  // keep becomes the pattern's order (another: rows cleared)
-  RowPatterns* rowsFor(const Pattern& a, const int* keep);  // the pattern's row patterns if keep is its order
   int hits() const { return hits_; }                // reuse() calls that found the pattern
 
  private:

@@ -45,15 +45,15 @@ kkt::Factorisation refit(const kkt::Pattern& m, const kkt::Factorisation& f, dou
 // The order in IKEEP fitted to the values in A (re-made when a zero-diagonal row has no partner: IKEEP is Ipopt's,
 // kept to the next call; exact zeros only: rows merely small are left to the pivot replacement, treating them as zero
 // re-ordered at most factorisations of heli_canyon, ~1 ms each), the storage checked, the factorisation (with the
-// active cache's row patterns when IKEEP is its order), and refit() after replaced pivots when `refitReplaced`. False: INFO(1) set (-3, -4 or -5; A still holds the values).
+// cache entry's row patterns when IKEEP is its order), and refit() after replaced pivots when `refitReplaced`. False: INFO(1) set (-3, -4 or -5; A still holds the values).
 bool factoriseInOrder(const kkt::Pattern& m, double* a, int la, int* iw, int liw, int* ikeep, int* iw1,
-                      const kkt::Pivots& pivots, bool refitReplaced, int* info, kkt::Factorisation& f) {
+                      const kkt::Pivots& pivots, bool refitReplaced, kkt::OrderCache::Entry* cached, int* info,
+                      kkt::Factorisation& f) {
   if (!kkt::fitOrdering(m, a, 0.0, ikeep)) return info[0] = -5, false;
   const kkt::Storage s = kkt::storage(m, ikeep);
   if (std::size_t(liw) < s.ints) return info[0] = -3, info[1] = int(s.ints), false;
   if (std::size_t(la) < s.reals) return info[0] = -4, info[1] = int(s.reals), false;
-  kkt::OrderCache* cache = kkt::activeOrderCache();
-  f = kkt::factorise(m, ikeep, pivots, iw, a, iw1, cache ? cache->rowsFor(m, ikeep) : nullptr);
+  f = kkt::factorise(m, ikeep, pivots, iw, a, iw1, cached ? cached->rowsFor(ikeep) : nullptr);
   if (refitReplaced && f.replaced > 0 && !f.singular) f = refit(m, f, a, la, iw, liw, ikeep, iw1, pivots);
   return true;
 }
@@ -101,7 +101,7 @@ void bd(int* n, int* nz, const int* irn, const int* icn, double* a, int* la, int
   // had to replace sends the solve to the order it would have taken without the cache (AMD, then fitted).
   const bool trial = cached && cached->untested;
   kkt::Factorisation f;
-  if (!factoriseInOrder(m, a, *la, iw, *liw, ikeep, iw1, pivots, !trial, info, f)) return;
+  if (!factoriseInOrder(m, a, *la, iw, *liw, ikeep, iw1, pivots, !trial, cached, info, f)) return;
   if (trial) {
     cached->untested = false;
     if (f.replaced > 0 || f.singular) {
@@ -109,13 +109,14 @@ void bd(int* n, int* nz, const int* irn, const int* icn, double* a, int* la, int
       kkt::matrixValues(m, iw, a, values.data());
       std::copy(values.begin(), values.end(), a);
       if (!kkt::analyse(m, ikeep)) return void(info[0] = -5);
-      if (!factoriseInOrder(m, a, *la, iw, *liw, ikeep, iw1, pivots, true, info, f)) return;
+      if (!factoriseInOrder(m, a, *la, iw, *liw, ikeep, iw1, pivots, true, cached, info, f)) return;
     }
   }
   *maxfrt = int(kkt::solveWorkSize(*n));  // CD's W: the solve's work
   kkt::correct(iw1, iw, a, f);
   info[14] = f.negative;
   if (f.singular) info[0] = 3, info[1] = f.rank;
+  else if (cached) cached->setKeep(ikeep);
   else if (cache) cache->store(m, ikeep);
 }
 

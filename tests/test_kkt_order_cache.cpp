@@ -140,4 +140,13 @@ TEST_CASE("KktOrderCacheKeepsAtMostKEntriesPatterns") {
   Triplets other = ts[2];  // same sizes, another pattern: not the same entry
   other.cols[2] = 1, other.rows[2] = 3;
   CHECK(cache.find(patternOf(other)) == nullptr);
+  // the oldest slot (ts[1]'s) taken by another pattern with the same keep: its row patterns are not handed on
+  const std::vector<int> keep1(kkt::keepSize(ts[1].n), 1);
+  cache.find(patternOf(ts[1]))->lRows.complete = true;
+  Triplets same = ts[1];
+  same.add(1, 0, 0.5);
+  kkt::OrderCache::Entry& e = cache.store(patternOf(same), keep1.data());
+  CHECK(cache.find(patternOf(ts[1])) == nullptr);
+  CHECK_FALSE(e.lRows.complete);
+  CHECK(e.rowsFor(keep1.data()) == &e.lRows);
 }
