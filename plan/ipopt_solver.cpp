@@ -153,6 +153,8 @@ class Adapter : public Ipopt::TNLP {
     IpoptIteration it{iter, obj, infPr, infDu, nullptr};
     if (cb_ && mode == Ipopt::RegularMode && currentIterate(data, cq)) it.x = &iterate_;
     const bool go = !cb_ || cb_(it);  // the caller sees every iteration, the last one too
+    // A cancel that arrived while the callback ran (the app's plan job answers it with false) is a cancel too.
+    if (!go && settings_.cancel && settings_.cancel->load()) cancelled_ = true;
     if (settings_.maxDualInfeasibility > 0.0 && !(infDu <= settings_.maxDualInfeasibility)) {
       diverged_ = true;
       return false;

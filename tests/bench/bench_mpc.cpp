@@ -4,12 +4,14 @@
 // against cold, periods whose solve took longer than the period itself (a live controller would miss them), stale
 // solves, and tracking error, for a fixed goal (8 s) and a goal circling at 0.4 m/s (60 s). Then the helicopter on
 // heli_follow (horizon 30 = 3 s at h = 0.1, goal moved through the canyon at 5 m/s), calm and under 3 m/s seeded
-// gusts: the MPC as the preset has it, the MPC with horizons ending at rest, and the flight assist with the path pilot
+// gusts: the MPC with the helicopter's defaults (at most 12 iterations, budgeted solves rolled out), the MPC with
+// horizons ending at rest, and the flight assist with the path pilot
 // on the goal: solve times, tracking error, wall clearance, steps within the margin, actuator use, and where Ipopt's
 // CPU time went (its timing statistics); every MPC row with each KKT solver (MUMPS, the LDL^T bridge) in the same
 // run (`kkt=ldl|mumps` after the mode: that solver only). `bench_mpc heli`: that table only; `bench_mpc car`: the car's
 // only; `bench_mpc levers ...` / `bench_mpc carfollow ...`: one MPC row of heli_follow / car_follow (the parking lot,
-// 60 s) with other settings or Ipopt options (Levers). Prints Markdown tables (a benchmark: no assertions on time).
+// 60 s) with other settings or Ipopt options (Levers); `bench_mpc checks ...`: the push and climb checks of docs/mpc.md
+// with those settings. Prints Markdown tables (a benchmark: no assertions on time).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
