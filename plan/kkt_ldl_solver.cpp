@@ -236,6 +236,48 @@ int negativeEigenvalues(const Numeric& m, int rank) {
   return negative;
 }
 
+// The upper triangle of P A P^T by columns into Ap, Ai, Ax (duplicates kept: the factorisation sums them) and each
+// row's largest |entry|. With complete row patterns (`rows`: this pattern and order) the triplets' places in Ax come
+// from the record; else they are counted out (into the record when one is being made). The same Ap, Ai and Ax either
+// way, and the same rowMax (a largest |entry| does not depend on the order it is taken in).
+void scatterMatrix(const Pattern& a, const int* perm, const double* values, int* Ap, int* Ai, double* Ax,
+                   double* rowMax, int* pinv, int* next, RowPatterns* rows) {
+  const int n = a.n;
+  const std::size_t N = std::size_t(n);
+  std::fill(rowMax, rowMax + N, 0.0);
+  if (rows && rows->complete) {
+    std::copy(rows->ap.begin(), rows->ap.end(), Ap);
+    std::copy(rows->ai.begin(), rows->ai.end(), Ai);
+    for (int t = 0; t < a.nz; ++t)
+      if (rows->place[std::size_t(t)] >= 0) Ax[rows->place[std::size_t(t)]] = values[t];
+    for (int j = 0; j < n; ++j)
+      for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
+        const double v = std::abs(Ax[p]);
+        rowMax[Ai[p]] = std::max(rowMax[Ai[p]], v), rowMax[j] = std::max(rowMax[j], v);
+      }
+    return;
+  }
+  const bool record = rows != nullptr;
+  if (record) rows->place.assign(std::size_t(std::max(a.nz, 0)), -1);
+  for (int k = 0; k < n; ++k) pinv[pivotRow(perm, k)] = k;
+  std::fill(Ap, Ap + N + 1, 0);
+  for (int t = 0; t < a.nz; ++t)
+    if (a.inRange(t)) ++Ap[std::max(pinv[a.rows[t] - 1], pinv[a.cols[t] - 1]) + 1];
+  for (std::size_t j = 0; j < N; ++j) Ap[j + 1] += Ap[j];
+  std::copy(Ap, Ap + N, next);  // next free slot per column
+  for (int t = 0; t < a.nz; ++t) {
+    if (!a.inRange(t)) continue;
+    const int i = pinv[a.rows[t] - 1], j = pinv[a.cols[t] - 1];
+    const int at = next[std::max(i, j)]++;
+    Ai[at] = std::min(i, j);
+    Ax[at] = values[t];
+    rowMax[i] = std::max(rowMax[i], std::abs(values[t]));
+    rowMax[j] = std::max(rowMax[j], std::abs(values[t]));
+    if (record) rows->place[std::size_t(t)] = at;
+  }
+  if (record) rows->ap.assign(Ap, Ap + N + 1), rows->ai.assign(Ai, Ai + Ap[n]);
+}
+
 }  // namespace
 
 // Ahat^-1 in place with the factor in ints/reals (permuted order), for the pivot correction.
@@ -278,23 +320,7 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   int* pinv = scratch;
   int* lnzWork = scratch + N;
   std::copy(perm, perm + N, P);
-  for (int k = 0; k < n; ++k) pinv[pivotRow(perm, k)] = k;
-  // The upper triangle of P A P^T by columns (duplicates kept: LDL sums them), and each row's largest |entry|.
-  std::fill(Ap, Ap + N + 1, 0);
-  std::fill(rowMax, rowMax + N, 0.0);
-  for (int t = 0; t < a.nz; ++t)
-    if (a.inRange(t)) ++Ap[std::max(pinv[a.rows[t] - 1], pinv[a.cols[t] - 1]) + 1];
-  for (std::size_t j = 0; j < N; ++j) Ap[j + 1] += Ap[j];
-  std::copy(Ap, Ap + N, lnzWork);  // next free slot per column
-  for (int t = 0; t < a.nz; ++t) {
-    if (!a.inRange(t)) continue;
-    const int i = pinv[a.rows[t] - 1], j = pinv[a.cols[t] - 1];
-    const int at = lnzWork[std::max(i, j)]++;
-    Ai[at] = std::min(i, j);
-    Ax[at] = reals[t];
-    rowMax[i] = std::max(rowMax[i], std::abs(reals[t]));
-    rowMax[j] = std::max(rowMax[j], std::abs(reals[t]));
-  }
+  scatterMatrix(a, perm, reals, Ap, Ai, Ax, rowMax, pinv, lnzWork, rows);
   Lp[0] = 0;
   for (std::size_t k = 0; k < N; ++k) Lp[k + 1] = Lp[k] + colCount[k];
   std::fill(Y, Y + N, 0.0);

@@ -37,10 +37,12 @@ struct Factorisation {
 
 // The rows' patterns of L (row k: rows[start[k] .. start[k + 1]), in the order the factorisation visits them), a
 // function of the pattern and keep only: kept by a caller that factorises the same pattern in the same order again
-// (plan/kkt_order_cache.h), they spare the elimination-tree walk of each row (~15 % of a factorisation).
+// (plan/kkt_order_cache.h), they spare the elimination-tree walk of each row (~15 % of a factorisation), and with the
+// permuted matrix's structure the counting of the triplets into it.
 struct RowPatterns {
   std::vector<int> start, rows;
-  bool complete = false;  // every row recorded
+  std::vector<int> ap, ai, place;  // the permuted upper triangle's columns, rows, and each triplet's place (-1: none)
+  bool complete = false;           // every row recorded
 };
 
 // Factorises the matrix whose values, in the pattern's triplet order, are reals[0 .. a.nz) on entry (MA27BD's
