@@ -6,6 +6,7 @@
 #include "plan/kkt_ldl_solver.h"
 
 #include "plan/kkt_pivot_correction.h"
+#include "plan/kkt_triangular.h"
 
 #include <algorithm>
 #include <cmath>
@@ -117,56 +118,6 @@ bool pairPivots(const Numeric& m, int k, double e, double& d, double tiny, doubl
   return true;
 }
 
-// The columns j of one supernode of L (parent j + 1, column j's rows j + 1 and column j + 1's): the row solve takes a
-// run of up to this many of them at once.
-constexpr int kRun = 4;
-
-bool nested(const int* parent, const int* colCount, int j) {
-  return parent[j] == j + 1 && colCount[j] == colCount[j + 1] + 1;
-}
-
-// A run of T columns c = i .. e = i + T - 1 (column c's first e - c rows are c + 1 .. e, the rest column e's): y_i ..
-// y_e from the triangle in registers, then Y[rows of e] -= l_i y_i, then -= l_{i+1} y_{i+1}, ... on each row, each
-// loaded and stored once. The same operations in the same order as column by column.
-template <int T>
-void runUpdate(double* Y, const int* Lp, const int* Li, const double* Lx, int i, int count) {
-  double y[T];
-  for (int a = 0; a < T; ++a) y[a] = Y[i + a];
-  for (int a = 0; a < T; ++a)
-    for (int b = a + 1; b < T; ++b) y[b] -= Lx[Lp[i + a] + (b - a - 1)] * y[a];
-  const double* l[T];
-  for (int a = 0; a < T; ++a) Y[i + a] = y[a], l[a] = Lx + Lp[i + a] + (T - 1 - a);
-  const int* rows = Li + Lp[i + T - 1];
-  for (int q = 0; q < count; ++q) {
-    double v = Y[rows[q]];
-    for (int a = 0; a < T; ++a) v -= l[a][q] * y[a];
-    Y[rows[q]] = v;
-  }
-}
-
-// y = L^-1 (row k of A scattered in Y) along the row's pattern (topological order): each y_i is final when its turn
-// comes (later columns update only later rows) and stays in Y. Apart from upLooking's pivot logic, so that the
-// compiler keeps this loop's few pointers in registers (inlined there, they spilled: ~1.5x slower). Consecutive
-// pattern entries i .. e of one supernode (reach() lists a path up the elimination tree in order) go as one run.
-[[gnu::noinline]] void solveRow(const Numeric& m, const int* pattern, int len) {
-  const int *Lp = m.Lp, *Li = m.Li, *count = m.count, *parent = m.parent, *colCount = m.colCount;
-  const double* Lx = m.Lx;
-  double* Y = m.Y;
-  for (int at = 0; at < len;) {
-    const int i = pattern[at];
-    int t = 1;
-    while (t < kRun && at + t < len && pattern[at + t] == i + t && nested(parent, colCount, i + t - 1)) ++t;
-    const int shared = count[i + t - 1];
-    switch (t) {
-      case 1: runUpdate<1>(Y, Lp, Li, Lx, i, shared); break;
-      case 2: runUpdate<2>(Y, Lp, Li, Lx, i, shared); break;
-      case 3: runUpdate<3>(Y, Lp, Li, Lx, i, shared); break;
-      default: runUpdate<kRun>(Y, Lp, Li, Lx, i, shared); break;
-    }
-    at += t;
-  }
-}
-
 // Row k's pattern: from `rows` when complete (the caller's: this pattern and keep), else reach() (recorded into
 // `rows` when given). Row k of A is scattered into Y either way, in the same order.
 const int* rowPattern(const Numeric& m, int k, RowPatterns* rows, int& len) {
@@ -189,7 +140,7 @@ int upLooking(const Numeric& m, double tiny, double replace, int& replaced, bool
     const bool alone = len == 0;  // no earlier pivot in the row: d is the matrix's diagonal
     double d = m.Y[k], e = 0.0, yFirst = 0.0;
     m.Y[k] = 0.0;
-    solveRow(m, pattern, len);
+    solveRow(PartialFactor{m.Lp, m.Li, m.count, m.parent, m.colCount, m.Lx}, pattern, len, m.Y);
     for (int at = 0; at < len; ++at) {  // L(k, i) for the row's pattern, in topological order
       const int i = pattern[at];
       const double yi = m.Y[i];
@@ -361,24 +312,6 @@ void correct(const int* scratch, int* ints, double* reals, Factorisation& f) {
 namespace {
 
 // x = A^-1 b with the factor, all in the permuted order: L, D's 1x1 and 2x2 blocks, L^T.
-// L x = b and L^T x = b in place, L unit lower triangular by columns: SuiteSparse LDL's ldl_lsolve / ldl_ltsolve
-// loops, with x_j held in a register (the rows of column j lie below j, so they never touch it): the same operations,
-// without a store and reload of x_j per entry.
-void lowerSolve(int n, const int* Lp, const int* Li, const double* Lx, double* x) {
-  for (int j = 0; j < n; ++j) {
-    const double xj = x[j];
-    for (int p = Lp[j]; p < Lp[j + 1]; ++p) x[Li[p]] -= Lx[p] * xj;
-  }
-}
-
-void upperSolve(int n, const int* Lp, const int* Li, const double* Lx, double* x) {
-  for (int j = n - 1; j >= 0; --j) {
-    double xj = x[j];
-    for (int p = Lp[j]; p < Lp[j + 1]; ++p) xj -= Lx[p] * x[Li[p]];
-    x[j] = xj;
-  }
-}
-
 void ldlSolve(int n, const int* Lp, const int* Li, const double* Lx, const double* D, const double* E, double* x) {
   lowerSolve(n, Lp, Li, Lx, x);
   for (int k = 0; k < n; ++k) {
