@@ -259,6 +259,11 @@ bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* 
   const RowStats st = rowStats(a, values, tolerance);
   const std::vector<char>& zero = st.zero;
   const std::vector<double>& rowMax = st.rowMax;
+  // A zero-diagonal row in a pair fits as soon as it has any nonzero neighbour (a strong one is nonzero): only rows
+  // without a partner need the scan below (the MPC's orders pair every one of them).
+  bool unpaired = false;
+  for (std::size_t r = 0; r < N && !unpaired; ++r) unpaired = zero[r] && mate[r] < 0;
+  if (!unpaired) return true;
   std::vector<char> candidate(N, 0), paired(N, 0);
   // The order fits when each zero-diagonal row with a strong neighbour is in a pair still coupled, or comes after a
   // strong neighbour (a row left over by the matching: that neighbour's elimination fills its pivot).
