@@ -285,6 +285,23 @@ kkt::OrderCache* kktOrders(const IpoptSettings& settings, kkt::OrderCache& own) 
 
 }  // namespace
 
+struct KeptIpoptApplication {
+  Ipopt::SmartPtr<Ipopt::IpoptApplication> app;
+};
+
+namespace {
+
+// The application of settings.structure with its options cleared (made there by the first solve), else a new one.
+Ipopt::SmartPtr<Ipopt::IpoptApplication> applicationFor(const IpoptSettings& settings) {
+  if (!settings.structure) return IpoptApplicationFactory();
+  std::shared_ptr<KeptIpoptApplication>& kept = settings.structure->application;
+  if (!kept) kept = std::make_shared<KeptIpoptApplication>(KeptIpoptApplication{IpoptApplicationFactory()});
+  else kept->app->Options()->clear();
+  return kept->app;
+}
+
+}  // namespace
+
 const char* kktSolverName(KktSolver s) { return s == KktSolver::Ldl ? "ldl" : "mumps"; }
 
 bool parseKktSolver(const std::string& name, KktSolver& out) {
@@ -304,7 +321,7 @@ IpoptResult solveWithIpopt(const Nlp& nlp, const IpoptSettings& settings,
   IpoptResult result;
   Adapter* adapter = new Adapter(nlp, settings, onIteration, result);
   Ipopt::SmartPtr<Ipopt::TNLP> tnlp = adapter;
-  Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
+  Ipopt::SmartPtr<Ipopt::IpoptApplication> app = applicationFor(settings);
   app->Options()->SetStringValue("sb", "yes");  // no banner on stdout
   app->Options()->SetIntegerValue("print_level", 0);
   app->Options()->SetStringValue("hessian_approximation", nlp.hasHessian() ? "exact" : "limited-memory");

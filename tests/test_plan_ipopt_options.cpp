@@ -3,7 +3,8 @@
 // and a numeric option; an unknown option or a value that does not parse as the option's type ends the solve with
 // status Invalid_Option; the CPU split of Ipopt's timing statistics is non-negative and within the total when asked
 // for, and unasked Ipopt's clocks (plan/ipopt_clock.h: ours, not libipopt's) read nothing; a kept
-// NlpStructure is filled once and answers the next solve's structure queries (one Jacobian evaluation fewer).
+// NlpStructure is filled once and answers the next solve's structure queries (one Jacobian evaluation fewer), and its
+// Ipopt application serves the next solve with none of the last one's options.
 #include <doctest/doctest.h>
 
 #include "plan/ipopt_clock.h"
@@ -122,4 +123,14 @@ TEST_CASE("IpoptStructureKeptAcrossSolvesIsEvaluatedOnce") {
   CHECK(first.jacobians == uncached.jacobians);
   CHECK(second.jacobians == first.jacobians - 1);
   CHECK(second.hessians == first.hessians - 1);
+  // The kept Ipopt application forgets a solve's options: an option of one solve (a refused one too) is not the next's.
+  REQUIRE(kept.application);
+  s.options = {{"max_iter", "1"}};
+  CHECK(solveWithIpopt(Quadratic(), s).status == "Maximum_Iterations_Exceeded");
+  s.options = {{"no_such_option", "1"}};
+  CHECK(solveWithIpopt(Quadratic(), s).status == "Invalid_Option");
+  s.options.clear();
+  const IpoptResult d = solveWithIpopt(Quadratic(), s);
+  CHECK(d.iterations == a.iterations);
+  CHECK(d.x == a.x);
 }
