@@ -190,17 +190,23 @@ int negativeEigenvalues(const Numeric& m, int rank) {
 // The upper triangle of P A P^T by columns into Ap, Ai, Ax (duplicates kept: the factorisation sums them) and each
 // row's largest |entry|. With complete row patterns (`rows`: this pattern and order) the triplets' places in Ax come
 // from the record; else they are counted out (into the record when one is being made). The same Ap, Ai and Ax either
-// way, and the same rowMax (a largest |entry| does not depend on the order it is taken in).
+// way, and the same rowMax (a largest |entry| does not depend on the order it is taken in), permuted from
+// `knownRowMax` (the pattern's numbering) when given.
 void scatterMatrix(const Pattern& a, const int* perm, const double* values, int* Ap, int* Ai, double* Ax,
-                   double* rowMax, int* pinv, int* next, RowPatterns* rows) {
+                   double* rowMax, const double* knownRowMax, int* pinv, int* next, RowPatterns* rows) {
   const int n = a.n;
   const std::size_t N = std::size_t(n);
-  std::fill(rowMax, rowMax + N, 0.0);
+  if (knownRowMax)
+    for (int k = 0; k < n; ++k) rowMax[k] = knownRowMax[pivotRow(perm, k)];
+  else
+    std::fill(rowMax, rowMax + N, 0.0);
+  double* takeMax = knownRowMax ? nullptr : rowMax;  // rowMax still to be taken from the values
   if (rows && rows->complete) {
     std::copy(rows->ap.begin(), rows->ap.end(), Ap);
     std::copy(rows->ai.begin(), rows->ai.end(), Ai);
     for (int t = 0; t < a.nz; ++t)
       if (rows->place[std::size_t(t)] >= 0) Ax[rows->place[std::size_t(t)]] = values[t];
+    if (!takeMax) return;
     for (int j = 0; j < n; ++j)
       for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
         const double v = std::abs(Ax[p]);
@@ -222,8 +228,10 @@ void scatterMatrix(const Pattern& a, const int* perm, const double* values, int*
     const int at = next[std::max(i, j)]++;
     Ai[at] = std::min(i, j);
     Ax[at] = values[t];
-    rowMax[i] = std::max(rowMax[i], std::abs(values[t]));
-    rowMax[j] = std::max(rowMax[j], std::abs(values[t]));
+    if (takeMax) {
+      takeMax[i] = std::max(takeMax[i], std::abs(values[t]));
+      takeMax[j] = std::max(takeMax[j], std::abs(values[t]));
+    }
     if (record) rows->place[std::size_t(t)] = at;
   }
   if (record) rows->ap.assign(Ap, Ap + N + 1), rows->ai.assign(Ai, Ai + Ap[n]);
@@ -245,7 +253,7 @@ Storage storage(const Pattern& a, const int* keep) {
 }
 
 Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots, int* ints, double* reals,
-                        int* scratch, RowPatterns* rows) {
+                        int* scratch, RowPatterns* rows, const double* rowMaxIn) {
   const int n = a.n;
   const std::size_t N = std::size_t(n), lnz = factorNonzeros(n, keep);
   const int* perm = keep;
@@ -271,7 +279,7 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   int* pinv = scratch;
   int* lnzWork = scratch + N;
   std::copy(perm, perm + N, P);
-  scatterMatrix(a, perm, reals, Ap, Ai, Ax, rowMax, pinv, lnzWork, rows);
+  scatterMatrix(a, perm, reals, Ap, Ai, Ax, rowMax, rowMaxIn, pinv, lnzWork, rows);
   Lp[0] = 0;
   for (std::size_t k = 0; k < N; ++k) Lp[k + 1] = Lp[k] + colCount[k];
   std::fill(Y, Y + N, 0.0);

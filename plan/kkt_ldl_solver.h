@@ -49,9 +49,10 @@ struct RowPatterns {
 // contract: the values arrive in the factor's own real array). `ints` and `reals` hold storage(a, keep) entries;
 // `scratch` 2n ints: on return scratch[0 .. replaced) hold the positions of the replaced pivots in keep's order.
 // After a non-singular factorisation `ints`/`reals` hold the factor for solve(). `rows` (optional): the patterns of
-// this pattern and keep, used when complete, else recorded.
+// this pattern and keep, used when complete, else recorded. `rowMax` (optional): each row's largest |entry| of these
+// values in the pattern's numbering (fitOrdering()'s), which spares the factorisation that pass.
 Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots, int* ints, double* reals,
-                        int* scratch, RowPatterns* rows = nullptr);
+                        int* scratch, RowPatterns* rows = nullptr, const double* rowMax = nullptr);
 
 // After factorise(), with its scratch: makes solve() exact for the matrix despite f.replaced replaced pivots (up to
 // plan/kkt_pivot_correction.h's kMaxCorrected of them) and f.negative A's inertia; nothing when A is singular to

@@ -247,7 +247,7 @@ bool analyse(const Pattern& a, int* keep) {
   return adjacency(a, nullptr, g) && amdOrder(a.n, g, keep) && symbolic(a.n, g, keep);
 }
 
-bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* keep) {
+bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* keep, double* rowMaxOut) {
   const std::size_t N = std::size_t(a.n);
   std::vector<int> mate(N, -1), pinv(N);  // keep's pairs
   for (std::size_t k = 0; k < N; ++k) pinv[std::size_t(pivotRow(keep, int(k)))] = int(k);
@@ -259,6 +259,7 @@ bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* 
   const RowStats st = rowStats(a, values, tolerance);
   const std::vector<char>& zero = st.zero;
   const std::vector<double>& rowMax = st.rowMax;
+  if (rowMaxOut) std::copy(rowMax.begin(), rowMax.end(), rowMaxOut);
   // A zero-diagonal row in a pair fits as soon as it has any nonzero neighbour (a strong one is nonzero): only rows
   // without a partner need the scan below (the MPC's orders pair every one of them).
   bool unpaired = false;

@@ -35,7 +35,8 @@ bool analyse(const Pattern& a, int* keep);
 // distinct strong neighbour (greedy matching; a row left over follows its strongest neighbour's pair), orders the
 // graph with each pair merged by AMD, expands it with the pair's pivots consecutive, re-runs the symbolic pass and
 // returns true, or false when that fails (keep then unusable).
-bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* keep);
+// `rowMax` (optional, n doubles): each row's largest |entry| on return.
+bool fitOrdering(const Pattern& a, const double* values, double tolerance, int* keep, double* rowMax = nullptr);
 
 // After a factorisation in keep's order replaced the pivots at positions failed[0 .. count) (a Schur complement the
 // fixed order found singular: a pair whose coupling cancelled, or a row alone): orders again with the other pairs

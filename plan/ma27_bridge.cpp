@@ -49,11 +49,12 @@ kkt::Factorisation refit(const kkt::Pattern& m, const kkt::Factorisation& f, dou
 bool factoriseInOrder(const kkt::Pattern& m, double* a, int la, int* iw, int liw, int* ikeep, int* iw1,
                       const kkt::Pivots& pivots, bool refitReplaced, kkt::OrderCache::Entry* cached, int* info,
                       kkt::Factorisation& f) {
-  if (!kkt::fitOrdering(m, a, 0.0, ikeep)) return info[0] = -5, false;
+  std::vector<double> rowMax(std::size_t(m.n));  // the fit's, handed to the factorisation
+  if (!kkt::fitOrdering(m, a, 0.0, ikeep, rowMax.data())) return info[0] = -5, false;
   const kkt::Storage s = kkt::storage(m, ikeep);
   if (std::size_t(liw) < s.ints) return info[0] = -3, info[1] = int(s.ints), false;
   if (std::size_t(la) < s.reals) return info[0] = -4, info[1] = int(s.reals), false;
-  f = kkt::factorise(m, ikeep, pivots, iw, a, iw1, cached ? cached->rowsFor(ikeep) : nullptr);
+  f = kkt::factorise(m, ikeep, pivots, iw, a, iw1, cached ? cached->rowsFor(ikeep) : nullptr, rowMax.data());
   if (refitReplaced && f.replaced > 0 && !f.singular) f = refit(m, f, a, la, iw, liw, ikeep, iw1, pivots);
   return true;
 }
