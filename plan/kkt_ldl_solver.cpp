@@ -128,7 +128,10 @@ const int* rowPattern(const Numeric& m, int k, RowPatterns* rows, int& len) {
   }
   const int top = reach(m, k);
   len = m.n - top;
-  if (rows) rows->rows.insert(rows->rows.end(), m.pattern + top, m.pattern + m.n), rows->start.push_back(int(rows->rows.size()));
+  if (rows) {
+    rows->rows.insert(rows->rows.end(), m.pattern + top, m.pattern + m.n);
+    rows->start.push_back(int(rows->rows.size()));
+  }
   return m.pattern + top;
 }
 
@@ -287,7 +290,8 @@ Factorisation factorise(const Pattern& a, const int* keep, const Pivots& pivots,
   double* E = reals + N;
   double* Lx = reals + 2 * N;
   // pinv is done with: its room takes the replaced pivots' positions
-  const Numeric m{n, Ap, Ai, parent, colCount, P, Ax, rowMax, Lp, Li, lnzWork, pattern, flag, pinv, Lx, D, E, Y, lambda};
+  const Numeric m{n, Ap, Ai, parent, colCount, P, Ax, rowMax, Lp, Li,
+                  lnzWork, pattern, flag, pinv, Lx, D, E, Y, lambda};
   Factorisation f;
   bool refine = false;
   const bool record = rows && !rows->complete;

@@ -1,5 +1,5 @@
-// plan/kkt_triangular.cpp — the KKT LDL^T's triangular kernels: the factorisation's row solve over supernode runs, and
-// the solves with L and L^T; see kkt_triangular.h.
+// plan/kkt_triangular.cpp — the KKT LDL^T's triangular kernels: the factorisation's row solve over supernode runs,
+// and the solves with L and L^T; see kkt_triangular.h.
 #include "plan/kkt_triangular.h"
 
 namespace varsim::kkt {

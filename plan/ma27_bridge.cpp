@@ -45,7 +45,8 @@ kkt::Factorisation refit(const kkt::Pattern& m, const kkt::Factorisation& f, dou
 // The order in IKEEP fitted to the values in A (re-made when a zero-diagonal row has no partner: IKEEP is Ipopt's,
 // kept to the next call; exact zeros only: rows merely small are left to the pivot replacement, treating them as zero
 // re-ordered at most factorisations of heli_canyon, ~1 ms each), the storage checked, the factorisation (with the
-// cache entry's row patterns when IKEEP is its order), and refit() after replaced pivots when `refitReplaced`. False: INFO(1) set (-3, -4 or -5; A still holds the values).
+// cache entry's row patterns when IKEEP is its order), and refit() after replaced pivots when `refitReplaced`.
+// False: INFO(1) set (-3, -4 or -5; A still holds the values).
 bool factoriseInOrder(const kkt::Pattern& m, double* a, int la, int* iw, int liw, int* ikeep, int* iw1,
                       const kkt::Pivots& pivots, bool refitReplaced, kkt::OrderCache::Entry* cached, int* info,
                       kkt::Factorisation& f) {

@@ -80,9 +80,10 @@ TEST_CASE("KktLdlReusesTheOrderOfAPatternAcrossSolvesWithOtherValues") {
   REQUIRE(solveChecked(outside, t, rng) == 0);
 }
 
-// x1, x2, constraint c = 2 x1 + x2, and w1..w3 coupled to each other and to x2 (AMD takes c before x2): the order has c after x1, its
-// strongest neighbour, and before x2. With c's coupling to x1 at 0, c's pivot is exactly 0 in that order: with
-// replacement off (CNTL(4) = 0) the cached order is singular, the fresh one (c after or paired with x2) is not.
+// x1, x2, constraint c = 2 x1 + x2, and w1..w3 coupled to each other and to x2 (AMD takes c before x2): the order
+// has c after x1, its strongest neighbour, and before x2. With c's coupling to x1 at 0, c's pivot is exactly 0 in
+// that order: with replacement off (CNTL(4) = 0) the cached order is singular, the fresh one (c after or paired with
+// x2) is not.
 TEST_CASE("KktLdlLeavesACachedOrderWhosePivotFailsForAFreshOne") {
   Triplets t;
   t.n = 6;  // x1, x2, c, w1, w2, w3
