@@ -2,7 +2,8 @@
 // stepper's own update (zero on a trajectory carStep produced), and every exact first derivative (the update's
 // Jacobian in state, control and h, the clearance rows, the cost gradient) agrees with central finite differences
 // to relative 1e-6, and so does the exact Hessian of the Lagrangian (against differences of the exact gradient and
-// Jacobian) — with fixed and free final time and the generic cost variants (engine/control/dmoc_costs.h).
+// Jacobian) — with fixed and free final time and the generic cost variants (engine/control/dmoc_costs.h); the update's
+// Hessian without h's complex step (a fixed step) is the same to the bit in every other entry.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -79,6 +80,12 @@ TEST_CASE("CarNextHessianMatchesFiniteDifferencesOfTheJacobian") {
     const double h = trial % 2 ? 0.05 : 1.0 / 60.0;
     if (trial % 5 == 0) s.sigma = 0.0, w = 1e-7 * U(rng);  // a = h omega near 0: the series branch
     const auto H = carNextHessian(p, 0.5, h, s, w, f);
+    const auto fixedStep = carNextHessian(p, 0.5, h, s, w, f, false);  // without h's complex step
+    for (size_t i = 0; i < 5; ++i) {
+      CHECK(fixedStep[i].topLeftCorner<7, 7>() == H[i].topLeftCorner<7, 7>());  // to the bit
+      CHECK(fixedStep[i].row(7).isZero(0.0));
+      CHECK(fixedStep[i].col(7).isZero(0.0));
+    }
     for (int j = 0; j < 8; ++j) {
       const double e = 1e-6;
       CarState sp = s, sm = s;

@@ -105,7 +105,7 @@ Eigen::Matrix<double, 5, 8> carNextJacobian(const CarParams& p, double alpha, do
 }
 
 std::array<Eigen::Matrix<double, 8, 8>, 5> carNextHessian(const CarParams& p, double alpha, double h, const CarState& s,
-                                                          double w, double f) {
+                                                          double w, double f, bool withStep) {
   // Complex step (Squire and Trapp 1998): Im J(z + i e e_j) / e = dJ/dz_j with no subtractive cancellation.
   constexpr double e = 1e-30;
   Eigen::Matrix<std::complex<double>, 8, 1> z;
@@ -114,7 +114,7 @@ std::array<Eigen::Matrix<double, 8, 8>, 5> carNextHessian(const CarParams& p, do
   // The Jacobian does not depend on the position (x, y) (z_1, z_2: the car's update is invariant under translation),
   // so their columns of every H_i are zero and are not stepped.
   for (auto& Hi : H) Hi.setZero();
-  for (int j = 0; j < 8; ++j) {
+  for (int j = 0; j < (withStep ? 8 : 7); ++j) {
     if (j == 1 || j == 2) continue;
     z[j] += std::complex<double>(0.0, e);
     const Eigen::Matrix<double, 5, 8> dJ = nextJacobian(p, alpha, z).imag() / e;
@@ -122,6 +122,8 @@ std::array<Eigen::Matrix<double, 8, 8>, 5> carNextHessian(const CarParams& p, do
     for (int i = 0; i < 5; ++i) H[size_t(i)].col(j) = dJ.row(i).transpose();
   }
   for (auto& Hi : H) Hi = 0.5 * (Hi + Hi.transpose()).eval();  // symmetric up to round-off; make it exactly so
+  for (auto& Hi : H)
+    if (!withStep) Hi.row(7).setZero(), Hi.col(7).setZero();  // only half of them taken
   return H;
 }
 
@@ -348,7 +350,7 @@ void CarDmoc::hessian(const Eigen::VectorXd& x, double objFactor, const Eigen::V
     B(6, 6) = objFactor * 2.0 * wt * h;
     B(7, 5) = B(5, 7) = objFactor * 2.0 * ws * steerRate(x, k);  // d2/dh du: only read when h is free
     B(7, 6) = B(6, 7) = objFactor * 2.0 * wt * torque(x, k);
-    const auto Hn = carNextHessian(spec_.car, spec_.alpha, h, node(x, k), steerRate(x, k), torque(x, k));
+    const auto Hn = carNextHessian(spec_.car, spec_.alpha, h, node(x, k), steerRate(x, k), torque(x, k), spec_.freeTime);
     for (int i = 0; i < 5; ++i) B -= lambda[5 * k + i] * Hn[size_t(i)];
     if (k >= 1) B.topLeftCorner<3, 3>() += clearanceHessian(x, k, lambda, row);
     lower(7 * k, B, spec_.freeTime ? 8 : 7);

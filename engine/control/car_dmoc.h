@@ -67,9 +67,10 @@ double discsBoxClearance(const std::vector<BodyDisc>& discs, Turn body, double x
 Eigen::Matrix<double, 5, 8> carNextJacobian(const CarParams& p, double alpha, double h, const CarState& s, double steerRate,
                                             double torque);
 // Second derivatives: H[i](j, l) = d2 carNext_i / dz_j dz_l over the same z. The complex-step derivative of the
-// analytic Jacobian (exact to round-off: no difference is taken).
+// analytic Jacobian (exact to round-off: no difference is taken). `withStep` false: row and column 7 (h) are left
+// zero, one complex step fewer (a fixed step's transcription never reads them; the rest is the same to the bit).
 std::array<Eigen::Matrix<double, 8, 8>, 5> carNextHessian(const CarParams& p, double alpha, double h, const CarState& s,
-                                                          double steerRate, double torque);
+                                                          double steerRate, double torque, bool withStep = true);
 
 class CarDmoc : public Nlp {
  public:
