@@ -209,6 +209,13 @@ class HeliPlan : public DmocPlanInstance<HeliDmoc> {
     return nodePath(segments(), [&](int k) { return dmoc_.pose(x, k).x; });
   }
   bool hasRollOut() const override { return true; }
+  // Node N's pose is fixed on the target without a terminal penalty; xi_{N-1} = 0 and u_{N-1} = trim at rest.
+  FixedEnd fixedEnd() const override {
+    const HeliDmocSpec& s = dmoc_.spec();
+    if (s.freeEnd && !s.endAtRest) return {};
+    const std::string pose = "on the target pose exactly (terminal_weight = 0)", rest = "at rest (end_at_rest = true)";
+    return {"its horizons end " + (s.freeEnd ? rest : s.endAtRest ? rest + " " + pose : pose), !s.freeEnd};
+  }
 
  protected:
   void storeNode(const Scene& scene, int k, Eigen::VectorXd& x) const override;

@@ -90,6 +90,10 @@ constexpr MpcHorizonCap kMpcHorizonCaps[] = {
 // the closed loop of MUMPS and of the 1 s restart (the same re-plans adopted, tracking and clearance); the restart
 // costs a re-plan twice the work once a second and finds the way back to a goal that circles behind the car on open
 // ground (bench_mpc's circling goal: mean tracking error 1.47 m with it, 2.80 m without), --restart 1.
+// A helicopter problem whose horizons end held by equalities (PlanInstance::fixedEnd: at rest, or on the target pose)
+// has no roll-out to adopt (no roll-out meets them: 0 of 660 re-plans adopted within 12 iterations, docs/mpc.md), so
+// it takes what was measured there: 30 iterations, a cold restart every 1 s, LDL^T, and with the target pose fixed
+// the problem's own N as the horizon (a 3 s horizon cannot reach heli_canyon's pad 330 m away).
 struct MpcVehicleDefaults {
   const char* scene;
   int horizon, maxIterations;
@@ -100,12 +104,20 @@ struct MpcVehicleDefaults {
 constexpr MpcVehicleDefaults kMpcDefaults{"", 60, 30, 1.0, KktSolver::Mumps, false, true};
 constexpr MpcVehicleDefaults kMpcVehicleDefaults[] = {{"helicopter", 30, 12, 10.0, KktSolver::Ldl, true, false},
                                                       {"car", 60, 30, 0.0, KktSolver::Ldl, false, true}};
+constexpr MpcVehicleDefaults kMpcFixedEndDefaults[] = {{"helicopter", 30, 30, 1.0, KktSolver::Ldl, false, false}};
 
-MpcSettings resolved(MpcSettings s, const std::string& scene) {
-  MpcVehicleDefaults d = kMpcDefaults;
+const MpcVehicleDefaults& vehicleDefaults(const std::string& scene, bool fixedEnd) {
+  for (const MpcVehicleDefaults& v : kMpcFixedEndDefaults)
+    if (fixedEnd && scene == v.scene) return v;
   for (const MpcVehicleDefaults& v : kMpcVehicleDefaults)
-    if (scene == v.scene) d = v;
-  s.horizon = s.horizon.value_or(d.horizon);
+    if (scene == v.scene) return v;
+  return kMpcDefaults;
+}
+
+// `end`: the problem's fixed end when its vehicle's defaults roll out (else no end rows are asked for).
+MpcSettings resolved(MpcSettings s, const std::string& scene, const PlanInstance::FixedEnd& end, long problemN) {
+  const MpcVehicleDefaults& d = vehicleDefaults(scene, !end.heldBy.empty());
+  s.horizon = s.horizon.value_or(end.pose ? int(problemN) : d.horizon);
   s.maxIterations = s.maxIterations.value_or(d.maxIterations);
   s.restart = s.restart.value_or(d.restart);
   s.kktSolver = s.kktSolver.value_or(d.kkt);
@@ -145,13 +157,29 @@ IpoptResult shiftSolution(const IpoptResult& r, int segments, int steps, int dyn
 
 MpcController::MpcController(PlanSetup setup, MpcSettings settings)
     : setup_(std::move(setup)),
-      settings_(resolved(settings, setup_.scene.scene)),
       problem_(PlanProblemRegistry::find(setup_.scene.scene)) {
   const std::string& scene = setup_.scene.scene;
   if (!problem_ || !PlanEndpointsRegistry::find(scene))
     throw BadInput(setup_.source + ": scene '" + scene + "' has no plan problem with a start from a running scene");
   if (dmocFreeTime(setup_))
     throw BadInput(setup_.source + ": key 'free_time' = 1: the receding horizon needs a fixed step (allowed: 0)");
+  // A roll-out (asked for, or the vehicle's default) needs the problem's end free: ask the problem (at the horizon
+  // asked for or the vehicle's; its end rows do not depend on it), whose fixed end also picks the defaults when the
+  // roll-out is turned off. A problem refused as given (a target above the ceiling, a pad with a goal velocity) is
+  // refused at every re-plan (replan: stale) or by the goal's checks.
+  std::unique_ptr<PlanInstance> probe;
+  if (settings.rollout.value_or(false) || vehicleDefaults(scene, false).rollout) {
+    PlanSetup s = setup_;
+    const long maxN = std::lround(setup_.plan.spec("N")->maxValue);  // the horizon's range is checked below
+    s.plan.setReal("N", std::clamp<long>(settings.horizon.value_or(vehicleDefaults(scene, false).horizon), 2, maxN));
+    try {
+      probe = problem_->build(s);
+    } catch (const BadInput&) {
+    }
+  }
+  const PlanInstance::FixedEnd end = probe ? probe->fixedEnd() : PlanInstance::FixedEnd{};
+  const long problemN = std::lround(setup_.plan.real("N"));
+  settings_ = resolved(settings, scene, end, problemN);
   // The problem's own N range (its measured cost bound, plan/<vehicle>_plan.cpp) caps the horizon; the boat's and the
   // snakeboard's receding horizons are capped lower, at what re-plans every period of a run for minutes, not hours.
   const MpcHorizonCap* cap = mpcHorizonCap(scene);
@@ -180,9 +208,22 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
                    ": allowed 1e-06 to 1");
   restartSteps_ = restart > 0.0 ? std::max(1L, std::lround(restart / dt)) : 0;
   setup_.plan.setReal("N", horizon);
-  if (settings.rollout.value_or(false) && !problem_->build(setup_)->hasRollOut())  // asked for (the defaults have)
+  if (settings.rollout.value_or(false)) refuseRollOut(probe ? *probe : *problem_->build(setup_), problemN);  // asked for
+}
+
+void MpcController::refuseRollOut(const PlanInstance& plan, long problemN) const {
+  const std::string& scene = setup_.scene.scene;
+  if (!plan.hasRollOut())
     throw BadInput(setup_.source + ": rollout true: scene '" + scene +
                    "' has no roll-out of its plans (allowed: false; true for the helicopter)");
+  const PlanInstance::FixedEnd end = plan.fixedEnd();
+  const MpcVehicleDefaults& fixed = vehicleDefaults(scene, true);
+  if (!end.heldBy.empty())
+    throw BadInput(setup_.source + ": rollout true: " + end.heldBy + ", which a roll-out's free end cannot meet " +
+                   "(allowed: false; unset, this problem runs without a roll-out, at most " +
+                   std::to_string(fixed.maxIterations) + " iterations, a cold restart every " +
+                   formatNumber(fixed.restart) + " s" +
+                   (end.pose ? ", a horizon of the problem's N, " + std::to_string(problemN) + " segments)" : ")"));
 }
 
 std::vector<std::string> MpcController::goalKeys() const {

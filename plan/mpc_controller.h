@@ -19,8 +19,10 @@ namespace varsim {
 
 // Unset optional fields take the vehicle's default (MpcController resolves them; settings() reads them back): 60
 // segments, 30 iterations, a cold restart every 1 s and MUMPS, no roll-out; the helicopter 30 segments (3 s), 12
-// iterations, a cold restart every 10 s, LDL^T and the roll-out; the car no cold restart and LDL^T (measured in
-// docs/mpc.md).
+// iterations, a cold restart every 10 s, LDL^T and the roll-out, unless its problem's horizons end held by equalities
+// (PlanInstance::fixedEnd: at rest, or on the target pose): then 30 iterations, a cold restart every 1 s, LDL^T, no
+// roll-out (true refused) and, the pose fixed, the problem's N as the horizon; the car no cold restart and LDL^T
+// (measured in docs/mpc.md).
 struct MpcSettings {
   std::optional<int> horizon;        // segments of the scene's dt per solve (the plan key N), >= 2
   double period = 0.1;               // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
@@ -45,7 +47,7 @@ struct MpcSettings {
   // An unfinished solve is rolled out (PlanInstance::rollOut): its controls flown by the controller's model scene from
   // the measured start, the stepped states replacing the iterate's (its dynamics rows then hold to round-off), and it
   // is adopted when every bound and every row beyond the dynamics holds to 1e-6 (dynamicsTolerance unused); true is
-  // refused for a problem without a roll-out.
+  // refused for a problem without a roll-out or whose horizons end held by equalities (PlanInstance::fixedEnd).
   std::optional<bool> rollout;
   // Ipopt options by name for every solve (IpoptSettings::options; bench_mpc's levers)
   std::vector<std::pair<std::string, std::string>> ipoptOptions;
@@ -113,6 +115,9 @@ class MpcController {
   int restartsTaken() const { return restartsTaken_; }  // re-plans that adopted the cold solve over the warm one
 
  private:
+  // An asked-for roll-out of a problem without one or whose horizons end held by equalities: BadInput naming why
+  // (and what the defaults run: `problemN`, the problem file's N, is their horizon when the end pose is fixed).
+  void refuseRollOut(const PlanInstance& plan, long problemN) const;
   void replan(const Scene& running, long step);  // solve(), or a stale re-plan when the problem refuses the state
   void solve(const Scene& running, long step);
   PlanSetup setup_;

@@ -95,6 +95,14 @@ class PlanInstance {
   // storeNode (hasRollOut()) or the scene refused a step or an event.
   bool rollOut(Eigen::VectorXd& x) const;
   virtual bool hasRollOut() const { return false; }
+  // The plan's end as equality rows a roll-out's free end cannot meet (a receding horizon's defaults and its refusal
+  // of a roll-out, plan/mpc_controller.h): `heldBy` says which (empty: the end is free), `pose`: the end pose is the
+  // target exactly, so a horizon must be long enough to reach it.
+  struct FixedEnd {
+    std::string heldBy;
+    bool pose = false;
+  };
+  virtual FixedEnd fixedEnd() const { return {}; }
   // The problem's baseline flown along the solved plan x; false when the problem has none.
   virtual bool baseline(const Eigen::VectorXd& /*x*/, PlanBaseline& /*out*/) const { return false; }
 

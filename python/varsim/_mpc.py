@@ -44,7 +44,8 @@ def mpc(problem, duration=None, csv=None, horizon=None, period=None, iterations=
     (t, px, py, pz) impulses (--push); goal_track: a 't,x,y' file moving the goal (--goal-track); kkt: Ipopt's
     linear solver, "mumps" or "ldl" (--kkt); dynamics_tolerance: the dynamics residual a re-plan is adopted at,
     1e-6 to 1 (--dynamics-tolerance); rollout (bool): fly a solve that spent its budget through the controller's
-    model scene and adopt it when its rows beyond the dynamics hold (--rollout; the helicopter's default); timings: keep
+    model scene and adopt it when its rows beyond the dynamics hold (--rollout; the helicopter's default unless its
+    horizons end at rest or on the target pose, where True is refused); timings: keep
     the solve_us column. csv: also write the CSV there (default: a temporary file, read back and removed). The GIL
     is released while it runs; its re-plans take turns with plans from other threads. Raises BadInput (the
     command's exit 2 message) and PlanFailed (exit 4: no re-plan was ever adopted; str() is the summary, .status

@@ -43,3 +43,14 @@ def test_mpc_refusals_carry_the_cli_message(cli, at_root):
         with pytest.raises(varsim.BadInput) as e:
             varsim.mpc(PROBLEM, **kwargs)
         assert "varsim: error: " + str(e.value) == err.strip().splitlines()[-1]
+
+
+def test_mpc_refuses_a_roll_out_of_horizons_ending_at_rest(cli, at_root):
+    # heli_canyon ends at rest on its pad: a roll-out's free end cannot meet that, so the CLI and varsim.mpc refuse it
+    problem = "assets/problems/heli_canyon.json"
+    code, err = cli.run("mpc", problem, "--rollout", "true")
+    assert code == 2
+    assert "rollout true: its horizons end at rest (end_at_rest = true)" in err
+    with pytest.raises(varsim.BadInput) as e:
+        varsim.mpc(problem, rollout=True)
+    assert "varsim: error: " + str(e.value) == err.strip().splitlines()[-1]
