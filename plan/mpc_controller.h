@@ -21,8 +21,8 @@ namespace varsim {
 // segments, 30 iterations, a cold restart every 1 s and MUMPS, no roll-out; the helicopter 30 segments (3 s), 12
 // iterations, a cold restart every 10 s, LDL^T and the roll-out, unless its problem's horizons end held by equalities
 // (PlanInstance::fixedEnd: at rest, or on the target pose): then 30 iterations, a cold restart every 1 s, LDL^T, no
-// roll-out (true refused) and, the pose fixed, the problem's N as the horizon; the car no cold restart and LDL^T
-// (measured in docs/mpc.md).
+// roll-out (true refused) and, the pose fixed, the problem's N as the horizon; the car a cold restart every 2 s
+// within the re-plan's budget and LDL^T (measured in docs/mpc.md).
 struct MpcSettings {
   std::optional<int> horizon;        // segments of the scene's dt per solve (the plan key N), >= 2
   double period = 0.1;               // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
@@ -38,6 +38,12 @@ struct MpcSettings {
   // s between extra cold solves beside the warm one (the cheaper feasible one is adopted), 0: never; a value
   // below the period restarts at every re-plan
   std::optional<double> restart;
+  // The cold solve of a restart shares the re-plan's iteration budget (true): it runs only the iterations the warm
+  // solve left of maxIterations, is adopted only when it finishes (and costs less), and an unfinished one continues
+  // in the next re-plans' leftovers, so no re-plan does more than maxIterations of work; false: its own
+  // maxIterations, an unfinished flyable cold solve adopted too. Unset: the vehicle's default (the car shares,
+  // measured in docs/mpc.md; the others do not).
+  std::optional<bool> restartShared;
   std::optional<KktSolver> kktSolver;  // Ipopt's linear solver for every solve
   // An unfinished solve (the iteration budget spent) is adopted when every bound and every row beyond the dynamics
   // holds to 1e-6 and the dynamics rows to this (their units: m, m/s, rad). The default asks as much of them;
@@ -126,6 +132,8 @@ class MpcController {
   int periodSteps_ = 1;
   IpoptResult warmFrom_;                // the last solve's result (adopted or not): the next warm start
   long warmStep_ = -1;                  // the physics step its node 0 is
+  IpoptResult coldFrom_;                // an unfinished cold solve continued within later re-plans' budgets
+  long coldStep_ = -1;                  // the physics step its node 0 is; -1: none
   NlpStructure structure_;              // the problem's Jacobian/Hessian pattern, the same for every re-plan
   InputTrack track_;                    // its controls as the scene's inputs
   long planStep_ = -1;                  // the physics step its node 0 is

@@ -2,9 +2,11 @@
 // assets/problems/car_goto.json (open ground, from rest at the origin to (6, 2) heading 0, terminal penalty): the
 // warm-start shift moves x and multipliers by whole segments; the closed loop parks at the goal; warm starts need
 // fewer Ipopt iterations than cold ones; a 20 % heavier car than the controller's model still reaches the goal
-// where the replay of one open-loop plan misses it; the CSV is byte-identical between runs; bad options exit 2.
+// where the replay of one open-loop plan misses it; the cold restart stays within a re-plan's iteration budget; the
+// CSV is byte-identical between runs; bad options exit 2.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "plan/mpc_controller.h"
@@ -27,7 +29,7 @@ HeadlessResult runMpc(const std::string& csv, const std::vector<std::string>& ex
 
 struct LoopSummary {
   double finalError = 0.0, meanIterations = 0.0;
-  int solves = 0, stale = 0;
+  int solves = 0, stale = 0, maxIterations = 0;
 };
 
 LoopSummary summarise(const std::string& csv) {
@@ -40,6 +42,7 @@ LoopSummary summarise(const std::string& csv) {
     ++s.solves;
     s.stale += status == 0.0;
     s.meanIterations += t.at(r, "mpc_iterations");
+    s.maxIterations = std::max(s.maxIterations, int(t.at(r, "mpc_iterations")));
   }
   s.meanIterations /= std::max(1, s.solves);
   return s;
@@ -94,6 +97,21 @@ TEST_CASE("MpcCarReachesTheGoalAndWarmStartsCutIterations") {
   CHECK(sw.solves == 80);  // measured (LDL^T): warm 4.4 iterations per solve, cold 8.6; final error 0.070 m
   CHECK(sw.finalError < 0.15);
   CHECK(sw.meanIterations < 0.8 * sc.meanIterations);
+}
+
+// The car's cold restart shares the re-plan's iteration budget (MpcSettings::restartShared): restarting at every
+// re-plan with 12 iterations, the cold solves run in what the warm ones leave and no re-plan counts more than 12.
+TEST_CASE("MpcCarColdRestartStaysWithinTheReplansBudget") {
+  const std::string shared = testOut("mpc_car_shared.csv"), warm = testOut("mpc_car_shared_warm.csv");
+  REQUIRE(runMpc(shared, {"--duration", "3", "--restart", "0.05", "--iterations", "12"}).exitCode == 0);
+  REQUIRE(runMpc(warm, {"--duration", "3", "--restart", "0", "--iterations", "12"}).exitCode == 0);
+  const LoopSummary s = summarise(shared), w = summarise(warm);
+  MESSAGE("restart every re-plan: " << s.meanIterations << " iterations (max " << s.maxIterations
+                                    << "), warm only " << w.meanIterations << "; stale " << s.stale);
+  CHECK(s.solves == 30);  // measured: 11.9 iterations per re-plan (max 12) against 6.2 warm only, none stale
+  CHECK(s.maxIterations <= 12);
+  CHECK(s.meanIterations > w.meanIterations + 3.0);
+  CHECK(s.stale == 0);
 }
 
 TEST_CASE("MpcRejectsAMassMismatchThatTheOpenLoopReplayMisses") {
