@@ -103,12 +103,12 @@ TEST_CASE("MpcCarReachesTheGoalAndWarmStartsCutIterations") {
 // re-plan with 12 iterations, the cold solves run in what the warm ones leave and no re-plan counts more than 12.
 TEST_CASE("MpcCarColdRestartStaysWithinTheReplansBudget") {
   const std::string shared = testOut("mpc_car_shared.csv"), warm = testOut("mpc_car_shared_warm.csv");
-  REQUIRE(runMpc(shared, {"--duration", "3", "--restart", "0.05", "--iterations", "12"}).exitCode == 0);
-  REQUIRE(runMpc(warm, {"--duration", "3", "--restart", "0", "--iterations", "12"}).exitCode == 0);
+  REQUIRE(runMpc(shared, {"--duration", "1.5", "--restart", "0.05", "--iterations", "12"}).exitCode == 0);
+  REQUIRE(runMpc(warm, {"--duration", "1.5", "--restart", "0", "--iterations", "12"}).exitCode == 0);
   const LoopSummary s = summarise(shared), w = summarise(warm);
   MESSAGE("restart every re-plan: " << s.meanIterations << " iterations (max " << s.maxIterations
                                     << "), warm only " << w.meanIterations << "; stale " << s.stale);
-  CHECK(s.solves == 30);  // measured: 11.9 iterations per re-plan (max 12) against 6.2 warm only, none stale
+  CHECK(s.solves == 15);  // measured: 11.9 iterations per re-plan (max 12) against 6.0 warm only, none stale
   CHECK(s.maxIterations <= 12);
   CHECK(s.meanIterations > w.meanIterations + 3.0);
   CHECK(s.stale == 0);
