@@ -27,6 +27,15 @@ struct CarTrackResult {
   std::vector<double> steerRate, torque;  // per step
 };
 
+// The PD law for one step of h from state s toward the reference r (pose, sigma, p^-): steering rate u^sigma and
+// wheel torque f, each within the limits, |sigma| <= sigmaMax kept through the step. trackCarPath's law, also used
+// on a live reference (bench_mpc carfollow's baseline).
+struct CarTrackerCommand {
+  double steerRate, torque;
+};
+CarTrackerCommand carTrackerCommand(const CarState& s, const CarState& r, double h, const CarTrackerLimits& limits,
+                                    const CarTrackerGains& gains = {});
+
 // Follows reference[0..N] (one state per step of h) from reference[0]. Throws SimulationDiverged if carStep does.
 CarTrackResult trackCarPath(const CarParams& p, double alpha, double h, const std::vector<CarState>& reference,
                             const CarTrackerLimits& limits, const CarTrackerGains& gains = {});
