@@ -24,6 +24,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/control/car_path_tracker.h"
 #include "engine/control/heli_dmoc.h"
 #include "engine/control/heli_path_pilot.h"
 #include "plan/mpc_controller.h"
@@ -382,10 +383,63 @@ void heliChecks(int argc, char** argv) {
   }
 }
 
+// car_follow's baseline through the same scene for `seconds`: the PD path tracker (engine/control/car_path_tracker.h)
+// steering at the goal itself (its position, heading along its motion or toward it while it stands, 1 m/s along that
+// heading while it moves), commanded through the scene's live torque/steer_rate keys as the MPC's plans are.
+struct CarFollowRow {
+  double meanError = 0.0, finalError = 0.0, minClearance = 1e300, effort = 0.0;  // effort: h sum u^T W u (plan's W)
+  int impacts = 0;
+};
+
+// h (weight_steer u_sigma^2 + weight_torque f^2) of the step just taken (the scene's steer_rate and torque columns).
+double carStepEffort(const PlanSetup& setup, double h, double steerRate, double torque) {
+  return h * (setup.plan.real("weight_steer") * steerRate * steerRate + setup.plan.real("weight_torque") * torque * torque);
+}
+
+CarFollowRow carFollowTracker(const PlanSetup& setup, const GoalTrack& track, double seconds) {
+  ParamSet edited = setup.scene.params;
+  const auto scene = SceneRegistry::create(setup.scene.scene, edited);
+  const auto col = columnReader(*scene);
+  const ParamSet& p = edited;
+  const CarParams car{p.real("m"), p.real("I"), p.real("K"), p.real("l"), p.real("rho")};
+  const CarTrackerLimits limits{std::tan(p.real("steer_limit")) - 1e-7, p.real("max_steer_rate"), p.real("max_torque")};
+  const double h = scene->dt();
+  const long steps = std::lround(seconds / h);
+  const InputVector neutral = neutralInputs(scene->controls());
+  applyInputEvent(*scene, setup.scene.scene, edited, {0, InputEvent::Kind::Param, "return_to_centre", "false", "bench"});
+  std::vector<double> row;
+  CarFollowRow out;
+  for (long k = 0; k < steps; ++k) {
+    Eigen::Vector2d gv;
+    const Eigen::Vector2d goal = track.at(k * h, &gv);
+    scene->diagnostics(row);
+    CarState s, r;
+    s.g = {col(row, "theta"), col(row, "x"), col(row, "y")};
+    s.sigma = col(row, "sigma"), s.pMinus = col(row, "mu");
+    const Eigen::Vector2d toGoal = goal - Eigen::Vector2d(s.g.x, s.g.y);
+    const bool moving = gv.norm() > 1e-9;
+    const Eigen::Vector2d dir = moving ? gv : toGoal;
+    r.g = {dir.norm() > 1e-9 ? std::atan2(dir.y(), dir.x()) : s.g.theta, goal.x(), goal.y()};
+    r.pMinus = moving ? car.I0() * gv.norm() / car.rho : 0.0;  // p^- of rolling at the goal's speed, straight
+    const CarTrackerCommand u = carTrackerCommand(s, r, h, limits);
+    applyInputEvent(*scene, setup.scene.scene, edited, {k, InputEvent::Kind::Param, "torque", formatNumber(u.torque), "bench"});
+    applyInputEvent(*scene, setup.scene.scene, edited,
+                    {k, InputEvent::Kind::Param, "steer_rate", formatNumber(u.steerRate), "bench"});
+    scene->step(h, neutral);
+    scene->diagnostics(row);
+    out.finalError = std::hypot(col(row, "x") - goal.x(), col(row, "y") - goal.y());
+    out.meanError += out.finalError / double(steps);
+    out.minClearance = std::min(out.minClearance, col(row, "clearance"));
+    out.impacts = int(col(row, "impacts"));
+    out.effort += carStepEffort(setup, h, col(row, "steer_rate"), col(row, "torque"));
+  }
+  return out;
+}
+
 // `bench_mpc carfollow ...` (Levers; gusts unused): car_follow through the parking lot for `seconds` (60: the whole
 // goal track of car_follow_goals.csv, its latest line the goal as varsim mpc moves it): per re-plan CPU, periods
 // missed, stale re-plans, tracking error, the scene's impacts and least clearance, Ipopt's CPU split with
-// profile=1.
+// profile=1; then the same measures and the control effort beside the PD path tracker's (carFollowTracker).
 void carFollow(int argc, char** argv) {
   Levers l;
   l.seconds = 60.0;
@@ -404,7 +458,7 @@ void carFollow(int argc, char** argv) {
   const long steps = std::lround(l.seconds / h);
   std::vector<double> ms, row;
   HeliRow out;  // failures: the scene's impacts at the end
-  double finalError = 0.0;
+  double finalError = 0.0, effort = 0.0;  // effort: h sum u^T W u, as carFollowTracker's
   for (long k = 0; k < steps; ++k) {
     const Eigen::Vector2d goal = track.at(k * h);
     mpc.setGoal({{"target_x", goal.x()}, {"target_y", goal.y()}});
@@ -420,6 +474,7 @@ void carFollow(int argc, char** argv) {
     out.meanError += finalError / double(steps);
     out.minWall = std::min(out.minWall, col(row, "clearance"));
     out.failures = int(col(row, "impacts"));
+    effort += carStepEffort(setup, h, col(row, "steer_rate"), col(row, "torque"));
   }
   out.solves = mpc.solves();
   solveStats(mpc, ms, out);
@@ -431,6 +486,12 @@ void carFollow(int argc, char** argv) {
               out.solves, out.meanIterations, out.p50, out.p99, out.maxMs, out.missed, out.stale, out.meanError,
               finalError, out.failures, out.minWall);
   printProfile(out.profile, l.settings.profile);
+  const CarFollowRow pd = carFollowTracker(setup, track, l.seconds);
+  std::printf("\n| car_follow, %g s, same scene | tracking error mean / final (m) | impacts | least clearance (m) | "
+              "effort h sum u^T W u |\n|---|---|---|---|---|\n| MPC, %s | %.3f / %.3f | %d | %.3f | %.3f |\n",
+              l.seconds, l.label.c_str(), out.meanError, finalError, out.failures, out.minWall, effort);
+  std::printf("| PD path tracker at the goal (its heading, 1 m/s) | %.3f / %.3f | %d | %.3f | %.3f |\n", pd.meanError,
+              pd.finalError, pd.impacts, pd.minClearance, pd.effort);
 }
 
 }  // namespace
