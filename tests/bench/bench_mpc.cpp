@@ -2,7 +2,8 @@
 // (assets/problems/car_goto.json, horizon 60 segments = 3 s at h = 0.05, a re-plan every 0.1 s, at most 30 Ipopt
 // iterations): per re-plan CPU time (p50, p99, max), Ipopt iterations warm (with and without the 1 s cold restart)
 // against cold, periods whose solve took longer than the period itself (a live controller would miss them), stale
-// solves, and tracking error, for a fixed goal (8 s) and a goal circling at 0.4 m/s (60 s). Then the helicopter on
+// solves, and tracking error, for a fixed goal (8 s) and a goal circling at 0.4 m/s (60 s), the PD path tracker aimed
+// at the goal beside them. Then the helicopter on
 // heli_follow (horizon 30 = 3 s at h = 0.1, goal moved through the canyon at 5 m/s), calm and under 3 m/s seeded
 // gusts: the MPC with the helicopter's defaults (at most 12 iterations, budgeted solves rolled out), the MPC with
 // horizons ending at rest, and the flight assist with the path pilot
@@ -383,9 +384,9 @@ void heliChecks(int argc, char** argv) {
   }
 }
 
-// car_follow's baseline through the same scene for `seconds`: the PD path tracker (engine/control/car_path_tracker.h)
-// steering at the goal itself (its position, heading along its motion or toward it while it stands, 1 m/s along that
-// heading while it moves), commanded through the scene's live torque/steer_rate keys as the MPC's plans are.
+// The car's baseline through the MPC's scene for `seconds`: the PD path tracker (engine/control/car_path_tracker.h)
+// steering at the goal itself (its position, heading along its motion or toward it while it stands, its speed along
+// that heading: 1 m/s on car_follow), commanded through the scene's live torque/steer_rate keys as the MPC's plans are.
 struct CarFollowRow {
   double meanError = 0.0, finalError = 0.0, minClearance = 1e300, effort = 0.0;  // effort: h sum u^T W u (plan's W)
   int impacts = 0;
@@ -396,7 +397,10 @@ double carStepEffort(const PlanSetup& setup, double h, double steerRate, double 
   return h * (setup.plan.real("weight_steer") * steerRate * steerRate + setup.plan.real("weight_torque") * torque * torque);
 }
 
-CarFollowRow carFollowTracker(const PlanSetup& setup, const GoalTrack& track, double seconds) {
+// The goal at time t and its velocity (GoalTrack::at's signature).
+using CarGoalAt = std::function<Eigen::Vector2d(double, Eigen::Vector2d*)>;
+
+CarFollowRow carFollowTracker(const PlanSetup& setup, const CarGoalAt& goalAt, double seconds) {
   ParamSet edited = setup.scene.params;
   const auto scene = SceneRegistry::create(setup.scene.scene, edited);
   const auto col = columnReader(*scene);
@@ -411,7 +415,7 @@ CarFollowRow carFollowTracker(const PlanSetup& setup, const GoalTrack& track, do
   CarFollowRow out;
   for (long k = 0; k < steps; ++k) {
     Eigen::Vector2d gv;
-    const Eigen::Vector2d goal = track.at(k * h, &gv);
+    const Eigen::Vector2d goal = goalAt(k * h, &gv);
     scene->diagnostics(row);
     CarState s, r;
     s.g = {col(row, "theta"), col(row, "x"), col(row, "y")};
@@ -434,6 +438,29 @@ CarFollowRow carFollowTracker(const PlanSetup& setup, const GoalTrack& track, do
     out.effort += carStepEffort(setup, h, col(row, "steer_rate"), col(row, "torque"));
   }
   return out;
+}
+
+// The car table's two goals (car_goto on open ground) for the PD path tracker at the goal, as carFollowTracker
+// steers it: tracking error mean and final (the MPC rows' columns), and its effort.
+void carTrackerRows() {
+  const PlanSetup setup = loadPlanProblem(std::string(VARSIM_SOURCE_DIR) + "/assets/problems/car_goto.json");
+  const Eigen::Vector2d fixed(setup.plan.real("target_x"), setup.plan.real("target_y"));
+  std::printf("\n| goal | PD path tracker at the goal | mean tracking error (m) | final (m) | impacts | effort h sum u^T W u |\n"
+              "|---|---|---|---|---|---|\n");
+  for (const bool circling : {false, true}) {
+    const CarFollowRow r = carFollowTracker(
+        setup,
+        [&](double t, Eigen::Vector2d* v) -> Eigen::Vector2d {
+          if (!circling) return *v = Eigen::Vector2d::Zero(), fixed;
+          const double a = 0.1 * t;  // closedLoop's circle: 0.1 rad/s on a 4 m circle through the start
+          *v = 0.4 * Eigen::Vector2d(std::cos(a), std::sin(a));
+          return {4.0 * std::sin(a) + 2.0, 4.0 - 4.0 * std::cos(a)};
+        },
+        circling ? 60.0 : 8.0);
+    std::printf("| %s | its heading (toward it while it stands), its speed | %.3f | %.3f | %d | %.3f |\n",
+                circling ? "circling 0.4 m/s, 60 s" : "fixed (6, 2), 8 s", r.meanError, r.finalError, r.impacts,
+                r.effort);
+  }
 }
 
 // `bench_mpc carfollow ...` (Levers; gusts unused): car_follow through the parking lot for `seconds` (60: the whole
@@ -486,7 +513,8 @@ void carFollow(int argc, char** argv) {
               out.solves, out.meanIterations, out.p50, out.p99, out.maxMs, out.missed, out.stale, out.meanError,
               finalError, out.failures, out.minWall);
   printProfile(out.profile, l.settings.profile);
-  const CarFollowRow pd = carFollowTracker(setup, track, l.seconds);
+  const CarFollowRow pd =
+      carFollowTracker(setup, [&](double t, Eigen::Vector2d* v) { return track.at(t, v); }, l.seconds);
   std::printf("\n| car_follow, %g s, same scene | tracking error mean / final (m) | impacts | least clearance (m) | "
               "effort h sum u^T W u |\n|---|---|---|---|---|\n| MPC, %s | %.3f / %.3f | %d | %.3f | %.3f |\n",
               l.seconds, l.label.c_str(), out.meanError, finalError, out.failures, out.minWall, effort);
@@ -508,7 +536,7 @@ int main(int argc, char** argv) {
   if (kktArg.rfind("kkt=", 0) == 0 && !parseKktSolver(kktArg.substr(4), kkts.front()))
     return std::printf("%s: kkt=ldl or kkt=mumps\n", kktArg.c_str()), 2;
   if (!kktArg.empty()) kkts.resize(1);
-  if (mode != "heli") carTable(kkts);
+  if (mode != "heli") carTable(kkts), carTrackerRows();
   if (mode != "car") heliTable(kkts);
   return 0;
 }
