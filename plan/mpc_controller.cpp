@@ -301,9 +301,10 @@ void MpcController::solve(const Scene& running, long step) {
   // iterate the push check ends 7.2 m off at 3 s instead of 0.10 m, and the calm canyon track is lost).
   const auto measure = [&](IpoptResult& x) {
     if (x.solved) return Violation{};
+    const Violation iterate = violation(plan->nlp(), x.x, dynamicsRows);
+    if (!*settings_.rollout || worst(iterate) >= kNlpInfinity) return iterate;
     Eigen::VectorXd rolled = x.x;
-    if (!*settings_.rollout || worst(violation(plan->nlp(), x.x, dynamicsRows)) >= kNlpInfinity || !plan->rollOut(rolled))
-      return violation(plan->nlp(), x.x, dynamicsRows);
+    if (!plan->rollOut(rolled)) return iterate;
     x.x = std::move(rolled);
     x.objective = plan->nlp().objective(x.x);
     Violation v = violation(plan->nlp(), x.x, dynamicsRows);
