@@ -16,7 +16,10 @@ HangingChain::HangingChain(const HangingChainConfig& config) : config_(config), 
   // Direction at `angle` from −e_z towards +x, then turned by `tilt` about z.
   const Eigen::Vector3d u(std::sin(config.angle) * std::cos(config.tilt), std::sin(config.angle) * std::sin(config.tilt),
                           -std::cos(config.angle));
-  for (int j = 0; j < config.rods; ++j) system_.addRod(config.rodMass, l, (j + 0.5) * l * u, u);
+  std::vector<RodSystem::RodPose> rods;  // added at once: one growth of the coordinates
+  rods.reserve(size_t(config.rods));
+  for (int j = 0; j < config.rods; ++j) rods.push_back({(j + 0.5) * l * u, u});
+  system_.addRods(config.rodMass, l, rods);
   system_.addPin({0, -1}, Eigen::Vector3d::Zero());
   for (int j = 1; j < config.rods; ++j) system_.addJoint({j, -1}, {j - 1, +1});
   if (config.tipMass > 0) {

@@ -15,8 +15,10 @@ Ladder::Ladder(const LadderConfig& config) : config_(config), system_(config.gra
   const int n = 3 * N + 1;
   // Rod j (1-based): j mod 3 == 1 rung k = (j−1)/3 at x = k l; j mod 3 == 2 upper rail from x = k l
   // (k = (j−2)/3); j mod 3 == 0 lower rail from x = (k−1) l (k = j/3).
+  std::vector<RodSystem::RodPose> rods(static_cast<size_t>(n));  // added at once: one growth of the coordinates
   for (int j = 1; j <= n; ++j) {
-    Eigen::Vector3d centre, u;
+    Eigen::Vector3d& centre = rods[size_t(j - 1)].centre;
+    Eigen::Vector3d& u = rods[size_t(j - 1)].direction;
     if (j % 3 == 1) {
       centre = {double((j - 1) / 3) * l, 0.0, -0.5 * l};
       u = {0.0, 0.0, -1.0};
@@ -27,8 +29,8 @@ Ladder::Ladder(const LadderConfig& config) : config_(config), system_(config.gra
       centre = {(double(j / 3) - 0.5) * l, 0.0, -l};
       u = {1.0, 0.0, 0.0};
     }
-    system_.addRod(config.rodMass, l, centre, u);
   }
+  system_.addRods(config.rodMass, l, rods);
   const auto rod = [](int j) { return j - 1; };  // 1-based paper numbering → body index
   system_.addPin({rod(1), -1}, Eigen::Vector3d::Zero());
   system_.addPin({rod(2), -1}, Eigen::Vector3d::Zero());

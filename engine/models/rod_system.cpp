@@ -12,35 +12,58 @@
 
 namespace varsim {
 
+// Checked before the coordinates grow, so a refused body leaves the system as it was.
+void RodSystem::checkBody(const Body& b) {
+  if (!(b.mass > 0) || !std::isfinite(b.mass)) throw BadInput("RodSystem: body mass must be > 0");
+  if (b.isRod && !(b.length > 0)) throw BadInput("RodSystem: rod length must be > 0");
+}
+
 int RodSystem::addBody(const Body& body, const double* q, const double* v) {
-  const int dofs = body.isRod ? 6 : 3;
-  if (!(body.mass > 0) || !std::isfinite(body.mass)) throw BadInput("RodSystem: body mass must be > 0");
-  if (body.isRod && !(body.length > 0)) throw BadInput("RodSystem: rod length must be > 0");
-  Body b = body;
-  b.offset = int(massDiag_.size());
+  checkBody(body);
+  growCoordinates(body.isRod ? 6 : 3);
+  return placeBody(body, q, v);
+}
+
+void RodSystem::growCoordinates(long dofs) {
   const long n = massDiag_.size() + dofs;
   massDiag_.conservativeResize(n);
   q0_.conservativeResize(n);
   v0_.conservativeResize(n);
+}
+
+int RodSystem::placeBody(Body b, const double* q, const double* v) {
+  const int dofs = b.isRod ? 6 : 3;
+  b.offset = int(placed_);
   for (int k = 0; k < dofs; ++k) {
     massDiag_[b.offset + k] = k < 3 ? b.mass : b.mass * b.length * b.length / 12.0;  // ERRATA: m l²/12
     q0_[b.offset + k] = q[k];
     v0_[b.offset + k] = v[k];
   }
+  placed_ += dofs;
   bodies_.push_back(b);
   return int(bodies_.size()) - 1;
 }
 
 int RodSystem::addRod(double mass, double length, const Eigen::Vector3d& centre, const Eigen::Vector3d& direction,
                       const Eigen::Vector3d& velocity, const Eigen::Vector3d& directionRate) {
-  const double q[6] = {centre.x(), centre.y(), centre.z(), direction.x(), direction.y(), direction.z()};
-  const double v[6] = {velocity.x(), velocity.y(), velocity.z(), directionRate.x(), directionRate.y(), directionRate.z()};
-  const int body = addBody(Body{true, mass, length, 0}, q, v);
-  const int off = bodies_.back().offset;
-  ConstraintDesc d{"unit length: rod " + std::to_string(body + 1), ConstraintKind::Holonomic, kGroupUnit, 1,
-                   {off + 3, off + 4, off + 5}, {}};
-  add(Record{Kind::Unit, {body, 0}, {body, 0}}, std::move(d));
-  return body;
+  return addRods(mass, length, {RodPose{centre, direction, velocity, directionRate}});
+}
+
+int RodSystem::addRods(double mass, double length, const std::vector<RodPose>& rods) {
+  checkBody(Body{true, mass, length, 0});
+  growCoordinates(6 * long(rods.size()));
+  const int first = int(bodies_.size());
+  for (const RodPose& r : rods) {
+    const double q[6] = {r.centre.x(), r.centre.y(), r.centre.z(), r.direction.x(), r.direction.y(), r.direction.z()};
+    const double v[6] = {r.velocity.x(), r.velocity.y(), r.velocity.z(),
+                         r.directionRate.x(), r.directionRate.y(), r.directionRate.z()};
+    const int body = placeBody(Body{true, mass, length, 0}, q, v);
+    const int off = bodies_.back().offset;
+    ConstraintDesc d{"unit length: rod " + std::to_string(body + 1), ConstraintKind::Holonomic, kGroupUnit, 1,
+                     {off + 3, off + 4, off + 5}, {}};
+    add(Record{Kind::Unit, {body, 0}, {body, 0}}, std::move(d));
+  }
+  return first;
 }
 
 int RodSystem::addParticle(double mass, const Eigen::Vector3d& position, const Eigen::Vector3d& velocity) {

@@ -48,6 +48,13 @@ class RodSystem : public ConstrainedModel {
              const Eigen::Vector3d& velocity = Eigen::Vector3d::Zero(),
              const Eigen::Vector3d& directionRate = Eigen::Vector3d::Zero());
   int addParticle(double mass, const Eigen::Vector3d& position, const Eigen::Vector3d& velocity = Eigen::Vector3d::Zero());
+  // Rods of one mass and length at once, each with its unit-length row, in the order given (as addRod one by one);
+  // returns the first rod's body index. The coordinate vectors grow once per call: growing an Eigen vector copies
+  // it, so adding 3·10⁴ ladder rods one by one copies O(N²) doubles wherever realloc cannot grow in place.
+  struct RodPose {
+    Eigen::Vector3d centre, direction, velocity = Eigen::Vector3d::Zero(), directionRate = Eigen::Vector3d::Zero();
+  };
+  int addRods(double mass, double length, const std::vector<RodPose>& rods);
   // Constraints; each returns its constraint index. addRod adds the rod's unit-length row itself.
   int addJoint(BodyPoint a, BodyPoint b, const std::string& name = "");
   int addPin(BodyPoint a, const Eigen::Vector3d& worldPoint, const std::string& name = "");
@@ -124,7 +131,10 @@ class RodSystem : public ConstrainedModel {
     int record;
     PointRef a, b;
   };
-  int addBody(const Body& body, const double* q, const double* v);
+  static void checkBody(const Body& body);                            // BadInput for a mass or length ≤ 0
+  int addBody(const Body& body, const double* q, const double* v);  // growCoordinates, then placeBody
+  void growCoordinates(long dofs);                                    // room for `dofs` more coordinates
+  int placeBody(Body body, const double* q, const double* v);         // fills the next free coordinates
   int add(Record r, ConstraintDesc d);
   std::vector<int> pointColumns(BodyPoint p) const;
   // Writes ∂p/∂(body coords) times `sign` for rows given by `rowVec` (n·p): jac has columns
@@ -146,6 +156,7 @@ class RodSystem : public ConstrainedModel {
   std::vector<Eval> evals_, rigidEvals_;  // per constraint; all but the unit rows (what the rigid view stacks)
   std::vector<ConstraintDesc> descs_;
   Eigen::VectorXd massDiag_, q0_, v0_;
+  long placed_ = 0;  // coordinates filled by placeBody (less than massDiag_.size() only inside addRods)
 };
 
 // The one definition of a body point's position: the u term only at a rod end (half ≠ 0; a centre or a particle,
