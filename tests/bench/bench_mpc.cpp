@@ -12,7 +12,8 @@
 // run (`kkt=ldl|mumps` after the mode: that solver only). `bench_mpc heli`: that table only; `bench_mpc car`: the car's
 // only; `bench_mpc levers ...` / `bench_mpc carfollow ...`: one MPC row of heli_follow / car_follow (the parking lot,
 // 60 s) with other settings or Ipopt options (Levers); `bench_mpc checks ...`: the push and climb checks of docs/mpc.md
-// with those settings. Prints Markdown tables (a benchmark: no assertions on time).
+// with those settings; `bench_mpc boat [levers]`: the boat's closed loops of docs/mpc.md (tests/bench/mpc_bench_boat.h).
+// Prints Markdown tables (a benchmark: no assertions on time).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +29,8 @@
 #include "engine/control/car_path_tracker.h"
 #include "engine/control/heli_dmoc.h"
 #include "engine/control/heli_path_pilot.h"
+#include "mpc_bench_boat.h"
+#include "mpc_bench_levers.h"
 #include "plan/mpc_controller.h"
 #include "plan/plan_problem.h"
 #include "scenes/live_edit.h"
@@ -35,6 +38,7 @@
 #include "scenes/vehicles/helicopter_setup.h"
 
 using namespace varsim;
+using namespace mpc_bench;
 
 namespace {
 
@@ -43,21 +47,6 @@ struct Row {
   double meanIterations = 0.0, maxIterations = 0.0, p50 = 0.0, p99 = 0.0, maxMs = 0.0, meanError = 0.0,
          finalError = 0.0;
 };
-
-double percentile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[size_t(std::min<double>(double(v.size() - 1), std::ceil(q * double(v.size())) - 1))];
-}
-
-// The per-re-plan columns of either table from the CPU times `ms` (out.solves and the iteration sum already set).
-template <class Out>
-void solveStats(const MpcController& mpc, const std::vector<double>& ms, Out& out) {
-  out.stale = mpc.staleSolves();
-  out.meanIterations /= std::max(1, out.solves);
-  out.p50 = percentile(ms, 0.5);
-  out.p99 = percentile(ms, 0.99);
-  out.maxMs = ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end());
-}
 
 Row closedLoop(bool warm, double restart, bool shared, double seconds, bool circling, KktSolver kkt) {
   const PlanSetup setup = loadPlanProblem(std::string(VARSIM_SOURCE_DIR) + "/assets/problems/car_goto.json");
@@ -119,13 +108,6 @@ void carTable(const std::vector<KktSolver>& kkts) {
                     r.meanIterations, r.maxIterations, r.p50, r.p99, r.maxMs, r.missed, r.stale, r.meanError,
                     r.finalError);
       }
-}
-
-// The named column of a diagnostics row of `scene`.
-std::function<double(const std::vector<double>&, const char*)> columnReader(const Scene& scene) {
-  return [cols = scene.columns()](const std::vector<double>& row, const char* name) {
-    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
-  };
 }
 
 // heli_follow's goal track (t, x, y lines; the goal height is the preset's target_z).
@@ -278,50 +260,6 @@ void heliTable(const std::vector<KktSolver>& kkts) {
                   r.rmsCollective, p.total, p.factorization, p.backsolve, p.functions + p.jacobian + p.hessian);
     }
   }
-}
-
-// The levers of `bench_mpc levers` and `bench_mpc carfollow`: horizon=N iterations=N restart=S shared=0|1 (the cold
-// restart within the re-plan's budget: MpcSettings::restartShared) period=S shift=all
-// dynamics_multipliers=shift|zero adopt=TOL (MpcSettings::dynamicsTolerance) rollout=true|false (MpcSettings::rollout)
-// seconds=T gusts=G kkt=ldl|mumps profile=0|1 (Ipopt's CPU split: its task timers then cost their share of every
-// re-plan) set:key=value (a plan or scene key of the controller's problem, e.g. set:dt=0.15
-// with horizon=20), anything else an Ipopt option by name (MpcSettings::ipoptOptions). False: a bad kkt= value.
-struct Levers {
-  MpcSettings settings;
-  double seconds = 66.0, gusts = 0.0;
-  std::vector<std::string> sets;
-  std::string label;
-  bool parse(int argc, char** argv) {
-    for (int i = 2; i < argc; ++i) {
-      const std::string a = argv[i], key = a.substr(0, a.find('=')), value = a.substr(a.find('=') + 1);
-      label += (label.empty() ? "" : " ") + a;
-      if (key == "horizon") settings.horizon = std::stoi(value);
-      else if (key == "iterations") settings.maxIterations = std::stoi(value);
-      else if (key == "restart") settings.restart = std::stod(value);
-      else if (key == "shared") settings.restartShared = value == "1";
-      else if (key == "shift") settings.shiftInequalityMultipliers = value == "all";
-      else if (key == "dynamics_multipliers") settings.shiftDynamicsMultipliers = value == "shift";
-      else if (key == "period") settings.period = std::stod(value);
-      else if (key == "adopt") settings.dynamicsTolerance = std::stod(value);
-      else if (key == "rollout") settings.rollout = value == "true";
-      else if (key == "seconds") seconds = std::stod(value);
-      else if (key == "gusts") gusts = std::stod(value);
-      else if (key == "profile") settings.profile = value == "1";
-      else if (KktSolver kkt; key == "kkt" && !parseKktSolver(value, kkt))
-        return std::printf("kkt=%s: ldl or mumps\n", value.c_str()), false;
-      else if (key == "kkt") settings.kktSolver = kkt;
-      else if (key.rfind("set:", 0) == 0) sets.push_back(a.substr(4));
-      else settings.ipoptOptions.emplace_back(key, value);
-    }
-    if (label.empty()) label = "(preset)";
-    return true;
-  }
-};
-
-void printProfile(const IpoptProfile& p, bool taken) {
-  if (!taken) return (void)std::printf("(profile=1) | | | | | | |\n");
-  std::printf("%.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", p.total, p.functions + p.jacobian, p.hessian,
-              p.factorization, p.backsolve, p.symbolic, p.rest());
 }
 
 // `bench_mpc levers ...` (Levers): one MPC row of heli_follow (horizon 30 unless horizon=), Ipopt's CPU split summed
@@ -477,10 +415,7 @@ void carFollow(int argc, char** argv) {
   MpcController mpc(setup, l.settings);
   ParamSet edited = setup.scene.params;
   const auto scene = SceneRegistry::create(setup.scene.scene, edited);
-  const std::vector<std::string> cols = scene->columns();
-  const auto col = [&](const std::vector<double>& row, const char* name) {
-    return row[size_t(std::find(cols.begin(), cols.end(), name) - cols.begin())];
-  };
+  const auto col = columnReader(*scene);
   const double h = scene->dt();
   const long steps = std::lround(l.seconds / h);
   std::vector<double> ms, row;
@@ -531,6 +466,7 @@ int main(int argc, char** argv) {
   if (mode == "levers") return heliLevers(argc, argv), 0;
   if (mode == "carfollow") return carFollow(argc, argv), 0;
   if (mode == "checks") return heliChecks(argc, argv), 0;
+  if (mode == "boat") return boatTable(argc, argv), 0;
   std::vector<KktSolver> kkts = {KktSolver::Mumps, KktSolver::Ldl};
   const std::string kktArg = argc > 2 ? argv[2] : argc > 1 && mode.rfind("kkt=", 0) == 0 ? mode : "";
   if (kktArg.rfind("kkt=", 0) == 0 && !parseKktSolver(kktArg.substr(4), kkts.front()))
