@@ -68,8 +68,8 @@ Eigen::VectorXd shifted(const Eigen::VectorXd& v, int stride, int segments, int 
   return out;
 }
 
-// Measured (docs/mpc.md, range ends): one cold re-plan of the boat at 200 segments takes 0.68 s of CPU, at 500
-// 1.7 s (its plan's own N goes to 1000 with the segment Hessian); the snakeboard's at 1000 segments 0.99 s, at 5000
+// Measured (docs/mpc.md, range ends): one cold re-plan of the boat at 200 segments takes 0.68 s of CPU (0.51 s with
+// the presets' L-BFGS Hessian), at 500 1.7 s (its plan's own N goes to 1000 with the segment Hessian); the snakeboard's at 1000 segments 0.99 s, at 5000
 // 4.8 s (its plan's N goes to 20000). A 20 s run re-plans 100 to 200 times: at 1000 segments it ran for more than
 // 150 s (boat) and at 20000 for hours (snakeboard).
 struct MpcHorizonCap {
@@ -90,7 +90,13 @@ constexpr MpcHorizonCap kMpcHorizonCaps[] = {
 // re-plan's 30 iterations keep a re-plan's CPU p99 under 20 ms (17.8 to 18.6 ms; 20.4 to 21.4 ms every 1 s with a
 // budget of its own, 15.5 to 17.7 ms without restarts) and find the way back to a goal that circles behind the car on
 // open ground (bench_mpc's circling goal: mean tracking error 1.53 m, 1.47 m every 1 s with its own budget, 2.81 m
-// without). The other vehicles' cold solve keeps a budget of its own (their closed loops as before).
+// without). The boat (bench_mpc boat: boat_hold and boat_follow for 10 to 20 s, horizon 30, period 0.2 s): LDL^T and
+// no cold restarts, with the presets' L-BFGS Hessian (their key hessian = lbfgs), keep a re-plan's CPU p99 at 15 to
+// 43 ms (MUMPS, the segment Hessian and a cold restart every 1 s: 143 to 246 ms), the distance from the dock the same
+// to 0.2 mm and no re-plan stale either way (the restarts changed no distance). The snakeboard (bench_mpc_snake,
+// snakeboard_follow's 30 s goal track): LDL^T and a budget of 60 iterations leave 2 of 300 re-plans stale (MUMPS
+// within 30: 25) at a CPU p99 of 18 ms (53 ms), mean tracking error 0.858 m (0.865 m). The cold solve of those two
+// and of the other vehicles keeps a budget of its own.
 // A helicopter problem whose horizons end held by equalities (PlanInstance::fixedEnd: at rest, or on the target pose)
 // has no roll-out to adopt (no roll-out meets them: 0 of 660 re-plans adopted within 12 iterations, docs/mpc.md), so
 // it takes what was measured there: 30 iterations, a cold restart every 1 s, LDL^T, and with the target pose fixed
@@ -105,7 +111,9 @@ struct MpcVehicleDefaults {
 constexpr MpcVehicleDefaults kMpcDefaults{"", 60, 30, 1.0, KktSolver::Mumps, false, true, false};
 constexpr MpcVehicleDefaults kMpcVehicleDefaults[] = {
     {"helicopter", 30, 12, 10.0, KktSolver::Ldl, true, false, false},
-    {"car", 60, 30, 2.0, KktSolver::Ldl, false, true, true}};
+    {"car", 60, 30, 2.0, KktSolver::Ldl, false, true, true},
+    {"boat", 60, 30, 0.0, KktSolver::Ldl, false, true, false},
+    {"snakeboard", 60, 60, 1.0, KktSolver::Ldl, false, true, false}};
 constexpr MpcVehicleDefaults kMpcFixedEndDefaults[] = {{"helicopter", 30, 30, 1.0, KktSolver::Ldl, false, false, false}};
 
 const MpcVehicleDefaults& vehicleDefaults(const std::string& scene, bool fixedEnd) {

@@ -221,10 +221,10 @@ TEST_CASE("AutopilotFliesTheSnakeboardToItsGoalAsVarsimMpcDoes") {
   std::printf("autopilot snakeboard -> (%.1f, %.1f) in 3 s: at (%.4f, %.4f), %.3f m away, %d re-plans (%d stale), "
               "predicted path %zu points\n",
               gx, gy, x, y, std::hypot(x - gx, y - gy), v.solves, v.stale, v.predicted.size());
-  CHECK(std::hypot(x - gx, y - gy) < 1.0);  // measured 0.985 m, from 4 m
-  // Measured 12 stale (as `varsim mpc`: 30 iterations without a feasible iterate): the board flies the last plan.
-  // (Warm starts move the board's 4 dynamics rows' multipliers per segment; restarting them at zero: 16 stale.)
-  CHECK(v.stale <= 13);
+  CHECK(std::hypot(x - gx, y - gy) < 1.05);  // measured 1.012 m, from 4 m (0.985 m within 30 iterations)
+  // Measured 1 stale (as `varsim mpc`: the snakeboard's 60 iterations without a feasible iterate): the board flies the
+  // last plan. (Within 30 iterations: 12 stale; restarting the dynamics multipliers at zero there: 16.)
+  CHECK(v.stale <= 2);
   CHECK(v.solves == steps);  // one re-plan per 0.1 s period
   CHECK(v.predicted.size() >= 2);
   // The board's plan drives the rotor and steer sticks only: no scene key to restore.

@@ -1,6 +1,7 @@
 // tests/test_mpc_boat_snake_range_ends.cpp — `varsim mpc` on the boat (boat_follow) and the snakeboard
 // (snakeboard_follow) at the ends of the horizon, period and iteration budget: each run completes with exit 0 (or 4
-// when no re-plan was adopted: the snakeboard's budget of 1 iteration in its first second) and one CSV row per step
+// when no re-plan was adopted: a budget of 1 iteration in the first second, the boat's with its presets' L-BFGS
+// Hessian and the snakeboard's) and one CSV row per step
 // (20 s of each in docs/mpc.md; 1 s here), and values past the ends exit 2 naming the option, the
 // value and the range: the receding horizon of both is capped at 200 segments (a re-plan there takes 0.7 s of CPU;
 // at the plans' own N limits a 20 s run took from minutes to hours).
