@@ -93,10 +93,12 @@ constexpr MpcHorizonCap kMpcHorizonCaps[] = {
 // without). The boat (bench_mpc boat: boat_hold and boat_follow for 10 to 20 s, horizon 30, period 0.2 s): LDL^T and
 // no cold restarts, with the presets' L-BFGS Hessian (their key hessian = lbfgs), keep a re-plan's CPU p99 at 15 to
 // 43 ms (MUMPS, the segment Hessian and a cold restart every 1 s: 143 to 246 ms), the distance from the dock the same
-// to 0.2 mm and no re-plan stale either way (the restarts changed no distance). The snakeboard (bench_mpc_snake,
-// snakeboard_follow's 30 s goal track): LDL^T and a budget of 60 iterations leave 2 of 300 re-plans stale (MUMPS
-// within 30: 25) at a CPU p99 of 18 ms (53 ms), mean tracking error 0.858 m (0.865 m). The cold solve of those two
-// and of the other vehicles keeps a budget of its own.
+// to 0.2 mm and no re-plan stale either way (the restarts changed no distance); its horizon of 30 segments (3 s, the
+// app's) against 60: p99 15 to 43 ms against 64 to 131 ms, the largest distance from the dock in the stronger wind
+// 0.048 m against 0.178 m. The snakeboard (bench_mpc_snake, snakeboard_follow's 30 s goal track): LDL^T and a budget
+// of 60 iterations leave 2 of 300 re-plans stale (MUMPS within 30: 25) at a CPU p99 of 18 ms (53 ms), mean tracking
+// error 0.858 m (0.865 m); its horizon of 30 segments against 60: p99 18 ms against 38 ms, mean tracking error
+// 0.858 m against 1.530 m. The cold solve of those two and of the other vehicles keeps a budget of its own.
 // A helicopter problem whose horizons end held by equalities (PlanInstance::fixedEnd: at rest, or on the target pose)
 // has no roll-out to adopt (no roll-out meets them: 0 of 660 re-plans adopted within 12 iterations, docs/mpc.md), so
 // it takes what was measured there: 30 iterations, a cold restart every 1 s, LDL^T, and with the target pose fixed
@@ -112,8 +114,8 @@ constexpr MpcVehicleDefaults kMpcDefaults{"", 60, 30, 1.0, KktSolver::Mumps, fal
 constexpr MpcVehicleDefaults kMpcVehicleDefaults[] = {
     {"helicopter", 30, 12, 10.0, KktSolver::Ldl, true, false, false},
     {"car", 60, 30, 2.0, KktSolver::Ldl, false, true, true},
-    {"boat", 60, 30, 0.0, KktSolver::Ldl, false, true, false},
-    {"snakeboard", 60, 60, 1.0, KktSolver::Ldl, false, true, false}};
+    {"boat", 30, 30, 0.0, KktSolver::Ldl, false, true, false},
+    {"snakeboard", 30, 60, 1.0, KktSolver::Ldl, false, true, false}};
 constexpr MpcVehicleDefaults kMpcFixedEndDefaults[] = {{"helicopter", 30, 30, 1.0, KktSolver::Ldl, false, false, false}};
 
 const MpcVehicleDefaults& vehicleDefaults(const std::string& scene, bool fixedEnd) {

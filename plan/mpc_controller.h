@@ -22,8 +22,8 @@ namespace varsim {
 // iterations, a cold restart every 10 s, LDL^T and the roll-out, unless its problem's horizons end held by equalities
 // (PlanInstance::fixedEnd: at rest, or on the target pose): then 30 iterations, a cold restart every 1 s, LDL^T, no
 // roll-out (true refused) and, the pose fixed, the problem's N as the horizon; the car a cold restart every 2 s
-// within the re-plan's budget and LDL^T; the boat LDL^T and no cold restarts; the snakeboard LDL^T and 60 iterations
-// (measured in docs/mpc.md).
+// within the re-plan's budget and LDL^T; the boat 30 segments, LDL^T and no cold restarts; the snakeboard 30
+// segments, 60 iterations and LDL^T (measured in docs/mpc.md).
 struct MpcSettings {
   std::optional<int> horizon;        // segments of the scene's dt per solve (the plan key N), >= 2
   double period = 0.1;               // s between re-solves; rounded to a whole number (>= 1) of the scene's dt

@@ -33,7 +33,7 @@ const char* const kMpcUsage =
     "  iterations, restart 1, --kkt mumps, --rollout false; the helicopter 30, 12, 10, ldl and true, but when its\n"
     "  horizons end at rest or on the target pose (end_at_rest = true, terminal_weight = 0) 30 iterations, restart 1,\n"
     "  ldl and false (true refused), the horizon its N when the pose is fixed; the car restart 2 within the re-plan's\n"
-    "  iterations and ldl; the boat restart 0 and ldl; the snakeboard 60 iterations and ldl.\n"
+    "  iterations and ldl; the boat horizon 30, restart 0 and ldl; the snakeboard horizon 30, 60 iterations and ldl.\n"
     "  --mismatch m=1.2 gives the real vehicle 1.2 times the scene key m the controller believes;\n"
     "  --disturb key=value sets a scene key on the real vehicle only (the helicopter's gust_strength, gust_seed,\n"
     "  wind); --push T,PX,PY,PZ gives it the impulse (N s, world) at time T through its live key push;\n"

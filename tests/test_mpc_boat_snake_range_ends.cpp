@@ -48,7 +48,7 @@ TEST_CASE("MpcBoatAndSnakeboardRefuseValuesPastTheirRanges") {
            {"boat_follow", "--horizon", "2000", "horizon 2000: allowed 2 to 200"},
            {"boat_follow", "--horizon", "1", "--horizon 1: allowed 2 to 2e+04"},
            {"boat_follow", "--period", "0.1", "period 0.1 s: allowed >= 2 steps"},  // one step of the boat's dt
-           {"boat_follow", "--period", "6.1", "period 6.1 s: allowed the scene's dt (0.1 s) to the horizon (6 s)"},
+           {"boat_follow", "--period", "3.1", "period 3.1 s: allowed the scene's dt (0.1 s) to the horizon (3 s)"},
            {"boat_follow", "--iterations", "0", "--iterations 0: allowed 1 to 1e+05"},
            {"snakeboard_follow", "--horizon", "201", "horizon 201: allowed 2 to 200 (the snakeboard's receding horizon"},
            {"snakeboard_follow", "--horizon", "20000", "horizon 20000: allowed 2 to 200"},
