@@ -103,20 +103,27 @@ constexpr MpcHorizonCap kMpcHorizonCaps[] = {
 // has no roll-out to adopt (no roll-out meets them: 0 of 660 re-plans adopted within 12 iterations, docs/mpc.md), so
 // it takes what was measured there: 30 iterations, a cold restart every 1 s, LDL^T, and with the target pose fixed
 // the problem's own N as the horizon (a 3 s horizon cannot reach heli_canyon's pad 330 m away).
+// Every vehicle re-plans every 0.1 s but the boat, every two steps of the scene's dt (0.2 s at its presets' h = 0.1 s,
+// the period of the measurements above): its plan holds the first segment's thrust at the one the boat already holds
+// (boat_dmoc.h: u_0 fixed), so its own thrust acts from the second step on and a re-plan every step would never
+// change the thrust (an explicit shorter period is refused).
 struct MpcVehicleDefaults {
   const char* scene;
   int horizon, maxIterations;
   double restart;
   KktSolver kkt;
   bool rollout, shiftDynamics, restartShared;
+  double period;    // s between re-plans, when periodSteps is 0
+  int periodSteps;  // > 0: the period is that many steps of the scene's dt
 };
-constexpr MpcVehicleDefaults kMpcDefaults{"", 60, 30, 1.0, KktSolver::Mumps, false, true, false};
+constexpr MpcVehicleDefaults kMpcDefaults{"", 60, 30, 1.0, KktSolver::Mumps, false, true, false, 0.1, 0};
 constexpr MpcVehicleDefaults kMpcVehicleDefaults[] = {
-    {"helicopter", 30, 12, 10.0, KktSolver::Ldl, true, false, false},
-    {"car", 60, 30, 2.0, KktSolver::Ldl, false, true, true},
-    {"boat", 30, 30, 0.0, KktSolver::Ldl, false, true, false},
-    {"snakeboard", 30, 60, 1.0, KktSolver::Ldl, false, true, false}};
-constexpr MpcVehicleDefaults kMpcFixedEndDefaults[] = {{"helicopter", 30, 30, 1.0, KktSolver::Ldl, false, false, false}};
+    {"helicopter", 30, 12, 10.0, KktSolver::Ldl, true, false, false, 0.1, 0},
+    {"car", 60, 30, 2.0, KktSolver::Ldl, false, true, true, 0.1, 0},
+    {"boat", 30, 30, 0.0, KktSolver::Ldl, false, true, false, 0.0, 2},
+    {"snakeboard", 30, 60, 1.0, KktSolver::Ldl, false, true, false, 0.1, 0}};
+constexpr MpcVehicleDefaults kMpcFixedEndDefaults[] = {
+    {"helicopter", 30, 30, 1.0, KktSolver::Ldl, false, false, false, 0.1, 0}};
 
 const MpcVehicleDefaults& vehicleDefaults(const std::string& scene, bool fixedEnd) {
   for (const MpcVehicleDefaults& v : kMpcFixedEndDefaults)
@@ -126,10 +133,13 @@ const MpcVehicleDefaults& vehicleDefaults(const std::string& scene, bool fixedEn
   return kMpcDefaults;
 }
 
-// `end`: the problem's fixed end when its vehicle's defaults roll out (else no end rows are asked for).
-MpcSettings resolved(MpcSettings s, const std::string& scene, const PlanInstance::FixedEnd& end, long problemN) {
+// `end`: the problem's fixed end when its vehicle's defaults roll out (else no end rows are asked for); `dt`: the
+// scene's step.
+MpcSettings resolved(MpcSettings s, const std::string& scene, const PlanInstance::FixedEnd& end, long problemN,
+                     double dt) {
   const MpcVehicleDefaults& d = vehicleDefaults(scene, !end.heldBy.empty());
   s.horizon = s.horizon.value_or(end.pose ? int(problemN) : d.horizon);
+  s.period = s.period.value_or(d.periodSteps > 0 ? d.periodSteps * dt : d.period);
   s.maxIterations = s.maxIterations.value_or(d.maxIterations);
   s.restart = s.restart.value_or(d.restart);
   s.kktSolver = s.kktSolver.value_or(d.kkt);
@@ -192,7 +202,8 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
   }
   const PlanInstance::FixedEnd end = probe ? probe->fixedEnd() : PlanInstance::FixedEnd{};
   const long problemN = std::lround(setup_.plan.real("N"));
-  settings_ = resolved(settings, scene, end, problemN);
+  const double dt = setup_.scene.params.real("dt");
+  settings_ = resolved(settings, scene, end, problemN, dt);
   // The problem's own N range (its measured cost bound, plan/<vehicle>_plan.cpp) caps the horizon; the boat's and the
   // snakeboard's receding horizons are capped lower, at what re-plans every period of a run for minutes, not hours.
   const MpcHorizonCap* cap = mpcHorizonCap(scene);
@@ -201,17 +212,17 @@ MpcController::MpcController(PlanSetup setup, MpcSettings settings)
   if (horizon < 2 || horizon > maxHorizon)
     throw BadInput(setup_.source + ": horizon " + std::to_string(horizon) + ": allowed 2 to " +
                    std::to_string(maxHorizon) + (cap ? cap->why : " (the problem's key 'N')"));
-  const double dt = setup_.scene.params.real("dt");
-  if (!(settings_.period >= dt && settings_.period <= horizon * dt))
-    throw BadInput(setup_.source + ": period " + formatNumber(settings_.period) + " s: allowed the scene's dt (" +
+  const double period = *settings_.period;
+  if (!(period >= dt && period <= horizon * dt))
+    throw BadInput(setup_.source + ": period " + formatNumber(period) + " s: allowed the scene's dt (" +
                    formatNumber(dt) + " s) to the horizon (" + formatNumber(horizon * dt) + " s)");
   if (*settings_.maxIterations < 1 || *settings_.maxIterations > 100000)
     throw BadInput(setup_.source + ": max iterations " + std::to_string(*settings_.maxIterations) + ": allowed 1 to 100000");
-  periodSteps_ = std::max(1, int(std::lround(settings_.period / dt)));
+  periodSteps_ = std::max(1, int(std::lround(period / dt)));
   // The boat's plan holds its first segment's thrust at the scene's held one (boat_dmoc.h: u_0 fixed) and its own
   // thrust reaches the boat from the second step on: a re-plan every step would never change the thrust.
   if (scene == "boat" && periodSteps_ < 2)
-    throw BadInput(setup_.source + ": period " + formatNumber(settings_.period) + " s: allowed >= 2 steps of the " +
+    throw BadInput(setup_.source + ": period " + formatNumber(period) + " s: allowed >= 2 steps of the " +
                    "scene's dt (" + formatNumber(2.0 * dt) + " s) for the boat: a plan's first thrust is the held one");
   const double restart = *settings_.restart;
   if (!(restart >= 0.0 && restart <= 3600.0))

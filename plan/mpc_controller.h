@@ -18,7 +18,8 @@
 namespace varsim {
 
 // Unset optional fields take the vehicle's default (MpcController resolves them; settings() reads them back): 60
-// segments, 30 iterations, a cold restart every 1 s and MUMPS, no roll-out; the helicopter 30 segments (3 s), 12
+// segments, a re-plan every 0.1 s (the boat every two steps of the scene's dt: a plan's first thrust is the held
+// one), 30 iterations, a cold restart every 1 s and MUMPS, no roll-out; the helicopter 30 segments (3 s), 12
 // iterations, a cold restart every 10 s, LDL^T and the roll-out, unless its problem's horizons end held by equalities
 // (PlanInstance::fixedEnd: at rest, or on the target pose): then 30 iterations, a cold restart every 1 s, LDL^T, no
 // roll-out (true refused) and, the pose fixed, the problem's N as the horizon; the car a cold restart every 2 s
@@ -26,7 +27,7 @@ namespace varsim {
 // segments, 60 iterations and LDL^T (measured in docs/mpc.md).
 struct MpcSettings {
   std::optional<int> horizon;        // segments of the scene's dt per solve (the plan key N), >= 2
-  double period = 0.1;               // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
+  std::optional<double> period;      // s between re-solves; rounded to a whole number (>= 1) of the scene's dt
   std::optional<int> maxIterations;  // Ipopt iteration cap per solve: the deterministic budget
   // Warm starts also move the multipliers of the problem's inequality rows (PlanInstance::rowBlocks: the helicopter's
   // actuator rates and clearances) with the plan instead of restarting them at zero. Measured on heli_follow
@@ -87,8 +88,8 @@ class MpcController {
  public:
   // `setup` is the controller's model: its scene parameters (the vehicle as the controller believes it to be) and
   // its plan keys (target, weights, margins). Throws BadInput on a scene without a plan problem or plan endpoints,
-  // free_time = 1 (a receding horizon needs a fixed step), a horizon < 2, a period below the scene's dt, or a
-  // dynamics tolerance outside 1e-6 to 1.
+  // free_time = 1 (a receding horizon needs a fixed step), a horizon < 2, a period below the scene's dt (the
+  // boat's: below two steps) or past the horizon, or a dynamics tolerance outside 1e-6 to 1.
   MpcController(PlanSetup setup, MpcSettings settings);
 
   // Before physics step `step` (from 0) of `running`: re-solves when a period has passed since the last re-plan,

@@ -38,8 +38,9 @@ def mpc(problem, duration=None, csv=None, horizon=None, period=None, iterations=
     """Fly a plan problem's vehicle in closed loop as `varsim mpc PROBLEM [options]` does and return an MpcResult.
 
     problem: a problem file path (assets/problems/*.json); set: --set overrides (plan keys, else scene keys).
-    duration (s, default 10), horizon (segments), period (s), iterations (Ipopt iterations per re-plan), restart (s
-    between cold restarts, 0 never), cold (bool): the command's flags of the same names, with its ranges; mismatch,
+    duration (s, default 10), horizon (segments), period (s; default the vehicle's: 0.1, the boat's two steps of its
+    dt, 0.2 at h = 0.1), iterations (Ipopt iterations per re-plan), restart (s between cold restarts, 0 never), cold
+    (bool): the command's flags of the same names, with its ranges and defaults (None: the vehicle's); mismatch,
     disturb: dicts {key: factor} / {key: value} for the real vehicle only (--mismatch, --disturb); push: list of
     (t, px, py, pz) impulses (--push); goal_track: a 't,x,y' file moving the goal (--goal-track); kkt: Ipopt's
     linear solver, "mumps" or "ldl" (--kkt); dynamics_tolerance: the dynamics residual a re-plan is adopted at,

@@ -104,12 +104,18 @@ inline std::vector<BoatSetting> boatSettings(const MpcSettings& base) {
   return out;
 }
 
-// `bench_mpc boat [levers...]`: every case with boatSettings(), or, with levers (Levers; horizon 30 and period 0.2
-// unless given; seconds unused), one row per case with them.
+// The period the levers run boat_hold at (theirs, or the boat's default at the step they set).
+inline double resolvedPeriod(const Levers& l) {
+  const varsim::PlanSetup setup =
+      varsim::loadPlanProblem(std::string(VARSIM_SOURCE_DIR) + "/assets/problems/boat_hold.json", l.sets);
+  return *MpcController(setup, l.settings).settings().period;
+}
+
+// `bench_mpc boat [levers...]`: every case with boatSettings(), or, with levers (Levers; horizon 30 and the boat's
+// default period, two steps of its dt, unless given; seconds unused), one row per case with them.
 inline void boatTable(int argc, char** argv) {
   Levers l;
   l.settings.horizon = 30;
-  l.settings.period = 0.2;
   if (!l.parse(argc, argv)) return;
   const std::vector<BoatCase> cases = {
       {"boat_hold, the model's wind, 20 s", "boat_hold.json", 20.0, {}},
@@ -123,7 +129,7 @@ inline void boatTable(int argc, char** argv) {
               "p99 | max | periods missed | stale | cold restarts adopted | distance from the dock mean / max / final (m)"
               " | thrust per side mean (N) | Ipopt CPU s: total | f, g, J | Hessian | factorisation | back-solves | "
               "symbolic | rest |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-              *l.settings.horizon, l.settings.period);
+              *l.settings.horizon, resolvedPeriod(l));
   for (const BoatCase& c : cases)
     for (const BoatSetting& s : settings) {
       std::vector<std::string> sets = l.sets;

@@ -16,26 +16,24 @@ namespace varsim {
 
 namespace {
 
-// The MPC preset each vehicle flies with (its plan keys: weights, margins, terminal penalty), the horizon, the period
-// and where along the vehicle's heading the goal starts. The boat re-plans boat_hold's transcription every 0.2 s (its
-// plan holds the first segment's thrust at the held one, so a period of one step would never change the thrust, and
-// `varsim mpc` refuses it) with thrust 200 times as costly (boat_follow): the boat cannot brake (stern thrusters only
-// push, the wind is its brake), and with boat_hold's weight a goal moved 3 m ahead is overshot by 1.3 m, with
-// boat_follow's by 0.02 m (docs/mpc.md). The snakeboard re-plans a 3 s horizon at h = 0.1 s (snakeboard_follow: tens
+// The MPC preset each vehicle flies with (its plan keys: weights, margins, terminal penalty), the horizon and where
+// along the vehicle's heading the goal starts; the period is the vehicle's default (MpcController: 0.1 s, the boat's
+// two steps, 0.2 s at its preset's h = 0.1 s). The boat re-plans boat_hold's transcription with thrust 200 times as
+// costly (boat_follow): the boat cannot brake (stern thrusters only push, the wind is its brake), and with
+// boat_hold's weight a goal moved 3 m ahead is overshot by 1.3 m, with boat_follow's by 0.02 m (docs/mpc.md). The snakeboard re-plans a 3 s horizon at h = 0.1 s (snakeboard_follow: tens
 // of ms of CPU where snakeboard_reach's 160-node gait takes seconds) towards a goal at the heading it has; its forward
 // is its body -x, so "ahead" is negative along theta.
 struct AutopilotPreset {
   const char* scene;
   const char* file;
   double horizonSeconds;
-  double period;            // s between re-plans
   double goalAhead;         // m along the vehicle's heading column where M puts the goal
   bool headingFromVehicle;  // the goal's target_heading is the vehicle's heading when engaged (not the preset's)
 };
-constexpr AutopilotPreset kPresets[] = {{"car", "problems/car_follow.json", 3.0, 0.1, 8.0, false},
-                                        {"helicopter", "problems/heli_follow.json", 3.0, 0.1, 8.0, false},
-                                        {"boat", "problems/boat_follow.json", 3.0, 0.2, 3.0, false},
-                                        {"snakeboard", "problems/snakeboard_follow.json", 3.0, 0.1, -4.0, true}};
+constexpr AutopilotPreset kPresets[] = {{"car", "problems/car_follow.json", 3.0, 8.0, false},
+                                        {"helicopter", "problems/heli_follow.json", 3.0, 8.0, false},
+                                        {"boat", "problems/boat_follow.json", 3.0, 3.0, false},
+                                        {"snakeboard", "problems/snakeboard_follow.json", 3.0, -4.0, true}};
 
 const AutopilotPreset* presetFor(const std::string& scene) {
   for (const AutopilotPreset& p : kPresets)
@@ -84,7 +82,6 @@ void Autopilot::engage(const std::string& scene, const Scene& running, double go
   setup.source = "Autopilot";
   MpcSettings settings;
   settings.horizon = std::clamp(int(std::lround(preset.horizonSeconds / running.dt())), 10, 200);
-  settings.period = preset.period;
   if (preset.headingFromVehicle && setup.plan.spec("target_heading") && running.params().spec("start_heading"))
     setup.plan.setReal("target_heading", running.params().real("start_heading"));  // flightParams: where it is
   // The boat holds station bow into the wind it runs in (the presets' dock heading for the scene's default wind):
