@@ -78,7 +78,15 @@ add_test(NAME app_autopilot_boat
                  --set start_attitude=0,0,-2.677945044588987 --autopilot -2.683,-1.342 --hide-ui
                  --screenshot ${CMAKE_CURRENT_BINARY_DIR}/out/autopilot_boat.png)
 set_tests_properties(app_autopilot_boat PROPERTIES TIMEOUT 180 PASS_REGULAR_EXPRESSION
-                     "autopilot: goal \\(-2\\.683, -1\\.342\\) m, 0\\.[0-9]+ m away at t = 5 s, impacts 0, 25 re-plans \\(0 stale\\)")
+                     "autopilot: goal \\(-2\\.683, -1\\.342\\) m, 0\\.[0-9]+ m away at t = 5 s, impacts 0, 25 re-plans \\(0 stale\\)"
+                     FAIL_REGULAR_EXPRESSION "wind is from astern")
+# The default boat (heading 0, the wind 6, 3 m/s from astern) drifts past a goal ahead: engaging says so and what to do.
+add_test(NAME app_autopilot_boat_wind_astern
+         COMMAND ${CMAKE_COMMAND} -E env VARSIM_SETTINGS=${CMAKE_CURRENT_BINARY_DIR}/out/autopilot_settings.json
+                 ${XVFB_RUN} -a -s "-screen 0 1280x720x24" $<TARGET_FILE:varsim> --smoke-test boat --frames 6
+                 --autopilot 3,0 --hide-ui --screenshot ${CMAKE_CURRENT_BINARY_DIR}/out/autopilot_boat_astern.png)
+set_tests_properties(app_autopilot_boat_wind_astern PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+                     "the wind is from astern; the boat's thrusters only push.*Steer it bow into the wind")
 
 # The snakeboard's Autopilot (snakeboard_follow: 3 s of strokes at h = 0.1 s, a re-plan every 0.1 s): from rest to a
 # goal 4 m ahead (its forward is body -x); after 5 s the board is within 0.5 m of it (measured 0.225 m).

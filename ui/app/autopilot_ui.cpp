@@ -51,6 +51,18 @@ void restoreUserValues(AppState& app, const std::vector<std::string>& keys) {
   }
 }
 
+// The boat's thrusters only push and the wind is its brake (docs/app-autopilot.md): with the wind from astern it
+// drifts past a goal ahead of it, and turning round takes longer than its 3 s horizon sees. Said when it engages.
+void warnBoatWindAstern(AppState& app) {
+  const ParamSet& p = app.driver.params();
+  if (app.driver.sceneName() != "boat" || !p.spec("wind")) return;
+  const std::vector<double>& wind = p.vector("wind");
+  const double th = heading(app), along = wind[0] * std::cos(th) + wind[1] * std::sin(th);
+  if (along <= 0.0) return;
+  app.notify("Autopilot: the wind is from astern; the boat's thrusters only push, so it drifts past a goal downwind. "
+             "Steer it bow into the wind (the thrust keys take it back) and press M again");
+}
+
 }  // namespace
 
 bool engageAutopilot(AppState& app, double goalX, double goalY, bool synchronous) {
@@ -76,6 +88,7 @@ bool engageAutopilot(AppState& app, double goalX, double goalY, bool synchronous
     app.autopilot.engage(scene, d.scene(), goalX, goalY, synchronous);
     app.autopilotSeenStep = d.step();
     app.notify("Autopilot on: Ctrl+drag on the ground or T/G, F/H move the goal; any control takes the vehicle back");
+    warnBoatWindAstern(app);
     return true;
   } catch (const std::exception& e) {
     app.notify(std::string("Autopilot: ") + e.what(), true);
