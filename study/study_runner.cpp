@@ -20,13 +20,13 @@
 #include "study/study_merge.h"
 
 namespace varsim::study {
-namespace {
 
-const char* kUsage =
-    "usage: varsim study fig3|fig4|fig5|fig5s [--runs N] [--seed S] "
-    "[--csv FILE] [--timings] [--threads K] [--duration T] "
-    "[--methods M1,M2,...] [--hmax H] [--hmin H] [--h H (fig3)] [--shard I/N] | "
-    "varsim study merge PART.csv... --csv ALL.csv";
+const char* const kStudyUsage =
+    "usage: varsim study fig3|fig4|fig5|fig5s [--runs N] [--seed S] [--csv FILE] [--timings] [--threads K]\n"
+    "       [--duration T] [--methods M1,M2,...] [--hmax H] [--hmin H] [--h H (fig3)] [--shard I/N]\n"
+    "       varsim study merge PART.csv... --csv ALL.csv";
+
+namespace {
 
 // A typed step, refused unless it is one of the figure's steps.
 double figureStep(const std::string& flag, const std::string& value, const StudyProblem& p) {
@@ -74,7 +74,7 @@ std::string fmt(const char* format, double v) {
 }  // namespace
 
 StudyOptions parseStudyArgs(const std::vector<std::string>& args) {
-  if (args.size() < 2) throw BadInput(kUsage);
+  if (args.size() < 2) throw BadInput(kStudyUsage);
   StudyOptions o;
   o.figure = args[1];
   const StudyProblem figure = problemFor(o.figure);  // refuses an unknown figure
@@ -86,7 +86,7 @@ StudyOptions parseStudyArgs(const std::vector<std::string>& args) {
       o.timings = true;
       continue;
     }
-    if (i + 1 >= args.size()) throw BadInput(flag + ": missing value; " + kUsage);
+    if (i + 1 >= args.size()) throw BadInput(flag + ": missing value; " + kStudyUsage);
     const std::string& v = args[++i];
     if (flag == "--runs")
       o.runs = int(countFlag(flag, v, 1, 1000));
@@ -116,7 +116,7 @@ StudyOptions parseStudyArgs(const std::vector<std::string>& args) {
       if (o.figure == "fig3") throw BadInput(flag + ": fig3 runs one step; choose it with --h");
       (flag == "--hmax" ? o.hMax : o.hMin) = figureStep(flag, v, figure);
     } else {
-      throw BadInput("unknown flag '" + shortText(flag) + "'; " + kUsage);
+      throw BadInput("unknown flag '" + shortText(flag) + "'; " + kStudyUsage);
     }
   }
   if (o.hMax > 0 && o.hMin > 0 && o.hMin > o.hMax)

@@ -16,6 +16,8 @@
 
 namespace varsim::study {
 
+extern const char* const kStudyUsage;  // printed by `varsim study --help` and with a bad flag
+
 struct StudyOptions {
   std::string figure;  // fig3 | fig4 | fig5 | fig5s
   int runs = -1;       // -1: the figure's default

@@ -21,18 +21,21 @@
 #include "scenes/scene.h"
 #include "scenes/scene_file.h"
 #include "study/study_runner.h"
+#include "ui/headless_help.h"
 #include "ui/plan_command.h"
 #include "ui/run_frames.h"
 
 namespace varsim {
 
-static const char* kRunUsage =
-    "usage: varsim run SCENE|FILE.json [--set key=value]... [--dt H] [--duration T | --steps N] "
-    "[--csv FILE] [--every K] [--input FILE] [--timings] [--video OUT.mp4|.webm|.gif | --frames DIR] [--fps F] "
-    "[--size WxH] [--camera KEY=V,...] [--hud on|off]";
+const char* const kRunUsage =
+    "usage: varsim run SCENE|FILE.json [--set key=value]... [--dt H] [--duration T | --steps N]\n"
+    "       [--csv FILE] [--every K] [--input FILE] [--timings]\n"
+    "       [--video OUT.mp4|.webm|.gif | --frames DIR] [--fps F] [--size WxH] [--camera KEY=V,...] [--hud on|off]";
 
+// A subcommand is a word; the app's flags start with '-' (ui/core/app_options.h), except the help flags, which
+// print the subcommands' overview (ui/headless_help.h). An unknown word is refused here, naming the subcommands.
 bool isHeadlessCommand(const std::string& arg) {
-  return arg == "list" || arg == "describe" || arg == "run" || arg == "study" || arg == "plan" || arg == "mpc";
+  return arg == "--help" || arg == "-h" || arg.empty() || arg[0] != '-';
 }
 
 namespace {
@@ -184,14 +187,16 @@ int runScene(const std::vector<std::string>& args) {
 }
 
 int dispatch(const std::vector<std::string>& args) {
-  if (args.empty() || !isHeadlessCommand(args[0]))
-    throw BadInput("usage: varsim list | describe SCENE | run ... | study ... | plan ... | mpc ...");
+  if (const int helped = answerHelp(args); helped >= 0) return helped;  // --help / -h / help: usage on stdout
+  if (args.empty() || !isKnownCommand(args[0]))
+    throw BadInput((args.empty() ? "usage: varsim SUBCOMMAND [ARGS]..." : "unknown subcommand '" + shortText(args[0]) + "'") +
+                   "; allowed: " + allowedCommands() + " (varsim --help describes them)");
   if (args[0] == "list") {
     for (const auto& s : SceneRegistry::all()) std::printf("%s\n", s.name.c_str());
     return kExitOk;
   }
   if (args[0] == "describe") {
-    if (args.size() != 2) throw BadInput("usage: varsim describe SCENE");
+    if (args.size() != 2) throw BadInput(commandUsage("describe"));
     sceneDefaults(args[1]);  // an unknown name is refused before describe echoes it
     std::printf("%s\n", describeSceneJson(args[1]).c_str());
     return kExitOk;

@@ -1,4 +1,4 @@
-// The headless runner (`varsim list | describe | run | study`): the contract tests and outside checks rely
+// The headless runner (`varsim list | describe | run | plan | mpc | study | help`): the contract tests and outside checks rely
 // on. Never touches a display. Exit codes: 0 ok, 2 bad input, 3 the simulation diverged; no exception
 // leaves runHeadless.
 #pragma once
@@ -17,6 +17,9 @@ constexpr int kExitDiverged = 3;
 // waits for; soaks that need more run in-process (bench_ladder --soak).
 constexpr double kMaxRunSteps = 1e8;
 
+extern const char* const kRunUsage;  // `varsim run`'s usage (ui/headless_help.h lists every subcommand's)
+
+// args[0] is for the headless runner (a subcommand word or a help flag), not for the app.
 bool isHeadlessCommand(const std::string& arg);
 int runHeadless(const std::vector<std::string>& args);  // args[0] is the command
 

@@ -12,10 +12,11 @@
 #include "plan/plan_session.h"
 
 namespace varsim {
-namespace {
 
-const char* kPlanUsage =
+const char* const kPlanUsage =
     "usage: varsim plan PROBLEM.json [--set key=value]... --csv FILE --inputs FILE [--cpu-budget S] [--kkt ldl|mumps]";
+
+namespace {
 
 struct PlanArgs {
   PlanSetup setup;

@@ -11,6 +11,8 @@
 
 namespace varsim {
 
+extern const char* const kPlanUsage;
+
 // args[0] == "plan"; throws BadInput (exit 2); returns 0 solved or kExitUnsolved. Fills `stats` if given.
 int planCommand(const std::vector<std::string>& args, PlanStats* stats = nullptr);
 

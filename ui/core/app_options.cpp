@@ -16,7 +16,7 @@ const char* appUsage() {
          "       varsim --smoke-test SCENE [--frames N] --screenshot FILE.png [--no-scene] [--switch-from SCENE]\n"
          "                 [--autopilot X,Y]\n"
          "       varsim --bench-frames SECONDS [--scene NAME|FILE.json] [--hide-ui] [--sync-physics]\n"
-         "       varsim list | describe SCENE | run SCENE|FILE.json ...   (headless, no display needed)\n";
+         "       varsim list | describe | run | plan | mpc | study | help ...   (headless; varsim SUBCOMMAND --help)\n";
 }
 
 // Same parser and message style as the headless runner (engine/sim/number_text.h).
