@@ -69,8 +69,8 @@ Eigen::VectorXd shifted(const Eigen::VectorXd& v, int stride, int segments, int 
 }
 
 // Measured (docs/mpc.md, range ends): one cold re-plan of the boat at 200 segments takes 0.68 s of CPU (0.51 s with
-// the presets' L-BFGS Hessian), at 500 1.7 s (its plan's own N goes to 1000 with the segment Hessian); the snakeboard's at 1000 segments 0.99 s, at 5000
-// 4.8 s (its plan's N goes to 20000). A 20 s run re-plans 100 to 200 times: at 1000 segments it ran for more than
+// the presets' L-BFGS Hessian), at 500 1.7 s (its plan's own N goes to 1000 with the segment Hessian); the
+// snakeboard's at 1000 segments 0.99 s, at 5000 4.8 s (its plan's N goes to 20000). A 20 s run re-plans 100 to 200 times: at 1000 segments it ran for more than
 // 150 s (boat) and at 20000 for hours (snakeboard).
 struct MpcHorizonCap {
   const char* scene;

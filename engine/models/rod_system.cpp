@@ -33,13 +33,13 @@ void RodSystem::growCoordinates(long dofs) {
 
 int RodSystem::placeBody(Body b, const double* q, const double* v) {
   const int dofs = b.isRod ? 6 : 3;
-  b.offset = int(placed_);
+  // The next free coordinate follows the last body's (inside addRods the vectors are already longer).
+  b.offset = bodies_.empty() ? 0 : bodies_.back().offset + (bodies_.back().isRod ? 6 : 3);
   for (int k = 0; k < dofs; ++k) {
     massDiag_[b.offset + k] = k < 3 ? b.mass : b.mass * b.length * b.length / 12.0;  // ERRATA: m l²/12
     q0_[b.offset + k] = q[k];
     v0_[b.offset + k] = v[k];
   }
-  placed_ += dofs;
   bodies_.push_back(b);
   return int(bodies_.size()) - 1;
 }

@@ -156,7 +156,6 @@ class RodSystem : public ConstrainedModel {
   std::vector<Eval> evals_, rigidEvals_;  // per constraint; all but the unit rows (what the rigid view stacks)
   std::vector<ConstraintDesc> descs_;
   Eigen::VectorXd massDiag_, q0_, v0_;
-  long placed_ = 0;  // coordinates filled by placeBody (less than massDiag_.size() only inside addRods)
 };
 
 // The one definition of a body point's position: the u term only at a rod end (half ≠ 0; a centre or a particle,

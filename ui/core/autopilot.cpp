@@ -20,9 +20,10 @@ namespace {
 // along the vehicle's heading the goal starts; the period is the vehicle's default (MpcController: 0.1 s, the boat's
 // two steps, 0.2 s at its preset's h = 0.1 s). The boat re-plans boat_hold's transcription with thrust 200 times as
 // costly (boat_follow): the boat cannot brake (stern thrusters only push, the wind is its brake), and with
-// boat_hold's weight a goal moved 3 m ahead is overshot by 1.3 m, with boat_follow's by 0.02 m (docs/mpc.md). The snakeboard re-plans a 3 s horizon at h = 0.1 s (snakeboard_follow: tens
-// of ms of CPU where snakeboard_reach's 160-node gait takes seconds) towards a goal at the heading it has; its forward
-// is its body -x, so "ahead" is negative along theta.
+// boat_hold's weight a goal moved 3 m ahead is overshot by 1.3 m, with boat_follow's by 0.02 m (docs/mpc.md). The
+// snakeboard re-plans a 3 s horizon at h = 0.1 s (snakeboard_follow: tens of ms of CPU where snakeboard_reach's
+// 160-node gait takes seconds) towards a goal at the heading it has; its forward is its body -x, so "ahead" is
+// negative along theta.
 struct AutopilotPreset {
   const char* scene;
   const char* file;
